@@ -1,0 +1,130 @@
+# Condor: build, test, demo, install.  Plain make; see README.
+#
+#   make              install missing Debian packages (as root), build
+#   make check        build and run every test; last line "N passed, N failed"
+#   make demo         a personal pool running a real job
+#   make bench        benchmarks
+#   make install PREFIX=/usr/local
+
+PREFIX	?= /usr/local
+CC	?= cc
+RPCGEN	?= rpcgen
+
+TIRPC_CFLAGS := -I/usr/include/tirpc
+WARN	:= -Wall -Wextra -Werror -Wno-unused-parameter
+CFLAGS	?= -O2 -g
+CFLAGS	+= -std=gnu11 -D_GNU_SOURCE -fno-strict-aliasing
+CPPFLAGS := -Iinclude -Iobj/gen $(TIRPC_CFLAGS)
+LDLIBS	:= -ltirpc -lm
+
+DEBIAN_PACKAGES := libtirpc-dev libelf-dev rpcsvc-proto
+
+# Protocols: include/NAME.x -> obj/gen/NAME.h, NAME_xdr.c, NAME_clnt.c,
+# NAME_svc.c.  The server stub is linked into the daemon of the same name.
+PROTOCOLS := $(basename $(notdir $(wildcard include/*.x)))
+GEN_H	:= $(PROTOCOLS:%=obj/gen/%.h)
+GEN_XDR	:= $(PROTOCOLS:%=obj/gen/%_xdr.c)
+GEN_CLNT := $(filter-out obj/gen/condor_types_clnt.c,$(PROTOCOLS:%=obj/gen/%_clnt.c))
+
+COMMON_SRC := $(wildcard src/common/*.c)
+COMMON_OBJ := $(COMMON_SRC:%.c=obj/%.o) $(GEN_XDR:%.c=%.o) $(GEN_CLNT:%.c=%.o)
+LIBCOMMON := obj/libcondor_common.a
+
+# Daemons: src/DAEMON/*.c -> sbin/condor_DAEMON
+DAEMONS := $(filter-out common tools libckpt libremote,$(sort $(notdir $(patsubst %/,%,$(dir $(wildcard src/*/*.c))))))
+SBIN	:= $(DAEMONS:%=sbin/condor_%)
+
+# Commands: src/tools/condor_X.c -> bin/condor_X
+TOOLS_SRC := $(wildcard src/tools/condor_*.c)
+BIN	:= $(TOOLS_SRC:src/tools/%.c=bin/%)
+
+# Unit tests: tests/unit/X_test.c -> obj/tests/X_test
+UNIT_SRC := $(wildcard tests/unit/*_test.c)
+UNIT	:= $(UNIT_SRC:tests/unit/%.c=obj/tests/%)
+
+all: deps $(SBIN) $(BIN) extra
+
+.PHONY: all deps check demo bench install clean extra
+
+# Missing Debian packages: installed when we are root, named otherwise.
+deps:
+	@missing=""; for p in $(DEBIAN_PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "installing:$$missing"; \
+			(apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
+		else \
+			echo "missing packages; run as root: apt-get install$$missing" >&2; exit 1; \
+		fi; \
+	fi
+
+obj/gen/%.h: include/%.x
+	@mkdir -p $(@D)
+	$(RPCGEN) -M -h -o $@ $<
+obj/gen/%_xdr.c: include/%.x
+	@mkdir -p $(@D)
+	$(RPCGEN) -M -c -o $@ $<
+obj/gen/%_clnt.c: include/%.x
+	@mkdir -p $(@D)
+	$(RPCGEN) -M -l -o $@ $<
+obj/gen/%_svc.c: include/%.x
+	@mkdir -p $(@D)
+	$(RPCGEN) -M -m -o $@ $<
+
+# Generated code may relax warnings; nothing else does.
+obj/gen/%.o: obj/gen/%.c $(GEN_H)
+	$(CC) $(CFLAGS) $(CPPFLAGS) -w -c -o $@ $<
+
+obj/%.o: %.c $(GEN_H)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -MMD -MP -c -o $@ $<
+
+$(LIBCOMMON): $(COMMON_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+.SECONDEXPANSION:
+sbin/condor_%: $$(patsubst %.c,obj/%.o,$$(wildcard src/$$*/*.c)) $$(if $$(wildcard include/$$*_rpc.x),obj/gen/$$*_rpc_svc.o) $(LIBCOMMON)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIBCOMMON) $(LDLIBS)
+
+bin/condor_%: obj/src/tools/condor_%.o $(LIBCOMMON)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< $(LIBCOMMON) $(LDLIBS) $(TOOL_LIBS_condor_$*)
+
+obj/tests/%_test: tests/unit/%_test.c $(LIBCOMMON) tests/unit/test.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -Itests/unit -o $@ $< $(LIBCOMMON) $(LDLIBS)
+
+# Per-program extras are added by the fragments below.
+extra:
+-include mk/*.mk
+
+check: all $(UNIT)
+	@tests/run
+
+demo: all
+	@tests/demo
+
+bench: all
+	@bench/run
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/sbin \
+		$(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/etc \
+		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
+		$(DESTDIR)$(PREFIX)/share/man/man8
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(SBIN) $(DESTDIR)$(PREFIX)/sbin
+	[ -z "$$(ls lib 2>/dev/null)" ] || cp -R lib/. $(DESTDIR)$(PREFIX)/lib
+	install -m 644 etc/condor_config $(DESTDIR)$(PREFIX)/etc
+	for s in 1 5 8; do \
+		[ -z "$$(ls man/man$$s 2>/dev/null)" ] || install -m 644 man/man$$s/* $(DESTDIR)$(PREFIX)/share/man/man$$s; \
+	done
+
+clean:
+	rm -rf obj bin sbin lib
+
+-include $(shell find obj -name '*.d' 2>/dev/null)

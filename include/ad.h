@@ -1,0 +1,84 @@
+/*
+ * ad.h: attribute lists ("ads"): machine ads, job ads, schedd ads.
+ *
+ * An ad maps case-insensitive attribute names to expressions.  It prints
+ * as "Name = value" lines and travels over the wire as (name, text) pairs
+ * (struct ad_x in condor_types.x).
+ */
+#ifndef CONDOR_AD_H
+#define CONDOR_AD_H
+
+#include <stdio.h>
+
+#include "expr.h"
+
+struct ad;
+struct ad_x;
+struct buf;
+
+#define AD_MAX_ATTRS	1024	/* attributes per ad on the wire */
+#define AD_MAX_NAME	128	/* bytes in an attribute name */
+#define AD_MAX_TEXT	16384	/* bytes in one attribute's expression */
+
+struct ad	*ad_new(void);
+void		 ad_free(struct ad *);
+struct ad	*ad_copy(const struct ad *);
+
+/*
+ * ad_set_expr: set NAME to the expression TEXT.  Returns 0, or -1 with a
+ * message in ERR (may be NULL) if NAME is not a valid attribute name or
+ * TEXT does not parse.
+ */
+int		 ad_set_expr(struct ad *, const char *name, const char *text,
+		    char *err, size_t errlen);
+void		 ad_set_int(struct ad *, const char *name, long long);
+void		 ad_set_real(struct ad *, const char *name, double);
+void		 ad_set_bool(struct ad *, const char *name, int);
+void		 ad_set_string(struct ad *, const char *name, const char *);
+int		 ad_delete(struct ad *, const char *name);	/* 0 or -1 */
+/* ad_merge: copy every attribute of FROM into TO, replacing. */
+void		 ad_merge(struct ad *to, const struct ad *from);
+
+size_t		 ad_count(const struct ad *);
+/* Attributes in insertion order; NULL past the end. */
+const char	*ad_name_at(const struct ad *, size_t i);
+const struct expr *ad_expr_at(const struct ad *, size_t i);
+const struct expr *ad_lookup(const struct ad *, const char *name);
+
+/*
+ * ad_eval: evaluate attribute NAME of MY against TARGET.  UNDEFINED if
+ * MY does not have it.
+ */
+void		 ad_eval(const struct ad *my, const struct ad *target,
+		    const char *name, struct value *out);
+/* Typed getters: 0 on success, -1 if missing or of another type (an
+ * integer is accepted for a real, and a real is truncated for an int). */
+int		 ad_get_int(const struct ad *, const char *name, long long *);
+int		 ad_get_real(const struct ad *, const char *name, double *);
+int		 ad_get_bool(const struct ad *, const char *name, int *);
+/* The string is allocated; the caller frees it. */
+int		 ad_get_string(const struct ad *, const char *name, char **);
+
+/* ad_print: "Name = value\n" for every attribute, in order. */
+void		 ad_print(const struct ad *, struct buf *);
+void		 ad_fprint(const struct ad *, FILE *);
+
+/*
+ * ad_parse_text: read ads from TEXT: "Name = value" lines, '#' comments,
+ * ads separated by blank lines.  Returns how many ads were stored in ADS
+ * (at most MAX), or -1 with "line N: what" in ERR.
+ */
+int		 ad_parse_text(const char *text, struct ad **ads, int max,
+		    char *err, size_t errlen);
+
+/*
+ * ad_to_xdr / ad_from_xdr: convert to and from the wire form.  ad_to_xdr
+ * allocates inside X (free with ad_x_free).  ad_from_xdr rejects more than
+ * AD_MAX_ATTRS attributes, bad names and unparsable values: NULL with a
+ * message in ERR.
+ */
+void		 ad_to_xdr(const struct ad *, struct ad_x *x);
+struct ad	*ad_from_xdr(const struct ad_x *x, char *err, size_t errlen);
+void		 ad_x_free(struct ad_x *x);
+
+#endif

@@ -1,0 +1,39 @@
+/*
+ * collector_client.h: talking to the collector named by COLLECTOR_HOST.
+ *
+ * One connection is kept open and re-made once if it broke; every call
+ * times out after RPC_TIMEOUT seconds.  Ad types are the ADTYPE_
+ * constants of collector.x.
+ */
+#ifndef CONDOR_COLLECTOR_CLIENT_H
+#define CONDOR_COLLECTOR_CLIENT_H
+
+#include <stddef.h>
+
+#include "collector_rpc.h"
+
+struct ad;
+
+/* Send AD as the current ad of its kind.  0, or -1 with a message. */
+int	collector_update(int adtype, const struct ad *ad, char *err,
+	    size_t errlen);
+/* Send N ads in one request (condor_advertise). */
+int	collector_update_many(int adtype, struct ad **ads, size_t n,
+	    char *err, size_t errlen);
+/*
+ * Ads of ADTYPE (ADTYPE_ANY: all) for which CONSTRAINT (NULL or "": any)
+ * is TRUE.  The array and the ads are the caller's (collector_free_ads).
+ * Returns how many, or -1 with a message.
+ */
+int	collector_query(int adtype, const char *constraint, struct ad ***ads,
+	    char *err, size_t errlen);
+void	collector_free_ads(struct ad **ads, int n);
+int	collector_invalidate(int adtype, const char *name, char *err,
+	    size_t errlen);
+/* Forget the kept connection (after a configuration change). */
+void	collector_disconnect(void);
+
+/* "Machine", "Scheduler", ... for an ADTYPE, NULL if out of range. */
+const char *collector_adtype_name(int adtype);
+
+#endif

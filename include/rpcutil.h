@@ -1,0 +1,84 @@
+/*
+ * rpcutil.h: Sun RPC (libtirpc) without a portmapper.
+ *
+ * Daemons bind their own sockets and register their programs with
+ * protocol 0 (no rpcbind); clients connect to a known address.  An
+ * address is written "<ip:port>" as in the ads; "ip:port" and
+ * "host:port" are accepted too.
+ */
+#ifndef CONDOR_RPCUTIL_H
+#define CONDOR_RPCUTIL_H
+
+#include <sys/types.h>
+#include <netinet/in.h>
+#include <rpc/rpc.h>
+
+#define ADDR_STRLEN	64
+#define RPC_MAX_RECORD	(16 * 1024 * 1024)	/* bytes in one request */
+
+/* Program numbers (the user-defined range). */
+#define PROG_COLLECTOR	0x2c0d0001
+#define PROG_MASTER	0x2c0d0002
+#define PROG_STARTD	0x2c0d0003
+#define PROG_SCHEDD	0x2c0d0004
+#define PROG_NEGOTIATOR	0x2c0d0005
+#define PROG_SHADOW	0x2c0d0006
+#define PROG_STARTER	0x2c0d0007
+
+/* addr_parse: fill OUT from TEXT; -1 if TEXT is not an address. */
+int	 addr_parse(const char *text, struct sockaddr_in *out);
+/* addr_format: "<ip:port>" into BUF (at least ADDR_STRLEN bytes). */
+char	*addr_format(const struct sockaddr_in *, char *buf);
+
+/*
+ * rpc_listen_tcp: a listening TCP socket on BINDADDR:PORT (PORT 0: any
+ * free port); the address actually bound goes to BOUND.  -1 on error.
+ * rpc_listen_unix: the same for a Unix-domain socket at PATH, which any
+ * local user may connect to (the server checks SO_PEERCRED).
+ */
+int	 rpc_listen_tcp(const char *bindaddr, int port,
+	    struct sockaddr_in *bound);
+int	 rpc_listen_unix(const char *path);
+
+/*
+ * rpc_serve: serve PROG/VERS with DISPATCH on the listening socket FD,
+ * through the event loop.  Requests are read without blocking and are
+ * bounded by RPC_MAX_RECORD.  Returns NULL on failure.
+ */
+SVCXPRT	*rpc_serve(int fd, unsigned long prog, unsigned long vers,
+	    void (*dispatch)(struct svc_req *, SVCXPRT *));
+
+/*
+ * rpc_connect: a client for PROG/VERS at ADDR over TCP; connecting and
+ * every call time out after TIMEOUT seconds.  rpc_connect_unix: the same
+ * over a Unix-domain socket.  NULL with errno set (and a message in ERR
+ * if not NULL) on failure.  rpc_close destroys the client and its socket.
+ */
+CLIENT	*rpc_connect(const char *addr, unsigned long prog, unsigned long vers,
+	    int timeout, char *err, size_t errlen);
+CLIENT	*rpc_connect_unix(const char *path, unsigned long prog,
+	    unsigned long vers, int timeout, char *err, size_t errlen);
+void	 rpc_close(CLIENT *);
+/* rpc_invoke: clnt_call with the client's timeout; text of the failure in
+ * ERR.  Returns 0 or -1. */
+int	 rpc_invoke(CLIENT *, unsigned long proc, xdrproc_t xargs, void *args,
+	    xdrproc_t xres, void *res, char *err, size_t errlen);
+
+/*
+ * The caller of a request: rpc_caller_uid gives the uid of a local
+ * caller on a Unix-domain socket (-1: not local); rpc_caller_ip the
+ * caller's address as text ("local" for a Unix-domain socket).
+ */
+int	 rpc_caller_uid(struct svc_req *, uid_t *uid);
+void	 rpc_caller_ip(struct svc_req *, char *buf, size_t len);
+
+/*
+ * rpc_host_allowed: is the caller in the host list named by the
+ * configuration setting PARAM (HOSTALLOW_READ, HOSTALLOW_WRITE)?  Local
+ * callers on a Unix-domain socket always are.  The list holds IP
+ * addresses, shell patterns ("127.0.0.*", "*") and host names.
+ */
+int	 rpc_host_allowed(struct svc_req *, const char *param);
+int	 host_list_match(const char *list, const char *ip);
+
+#endif

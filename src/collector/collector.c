@@ -1,0 +1,292 @@
+/*
+ * NAME
+ *	condor_collector - the central manager's store of ads
+ *
+ * DESCRIPTION
+ *	Holds, in memory, the latest ad of every startd, schedd, master and
+ *	negotiator in the pool, keyed by ad type and Name.  Daemons refresh
+ *	their ads periodically; an ad not refreshed within CLASSAD_LIFETIME
+ *	seconds is forgotten, so a host that dies disappears from
+ *	condor_status.  Queries carry a constraint expression evaluated
+ *	against each ad.
+ *
+ * PROTOCOL
+ *	Serves COLLECTOR_PROG (include/collector.x) over TCP on the port of
+ *	COLLECTOR_HOST, at BIND_ADDRESS.  Updates and invalidations need the
+ *	caller in HOSTALLOW_WRITE, queries in HOSTALLOW_READ.
+ *
+ * SIGNALS
+ *	SIGTERM, SIGINT: exit.  SIGHUP: re-read the configuration.
+ *
+ * CONFIGURATION
+ *	COLLECTOR_HOST, BIND_ADDRESS, CLASSAD_LIFETIME, HOSTALLOW_READ,
+ *	HOSTALLOW_WRITE, COLLECTOR_LOG.
+ *
+ * FILES
+ *	$(LOG)/CollectorLog, $(LOG)/.collector_address.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ad.h"
+#include "collector.h"
+#include "collector_client.h"
+#include "collector_rpc.h"
+#include "config.h"
+#include "daemon.h"
+#include "event.h"
+#include "expr.h"
+#include "log.h"
+#include "rpcutil.h"
+#include "xalloc.h"
+
+static long	expire_timer;
+
+/* The dispatcher rpcgen writes in collector_rpc_svc.c. */
+void	collector_prog_1(struct svc_req *, SVCXPRT *);
+
+static void
+status_set(status_x *res, int code, const char *msg)
+{
+	res->code = code;
+	res->message = xstrdup(msg ? msg : "");
+}
+
+/*
+ * Take one ad off the wire and store it.  Returns 0, or an errno with a
+ * message in RES.
+ */
+static int
+accept_ad(int adtype, const ad_x *x, const char *from, status_x *res)
+{
+	char err[256];
+	const char *mytype;
+	struct ad *ad;
+
+	if (adtype < ADTYPE_STARTD || adtype > ADTYPE_MAX) {
+		status_set(res, EINVAL, "unknown ad type");
+		return EINVAL;
+	}
+	if ((ad = ad_from_xdr(x, err, sizeof(err))) == NULL) {
+		log_warnx("bad ad from %s: %s", from, err);
+		status_set(res, EINVAL, err);
+		return EINVAL;
+	}
+	mytype = collector_adtype_name(adtype);
+	ad_set_string(ad, "MyType", mytype);
+	ad_set_int(ad, "LastHeardFrom", (long long)time(NULL));
+	if (store_update(adtype, ad, time(NULL)) == -1) {
+		log_warnx("ad from %s has no Name", from);
+		ad_free(ad);
+		status_set(res, EINVAL, "the ad has no Name");
+		return EINVAL;
+	}
+	return 0;
+}
+
+bool_t
+collector_null_1_svc(void *arg, void *res, struct svc_req *req)
+{
+	return TRUE;
+}
+
+bool_t
+collector_update_1_svc(collector_update_x *arg, status_x *res,
+    struct svc_req *req)
+{
+	char from[64];
+
+	rpc_caller_ip(req, from, sizeof(from));
+	if (!rpc_host_allowed(req, "HOSTALLOW_WRITE")) {
+		log_warnx("update from %s refused (HOSTALLOW_WRITE)", from);
+		status_set(res, EPERM, "not allowed to advertise");
+		return TRUE;
+	}
+	if (accept_ad(arg->adtype, &arg->ad, from, res) == 0)
+		status_set(res, 0, NULL);
+	return TRUE;
+}
+
+bool_t
+collector_update_many_1_svc(collector_updates_x *arg, status_x *res,
+    struct svc_req *req)
+{
+	char from[64];
+	u_int i;
+
+	rpc_caller_ip(req, from, sizeof(from));
+	if (!rpc_host_allowed(req, "HOSTALLOW_WRITE")) {
+		log_warnx("update from %s refused (HOSTALLOW_WRITE)", from);
+		status_set(res, EPERM, "not allowed to advertise");
+		return TRUE;
+	}
+	for (i = 0; i < arg->ads.ads_len; i++) {
+		if (accept_ad(arg->adtype, &arg->ads.ads_val[i], from,
+		    res) != 0)
+			return TRUE;	/* the ones before it are kept */
+	}
+	status_set(res, 0, NULL);
+	return TRUE;
+}
+
+struct query_state {
+	struct expr		*constraint;
+	collector_query_res_x	*res;
+	u_int			 cap;
+};
+
+static void
+query_one(const struct ad *ad, void *arg)
+{
+	struct query_state *q = arg;
+	struct value v;
+	int match = 1;
+
+	if (q->constraint != NULL) {
+		expr_eval(q->constraint, ad, NULL, &v);
+		match = value_is_true(&v);
+		value_free(&v);
+	}
+	if (!match || q->res->ads.ads_len >= COLLECTOR_MAX_ADS)
+		return;
+	if (q->res->ads.ads_len == q->cap) {
+		q->cap = q->cap ? q->cap * 2 : 64;
+		q->res->ads.ads_val = xreallocarray(q->res->ads.ads_val,
+		    q->cap, sizeof(ad_x));
+	}
+	memset(&q->res->ads.ads_val[q->res->ads.ads_len], 0, sizeof(ad_x));
+	ad_to_xdr(ad, &q->res->ads.ads_val[q->res->ads.ads_len]);
+	q->res->ads.ads_len++;
+}
+
+bool_t
+collector_query_1_svc(collector_query_x *arg, collector_query_res_x *res,
+    struct svc_req *req)
+{
+	struct query_state q;
+	char err[256], from[64];
+
+	memset(res, 0, sizeof(*res));
+	memset(&q, 0, sizeof(q));
+	q.res = res;
+	res->message = xstrdup("");
+	if (!rpc_host_allowed(req, "HOSTALLOW_READ")) {
+		rpc_caller_ip(req, from, sizeof(from));
+		log_warnx("query from %s refused (HOSTALLOW_READ)", from);
+		res->code = EPERM;
+		free(res->message);
+		res->message = xstrdup("not allowed to query");
+		return TRUE;
+	}
+	if (arg->adtype < 0 || arg->adtype > ADTYPE_MAX) {
+		res->code = EINVAL;
+		free(res->message);
+		res->message = xstrdup("unknown ad type");
+		return TRUE;
+	}
+	if (arg->constraint != NULL && *arg->constraint != '\0') {
+		q.constraint = expr_parse(arg->constraint, err, sizeof(err));
+		if (q.constraint == NULL) {
+			res->code = EINVAL;
+			free(res->message);
+			res->message = xasprintf("constraint: %s", err);
+			return TRUE;
+		}
+	}
+	store_foreach(arg->adtype, query_one, &q);
+	expr_free(q.constraint);
+	return TRUE;
+}
+
+bool_t
+collector_invalidate_1_svc(collector_invalidate_x *arg, status_x *res,
+    struct svc_req *req)
+{
+	if (!rpc_host_allowed(req, "HOSTALLOW_WRITE")) {
+		status_set(res, EPERM, "not allowed to invalidate");
+		return TRUE;
+	}
+	if (arg->name == NULL ||
+	    store_invalidate(arg->adtype, arg->name) == -1) {
+		status_set(res, ENOENT, "no such ad");
+		return TRUE;
+	}
+	log_info("ad of %s invalidated", arg->name);
+	status_set(res, 0, NULL);
+	return TRUE;
+}
+
+int
+collector_prog_1_freeresult(SVCXPRT *xprt, xdrproc_t xres, caddr_t res)
+{
+	xdr_free(xres, res);
+	return 1;
+}
+
+static void
+expire_tick(void *arg)
+{
+	long lifetime = param_int("CLASSAD_LIFETIME", 900);
+	double period = lifetime / 4.0;
+
+	store_expire(time(NULL), lifetime);
+	if (period > 60)
+		period = 60;
+	if (period < 1)
+		period = 1;
+	expire_timer = event_timer_add(period, expire_tick, NULL);
+}
+
+static int
+collector_init(int argc, char **argv)
+{
+	struct sockaddr_in want, bound;
+	char addr[ADDR_STRLEN];
+	const char *host = param("COLLECTOR_HOST");
+	int fd;
+
+	if (addr_parse(host, &want) == -1) {
+		log_warnx("COLLECTOR_HOST \"%s\" is not host:port",
+		    host ? host : "");
+		return -1;
+	}
+	fd = rpc_listen_tcp(param("BIND_ADDRESS"), ntohs(want.sin_port),
+	    &bound);
+	if (fd == -1) {
+		log_warn("cannot listen on %s port %u", param("BIND_ADDRESS"),
+		    ntohs(want.sin_port));
+		return -1;
+	}
+	if (rpc_serve(fd, PROG_COLLECTOR, 1, collector_prog_1) == NULL)
+		return -1;
+	store_init();
+	addr_format(&bound, addr);
+	daemon_write_address("collector", addr);
+	log_info("serving at %s", addr);
+	expire_timer = event_timer_add(1, expire_tick, NULL);
+	return 0;
+}
+
+static void
+collector_reconfig(void)
+{
+	event_timer_cancel(expire_timer);
+	expire_timer = event_timer_add(0, expire_tick, NULL);
+}
+
+static const struct daemon_ops collector_ops = {
+	.name = "collector",
+	.subsys = "COLLECTOR",
+	.drop_privs = 1,
+	.init = collector_init,
+	.reconfig = collector_reconfig,
+};
+
+int
+main(int argc, char **argv)
+{
+	return daemon_main(argc, argv, &collector_ops);
+}

@@ -1,0 +1,167 @@
+/*
+ * config_table.c: every setting Condor knows, with its default and what it
+ * means.  This is the one place a setting's name is written down with its
+ * default: param() falls back to it, condor_config_val -dump-defaults
+ * prints it, and the unit tests check that etc/condor_config and
+ * condor_config(5) agree with it.
+ *
+ * A NULL default means either "computed when asked" (RELEASE_DIR, HOST,
+ * EXECUTE_USER: see config.c) or "undefined unless set" (CONSOLE_DEVICES).
+ * Rows with is_expr set are control expressions (written with ':').
+ * Keep the groups in the order of etc/condor_config.
+ */
+#include <stddef.h>
+
+#include "config.h"
+
+const struct config_default config_defaults[] = {
+	/* Paths. */
+	{ "RELEASE_DIR", NULL,
+	    "where bin/ sbin/ lib/ etc/ are (default: the directory above "
+	    "the running program's)", 0 },
+	{ "BIN", "$(RELEASE_DIR)/bin", "the user commands", 0 },
+	{ "SBIN", "$(RELEASE_DIR)/sbin", "the daemons", 0 },
+	{ "LIB", "$(RELEASE_DIR)/lib",
+	    "the checkpoint and remote-syscall libraries", 0 },
+	{ "LOCAL_DIR", "$ENV(HOME)/.condor",
+	    "this host's state: its spool, execute and log directories", 0 },
+	{ "LOCAL_CONFIG_FILE", "$(LOCAL_DIR)/condor_config.local",
+	    "read after the main file, its definitions win (a list; missing "
+	    "files are skipped)", 0 },
+	{ "SPOOL", "$(LOCAL_DIR)/spool",
+	    "the schedd's job queue and checkpoint files", 0 },
+	{ "EXECUTE", "$(LOCAL_DIR)/execute",
+	    "where the starter runs foreign jobs", 0 },
+	{ "LOG", "$(LOCAL_DIR)/log", "the daemons' log files", 0 },
+
+	/* Hosts, addresses and ports. */
+	{ "HOST", NULL,
+	    "the name this host advertises (default: the short hostname)", 0 },
+	{ "CONDOR_HOST", "127.0.0.1",
+	    "the central manager (collector and negotiator)", 0 },
+	{ "COLLECTOR_HOST", "$(CONDOR_HOST):9618",
+	    "the collector's address, host:port", 0 },
+	{ "BIND_ADDRESS", "127.0.0.1", "the IP address daemons listen on", 0 },
+	{ "MASTER_PORT", "0",
+	    "the master's port (0: any free port, advertised)", 0 },
+	{ "SCHEDD_PORT", "0",
+	    "the schedd's port (0: any free port, advertised)", 0 },
+	{ "STARTD_PORT", "0",
+	    "the startd's port (0: any free port, advertised)", 0 },
+	{ "NEGOTIATOR_PORT", "0",
+	    "the negotiator's port (0: any free port, advertised)", 0 },
+	{ "HOSTALLOW_READ", "*", "hosts allowed to query the daemons", 0 },
+	{ "HOSTALLOW_WRITE", "127.0.0.1, $(CONDOR_HOST)",
+	    "hosts allowed to change the daemons' state", 0 },
+
+	/* Daemons: what the master starts, their programs and logs. */
+	{ "DAEMON_LIST", "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD, STARTD",
+	    "the daemons condor_master runs on this host", 0 },
+	{ "MASTER", "$(SBIN)/condor_master", "the master's program", 0 },
+	{ "MASTER_LOG", "$(LOG)/MasterLog", "the master's log", 0 },
+	{ "COLLECTOR", "$(SBIN)/condor_collector",
+	    "the collector's program", 0 },
+	{ "COLLECTOR_LOG", "$(LOG)/CollectorLog", "the collector's log", 0 },
+	{ "NEGOTIATOR", "$(SBIN)/condor_negotiator",
+	    "the negotiator's program", 0 },
+	{ "NEGOTIATOR_LOG", "$(LOG)/NegotiatorLog",
+	    "the negotiator's log", 0 },
+	{ "SCHEDD", "$(SBIN)/condor_schedd", "the schedd's program", 0 },
+	{ "SCHEDD_LOG", "$(LOG)/SchedLog", "the schedd's log", 0 },
+	{ "STARTD", "$(SBIN)/condor_startd", "the startd's program", 0 },
+	{ "STARTD_LOG", "$(LOG)/StartLog", "the startd's log", 0 },
+	{ "KBDD", "$(SBIN)/condor_kbdd", "the keyboard daemon's program", 0 },
+	{ "KBDD_LOG", "$(LOG)/KbdLog", "the keyboard daemon's log", 0 },
+	{ "SHADOW", "$(SBIN)/condor_shadow", "the shadow's program", 0 },
+	{ "SHADOW_LOG", "$(LOG)/ShadowLog", "the shadows' log", 0 },
+	{ "STARTER", "$(SBIN)/condor_starter", "the starter's program", 0 },
+	{ "STARTER_LOG", "$(LOG)/StarterLog", "the starters' log", 0 },
+
+	/* Timing, in seconds; policy is written in MINUTE and HOUR. */
+	{ "MINUTE", "60", "seconds in a minute (tests shrink it)", 0 },
+	{ "HOUR", "3600", "seconds in an hour (tests shrink it)", 0 },
+	{ "POLLING_INTERVAL", "5",
+	    "seconds between the startd's looks at its machine", 0 },
+	{ "STARTD_UPDATE_INTERVAL", "60",
+	    "seconds between the startd's ads to the collector", 0 },
+	{ "SCHEDD_INTERVAL", "60",
+	    "seconds between the schedd's ads to the collector", 0 },
+	{ "NEGOTIATOR_INTERVAL", "60",
+	    "seconds between negotiation cycles", 0 },
+	{ "PERIODIC_CHECKPOINT_INTERVAL", "3 * $(HOUR)",
+	    "seconds between periodic checkpoints of a running job", 0 },
+	{ "CLASSAD_LIFETIME", "900",
+	    "seconds the collector keeps an ad that is not refreshed", 0 },
+	{ "RPC_TIMEOUT", "20", "seconds allowed for any outbound call", 0 },
+	{ "MASTER_BACKOFF_CONSTANT", "9",
+	    "seconds: base of the master's restart delay", 0 },
+	{ "MASTER_BACKOFF_FACTOR", "2",
+	    "the master's restart delay grows by this factor per failure", 0 },
+	{ "MASTER_BACKOFF_CEILING", "3600",
+	    "seconds: the master's longest restart delay", 0 },
+	{ "MASTER_RECOVER_FACTOR", "300",
+	    "seconds a daemon must stay up to reset its restart delay", 0 },
+
+	/* The schedd's limits. */
+	{ "MAX_JOB_STARTS", "5",
+	    "jobs a schedd starts per negotiation cycle", 0 },
+	{ "MAX_JOBS_RUNNING", "200",
+	    "jobs (shadows) a schedd runs at once", 0 },
+
+	/* Owner policy: the startd's control expressions and their parts. */
+	{ "BackgroundLoad", "0.3",
+	    "load below which the machine counts as idle", 0 },
+	{ "HighLoad", "0.5",
+	    "load above which the owner counts as busy", 0 },
+	{ "StartIdleTime", "15 * $(MINUTE)",
+	    "keyboard idle seconds before a job may start", 0 },
+	{ "ContinueIdleTime", "5 * $(MINUTE)",
+	    "keyboard idle seconds before a suspended job resumes", 0 },
+	{ "MaxSuspendTime", "5 * $(MINUTE)",
+	    "seconds suspended before a job is vacated", 0 },
+	{ "MaxVacateTime", "5 * $(MINUTE)",
+	    "seconds vacating before a job is killed", 0 },
+	{ "KeyboardBusy", "(KeyboardIdle < $(POLLING_INTERVAL))",
+	    "the owner touched the keyboard since the last look", 0 },
+	{ "CPU_Idle", "(NonCondorLoadAvg <= $(BackgroundLoad))",
+	    "the owner's load is low", 0 },
+	{ "CPU_Busy", "(NonCondorLoadAvg >= $(HighLoad))",
+	    "the owner's load is high", 0 },
+	{ "START", "$(CPU_Idle) && KeyboardIdle > $(StartIdleTime)",
+	    "may a foreign job start", 1 },
+	{ "SUSPEND", "$(KeyboardBusy) || $(CPU_Busy)",
+	    "suspend the running job", 1 },
+	{ "CONTINUE", "$(CPU_Idle) && KeyboardIdle > $(ContinueIdleTime)",
+	    "resume the suspended job", 1 },
+	{ "VACATE", "(CurrentTime - EnteredCurrentState) > $(MaxSuspendTime)",
+	    "checkpoint the suspended job and send it away", 1 },
+	{ "KILL", "(CurrentTime - EnteredCurrentState) > $(MaxVacateTime)",
+	    "stop a vacating job at once, without a checkpoint", 1 },
+	{ "CONSOLE_DEVICES", NULL,
+	    "files whose use means the owner is at the keyboard (default: "
+	    "the terminals in use, from utmp)", 0 },
+	{ "LOAD_AVERAGE_FILE", "/proc/loadavg",
+	    "where the startd reads the load average", 0 },
+
+	/* Priorities. */
+	{ "Expanded", "(NumCkpts > 0)",
+	    "the job has run before (it has a checkpoint)", 0 },
+	{ "PRIO", "(UserPrio * 10) + $(Expanded) - (QDate / 1000000000.0)",
+	    "the schedd's priority of a job; higher runs first", 1 },
+	{ "UPDATE_PRIO", "Prio + Users - Running",
+	    "the negotiator's new priority of a station (Up-Down)", 1 },
+
+	/* Running jobs. */
+	{ "EXECUTE_USER", NULL,
+	    "the user jobs run as (default: the user running the pool, or "
+	    "condor, or nobody; never root)", 0 },
+	{ "REMOTE_IO_CHUNK", "65536",
+	    "bytes moved per remote read or write", 0 },
+
+	/* Mail. */
+	{ "MAIL", "/usr/sbin/sendmail",
+	    "program that mails job owners (sendmail-compatible; empty: none)",
+	    0 },
+
+	{ NULL, NULL, NULL, 0 }
+};

@@ -1,0 +1,249 @@
+/*
+ * daemon.c: the daemon skeleton (see daemon.h).
+ */
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "daemon.h"
+#include "event.h"
+#include "expr.h"
+#include "log.h"
+#include "xalloc.h"
+
+int daemon_foreground;
+
+static const struct daemon_ops *ops;
+
+void
+common_init(const char *argv0)
+{
+	char err[1024];
+
+	log_init(argv0);
+	if (config_init(err, sizeof(err)) == -1)
+		fatalx("configuration: %s", err);
+	expr_set_fallback(param);
+}
+
+int
+daemon_mkdir(const char *dir, mode_t mode)
+{
+	char path[PATH_MAX];
+	size_t i, len = strlen(dir);
+
+	if (len == 0 || len >= sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(path, dir, len + 1);
+	for (i = 1; i <= len; i++) {
+		if (path[i] != '/' && path[i] != '\0')
+			continue;
+		path[i] = '\0';
+		if (mkdir(path, mode) == -1 && errno != EEXIST)
+			return -1;
+		path[i] = i == len ? '\0' : '/';
+	}
+	return 0;
+}
+
+void
+daemon_write_address(const char *name, const char *addr)
+{
+	char *path, *tmp;
+	FILE *f;
+
+	path = xasprintf("%s/.%s_address", param("LOG"), name);
+	tmp = xasprintf("%s.tmp", path);
+	if ((f = fopen(tmp, "w")) == NULL) {
+		log_warn("cannot write %s", tmp);
+		goto out;
+	}
+	fprintf(f, "%s\n", addr);
+	if (fclose(f) != 0 || rename(tmp, path) == -1)
+		log_warn("cannot write %s", path);
+out:
+	free(tmp);
+	free(path);
+}
+
+char *
+daemon_read_address(const char *name)
+{
+	char line[256], *path, *nl;
+	FILE *f;
+
+	path = xasprintf("%s/.%s_address", param("LOG"), name);
+	f = fopen(path, "r");
+	free(path);
+	if (f == NULL)
+		return NULL;
+	if (fgets(line, sizeof(line), f) == NULL) {
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	if ((nl = strchr(line, '\n')) != NULL)
+		*nl = '\0';
+	return xstrdup(line);
+}
+
+static void
+on_term(int signo)
+{
+	log_info("caught signal %d, shutting down", signo);
+	if (ops->shutdown != NULL)
+		ops->shutdown();
+	event_exit(0);
+}
+
+static void
+on_hup(int signo)
+{
+	char err[1024];
+
+	log_info("caught SIGHUP, re-reading the configuration");
+	if (config_init(err, sizeof(err)) == -1) {
+		/* Keep running on what we had: a typo must not kill a pool. */
+		log_warnx("configuration: %s; keeping the old one", err);
+		return;
+	}
+	if (ops->reconfig != NULL)
+		ops->reconfig();
+}
+
+static void
+on_chld(int signo)
+{
+	pid_t pid;
+	int status;
+
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		if (ops->child_exit != NULL)
+			ops->child_exit(pid, status);
+	}
+}
+
+static void
+detach(void)
+{
+	pid_t pid;
+	int fd;
+
+	if ((pid = fork()) == -1)
+		fatal("fork");
+	if (pid != 0)
+		_exit(0);
+	setsid();
+	if ((fd = open("/dev/null", O_RDWR)) != -1) {
+		dup2(fd, STDIN_FILENO);
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		if (fd > STDERR_FILENO)
+			close(fd);
+	}
+}
+
+/*
+ * Run as the ids CONDOR_IDS names ("uid.gid") when we are root and the
+ * setting exists; the sockets are already bound.
+ */
+static void
+drop_privileges(void)
+{
+	const char *ids = param("CONDOR_IDS");
+	unsigned uid, gid;
+
+	if (geteuid() != 0 || ids == NULL || *ids == '\0')
+		return;
+	if (sscanf(ids, "%u.%u", &uid, &gid) != 2)
+		fatalx("CONDOR_IDS: expected uid.gid, got \"%s\"", ids);
+	if (setgroups(0, NULL) == -1 || setgid(gid) == -1 ||
+	    setuid(uid) == -1)
+		fatal("cannot drop privileges to %u.%u", uid, gid);
+	log_info("running as %u.%u", uid, gid);
+}
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: condor_%s [-f] [-t]%s\n"
+	    "  -f  stay in the foreground\n"
+	    "  -t  copy the log to stderr\n",
+	    ops->name, ops->usage ? ops->usage : "");
+}
+
+int
+daemon_main(int argc, char **argv, const struct daemon_ops *d)
+{
+	char logparam[64], *logdir_err = NULL;
+	const char *logpath;
+	int c, to_stderr = 0, status;
+
+	ops = d;
+	log_init(argv[0]);
+	while ((c = getopt(argc, argv, "+fth")) != -1) {
+		switch (c) {
+		case 'f':
+			daemon_foreground = 1;
+			break;
+		case 't':
+			to_stderr = 1;
+			break;
+		case 'h':
+			usage();
+			return 0;
+		default:
+			usage();
+			return 2;
+		}
+	}
+	common_init(argv[0]);
+
+	if (daemon_mkdir(param("LOG"), 0755) == -1)
+		logdir_err = xasprintf("cannot create %s: %s", param("LOG"),
+		    strerror(errno));
+	snprintf(logparam, sizeof(logparam), "%s_LOG", d->subsys);
+	logpath = param(logparam);
+	if (logdir_err != NULL)
+		fatalx("%s", logdir_err);
+	if (logpath == NULL)
+		fatalx("%s is not defined", logparam);
+	if (log_open_file(logpath) == -1)
+		fatal("cannot open %s", logpath);
+	log_set_stderr(to_stderr);
+	if (!daemon_foreground)
+		detach();
+
+	signal(SIGPIPE, SIG_IGN);
+	event_init();
+	event_signal_add(SIGTERM, on_term);
+	event_signal_add(SIGINT, on_term);
+	event_signal_add(SIGHUP, on_hup);
+	event_signal_add(SIGCHLD, on_chld);
+
+	log_info("******************************************************");
+	log_info("** condor_%s starting (pid %d), config %s", d->name,
+	    (int)getpid(), *config_main_file() ? config_main_file() :
+	    "(defaults)");
+	if (d->init(optind < argc ? argc - optind : 0, argv + optind) == -1)
+		fatalx("condor_%s: initialisation failed", d->name);
+	if (d->drop_privs)
+		drop_privileges();
+	status = event_dispatch();
+	log_info("** condor_%s exiting", d->name);
+	return status;
+}

@@ -1,0 +1,421 @@
+/*
+ * rpcutil.c: Sun RPC helpers over libtirpc (see rpcutil.h).
+ */
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rpc/rpc.h>
+#include <rpc/rpc_com.h>
+
+#include "config.h"
+#include "event.h"
+#include "log.h"
+#include "rpcutil.h"
+#include "xalloc.h"
+
+int
+addr_parse(const char *text, struct sockaddr_in *out)
+{
+	char host[256];
+	const char *colon, *end;
+	struct addrinfo hints, *res;
+	size_t hlen;
+	char *ep;
+	long port;
+
+	if (text == NULL)
+		return -1;
+	while (isspace((unsigned char)*text))
+		text++;
+	if (*text == '<')
+		text++;
+	end = text + strcspn(text, ">? \t\n");
+	colon = NULL;
+	for (const char *p = text; p < end; p++)
+		if (*p == ':')
+			colon = p;
+	if (colon == NULL || colon == text)
+		return -1;
+	hlen = (size_t)(colon - text);
+	if (hlen >= sizeof(host))
+		return -1;
+	memcpy(host, text, hlen);
+	host[hlen] = '\0';
+	errno = 0;
+	port = strtol(colon + 1, &ep, 10);
+	if (ep != end || ep == colon + 1 || port < 0 || port > 65535 ||
+	    errno != 0)
+		return -1;
+	memset(out, 0, sizeof(*out));
+	out->sin_family = AF_INET;
+	out->sin_port = htons((uint16_t)port);
+	if (inet_pton(AF_INET, host, &out->sin_addr) == 1)
+		return 0;
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = AF_INET;
+	hints.ai_socktype = SOCK_STREAM;
+	if (getaddrinfo(host, NULL, &hints, &res) != 0)
+		return -1;
+	out->sin_addr = ((struct sockaddr_in *)res->ai_addr)->sin_addr;
+	freeaddrinfo(res);
+	return 0;
+}
+
+char *
+addr_format(const struct sockaddr_in *sin, char *buf)
+{
+	char ip[INET_ADDRSTRLEN];
+
+	inet_ntop(AF_INET, &sin->sin_addr, ip, sizeof(ip));
+	snprintf(buf, ADDR_STRLEN, "<%s:%u>", ip, ntohs(sin->sin_port));
+	return buf;
+}
+
+int
+rpc_listen_tcp(const char *bindaddr, int port, struct sockaddr_in *bound)
+{
+	struct sockaddr_in sin;
+	socklen_t len = sizeof(sin);
+	int fd, on = 1;
+
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons((uint16_t)port);
+	if (bindaddr == NULL || *bindaddr == '\0' ||
+	    strcmp(bindaddr, "*") == 0)
+		sin.sin_addr.s_addr = htonl(INADDR_ANY);
+	else if (inet_pton(AF_INET, bindaddr, &sin.sin_addr) != 1) {
+		errno = EINVAL;
+		return -1;
+	}
+	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
+		return -1;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
+	if (bind(fd, (struct sockaddr *)&sin, sizeof(sin)) == -1 ||
+	    listen(fd, 128) == -1 ||
+	    getsockname(fd, (struct sockaddr *)&sin, &len) == -1) {
+		int saved = errno;
+
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	if (bound != NULL)
+		*bound = sin;
+	return fd;
+}
+
+int
+rpc_listen_unix(const char *path)
+{
+	struct sockaddr_un sun;
+	int fd;
+
+	if (strlen(path) >= sizeof(sun.sun_path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	memcpy(sun.sun_path, path, strlen(path) + 1);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
+		return -1;
+	unlink(path);
+	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1 ||
+	    chmod(path, 0666) == -1 || listen(fd, 128) == -1) {
+		int saved = errno;
+
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	return fd;
+}
+
+SVCXPRT *
+rpc_serve(int fd, unsigned long prog, unsigned long vers,
+    void (*dispatch)(struct svc_req *, SVCXPRT *))
+{
+	static int configured;
+	SVCXPRT *xprt;
+
+	if (!configured) {
+		int maxrec = RPC_MAX_RECORD;
+
+		/* Non-blocking connections with bounded records: a peer
+		 * that sends half a request cannot stall the daemon, and
+		 * none can make us allocate more than RPC_MAX_RECORD. */
+		if (!rpc_control(RPC_SVC_CONNMAXREC_SET, &maxrec))
+			log_warnx("cannot bound RPC record size");
+		configured = 1;
+	}
+	xprt = svc_vc_create(fd, 0, 0);
+	if (xprt == NULL) {
+		log_warnx("svc_vc_create failed");
+		return NULL;
+	}
+	/* Protocol 0: register with the dispatcher only, not rpcbind. */
+	if (!svc_register(xprt, prog, vers, dispatch, 0)) {
+		log_warnx("svc_register %#lx failed", prog);
+		svc_destroy(xprt);
+		return NULL;
+	}
+	event_rpc_enable();
+	return xprt;
+}
+
+/* Connect FD to SA within TIMEOUT seconds. */
+static int
+connect_timeout(int fd, const struct sockaddr *sa, socklen_t salen,
+    int timeout)
+{
+	struct pollfd pfd;
+	int fl, r, soerr = 0;
+	socklen_t len = sizeof(soerr);
+
+	fl = fcntl(fd, F_GETFL);
+	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+	r = connect(fd, sa, salen);
+	if (r == -1 && errno != EINPROGRESS)
+		return -1;
+	if (r == -1) {
+		pfd.fd = fd;
+		pfd.events = POLLOUT;
+		do {
+			r = poll(&pfd, 1, timeout * 1000);
+		} while (r == -1 && errno == EINTR);
+		if (r == 0) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		if (r == -1)
+			return -1;
+		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &len) == -1)
+			return -1;
+		if (soerr != 0) {
+			errno = soerr;
+			return -1;
+		}
+	}
+	fcntl(fd, F_SETFL, fl);
+	return 0;
+}
+
+static CLIENT *
+client_on_fd(int fd, struct sockaddr *sa, socklen_t salen,
+    unsigned long prog, unsigned long vers, int timeout)
+{
+	struct netbuf nb;
+	struct timeval tv;
+	CLIENT *cl;
+
+	nb.buf = sa;
+	nb.len = nb.maxlen = salen;
+	cl = clnt_vc_create(fd, &nb, prog, vers, 0, 0);
+	if (cl == NULL)
+		return NULL;
+	clnt_control(cl, CLSET_FD_CLOSE, NULL);
+	tv.tv_sec = timeout;
+	tv.tv_usec = 0;
+	clnt_control(cl, CLSET_TIMEOUT, (char *)&tv);
+	return cl;
+}
+
+CLIENT *
+rpc_connect(const char *addr, unsigned long prog, unsigned long vers,
+    int timeout, char *err, size_t errlen)
+{
+	struct sockaddr_in sin;
+	CLIENT *cl;
+	int fd, on = 1;
+
+	if (addr_parse(addr, &sin) == -1) {
+		if (err != NULL)
+			snprintf(err, errlen, "bad address \"%s\"",
+			    addr ? addr : "");
+		errno = EINVAL;
+		return NULL;
+	}
+	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
+		goto fail;
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
+	if (connect_timeout(fd, (struct sockaddr *)&sin, sizeof(sin),
+	    timeout) == -1) {
+		int saved = errno;
+
+		close(fd);
+		errno = saved;
+		goto fail;
+	}
+	cl = client_on_fd(fd, (struct sockaddr *)&sin, sizeof(sin), prog,
+	    vers, timeout);
+	if (cl == NULL) {
+		close(fd);
+		errno = ECONNREFUSED;
+		goto fail;
+	}
+	return cl;
+fail:
+	if (err != NULL)
+		snprintf(err, errlen, "cannot connect to %s: %s", addr,
+		    strerror(errno));
+	return NULL;
+}
+
+CLIENT *
+rpc_connect_unix(const char *path, unsigned long prog, unsigned long vers,
+    int timeout, char *err, size_t errlen)
+{
+	struct sockaddr_un sun;
+	CLIENT *cl;
+	int fd;
+
+	if (strlen(path) >= sizeof(sun.sun_path)) {
+		errno = ENAMETOOLONG;
+		goto fail;
+	}
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	memcpy(sun.sun_path, path, strlen(path) + 1);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
+		goto fail;
+	if (connect_timeout(fd, (struct sockaddr *)&sun, sizeof(sun),
+	    timeout) == -1) {
+		int saved = errno;
+
+		close(fd);
+		errno = saved;
+		goto fail;
+	}
+	cl = client_on_fd(fd, (struct sockaddr *)&sun, sizeof(sun), prog,
+	    vers, timeout);
+	if (cl == NULL) {
+		close(fd);
+		errno = ECONNREFUSED;
+		goto fail;
+	}
+	return cl;
+fail:
+	if (err != NULL)
+		snprintf(err, errlen, "cannot connect to %s: %s", path,
+		    strerror(errno));
+	return NULL;
+}
+
+void
+rpc_close(CLIENT *cl)
+{
+	if (cl != NULL)
+		clnt_destroy(cl);
+}
+
+int
+rpc_invoke(CLIENT *cl, unsigned long proc, xdrproc_t xargs, void *args,
+    xdrproc_t xres, void *res, char *err, size_t errlen)
+{
+	struct timeval tv;
+	enum clnt_stat st;
+
+	clnt_control(cl, CLGET_TIMEOUT, (char *)&tv);
+	st = clnt_call(cl, proc, xargs, args, xres, res, tv);
+	if (st != RPC_SUCCESS) {
+		if (err != NULL)
+			snprintf(err, errlen, "%s", clnt_sperrno(st));
+		return -1;
+	}
+	return 0;
+}
+
+int
+rpc_caller_uid(struct svc_req *req, uid_t *uid)
+{
+	struct sockaddr_storage ss;
+	struct ucred cred;
+	socklen_t len = sizeof(ss), clen = sizeof(cred);
+	int fd = req->rq_xprt->xp_fd;
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &len) == -1 ||
+	    ss.ss_family != AF_UNIX)
+		return -1;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) == -1)
+		return -1;
+	*uid = cred.uid;
+	return 0;
+}
+
+void
+rpc_caller_ip(struct svc_req *req, char *buf, size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	int fd = req->rq_xprt->xp_fd;
+
+	if (getpeername(fd, (struct sockaddr *)&ss, &sl) == -1) {
+		snprintf(buf, len, "unknown");
+		return;
+	}
+	if (ss.ss_family == AF_UNIX)
+		snprintf(buf, len, "local");
+	else if (ss.ss_family == AF_INET)
+		inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr,
+		    buf, (socklen_t)len);
+	else
+		snprintf(buf, len, "unknown");
+}
+
+int
+host_list_match(const char *list, const char *ip)
+{
+	char *copy, *tok, *save = NULL;
+	int found = 0;
+
+	if (list == NULL)
+		return 0;
+	copy = xstrdup(list);
+	for (tok = strtok_r(copy, ", \t", &save); tok != NULL && !found;
+	    tok = strtok_r(NULL, ", \t", &save)) {
+		struct sockaddr_in sin;
+		char probe[300], ipbuf[INET_ADDRSTRLEN];
+
+		if (fnmatch(tok, ip, 0) == 0) {
+			found = 1;
+			break;
+		}
+		if (strpbrk(tok, "*?[") != NULL)
+			continue;
+		/* A host name: compare its address. */
+		snprintf(probe, sizeof(probe), "%s:0", tok);
+		if (addr_parse(probe, &sin) == 0 &&
+		    inet_ntop(AF_INET, &sin.sin_addr, ipbuf,
+		    sizeof(ipbuf)) != NULL && strcmp(ipbuf, ip) == 0)
+			found = 1;
+	}
+	free(copy);
+	return found;
+}
+
+int
+rpc_host_allowed(struct svc_req *req, const char *param_name)
+{
+	char ip[INET6_ADDRSTRLEN + 8];
+
+	rpc_caller_ip(req, ip, sizeof(ip));
+	if (strcmp(ip, "local") == 0)
+		return 1;
+	return host_list_match(param(param_name), ip);
+}

@@ -1,0 +1,250 @@
+/*
+ * NAME
+ *	condor_master - starts and watches this host's Condor daemons
+ *
+ * DESCRIPTION
+ *	Starts every daemon named in DAEMON_LIST (COLLECTOR, NEGOTIATOR,
+ *	SCHEDD, STARTD, KBDD; MASTER is itself), each as "$(NAME) -f", and
+ *	restarts one that dies, with exponential back-off.  condor_off and
+ *	condor_on stop and start them through its RPC service.  With no
+ *	configuration at all it starts a personal pool: every daemon on
+ *	this machine, listening on 127.0.0.1, state in ~/.condor.
+ *
+ *	Without -f it detaches and writes its pid to
+ *	$(LOG)/condor_master.pid.
+ *
+ * PROTOCOL
+ *	Serves MASTER_PROG (include/master_rpc.x) on MASTER_PORT at
+ *	BIND_ADDRESS; changes need the caller in HOSTALLOW_WRITE.  Sends
+ *	its ad (ADTYPE_MASTER) to the collector every
+ *	MASTER_UPDATE_INTERVAL seconds so that condor_off HOST finds it.
+ *
+ * SIGNALS
+ *	SIGTERM, SIGINT: stop every daemon (SIGTERM, then SIGKILL after
+ *	SHUTDOWN_GRACEFUL_TIMEOUT seconds) and exit.  SIGHUP: re-read the
+ *	configuration, pass SIGHUP on, start and stop daemons to match
+ *	DAEMON_LIST.
+ *
+ * CONFIGURATION
+ *	DAEMON_LIST, and for each entry NAME the executable $(NAME);
+ *	MASTER_BACKOFF_CONSTANT, MASTER_BACKOFF_FACTOR,
+ *	MASTER_BACKOFF_CEILING, MASTER_RECOVER_FACTOR, MASTER_PORT,
+ *	MASTER_UPDATE_INTERVAL, SHUTDOWN_GRACEFUL_TIMEOUT, LOCAL_DIR, LOG,
+ *	SPOOL, EXECUTE, HOST, MASTER_LOG.
+ *
+ * FILES
+ *	$(LOG)/MasterLog, $(LOG)/condor_master.pid,
+ *	$(LOG)/.master_address.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ad.h"
+#include "collector_client.h"
+#include "config.h"
+#include "daemon.h"
+#include "event.h"
+#include "log.h"
+#include "master.h"
+#include "master_rpc.h"
+#include "rpcutil.h"
+#include "xalloc.h"
+
+static char	master_addr[ADDR_STRLEN];
+static long	update_timer;
+
+/* The dispatcher rpcgen writes in master_rpc_svc.c. */
+void	master_prog_1(struct svc_req *, SVCXPRT *);
+
+static void
+status_set(status_x *res, int code, const char *msg)
+{
+	res->code = code;
+	res->message = xstrdup(msg ? msg : "");
+}
+
+static int
+write_allowed(struct svc_req *req, status_x *res)
+{
+	char from[64];
+
+	if (rpc_host_allowed(req, "HOSTALLOW_WRITE"))
+		return 1;
+	rpc_caller_ip(req, from, sizeof(from));
+	log_warnx("request from %s refused (HOSTALLOW_WRITE)", from);
+	status_set(res, EPERM, "not allowed");
+	return 0;
+}
+
+bool_t
+master_null_1_svc(void *arg, void *res, struct svc_req *req)
+{
+	return TRUE;
+}
+
+bool_t
+master_off_1_svc(char **name, status_x *res, struct svc_req *req)
+{
+	if (!write_allowed(req, res))
+		return TRUE;
+	if (children_off(*name ? *name : "") == -1)
+		status_set(res, ENOENT, "no such daemon in DAEMON_LIST");
+	else
+		status_set(res, 0, NULL);
+	return TRUE;
+}
+
+bool_t
+master_on_1_svc(char **name, status_x *res, struct svc_req *req)
+{
+	if (!write_allowed(req, res))
+		return TRUE;
+	if (children_on(*name ? *name : "") == -1)
+		status_set(res, ENOENT, "no such daemon in DAEMON_LIST");
+	else
+		status_set(res, 0, NULL);
+	return TRUE;
+}
+
+bool_t
+master_reconfig_1_svc(void *arg, status_x *res, struct svc_req *req)
+{
+	if (!write_allowed(req, res))
+		return TRUE;
+	kill(getpid(), SIGHUP);
+	status_set(res, 0, NULL);
+	return TRUE;
+}
+
+bool_t
+master_shutdown_1_svc(void *arg, status_x *res, struct svc_req *req)
+{
+	if (!write_allowed(req, res))
+		return TRUE;
+	kill(getpid(), SIGTERM);
+	status_set(res, 0, NULL);
+	return TRUE;
+}
+
+int
+master_prog_1_freeresult(SVCXPRT *xprt, xdrproc_t xres, caddr_t res)
+{
+	xdr_free(xres, res);
+	return 1;
+}
+
+static void
+master_update(void *arg)
+{
+	char err[256], daemons[1024];
+	struct ad *ad = ad_new();
+	long interval = param_int("MASTER_UPDATE_INTERVAL", 300);
+
+	ad_set_string(ad, "Name", param("HOST"));
+	ad_set_string(ad, "Machine", param("HOST"));
+	ad_set_string(ad, "MasterIpAddr", master_addr);
+	ad_set_int(ad, "MasterPid", (long long)getpid());
+	children_describe(daemons, sizeof(daemons));
+	ad_set_string(ad, "Daemons", daemons);
+	if (collector_update(ADTYPE_MASTER, ad, err, sizeof(err)) == -1) {
+		log_warnx("cannot update the collector: %s", err);
+		/* The collector may simply not be up yet: try soon. */
+		if (interval > 5)
+			interval = 5;
+	}
+	ad_free(ad);
+	update_timer = event_timer_add((double)interval, master_update, NULL);
+}
+
+static void
+write_pid_file(void)
+{
+	char *path = xasprintf("%s/condor_master.pid", param("LOG"));
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL || fprintf(f, "%d\n", (int)getpid()) < 0 ||
+	    fclose(f) != 0)
+		log_warn("cannot write %s", path);
+	free(path);
+}
+
+static int
+master_init(int argc, char **argv)
+{
+	static const char *dirs[] = { "LOCAL_DIR", "SPOOL", "EXECUTE", "LOG" };
+	struct sockaddr_in bound;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		const char *d = param(dirs[i]);
+
+		if (d == NULL || daemon_mkdir(d, 0755) == -1) {
+			log_warn("cannot create %s (%s)", dirs[i],
+			    d ? d : "undefined");
+			return -1;
+		}
+	}
+	/* The execute directory is where jobs write as EXECUTE_USER. */
+	chmod(param("EXECUTE"), 01777);
+	fd = rpc_listen_tcp(param("BIND_ADDRESS"),
+	    (int)param_int("MASTER_PORT", 0), &bound);
+	if (fd == -1) {
+		log_warn("cannot listen");
+		return -1;
+	}
+	if (rpc_serve(fd, PROG_MASTER, 1, master_prog_1) == NULL)
+		return -1;
+	addr_format(&bound, master_addr);
+	daemon_write_address("master", master_addr);
+	write_pid_file();
+	log_info("serving at %s", master_addr);
+	children_sync();
+	update_timer = event_timer_add(1, master_update, NULL);
+	return 0;
+}
+
+static void
+master_reconfig(void)
+{
+	children_signal(SIGHUP);
+	children_sync();
+	collector_disconnect();
+	event_timer_cancel(update_timer);
+	update_timer = event_timer_add(1, master_update, NULL);
+}
+
+static void
+master_shutdown(void)
+{
+	char err[256];
+	char *pidfile;
+
+	children_stop_all(param_double("SHUTDOWN_GRACEFUL_TIMEOUT", 20));
+	collector_invalidate(ADTYPE_MASTER, param("HOST"), err, sizeof(err));
+	pidfile = xasprintf("%s/condor_master.pid", param("LOG"));
+	unlink(pidfile);
+	free(pidfile);
+}
+
+static const struct daemon_ops master_ops = {
+	.name = "master",
+	.subsys = "MASTER",
+	.init = master_init,
+	.reconfig = master_reconfig,
+	.shutdown = master_shutdown,
+	.child_exit = children_exited,
+};
+
+int
+main(int argc, char **argv)
+{
+	return daemon_main(argc, argv, &master_ops);
+}
