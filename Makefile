@@ -62,16 +62,16 @@ deps:
 
 obj/gen/%.h: include/%.x
 	@mkdir -p $(@D)
-	$(RPCGEN) -M -h -o $@ $<
+	cd include && $(RPCGEN) -M -h -o ../$@ $(<F)
 obj/gen/%_xdr.c: include/%.x
 	@mkdir -p $(@D)
-	$(RPCGEN) -M -c -o $@ $<
+	cd include && $(RPCGEN) -M -c -o ../$@ $(<F)
 obj/gen/%_clnt.c: include/%.x
 	@mkdir -p $(@D)
-	$(RPCGEN) -M -l -o $@ $<
+	cd include && $(RPCGEN) -M -l -o ../$@ $(<F)
 obj/gen/%_svc.c: include/%.x
 	@mkdir -p $(@D)
-	$(RPCGEN) -M -m -o $@ $<
+	cd include && $(RPCGEN) -M -m -o ../$@ $(<F)
 
 # Generated code may relax warnings; nothing else does.
 obj/gen/%.o: obj/gen/%.c $(GEN_H)

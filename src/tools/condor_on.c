@@ -1,0 +1,11 @@
+/*
+ * condor_on: start a host's daemons through its master.  See
+ * condor_on(1).
+ */
+#include "master_client.h"
+
+int
+main(int argc, char **argv)
+{
+	return master_tool_main(argc, argv, 1);
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# A personal pool: condor_master with no configuration file at all
+# detaches, writes its pid file, starts a collector and a startd on
+# 127.0.0.1 with its state in ~/.condor, and condor_status shows this
+# machine.  SIGTERM to the pid in the pid file stops everything.
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+home=$(mktemp -d /tmp/condor-personal.XXXXXX)
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1${2:+: $2}"; }
+check() { local n=$1; shift; if "$@"; then pass "$n"; else fail "$n" "$*"; fi; }
+wait_for() { local l=$1 t0=$SECONDS; shift; while ! "$@" >/dev/null 2>&1; do [ $((SECONDS - t0)) -ge "$l" ] && return 1; sleep 0.2; done; }
+
+if [ -e /etc/condor/condor_config ] || getent passwd condor >/dev/null && [ -e ~condor/condor_config ]; then
+	pass "personal pool skipped: this machine has a system configuration"
+	exit 0
+fi
+if python3 -c 'import socket,sys; s=socket.socket(); sys.exit(0 if s.connect_ex(("127.0.0.1",9618)) else 1)'; then
+	pass "personal pool skipped: port 9618 is in use"
+	exit 0
+fi
+cleanup() {
+	local pid
+	pid=$(cat "$home/.condor/log/condor_master.pid" 2>/dev/null)
+	[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null
+	for _ in $(seq 100); do [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	rm -rf "$home"
+}
+trap cleanup EXIT
+
+export HOME=$home
+unset CONDOR_CONFIG
+check "condor_master detaches" env -u CONDOR_CONFIG "$TOP/sbin/condor_master"
+check "it writes its pid file" wait_for 10 test -s "$home/.condor/log/condor_master.pid"
+pid=$(cat "$home/.condor/log/condor_master.pid")
+check "the master runs" kill -0 "$pid"
+host=$(hostname -s)
+check "condor_status shows this machine" \
+	wait_for 30 bash -c "'$TOP/bin/condor_status' -af Name | grep -qx '$host'"
+check "state lives in ~/.condor" test -d "$home/.condor/spool" -a -d "$home/.condor/execute"
+check "the collector listens on 127.0.0.1:9618" \
+	grep -q '<127.0.0.1:9618>' "$home/.condor/log/.collector_address"
+kill -TERM "$pid"
+check "SIGTERM stops the personal pool" wait_for 30 bash -c "! kill -0 $pid"
