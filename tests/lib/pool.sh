@@ -1,0 +1,187 @@
+# tests/lib/pool.sh: a pool of several hosts on one machine, for tests.
+#
+# Each "host" is a directory with its own LOCAL_DIR and condor_config,
+# sharing one central manager (DESIGN.md section 9).  Every daemon
+# listens on 127.0.0.1; only the collector has a fixed (free) port.
+#
+#   . tests/lib/pool.sh
+#   pool_init                      # a fresh pool directory, $POOL
+#   pool_config 'NAME = value'...  # settings every host shares
+#   pool_host cm "MASTER, COLLECTOR" ['NAME = value'...]
+#   pool_host exec1 "MASTER, STARTD"
+#   pool_start                     # start every host's master
+#   pool_wait_machines 4           # until 4 machine ads are in
+#   on cm condor_status            # run a command as host cm
+#   pool_stop                      # (also done at exit)
+#
+# Checks print "PASS name" / "FAIL name: why" for tests/run.  Every
+# process started is stopped by pid at exit: the masters with SIGTERM
+# (they stop their daemons), then anything still running whose
+# environment names this pool.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+export PATH="$TOP/bin:$TOP/sbin:$PATH"
+POOL=
+POOL_HOSTS=()
+declare -A POOL_MASTER_PID
+COLLECTOR_PORT=
+POOL_FAILS=0
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1${2:+: $2}"; POOL_FAILS=$((POOL_FAILS + 1)); }
+# check NAME COMMAND...: PASS if the command succeeds.
+check() {
+	local name=$1
+	shift
+	if "$@"; then pass "$name"; else fail "$name" "$*"; fi
+}
+
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+pool_init() {
+	POOL=$(mktemp -d /tmp/condor-pool.XXXXXX)
+	COLLECTOR_PORT=$(free_port)
+	cat >"$POOL/condor_config.common" <<EOC
+# Shared by every host of the test pool in $POOL
+RELEASE_DIR = $TOP
+CONDOR_HOST = 127.0.0.1
+COLLECTOR_HOST = 127.0.0.1:$COLLECTOR_PORT
+BIND_ADDRESS = 127.0.0.1
+POLLING_INTERVAL = 1
+STARTD_UPDATE_INTERVAL = 2
+SCHEDD_INTERVAL = 2
+NEGOTIATOR_INTERVAL = 2
+MASTER_UPDATE_INTERVAL = 2
+MASTER_BACKOFF_CONSTANT = 1
+RPC_TIMEOUT = 10
+MAIL =
+EOC
+	trap pool_cleanup EXIT
+}
+
+# pool_config LINE...: add settings shared by every host.
+pool_config() {
+	local l
+	for l in "$@"; do
+		printf '%s\n' "$l" >>"$POOL/condor_config.common"
+	done
+}
+
+# pool_host NAME DAEMON_LIST [LINE...]: a host with its own LOCAL_DIR.
+pool_host() {
+	local name=$1 list=$2 dir="$POOL/$1" l
+	shift 2
+	mkdir -p "$dir"
+	: >"$dir/tty"
+	touch -d '1 hour ago' "$dir/tty"
+	echo "0.00 0.00 0.00 1/100 1" >"$dir/loadavg"
+	{
+		cat "$POOL/condor_config.common"
+		echo "LOCAL_CONFIG_FILE = $dir/condor_config.local"
+	} >"$dir/condor_config"
+	{
+		echo "HOST = $name"
+		echo "LOCAL_DIR = $dir"
+		echo "DAEMON_LIST = $list"
+		echo "CONSOLE_DEVICES = $dir/tty"
+		echo "LOAD_AVERAGE_FILE = $dir/loadavg"
+		for l in "$@"; do printf '%s\n' "$l"; done
+	} >"$dir/condor_config.local"
+	POOL_HOSTS+=("$name")
+}
+
+# on HOST COMMAND...: run a command with HOST's configuration.
+on() {
+	local host=$1
+	shift
+	CONDOR_CONFIG="$POOL/$host/condor_config" "$@"
+}
+
+pool_start_host() {
+	local h=$1
+	CONDOR_CONFIG="$POOL/$h/condor_config" CONDOR_TEST_POOL="$POOL" \
+	    "$TOP/sbin/condor_master" -f >"$POOL/$h/master.out" 2>&1 &
+	POOL_MASTER_PID[$h]=$!
+}
+
+pool_start() {
+	local h
+	for h in "${POOL_HOSTS[@]}"; do
+		pool_start_host "$h"
+	done
+}
+
+# wait_for SECONDS COMMAND...: retry until the command succeeds.
+wait_for() {
+	local limit=$1 t0=$SECONDS
+	shift
+	while ! "$@" >/dev/null 2>&1; do
+		[ $((SECONDS - t0)) -ge "$limit" ] && return 1
+		sleep 0.2
+	done
+	return 0
+}
+
+machine_count() {
+	on "${POOL_HOSTS[0]}" condor_status -af Name 2>/dev/null | wc -l
+}
+
+# pool_wait_machines N [SECONDS]: until N machine ads are in.
+pool_wait_machines() {
+	local n=$1 limit=${2:-60}
+	wait_for "$limit" bash -c "[ \$(CONDOR_CONFIG='$POOL/${POOL_HOSTS[0]}/condor_config' '$TOP/bin/condor_status' -af Name 2>/dev/null | wc -l) -ge $n ]"
+}
+
+# Pids of processes whose environment names this pool.
+pool_pids() {
+	local p
+	for p in /proc/[0-9]*; do
+		[ -r "$p/environ" ] || continue
+		if tr '\0' '\n' <"$p/environ" 2>/dev/null | grep -qx "CONDOR_TEST_POOL=$POOL"; then
+			echo "${p#/proc/}"
+		fi
+	done
+}
+
+pool_stop_host() {
+	local h=$1 pid=${POOL_MASTER_PID[$1]:-}
+	[ -n "$pid" ] || return 0
+	kill -TERM "$pid" 2>/dev/null
+	local t0=$SECONDS
+	while kill -0 "$pid" 2>/dev/null; do
+		[ $((SECONDS - t0)) -ge 30 ] && { kill -KILL "$pid" 2>/dev/null; break; }
+		sleep 0.1
+	done
+	wait "$pid" 2>/dev/null
+	unset "POOL_MASTER_PID[$h]"
+}
+
+pool_stop() {
+	local h p
+	for h in "${!POOL_MASTER_PID[@]}"; do
+		pool_stop_host "$h"
+	done
+	# Anything left (a daemon whose master was killed): by pid.
+	for p in $(pool_pids); do
+		[ "$p" = $$ ] && continue
+		kill -KILL "$p" 2>/dev/null
+	done
+}
+
+pool_cleanup() {
+	pool_stop
+	if [ "$POOL_FAILS" -gt 0 ] || [ -n "${KEEP_POOL:-}" ]; then
+		echo "pool kept in $POOL"
+		for h in "${POOL_HOSTS[@]}"; do
+			for f in "$POOL/$h"/log/*Log; do
+				[ -f "$f" ] || continue
+				echo "---- $f (last lines)"
+				tail -n 25 "$f"
+			done
+		done
+	else
+		rm -rf "$POOL"
+	fi
+}
