@@ -18,6 +18,8 @@ CPPFLAGS := -Iinclude -Iobj/gen $(TIRPC_CFLAGS)
 LDLIBS	:= -ltirpc -lm
 
 DEBIAN_PACKAGES := libtirpc-dev libelf-dev rpcsvc-proto
+# What the tests use besides: rpcinfo, and real programs' static libraries.
+TEST_PACKAGES := rpcbind python3
 
 # Protocols: include/NAME.x -> obj/gen/NAME.h, NAME_xdr.c, NAME_clnt.c,
 # NAME_svc.c.  The server stub is linked into the daemon of the same name.
@@ -44,11 +46,11 @@ UNIT	:= $(UNIT_SRC:tests/unit/%.c=obj/tests/%)
 
 all: deps $(SBIN) $(BIN) extra
 
-.PHONY: all deps check demo bench install clean extra
+.PHONY: all deps test-deps check demo bench install clean extra
 
 # Missing Debian packages: installed when we are root, named otherwise.
-deps:
-	@missing=""; for p in $(DEBIAN_PACKAGES); do \
+define install_missing
+	@missing=""; for p in $(1); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -59,6 +61,13 @@ deps:
 			echo "missing packages; run as root: apt-get install$$missing" >&2; exit 1; \
 		fi; \
 	fi
+endef
+
+deps:
+	$(call install_missing,$(DEBIAN_PACKAGES))
+
+test-deps:
+	$(call install_missing,$(TEST_PACKAGES))
 
 obj/gen/%.h: include/%.x
 	@mkdir -p $(@D)
@@ -86,7 +95,7 @@ $(LIBCOMMON): $(COMMON_OBJ)
 	ar rcs $@ $^
 
 .SECONDEXPANSION:
-sbin/condor_%: $$(patsubst %.c,obj/%.o,$$(wildcard src/$$*/*.c)) $$(if $$(wildcard include/$$*_rpc.x),obj/gen/$$*_rpc_svc.o) $(LIBCOMMON)
+sbin/condor_%: $$(subst .c,.o,$$(addprefix obj/,$$(wildcard src/$$*/*.c))) $$(if $$(wildcard include/$$*_rpc.x),obj/gen/$$*_rpc_svc.o) $(LIBCOMMON)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIBCOMMON) $(LDLIBS)
 
@@ -102,7 +111,7 @@ obj/tests/%_test: tests/unit/%_test.c $(LIBCOMMON) tests/unit/test.h
 extra:
 -include mk/*.mk
 
-check: all $(UNIT)
+check: all test-deps $(UNIT)
 	@tests/run
 
 demo: all

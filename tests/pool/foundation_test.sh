@@ -27,13 +27,17 @@ check "machines are Idle at first" \
 check "Arch and OpSys" \
 	test "$(on cm condor_status -af Arch OpSys | sort -u)" = "X86_64 LINUX"
 
-# Procedure 0 answers rpcinfo on the collector and on a startd.
+# Procedure 0 answers rpcinfo on the collector and on a startd, at the
+# daemon's own port: no portmapper runs.  (Debian's rpcinfo ignores -n
+# for -t and asks rpcbind anyway; -a with a universal address does not.)
+uaddr() { local port=${1##*:}; port=${port%>}; echo "127.0.0.1.$((port / 256)).$((port % 256))"; }
 if command -v rpcinfo >/dev/null; then
 	check "rpcinfo pings the collector" \
-		rpcinfo -n "$COLLECTOR_PORT" -t 127.0.0.1 0x2c0d0001 1
+		rpcinfo -a "$(uaddr "$COLLECTOR_PORT")" -T tcp $((0x2c0d0001)) 1
 	saddr=$(on cm condor_status -af StartdIpAddr -constraint 'Name == "exec1"')
-	sport=${saddr##*:}; sport=${sport%>}
-	check "rpcinfo pings a startd" rpcinfo -n "$sport" -t 127.0.0.1 0x2c0d0003 1
+	check "rpcinfo pings a startd" rpcinfo -a "$(uaddr "$saddr")" -T tcp $((0x2c0d0003)) 1
+	maddr=$(cat "$POOL/exec1/log/.master_address")
+	check "rpcinfo pings a master" rpcinfo -a "$(uaddr "$maddr")" -T tcp $((0x2c0d0002)) 1
 fi
 
 # The owner comes back to exec2 (its console is touched) and exec3 gets

@@ -1,0 +1,86 @@
+/*
+ * userlog.h: the job's user log (submit file "log = FILE"), in the format
+ * HTCondor uses so that tools reading HTCondor user logs read ours.
+ *
+ * Each event is one write(2) of
+ *	NNN (CCC.PPP.000) MM/DD HH:MM:SS text
+ *	<more lines, each starting with a tab>
+ *	...
+ * appended with O_APPEND, so events from the schedd and the shadow never
+ * interleave.  The caller writes with the job owner's identity.
+ */
+#ifndef CONDOR_USERLOG_H
+#define CONDOR_USERLOG_H
+
+#include <stddef.h>
+#include <time.h>
+
+#define ULOG_SUBMIT		0
+#define ULOG_EXECUTE		1
+#define ULOG_CHECKPOINTED	3
+#define ULOG_EVICTED		4
+#define ULOG_TERMINATED		5
+#define ULOG_ABORTED		9
+#define ULOG_SUSPENDED		10
+#define ULOG_UNSUSPENDED	11
+#define ULOG_HELD		12
+#define ULOG_RELEASED		13
+
+/* CPU usage for the usage lines: seconds. */
+struct ulog_usage {
+	double	remote_user, remote_sys;	/* this run, on the host */
+	double	local_user, local_sys;		/* this run, the shadow */
+	double	total_remote_user, total_remote_sys;	/* all runs */
+	double	total_local_user, total_local_sys;
+	long long bytes_sent, bytes_received;		/* this run */
+	long long total_bytes_sent, total_bytes_received;
+};
+
+/*
+ * userlog_write: append event EVENT of job CLUSTER.PROC to PATH.  TEXT is
+ * the rest of the first line; BODY (may be NULL) the following lines,
+ * each already starting with a tab and ending with a newline.  Returns 0,
+ * or -1 with errno set.
+ */
+int	userlog_write(const char *path, int event, int cluster, int proc,
+	    const char *text, const char *body);
+
+/* The standard events, formatted as HTCondor formats them. */
+int	userlog_submit(const char *path, int cluster, int proc,
+	    const char *schedd_addr);
+int	userlog_execute(const char *path, int cluster, int proc,
+	    const char *startd_addr, const char *machine_name);
+int	userlog_checkpointed(const char *path, int cluster, int proc,
+	    const struct ulog_usage *);
+int	userlog_evicted(const char *path, int cluster, int proc,
+	    int checkpointed, const struct ulog_usage *);
+int	userlog_terminated(const char *path, int cluster, int proc,
+	    int by_signal, int code, const struct ulog_usage *);
+int	userlog_aborted(const char *path, int cluster, int proc,
+	    const char *reason);
+int	userlog_suspended(const char *path, int cluster, int proc);
+int	userlog_unsuspended(const char *path, int cluster, int proc);
+int	userlog_held(const char *path, int cluster, int proc,
+	    const char *reason);
+int	userlog_released(const char *path, int cluster, int proc,
+	    const char *reason);
+
+/* One event read back from a log. */
+struct ulog_event {
+	int	event;
+	int	cluster, proc;
+	int	by_signal;	/* 005: terminated by a signal */
+	int	code;		/* 005: return value or signal */
+	char	text[256];	/* the rest of the first line */
+};
+
+/*
+ * userlog_read: parse the events in PATH from byte OFFSET on, calling FN
+ * for each complete one (an event whose "..." line has not been written
+ * yet is left for the next call).  Returns the offset after the last
+ * complete event, or -1 with errno set.  Garbage lines are skipped.
+ */
+long	userlog_read(const char *path, long offset,
+	    void (*fn)(const struct ulog_event *, void *), void *arg);
+
+#endif

@@ -1,0 +1,302 @@
+/*
+ * userlog.c: writing and reading user logs (see userlog.h).
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "userlog.h"
+#include "xalloc.h"
+
+int
+userlog_write(const char *path, int event, int cluster, int proc,
+    const char *text, const char *body)
+{
+	struct buf b;
+	struct tm tm;
+	time_t now = time(NULL);
+	ssize_t n;
+	int fd, saved;
+
+	if (path == NULL || *path == '\0')
+		return 0;
+	localtime_r(&now, &tm);
+	buf_init(&b);
+	buf_printf(&b, "%03d (%03d.%03d.000) %02d/%02d %02d:%02d:%02d %s\n",
+	    event, cluster, proc, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+	    tm.tm_min, tm.tm_sec, text);
+	if (body != NULL)
+		buf_adds(&b, body);
+	buf_adds(&b, "...\n");
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY,
+	    0644);
+	if (fd == -1) {
+		buf_free(&b);
+		return -1;
+	}
+	n = write(fd, b.data, b.len);
+	saved = errno;
+	close(fd);
+	buf_free(&b);
+	if (n != (ssize_t)b.len) {
+		errno = n == -1 ? saved : EIO;
+		return -1;
+	}
+	return 0;
+}
+
+/* "Usr D HH:MM:SS, Sys D HH:MM:SS" */
+static void
+usage_pair(struct buf *b, double user, double sys)
+{
+	long u = (long)user, s = (long)sys;
+
+	buf_printf(b, "Usr %ld %02ld:%02ld:%02ld, Sys %ld %02ld:%02ld:%02ld",
+	    u / 86400, u % 86400 / 3600, u % 3600 / 60, u % 60,
+	    s / 86400, s % 86400 / 3600, s % 3600 / 60, s % 60);
+}
+
+static void
+usage_line(struct buf *b, const char *indent, double user, double sys,
+    const char *what)
+{
+	buf_adds(b, indent);
+	usage_pair(b, user, sys);
+	buf_printf(b, "  -  %s\n", what);
+}
+
+int
+userlog_submit(const char *path, int cluster, int proc,
+    const char *schedd_addr)
+{
+	char text[256];
+
+	snprintf(text, sizeof(text), "Job submitted from host: %s",
+	    schedd_addr);
+	return userlog_write(path, ULOG_SUBMIT, cluster, proc, text, NULL);
+}
+
+int
+userlog_execute(const char *path, int cluster, int proc,
+    const char *startd_addr, const char *machine_name)
+{
+	char text[256], body[256];
+
+	snprintf(text, sizeof(text), "Job executing on host: %s",
+	    startd_addr);
+	snprintf(body, sizeof(body), "\tSlotName: %s\n", machine_name);
+	return userlog_write(path, ULOG_EXECUTE, cluster, proc, text, body);
+}
+
+int
+userlog_checkpointed(const char *path, int cluster, int proc,
+    const struct ulog_usage *u)
+{
+	struct buf b;
+	int r;
+
+	buf_init(&b);
+	usage_line(&b, "\t", u->remote_user, u->remote_sys,
+	    "Run Remote Usage");
+	usage_line(&b, "\t", u->local_user, u->local_sys, "Run Local Usage");
+	r = userlog_write(path, ULOG_CHECKPOINTED, cluster, proc,
+	    "Job was checkpointed.", b.data);
+	buf_free(&b);
+	return r;
+}
+
+int
+userlog_evicted(const char *path, int cluster, int proc, int checkpointed,
+    const struct ulog_usage *u)
+{
+	struct buf b;
+	int r;
+
+	buf_init(&b);
+	buf_adds(&b, checkpointed ? "\t(1) Job was checkpointed.\n" :
+	    "\t(0) Job was not checkpointed.\n");
+	usage_line(&b, "\t\t", u->remote_user, u->remote_sys,
+	    "Run Remote Usage");
+	usage_line(&b, "\t\t", u->local_user, u->local_sys,
+	    "Run Local Usage");
+	buf_printf(&b, "\t%lld  -  Run Bytes Sent By Job\n", u->bytes_sent);
+	buf_printf(&b, "\t%lld  -  Run Bytes Received By Job\n",
+	    u->bytes_received);
+	r = userlog_write(path, ULOG_EVICTED, cluster, proc,
+	    "Job was evicted.", b.data);
+	buf_free(&b);
+	return r;
+}
+
+int
+userlog_terminated(const char *path, int cluster, int proc, int by_signal,
+    int code, const struct ulog_usage *u)
+{
+	struct buf b;
+	int r;
+
+	buf_init(&b);
+	if (by_signal) {
+		buf_printf(&b, "\t(0) Abnormal termination (signal %d)\n",
+		    code);
+		buf_adds(&b, "\t(0) No core file\n");
+	} else
+		buf_printf(&b, "\t(1) Normal termination (return value %d)\n",
+		    code);
+	usage_line(&b, "\t\t", u->remote_user, u->remote_sys,
+	    "Run Remote Usage");
+	usage_line(&b, "\t\t", u->local_user, u->local_sys,
+	    "Run Local Usage");
+	usage_line(&b, "\t\t", u->total_remote_user, u->total_remote_sys,
+	    "Total Remote Usage");
+	usage_line(&b, "\t\t", u->total_local_user, u->total_local_sys,
+	    "Total Local Usage");
+	buf_printf(&b, "\t%lld  -  Run Bytes Sent By Job\n", u->bytes_sent);
+	buf_printf(&b, "\t%lld  -  Run Bytes Received By Job\n",
+	    u->bytes_received);
+	buf_printf(&b, "\t%lld  -  Total Bytes Sent By Job\n",
+	    u->total_bytes_sent);
+	buf_printf(&b, "\t%lld  -  Total Bytes Received By Job\n",
+	    u->total_bytes_received);
+	r = userlog_write(path, ULOG_TERMINATED, cluster, proc,
+	    "Job terminated.", b.data);
+	buf_free(&b);
+	return r;
+}
+
+static int
+event_with_reason(const char *path, int event, int cluster, int proc,
+    const char *text, const char *reason, const char *extra)
+{
+	struct buf b;
+	int r;
+
+	buf_init(&b);
+	if (reason != NULL && *reason != '\0')
+		buf_printf(&b, "\t%s\n", reason);
+	if (extra != NULL)
+		buf_adds(&b, extra);
+	r = userlog_write(path, event, cluster, proc, text, b.data);
+	buf_free(&b);
+	return r;
+}
+
+int
+userlog_aborted(const char *path, int cluster, int proc, const char *reason)
+{
+	return event_with_reason(path, ULOG_ABORTED, cluster, proc,
+	    "Job was aborted by the user.", reason, NULL);
+}
+
+int
+userlog_suspended(const char *path, int cluster, int proc)
+{
+	return userlog_write(path, ULOG_SUSPENDED, cluster, proc,
+	    "Job was suspended.",
+	    "\tNumber of processes actually suspended: 1\n");
+}
+
+int
+userlog_unsuspended(const char *path, int cluster, int proc)
+{
+	return userlog_write(path, ULOG_UNSUSPENDED, cluster, proc,
+	    "Job was unsuspended.", NULL);
+}
+
+int
+userlog_held(const char *path, int cluster, int proc, const char *reason)
+{
+	return event_with_reason(path, ULOG_HELD, cluster, proc,
+	    "Job was held.", reason, "\tCode 0 Subcode 0\n");
+}
+
+int
+userlog_released(const char *path, int cluster, int proc,
+    const char *reason)
+{
+	return event_with_reason(path, ULOG_RELEASED, cluster, proc,
+	    "Job was released.", reason, NULL);
+}
+
+/* Parse one complete event held in TEXT (its lines, "..." excluded). */
+static int
+parse_event(char *text, struct ulog_event *ev)
+{
+	char *nl, *rest;
+	int sub;
+
+	memset(ev, 0, sizeof(*ev));
+	if (sscanf(text, "%3d (%d.%d.%d)", &ev->event, &ev->cluster,
+	    &ev->proc, &sub) != 4)
+		return -1;
+	if ((nl = strchr(text, '\n')) != NULL)
+		*nl = '\0';
+	/* skip "NNN (C.P.S) MM/DD HH:MM:SS " */
+	rest = strchr(text, ')');
+	if (rest != NULL && strlen(rest) > 17)
+		snprintf(ev->text, sizeof(ev->text), "%s", rest + 17);
+	if (nl == NULL)
+		return 0;
+	rest = nl + 1;
+	if (ev->event == ULOG_TERMINATED) {
+		char *p;
+
+		if ((p = strstr(rest, "Normal termination (return value ")) !=
+		    NULL)
+			ev->code = atoi(p + strlen("Normal termination "
+			    "(return value "));
+		else if ((p = strstr(rest,
+		    "Abnormal termination (signal ")) != NULL) {
+			ev->by_signal = 1;
+			ev->code = atoi(p + strlen("Abnormal termination "
+			    "(signal "));
+		}
+	}
+	return 0;
+}
+
+long
+userlog_read(const char *path, long offset,
+    void (*fn)(const struct ulog_event *, void *), void *arg)
+{
+	struct buf ev;
+	char line[4096];
+	long pos = offset, done = offset;
+	FILE *f;
+
+	if ((f = fopen(path, "r")) == NULL)
+		return -1;
+	if (fseek(f, offset, SEEK_SET) == -1) {
+		fclose(f);
+		return -1;
+	}
+	buf_init(&ev);
+	while (fgets(line, sizeof(line), f) != NULL) {
+		size_t len = strlen(line);
+
+		pos += (long)len;
+		if (len == 0 || line[len - 1] != '\n')
+			break;	/* a line still being written */
+		if (strcmp(line, "...\n") == 0) {
+			struct ulog_event e;
+
+			if (ev.len > 0 && parse_event(ev.data, &e) == 0)
+				fn(&e, arg);
+			buf_reset(&ev);
+			done = pos;
+			continue;
+		}
+		if (ev.len < 65536)
+			buf_add(&ev, line, len);
+	}
+	buf_free(&ev);
+	fclose(f);
+	return done;
+}
