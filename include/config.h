@@ -24,9 +24,9 @@
 /* One row of the table of known settings. */
 struct config_default {
 	const char	*name;
-	const char	*value;		/* default text, macros allowed; NULL: none */
+	const char	*value;		/* default (macros allowed) or NULL */
 	const char	*meaning;	/* one line */
-	int		 is_expr;	/* defined with ':' (a control expression) */
+	int		 is_expr;	/* written with ':', an expression */
 };
 
 extern const struct config_default config_defaults[];	/* NULL-terminated */
@@ -35,7 +35,9 @@ extern const struct config_default config_defaults[];	/* NULL-terminated */
  * config_init: forget everything, then locate and read the configuration
  * as above.  Returns 0, or -1 with a message "file:line: what" in ERR.
  * A missing file is not an error unless $CONDOR_CONFIG names it; with no
- * file at all the defaults alone describe a personal pool.
+ * file at all the defaults alone describe a personal pool.  On error the
+ * previous configuration stays in force, untouched (a daemon's SIGHUP).
+ * config_init also makes param the expression module's fallback.
  */
 int	 config_init(char *err, size_t errlen);
 
@@ -86,21 +88,22 @@ const char *config_release_dir(void);
  * config_raw: NAME's definition as written, before expansion, or NULL if
  * it is defined nowhere.  *FILE (if FILE is not NULL) is set to the file
  * and *LINE to the line that defined it; *FILE is NULL for the table's
- * default and for config_set.  The strings stay valid until the next
- * config_init/config_set.
+ * default, for config_set and for an undefined NAME.  The strings stay
+ * valid until the next config_init/config_set.
  */
 const char *config_raw(const char *name, const char **file, int *line);
 
 /*
- * config_source: the I-th file read by config_init, the main file first,
- * then each local file; NULL past the last.
+ * config_source: the I-th file read since config_init, the main file
+ * first, then each local file, then any config_read_file; NULL past the
+ * last.
  */
 const char *config_source(size_t i);
 
 /* Bounds on expansion, so that no configuration can exhaust memory or time. */
-#define CONFIG_MAX_DEPTH	64		/* macros nested in macros */
-#define CONFIG_MAX_SUBST	10000		/* macros expanded in one value */
-#define CONFIG_MAX_VALUE	(1024 * 1024)	/* bytes of one expanded value */
-#define CONFIG_MAX_FILE		(16 * 1024 * 1024)	/* bytes of one file */
+#define CONFIG_MAX_DEPTH	64	/* macros nested in macros */
+#define CONFIG_MAX_SUBST	10000	/* macros expanded in one value */
+#define CONFIG_MAX_VALUE	(1024 * 1024)	/* bytes of an expanded value */
+#define CONFIG_MAX_FILE	(16 * 1024 * 1024)	/* bytes of one file */
 
 #endif

@@ -101,6 +101,10 @@ const struct config_default config_defaults[] = {
 	    "seconds: the master's longest restart delay", 0 },
 	{ "MASTER_RECOVER_FACTOR", "300",
 	    "seconds a daemon must stay up to reset its restart delay", 0 },
+	{ "MASTER_UPDATE_INTERVAL", "300",
+	    "seconds between the master's ads to the collector", 0 },
+	{ "SHUTDOWN_GRACEFUL_TIMEOUT", "20",
+	    "seconds the master waits after SIGTERM before SIGKILL", 0 },
 
 	/* The schedd's limits. */
 	{ "MAX_JOB_STARTS", "5",
@@ -151,7 +155,10 @@ const struct config_default config_defaults[] = {
 	{ "UPDATE_PRIO", "Prio + Users - Running",
 	    "the negotiator's new priority of a station (Up-Down)", 1 },
 
-	/* Running jobs. */
+	/* Users. */
+	{ "CONDOR_IDS", NULL,
+	    "uid.gid the daemons become when started as root (default: "
+	    "stay root)", 0 },
 	{ "EXECUTE_USER", NULL,
 	    "the user jobs run as (default: the user running the pool, or "
 	    "condor, or nobody; never root)", 0 },
