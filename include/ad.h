@@ -20,6 +20,12 @@ struct buf;
 #define AD_MAX_NAME	128	/* bytes in an attribute name */
 #define AD_MAX_TEXT	16384	/* bytes in one attribute's expression */
 
+/*
+ * ad_name_valid: whether NAME is a legal attribute name: a letter or '_',
+ * then letters, digits, '_' and '.', at most AD_MAX_NAME bytes.
+ */
+int		 ad_name_valid(const char *name);
+
 struct ad	*ad_new(void);
 void		 ad_free(struct ad *);
 struct ad	*ad_copy(const struct ad *);
@@ -52,7 +58,9 @@ const struct expr *ad_lookup(const struct ad *, const char *name);
 void		 ad_eval(const struct ad *my, const struct ad *target,
 		    const char *name, struct value *out);
 /* Typed getters: 0 on success, -1 if missing or of another type (an
- * integer is accepted for a real, and a real is truncated for an int). */
+ * integer is accepted for a real, and a real is truncated for an int).
+ * As Condor 4 wrote booleans as 0 and 1, a boolean is also accepted as
+ * an integer or real, and an integer as a boolean (non-zero is true). */
 int		 ad_get_int(const struct ad *, const char *name, long long *);
 int		 ad_get_real(const struct ad *, const char *name, double *);
 int		 ad_get_bool(const struct ad *, const char *name, int *);
@@ -75,7 +83,8 @@ int		 ad_parse_text(const char *text, struct ad **ads, int max,
  * ad_to_xdr / ad_from_xdr: convert to and from the wire form.  ad_to_xdr
  * allocates inside X (free with ad_x_free).  ad_from_xdr rejects more than
  * AD_MAX_ATTRS attributes, bad names and unparsable values: NULL with a
- * message in ERR.
+ * message in ERR.  ad_to_xdr leaves out, with a warning, attributes past
+ * AD_MAX_ATTRS or whose text is longer than AD_MAX_TEXT.
  */
 void		 ad_to_xdr(const struct ad *, struct ad_x *x);
 struct ad	*ad_from_xdr(const struct ad_x *x, char *err, size_t errlen);

@@ -50,6 +50,14 @@ struct value {
 struct expr	*expr_parse(const char *text, char *err, size_t errlen);
 void		 expr_free(struct expr *);
 struct expr	*expr_copy(const struct expr *);
+/* expr_from_value: a literal tree holding a copy of V (for ad_set_int...). */
+struct expr	*expr_from_value(const struct value *v);
+
+/*
+ * Evaluation bounds: a string value longer than EXPR_MAX_STRING bytes
+ * (strcat of strcats) is ERROR.
+ */
+#define EXPR_MAX_STRING	(1024 * 1024)
 
 /* expr_unparse: canonical text that expr_parse reads back to the same tree. */
 void		 expr_unparse(const struct expr *, struct buf *);
@@ -91,6 +99,8 @@ size_t		 expr_clauses(const struct expr *, struct expr **clauses,
 		    size_t max);
 
 void		 value_free(struct value *);
+/* value_copy: DST becomes a deep copy of SRC (its string duplicated). */
+void		 value_copy(struct value *dst, const struct value *src);
 /* value_print: the value as ClassAd text (strings quoted and escaped). */
 void		 value_print(const struct value *, struct buf *);
 /* value_is_true: exactly TRUE (a boolean true, or a non-zero number). */

@@ -1,0 +1,685 @@
+/*
+ * ad.c: attribute lists ("ads").
+ *
+ * An ad keeps its attributes in insertion order in an array, each with
+ * its parsed tree, so evaluation never parses again.  Small ads are
+ * searched linearly (comparing a hash first); once an ad holds more than
+ * AD_INDEX_MIN attributes an open-addressing index over the array is
+ * kept too, because the negotiator looks names up in thousands of ads.
+ */
+#include <sys/types.h>
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ad.h"
+#include "buf.h"
+#include "condor_types.h"
+#include "expr.h"
+#include "log.h"
+#include "xalloc.h"
+
+#define AD_INDEX_MIN	32	/* attributes before an index pays off */
+
+struct ad_attr {
+	char		*name;
+	struct expr	*expr;
+	unsigned	 hash;
+};
+
+struct ad {
+	struct ad_attr	*attrs;
+	size_t		 n;
+	size_t		 cap;
+	size_t		*slots;		/* index + 1, 0 empty; NULL if small */
+	size_t		 nslots;	/* a power of two, > 2 * n */
+};
+
+static void
+set_err(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == NULL || errlen == 0)
+		return;
+	va_start(ap, fmt);
+	(void)vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* FNV-1a over the lower-cased name: names are case-insensitive. */
+static unsigned
+ad_hash(const char *s)
+{
+	unsigned h = 2166136261u;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned)tolower((unsigned char)*s)) * 16777619u;
+	return h;
+}
+
+int
+ad_name_valid(const char *name)
+{
+	size_t i;
+
+	if (name == NULL || !isascii((unsigned char)name[0]) ||
+	    !(isalpha((unsigned char)name[0]) || name[0] == '_'))
+		return 0;
+	for (i = 1; name[i] != '\0'; i++) {
+		if (i >= AD_MAX_NAME)
+			return 0;
+		if (!isascii((unsigned char)name[i]) ||
+		    !(isalnum((unsigned char)name[i]) || name[i] == '_' ||
+		    name[i] == '.'))
+			return 0;
+	}
+	return 1;
+}
+
+/* ad_new: an empty ad; free it with ad_free (which accepts NULL). */
+struct ad *
+ad_new(void)
+{
+	return xcalloc(1, sizeof(struct ad));
+}
+
+void
+ad_free(struct ad *ad)
+{
+	size_t i;
+
+	if (ad == NULL)
+		return;
+	for (i = 0; i < ad->n; i++) {
+		free(ad->attrs[i].name);
+		expr_free(ad->attrs[i].expr);
+	}
+	free(ad->attrs);
+	free(ad->slots);
+	free(ad);
+}
+
+static void
+index_insert(struct ad *ad, size_t i)
+{
+	size_t mask = ad->nslots - 1, s = ad->attrs[i].hash & mask;
+
+	while (ad->slots[s] != 0)
+		s = (s + 1) & mask;
+	ad->slots[s] = i + 1;
+}
+
+/* Build the index from scratch, or drop it when the ad is small. */
+static void
+index_rebuild(struct ad *ad)
+{
+	size_t i, want;
+
+	free(ad->slots);
+	ad->slots = NULL;
+	ad->nslots = 0;
+	if (ad->n <= AD_INDEX_MIN)
+		return;
+	for (want = 64; want < ad->n * 4; want *= 2)
+		;
+	ad->slots = xcalloc(want, sizeof(*ad->slots));
+	ad->nslots = want;
+	for (i = 0; i < ad->n; i++)
+		index_insert(ad, i);
+}
+
+/* The position of NAME in AD, or -1. */
+static ssize_t
+ad_find(const struct ad *ad, const char *name)
+{
+	unsigned h;
+	size_t i, s, mask;
+
+	if (ad == NULL || name == NULL)
+		return -1;
+	h = ad_hash(name);
+	if (ad->slots == NULL) {
+		for (i = 0; i < ad->n; i++)
+			if (ad->attrs[i].hash == h &&
+			    strcasecmp(ad->attrs[i].name, name) == 0)
+				return (ssize_t)i;
+		return -1;
+	}
+	mask = ad->nslots - 1;
+	for (s = h & mask; ad->slots[s] != 0; s = (s + 1) & mask) {
+		i = ad->slots[s] - 1;
+		if (ad->attrs[i].hash == h &&
+		    strcasecmp(ad->attrs[i].name, name) == 0)
+			return (ssize_t)i;
+	}
+	return -1;
+}
+
+/* Store E (taken over) as NAME, which the caller has validated. */
+static void
+ad_put(struct ad *ad, const char *name, struct expr *e)
+{
+	struct ad_attr *a;
+	ssize_t i;
+
+	if ((i = ad_find(ad, name)) >= 0) {
+		a = &ad->attrs[i];
+		expr_free(a->expr);
+		a->expr = e;
+		if (strcmp(a->name, name) != 0) {
+			free(a->name);
+			a->name = xstrdup(name);
+		}
+		return;
+	}
+	if (ad->n == ad->cap) {
+		ad->cap = ad->cap ? ad->cap * 2 : 8;
+		ad->attrs = xreallocarray(ad->attrs, ad->cap,
+		    sizeof(*ad->attrs));
+	}
+	a = &ad->attrs[ad->n++];
+	a->name = xstrdup(name);
+	a->expr = e;
+	a->hash = ad_hash(name);
+	if (ad->n > AD_INDEX_MIN) {
+		if (ad->slots == NULL || ad->n * 2 > ad->nslots)
+			index_rebuild(ad);
+		else
+			index_insert(ad, ad->n - 1);
+	}
+}
+
+/* ad_copy: a deep copy, in the same order; an empty ad for NULL. */
+struct ad *
+ad_copy(const struct ad *ad)
+{
+	struct ad *c;
+	size_t i;
+
+	c = ad_new();
+	if (ad == NULL)
+		return c;
+	for (i = 0; i < ad->n; i++)
+		ad_put(c, ad->attrs[i].name, expr_copy(ad->attrs[i].expr));
+	return c;
+}
+
+int
+ad_set_expr(struct ad *ad, const char *name, const char *text, char *err,
+    size_t errlen)
+{
+	struct expr *e;
+	char perr[256];
+
+	if (!ad_name_valid(name)) {
+		set_err(err, errlen, "bad attribute name \"%.64s\"",
+		    name ? name : "(null)");
+		return -1;
+	}
+	if (text == NULL) {
+		set_err(err, errlen, "%s: no value", name);
+		return -1;
+	}
+	if (strnlen(text, AD_MAX_TEXT + 1) > AD_MAX_TEXT) {
+		set_err(err, errlen, "%s: value longer than %d bytes", name,
+		    AD_MAX_TEXT);
+		return -1;
+	}
+	if ((e = expr_parse(text, perr, sizeof(perr))) == NULL) {
+		set_err(err, errlen, "%s: %s", name, perr);
+		return -1;
+	}
+	ad_put(ad, name, e);
+	return 0;
+}
+
+/*
+ * ad_set_int, ad_set_real, ad_set_bool, ad_set_string: store a literal
+ * without parsing text.  They cannot fail: a bad NAME is a bug in the
+ * caller, logged and ignored.  A NULL string is stored as "".
+ */
+static void
+ad_set_value(struct ad *ad, const char *name, const struct value *v)
+{
+	if (!ad_name_valid(name)) {
+		log_warnx("ad: ignoring bad attribute name \"%.64s\"",
+		    name ? name : "(null)");
+		return;
+	}
+	ad_put(ad, name, expr_from_value(v));
+}
+
+void
+ad_set_int(struct ad *ad, const char *name, long long i)
+{
+	struct value v;
+
+	v.type = VAL_INT;
+	v.u.i = i;
+	ad_set_value(ad, name, &v);
+}
+
+void
+ad_set_real(struct ad *ad, const char *name, double r)
+{
+	struct value v;
+
+	v.type = VAL_REAL;
+	v.u.r = r;
+	ad_set_value(ad, name, &v);
+}
+
+void
+ad_set_bool(struct ad *ad, const char *name, int b)
+{
+	struct value v;
+
+	v.type = VAL_BOOL;
+	v.u.b = b != 0;
+	ad_set_value(ad, name, &v);
+}
+
+void
+ad_set_string(struct ad *ad, const char *name, const char *s)
+{
+	struct value v;
+
+	v.type = VAL_STRING;
+	v.u.s = (char *)(s ? s : "");	/* copied by expr_from_value */
+	ad_set_value(ad, name, &v);
+}
+
+/* ad_delete: remove NAME, keeping the others' order; -1 if absent. */
+int
+ad_delete(struct ad *ad, const char *name)
+{
+	ssize_t i;
+
+	if ((i = ad_find(ad, name)) < 0)
+		return -1;
+	free(ad->attrs[i].name);
+	expr_free(ad->attrs[i].expr);
+	memmove(&ad->attrs[i], &ad->attrs[i + 1],
+	    (ad->n - (size_t)i - 1) * sizeof(*ad->attrs));
+	ad->n--;
+	if (ad->slots != NULL)
+		index_rebuild(ad);
+	return 0;
+}
+
+void
+ad_merge(struct ad *to, const struct ad *from)
+{
+	size_t i;
+
+	if (from == NULL || to == from)
+		return;
+	for (i = 0; i < from->n; i++)
+		ad_put(to, from->attrs[i].name,
+		    expr_copy(from->attrs[i].expr));
+}
+
+/* ad_count: attributes in AD; 0 for NULL. */
+size_t
+ad_count(const struct ad *ad)
+{
+	return ad ? ad->n : 0;
+}
+
+const char *
+ad_name_at(const struct ad *ad, size_t i)
+{
+	return ad != NULL && i < ad->n ? ad->attrs[i].name : NULL;
+}
+
+const struct expr *
+ad_expr_at(const struct ad *ad, size_t i)
+{
+	return ad != NULL && i < ad->n ? ad->attrs[i].expr : NULL;
+}
+
+/* ad_lookup: NAME's tree (owned by AD), or NULL if AD (may be NULL)
+ * has no such attribute. */
+const struct expr *
+ad_lookup(const struct ad *ad, const char *name)
+{
+	ssize_t i;
+
+	if ((i = ad_find(ad, name)) < 0)
+		return NULL;
+	return ad->attrs[i].expr;
+}
+
+void
+ad_eval(const struct ad *my, const struct ad *target, const char *name,
+    struct value *out)
+{
+	const struct expr *e;
+
+	if ((e = ad_lookup(my, name)) == NULL) {
+		out->type = VAL_UNDEFINED;
+		out->u.i = 0;
+		return;
+	}
+	expr_eval(e, my, target, out);
+}
+
+/*
+ * The getters evaluate the attribute on its own.  Condor 4 wrote
+ * booleans as 0 and 1, so a boolean is accepted as an integer and an
+ * integer (non-zero is true) as a boolean.
+ */
+int
+ad_get_int(const struct ad *ad, const char *name, long long *out)
+{
+	struct value v;
+	int rc = 0;
+
+	ad_eval(ad, NULL, name, &v);
+	switch (v.type) {
+	case VAL_INT:
+		*out = v.u.i;
+		break;
+	case VAL_BOOL:
+		*out = v.u.b;
+		break;
+	case VAL_REAL:
+		/* -2^63 is exact as a double; 2^63 is the first past range. */
+		if (v.u.r >= -9223372036854775808.0 &&
+		    v.u.r < 9223372036854775808.0)
+			*out = (long long)v.u.r;
+		else
+			rc = -1;
+		break;
+	default:
+		rc = -1;
+		break;
+	}
+	value_free(&v);
+	return rc;
+}
+
+int
+ad_get_real(const struct ad *ad, const char *name, double *out)
+{
+	struct value v;
+	int rc = 0;
+
+	ad_eval(ad, NULL, name, &v);
+	switch (v.type) {
+	case VAL_REAL:
+		*out = v.u.r;
+		break;
+	case VAL_INT:
+		*out = (double)v.u.i;
+		break;
+	case VAL_BOOL:
+		*out = v.u.b;
+		break;
+	default:
+		rc = -1;
+		break;
+	}
+	value_free(&v);
+	return rc;
+}
+
+int
+ad_get_bool(const struct ad *ad, const char *name, int *out)
+{
+	struct value v;
+	int rc = 0;
+
+	ad_eval(ad, NULL, name, &v);
+	switch (v.type) {
+	case VAL_BOOL:
+		*out = v.u.b;
+		break;
+	case VAL_INT:
+		*out = v.u.i != 0;
+		break;
+	default:
+		rc = -1;
+		break;
+	}
+	value_free(&v);
+	return rc;
+}
+
+int
+ad_get_string(const struct ad *ad, const char *name, char **out)
+{
+	struct value v;
+
+	ad_eval(ad, NULL, name, &v);
+	if (v.type != VAL_STRING) {
+		value_free(&v);
+		return -1;
+	}
+	*out = v.u.s;		/* handed over, not freed */
+	return 0;
+}
+
+void
+ad_print(const struct ad *ad, struct buf *b)
+{
+	size_t i;
+
+	if (ad == NULL)
+		return;
+	for (i = 0; i < ad->n; i++) {
+		buf_adds(b, ad->attrs[i].name);
+		buf_adds(b, " = ");
+		expr_unparse(ad->attrs[i].expr, b);
+		buf_addc(b, '\n');
+	}
+}
+
+void
+ad_fprint(const struct ad *ad, FILE *fp)
+{
+	struct buf b;
+
+	buf_init(&b);
+	ad_print(ad, &b);
+	(void)fwrite(b.data, 1, b.len, fp);
+	buf_free(&b);
+}
+
+/* Parse one "Name = value" line (NUL-terminated, trimmed) into AD. */
+static int
+parse_line(struct ad *ad, char *line, char *err, size_t errlen)
+{
+	char *name = line, *eq, *value, *end;
+	char perr[256];
+
+	eq = line + strcspn(line, " \t=");
+	value = eq + strspn(eq, " \t");
+	if (*value != '=') {
+		set_err(perr, sizeof(perr), "expected \"Name = value\"");
+		goto fail;
+	}
+	*eq = '\0';
+	value++;
+	value += strspn(value, " \t");
+	if (!ad_name_valid(name)) {
+		set_err(perr, sizeof(perr), "bad attribute name \"%.64s\"",
+		    name);
+		goto fail;
+	}
+	if (*value == '\0') {
+		set_err(perr, sizeof(perr), "%s: no value", name);
+		goto fail;
+	}
+	for (end = value + strlen(value); end > value &&
+	    isspace((unsigned char)end[-1]); end--)
+		;
+	*end = '\0';
+	if (ad_set_expr(ad, name, value, perr, sizeof(perr)) == -1)
+		goto fail;
+	return 0;
+fail:
+	set_err(err, errlen, "%s", perr);
+	return -1;
+}
+
+int
+ad_parse_text(const char *text, struct ad **ads, int max, char *err,
+    size_t errlen)
+{
+	struct ad *cur = NULL;
+	const char *p, *nl;
+	char *line, *s;
+	char perr[300];
+	size_t lineno = 0, len;
+	int n = 0, i;
+
+	if (err != NULL && errlen > 0)
+		err[0] = '\0';
+	if (text == NULL || max <= 0)
+		return 0;
+	for (p = text; *p != '\0' && n < max; p = *nl ? nl + 1 : nl) {
+		lineno++;
+		nl = p + strcspn(p, "\n");
+		len = (size_t)(nl - p);
+		if (len > 0 && p[len - 1] == '\r')
+			len--;
+		line = xstrndup(p, len);
+		s = line + strspn(line, " \t\f\v\r");
+		if (*s == '\0') {
+			/* A blank line ends the ad being read. */
+			if (cur != NULL) {
+				ads[n++] = cur;
+				cur = NULL;
+			}
+		} else if (*s != '#') {
+			if (cur == NULL)
+				cur = ad_new();
+			if (parse_line(cur, s, perr, sizeof(perr)) == -1) {
+				set_err(err, errlen, "line %zu: %s", lineno,
+				    perr);
+				free(line);
+				ad_free(cur);
+				for (i = 0; i < n; i++) {
+					ad_free(ads[i]);
+					ads[i] = NULL;
+				}
+				return -1;
+			}
+		}
+		free(line);
+	}
+	if (cur != NULL)
+		ads[n++] = cur;
+	return n;
+}
+
+void
+ad_x_free(struct ad_x *x)
+{
+	u_int i;
+
+	if (x == NULL)
+		return;
+	if (x->attrs.attrs_val != NULL) {
+		for (i = 0; i < x->attrs.attrs_len; i++) {
+			free(x->attrs.attrs_val[i].name);
+			free(x->attrs.attrs_val[i].text);
+		}
+		free(x->attrs.attrs_val);
+	}
+	x->attrs.attrs_val = NULL;
+	x->attrs.attrs_len = 0;
+}
+
+/*
+ * Attributes that cannot travel (the wire allows AD_MAX_ATTRS of at most
+ * AD_MAX_TEXT bytes each) are left out with a warning rather than
+ * failing the whole message.
+ */
+void
+ad_to_xdr(const struct ad *ad, struct ad_x *x)
+{
+	size_t i, n;
+	char *text;
+
+	x->attrs.attrs_len = 0;
+	x->attrs.attrs_val = NULL;
+	if (ad == NULL || ad->n == 0)
+		return;
+	n = ad->n < AD_MAX_ATTRS ? ad->n : AD_MAX_ATTRS;
+	if (ad->n > AD_MAX_ATTRS)
+		log_warnx("ad: %zu attributes, only %d sent", ad->n,
+		    AD_MAX_ATTRS);
+	x->attrs.attrs_val = xcalloc(n, sizeof(attr_x));
+	for (i = 0; i < n; i++) {
+		text = expr_to_string(ad->attrs[i].expr);
+		if (strlen(text) > AD_MAX_TEXT) {
+			log_warnx("ad: %s is longer than %d bytes, not sent",
+			    ad->attrs[i].name, AD_MAX_TEXT);
+			free(text);
+			continue;
+		}
+		x->attrs.attrs_val[x->attrs.attrs_len].name =
+		    xstrdup(ad->attrs[i].name);
+		x->attrs.attrs_val[x->attrs.attrs_len].text = text;
+		x->attrs.attrs_len++;
+	}
+}
+
+struct ad *
+ad_from_xdr(const struct ad_x *x, char *err, size_t errlen)
+{
+	struct ad *ad;
+	const attr_x *a;
+	char perr[256];
+	u_int i;
+
+	if (err != NULL && errlen > 0)
+		err[0] = '\0';
+	if (x == NULL) {
+		set_err(err, errlen, "no ad");
+		return NULL;
+	}
+	if (x->attrs.attrs_len > AD_MAX_ATTRS) {
+		set_err(err, errlen, "ad has %u attributes, more than %d",
+		    x->attrs.attrs_len, AD_MAX_ATTRS);
+		return NULL;
+	}
+	if (x->attrs.attrs_len > 0 && x->attrs.attrs_val == NULL) {
+		set_err(err, errlen, "ad has no attribute array");
+		return NULL;
+	}
+	ad = ad_new();
+	for (i = 0; i < x->attrs.attrs_len; i++) {
+		a = &x->attrs.attrs_val[i];
+		if (a->name == NULL || a->text == NULL) {
+			set_err(err, errlen, "attribute %u: missing %s", i,
+			    a->name == NULL ? "name" : "value");
+			goto fail;
+		}
+		if (!ad_name_valid(a->name)) {
+			set_err(err, errlen, "attribute %u: bad name", i);
+			goto fail;
+		}
+		if (ad_set_expr(ad, a->name, a->text, perr,
+		    sizeof(perr)) == -1) {
+			set_err(err, errlen, "attribute %u: %s", i, perr);
+			goto fail;
+		}
+	}
+	return ad;
+fail:
+	ad_free(ad);
+	return NULL;
+}

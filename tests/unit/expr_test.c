@@ -1,0 +1,822 @@
+/*
+ * expr_test.c: the expression evaluator: evaluation, three-valued logic,
+ * functions, attribute scoping, parse errors, canonical unparsing,
+ * references and clauses, and the bounds on nesting and recursion.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ad.h"
+#include "buf.h"
+#include "expr.h"
+#include "test.h"
+#include "xalloc.h"
+
+static const char *
+fallback(const char *name)
+{
+	static const char *const table[][2] = {
+		{ "MINUTE", "60" },
+		{ "BackgroundLoad", "0.3" },
+		{ "Broken", "1 +" },
+		{ "Loop", "Loop + 1" },
+		{ "UsesMy", "MY.UserPrio * 2" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (strcasecmp(name, table[i][0]) == 0)
+			return table[i][1];
+	return NULL;
+}
+
+/* The job (MY) and machine (TARGET) ads most rows evaluate against. */
+static const char *const job_attrs[][2] = {
+	{ "UserPrio", "5" },
+	{ "NumCkpts", "2" },
+	{ "QDate", "1000000000" },
+	{ "Owner", "\"Bob\"" },
+	{ "Memory", "64" },
+	{ "ImageSize", "100" },
+	{ "Self", "Self + 1" },
+	{ "PingA", "PingB * 2" },
+	{ "PingB", "PingA" },
+	{ "Requirements", "TARGET.Memory >= ImageSize && Arch == \"x86_64\"" },
+};
+
+static const char *const machine_attrs[][2] = {
+	{ "Memory", "128" },
+	{ "Arch", "\"X86_64\"" },
+	{ "OpSys", "\"LINUX\"" },
+	{ "LoadAvg", "0.25" },
+	{ "KeyboardIdle", "1000" },
+	{ "MyMem", "MY.Memory" },
+	{ "TheirMem", "TARGET.Memory" },
+	{ "Plain", "Memory" },
+};
+
+static const struct {
+	const char	*text;
+	const char	*want;	/* value_print of the result */
+} evals[] = {
+	/* arithmetic */
+	{ "1 + 2", "3" },
+	{ "2 * 3 + 4", "10" },
+	{ "2 * (3 + 4)", "14" },
+	{ "10 - 2 - 3", "5" },
+	{ "7 / 2", "3" },
+	{ "-7 / 2", "-3" },
+	{ "7 / 2.0", "3.5" },
+	{ "7 % 3", "1" },
+	{ "-7 % 3", "-1" },
+	{ "7.5 % 2", "1.5" },
+	{ "-7.5 % 2", "-1.5" },
+	{ "1 / 0", "ERROR" },
+	{ "1 % 0", "ERROR" },
+	{ "1.0 / 0", "ERROR" },
+	{ "1.5 % 0.0", "ERROR" },
+	{ "9223372036854775807 + 1", "ERROR" },
+	{ "-9223372036854775808 - 1", "ERROR" },
+	{ "9223372036854775807 * 2", "ERROR" },
+	{ "-9223372036854775808", "-9223372036854775808" },
+	{ "-9223372036854775808 / -1", "ERROR" },
+	{ "-9223372036854775808 % -1", "0" },
+	{ "-(-9223372036854775808)", "ERROR" },
+	{ "1e3", "1000.0" },
+	{ ".5 + 1", "1.5" },
+	{ "0.1 + 0.2", "0.30000000000000004" },
+	{ "1 + 2.5", "3.5" },
+	{ "1e308 * 10", "real(\"INF\")" },
+	{ "+3", "3" },
+	{ "- - 3", "3" },
+	/* booleans are 0 and 1 among numbers */
+	{ "TRUE + 1", "2" },
+	{ "true * 10", "10" },
+	{ "-TRUE", "-1" },
+	{ "+FALSE", "0" },
+	{ "TRUE == 1", "TRUE" },
+	{ "FALSE < TRUE", "TRUE" },
+	{ "TRUE == 1.0", "TRUE" },
+	{ "(UserPrio * 10) + (NumCkpts > 0) - (QDate / 1000000000.0)",
+	  "50.0" },
+	/* comparisons */
+	{ "1 < 2", "TRUE" },
+	{ "2 <= 2", "TRUE" },
+	{ "3 > 2.5", "TRUE" },
+	{ "3 >= 4", "FALSE" },
+	{ "1 != 1", "FALSE" },
+	{ "\"abc\" == \"ABC\"", "TRUE" },
+	{ "\"abc\" != \"ABC\"", "FALSE" },
+	{ "\"a\" < \"B\"", "TRUE" },
+	{ "\"abc\" == 1", "ERROR" },
+	{ "1 < \"abc\"", "ERROR" },
+	{ "\"a\" + \"b\"", "ERROR" },
+	{ "\"a\" * 2", "ERROR" },
+	{ "UNDEFINED == UNDEFINED", "UNDEFINED" },
+	{ "UNDEFINED < 1", "UNDEFINED" },
+	{ "ERROR == UNDEFINED", "ERROR" },
+	/* identity */
+	{ "\"abc\" =?= \"ABC\"", "FALSE" },
+	{ "\"abc\" =?= \"abc\"", "TRUE" },
+	{ "\"abc\" =!= \"ABC\"", "TRUE" },
+	{ "\"abc\" is \"abc\"", "TRUE" },
+	{ "1 IS 1", "TRUE" },
+	{ "1 isnt 2", "TRUE" },
+	{ "UNDEFINED =?= UNDEFINED", "TRUE" },
+	{ "ERROR =?= ERROR", "TRUE" },
+	{ "1 =?= UNDEFINED", "FALSE" },
+	{ "1 =?= 1.0", "FALSE" },
+	{ "TRUE =?= 1", "FALSE" },
+	{ "NoSuch =?= UNDEFINED", "TRUE" },
+	{ "NoSuch =!= UNDEFINED", "FALSE" },
+	{ "Owner =?= \"Bob\"", "TRUE" },
+	/* three-valued logic */
+	{ "FALSE && UNDEFINED", "FALSE" },
+	{ "UNDEFINED && FALSE", "FALSE" },
+	{ "FALSE && ERROR", "FALSE" },
+	{ "ERROR && FALSE", "FALSE" },
+	{ "TRUE && UNDEFINED", "UNDEFINED" },
+	{ "TRUE && TRUE", "TRUE" },
+	{ "UNDEFINED && ERROR", "ERROR" },
+	{ "TRUE || ERROR", "TRUE" },
+	{ "ERROR || TRUE", "TRUE" },
+	{ "UNDEFINED || TRUE", "TRUE" },
+	{ "UNDEFINED || FALSE", "UNDEFINED" },
+	{ "ERROR || UNDEFINED", "ERROR" },
+	{ "FALSE || FALSE", "FALSE" },
+	{ "\"x\" && TRUE", "ERROR" },
+	{ "\"x\" && FALSE", "FALSE" },
+	{ "\"x\" || TRUE", "TRUE" },
+	{ "1 && 2", "TRUE" },
+	{ "0 || 0.0", "FALSE" },
+	{ "0.5 && TRUE", "TRUE" },
+	{ "FALSE && 1 / 0", "FALSE" },
+	{ "TRUE || Self", "TRUE" },
+	{ "!UNDEFINED", "UNDEFINED" },
+	{ "!ERROR", "ERROR" },
+	{ "!0", "TRUE" },
+	{ "!2.5", "FALSE" },
+	{ "!TRUE", "FALSE" },
+	{ "!\"a\"", "ERROR" },
+	{ "-\"a\"", "ERROR" },
+	{ "UNDEFINED + 1", "UNDEFINED" },
+	{ "ERROR + UNDEFINED", "ERROR" },
+	{ "-UNDEFINED", "UNDEFINED" },
+	/* conditionals evaluate only the chosen branch */
+	{ "TRUE ? 1 : 2", "1" },
+	{ "0 ? 1 : 2", "2" },
+	{ "UNDEFINED ? 1 : 2", "UNDEFINED" },
+	{ "ERROR ? 1 : 2", "ERROR" },
+	{ "\"s\" ? 1 : 2", "ERROR" },
+	{ "TRUE ? 1 : 1 / 0", "1" },
+	{ "FALSE ? 1 : TRUE ? 2 : 3", "2" },
+	{ "ifThenElse(TRUE, 1, 1 / 0)", "1" },
+	{ "ifThenElse(UNDEFINED, 1, 2)", "UNDEFINED" },
+	{ "ifThenElse(\"x\", 1, 2)", "ERROR" },
+	{ "IFTHENELSE(0, 1, 2)", "2" },
+	{ "ifThenElse(2.5, \"yes\", \"no\")", "\"yes\"" },
+	/* predicates */
+	{ "isUndefined(NoSuch)", "TRUE" },
+	{ "isUndefined(1)", "FALSE" },
+	{ "isError(1 / 0)", "TRUE" },
+	{ "isError(UNDEFINED)", "FALSE" },
+	{ "isString(\"a\")", "TRUE" },
+	{ "isString(1)", "FALSE" },
+	{ "isInteger(1)", "TRUE" },
+	{ "isInteger(1.0)", "FALSE" },
+	{ "isReal(1.0)", "TRUE" },
+	{ "isBoolean(TRUE)", "TRUE" },
+	{ "isBoolean(1)", "FALSE" },
+	{ "isBoolean(1 < 2)", "TRUE" },
+	/* conversions */
+	{ "int(3.7)", "3" },
+	{ "int(-3.7)", "-3" },
+	{ "int(\"42\")", "42" },
+	{ "int(\"3.9\")", "3" },
+	{ "int(\"x\")", "ERROR" },
+	{ "int(TRUE)", "1" },
+	{ "int(UNDEFINED)", "UNDEFINED" },
+	{ "int(ERROR)", "ERROR" },
+	{ "int(1e30)", "ERROR" },
+	{ "real(3)", "3.0" },
+	{ "real(\"2.5\")", "2.5" },
+	{ "real(\"INF\")", "real(\"INF\")" },
+	{ "real(\"x\")", "ERROR" },
+	{ "real(FALSE)", "0.0" },
+	{ "string(42)", "\"42\"" },
+	{ "string(1.5)", "\"1.5\"" },
+	{ "string(2.0)", "\"2.0\"" },
+	{ "string(TRUE)", "\"TRUE\"" },
+	{ "string(\"a\")", "\"a\"" },
+	{ "string(UNDEFINED)", "UNDEFINED" },
+	{ "floor(2.5)", "2" },
+	{ "floor(-2.5)", "-3" },
+	{ "floor(5)", "5" },
+	{ "ceiling(2.1)", "3" },
+	{ "ceiling(-2.1)", "-2" },
+	{ "ceiling(2.0)", "2" },
+	{ "round(2.5)", "3" },
+	{ "round(-2.5)", "-3" },
+	{ "round(2.4999)", "2" },
+	{ "round(0.49999999999999994)", "0" },
+	{ "floor(\"x\")", "ERROR" },
+	{ "floor(1e300)", "ERROR" },
+	/* strings */
+	{ "strcat(\"a\", \"b\", 1, 2.5, TRUE)", "\"ab12.5TRUE\"" },
+	{ "strcat()", "\"\"" },
+	{ "strcat(\"a\", UNDEFINED)", "UNDEFINED" },
+	{ "strcat(\"a\", ERROR)", "ERROR" },
+	{ "strcat(Owner, \"@host\")", "\"Bob@host\"" },
+	{ "size(\"hello\")", "5" },
+	{ "size(\"\")", "0" },
+	{ "size(1)", "ERROR" },
+	{ "size(NoSuch)", "UNDEFINED" },
+	{ "toLower(\"AbC\")", "\"abc\"" },
+	{ "toUpper(\"AbC\")", "\"ABC\"" },
+	{ "toupper(Owner)", "\"BOB\"" },
+	{ "\"a\\\"b\\\\c\\nd\\te\"", "\"a\\\"b\\\\c\\nd\\te\"" },
+	{ "size(\"\\n\\t\\\\\\\"\")", "4" },
+	/* min and max */
+	{ "min(3, 1, 2)", "1" },
+	{ "max(3, 1.5)", "3.0" },
+	{ "max(-1)", "-1" },
+	{ "min(TRUE, 5)", "1" },
+	{ "min(1, \"a\")", "ERROR" },
+	{ "max(1, UNDEFINED)", "UNDEFINED" },
+	/* time */
+	{ "time() > 1000000000", "TRUE" },
+	{ "CurrentTime > 1000000000", "TRUE" },
+	{ "isInteger(CurrentTime)", "TRUE" },
+	/* attributes and scoping */
+	{ "UserPrio", "5" },
+	{ "userprio", "5" },
+	{ "MY.UserPrio", "5" },
+	{ "my.userprio", "5" },
+	{ "TARGET.UserPrio", "UNDEFINED" },
+	{ "Memory", "64" },
+	{ "MY.Memory", "64" },
+	{ "TARGET.Memory", "128" },
+	{ "target.memory", "128" },
+	{ "Arch == \"x86_64\"", "TRUE" },
+	{ "OpSys", "\"LINUX\"" },
+	{ "MyMem", "128" },
+	{ "TheirMem", "64" },
+	{ "Plain", "128" },
+	{ "TARGET.Plain", "128" },
+	{ "Requirements", "TRUE" },
+	{ "NoSuch", "UNDEFINED" },
+	{ "MY.NoSuch", "UNDEFINED" },
+	{ "Self", "ERROR" },
+	{ "PingA", "ERROR" },
+	{ "KeyboardIdle > 15 * MINUTE", "TRUE" },
+	/* the fallback */
+	{ "MINUTE * 15", "900" },
+	{ "minute", "60" },
+	{ "LoadAvg <= BackgroundLoad", "TRUE" },
+	{ "Broken", "ERROR" },
+	{ "Loop", "ERROR" },
+	{ "UsesMy", "10" },
+	{ "MY.MINUTE", "UNDEFINED" },
+};
+
+static const struct {
+	const char	*text;
+	const char	*want;	/* a substring of the message */
+} errors[] = {
+	{ "", "at column 1: empty expression" },
+	{ "   ", "empty expression" },
+	{ "1 +", "at column 4: unexpected end of expression" },
+	{ "(1", "expected ')'" },
+	{ "1)", "at column 2: unexpected ')' after expression" },
+	{ "1 = 2", "at column 3: unexpected '='" },
+	{ "1 & 2", "unexpected '&'" },
+	{ "1 | 2", "unexpected '|'" },
+	{ "\"abc", "at column 1: unterminated string" },
+	{ "\"abc\\", "unterminated string" },
+	{ "\"a\\qb\"", "at column 3: unknown escape" },
+	{ "9223372036854775808", "integer out of range" },
+	{ "99999999999999999999999", "integer out of range" },
+	{ "-9223372036854775809", "integer out of range" },
+	{ "1e999", "real number out of range" },
+	{ "foo(1)", "at column 1: unknown function 'foo'" },
+	{ "MY.x(1)", "unknown function" },
+	{ "ifThenElse(1, 2)", "ifThenElse takes 3 arguments" },
+	{ "time(1)", "time takes 0 arguments" },
+	{ "size()", "size takes 1 argument" },
+	{ "min()", "min takes at least 1 argument" },
+	{ "f(1,)", "unknown function" },
+	{ "strcat(1,)", "unexpected ')'" },
+	{ "a b", "at column 3: unexpected name after expression" },
+	{ "@", "unexpected '@'" },
+	{ "\x01", "unexpected byte 0x01" },
+	{ "a ? b", "expected ':'" },
+	{ "a ? b :", "unexpected end" },
+	{ "()", "unexpected ')'" },
+	{ "TRUE FALSE", "unexpected FALSE" },
+	{ "1 + * 2", "unexpected '*'" },
+	{ "a.", NULL },		/* a legal name, not an error */
+};
+
+static const struct {
+	const char	*text;
+	const char	*want;	/* canonical form */
+} unparses[] = {
+	{ "a+b", "a + b" },
+	{ "a+b*c", "a + b * c" },
+	{ "(a+b)*c", "(a + b) * c" },
+	{ "a-(b-c)", "a - (b - c)" },
+	{ "(a-b)-c", "a - b - c" },
+	{ "a/(b*c)", "a / (b * c)" },
+	{ "a%b%c", "a % b % c" },
+	{ "a&&b&&c", "a && b && c" },
+	{ "(a&&b)&&c", "(a && b) && c" },
+	{ "a&&(b&&c)", "a && (b && c)" },
+	{ "a||b&&c", "a || b && c" },
+	{ "(a||b)&&c", "(a || b) && c" },
+	{ "a==b&&c!=d", "a == b && c != d" },
+	{ "a == (b == c)", "a == (b == c)" },
+	{ "(a == b) == c", "a == b == c" },
+	{ "a < b == c", "a < b == c" },
+	{ "a < (b == c)", "a < (b == c)" },
+	{ "!a", "!a" },
+	{ "! ! a", "!!a" },
+	{ "!(a&&b)", "!(a && b)" },
+	{ "-(a+b)", "-(a + b)" },
+	{ "-a * b", "-a * b" },
+	{ "-(a*b)", "-(a * b)" },
+	{ "a * -b", "a * -b" },
+	{ "a - -1", "a - -1" },
+	{ "a - - 1.5", "a - -1.5" },
+	{ "- 5", "-5" },
+	{ "-(5)", "-5" },
+	{ "--5", "5" },
+	{ "-(-(-5))", "-5" },
+	{ "+5", "+5" },
+	{ "+-5", "+-5" },
+	{ "-TRUE", "-TRUE" },
+	{ "- -9223372036854775808", "--9223372036854775808" },
+	{ "-9223372036854775808", "-9223372036854775808" },
+	{ "1.0", "1.0" },
+	{ "1.", "1.0" },
+	{ "1e3", "1000.0" },
+	{ "1E+3", "1000.0" },
+	{ "1.5e300", "1.5e+300" },
+	{ "1e-5", "1e-05" },
+	{ "0.30000000000000004", "0.30000000000000004" },
+	{ "0.1", "0.1" },
+	{ ".5", "0.5" },
+	{ "-0.0", "-0.0" },
+	{ "007", "7" },
+	{ "1e-400", "0.0" },
+	{ "\"a\\\"b\\\\c\\nd\\te\\r\"", "\"a\\\"b\\\\c\\nd\\te\\r\"" },
+	{ "\"tab\there\"", "\"tab\\there\"" },
+	{ "true", "TRUE" },
+	{ "False", "FALSE" },
+	{ "undefined", "UNDEFINED" },
+	{ "error", "ERROR" },
+	{ "a is b", "a =?= b" },
+	{ "a isnt b", "a =!= b" },
+	{ "a=?=b", "a =?= b" },
+	{ "a=!=b", "a =!= b" },
+	{ "my.x", "MY.x" },
+	{ "target.Memory", "TARGET.Memory" },
+	{ "TARGET.a.b", "TARGET.a.b" },
+	{ "MY.", "MY." },
+	{ "_x.y_z", "_x.y_z" },
+	{ "IFTHENELSE(a,b,c)", "ifThenElse(a, b, c)" },
+	{ "strcat()", "strcat()" },
+	{ "STRCAT( a , b )", "strcat(a, b)" },
+	{ "a?b:c?d:e", "a ? b : c ? d : e" },
+	{ "(a?b:c)?d:e", "(a ? b : c) ? d : e" },
+	{ "a ? (b ? c : d) : e", "a ? b ? c : d : e" },
+	{ "(a||b) ? c : d", "a || b ? c : d" },
+	{ "a || (b ? c : d)", "a || (b ? c : d)" },
+	{ "(a ? b : c) + 1", "(a ? b : c) + 1" },
+	{ "f1 <= 2 && f2 >= 3 || f3 > 4", "f1 <= 2 && f2 >= 3 || f3 > 4" },
+	{ "(((a)))", "a" },
+	{ "\n\ta\r\n+\tb ", "a + b" },
+	{ "(UserPrio * 10) + (NumCkpts > 0) - (QDate / 1000000000.0)",
+	  "UserPrio * 10 + (NumCkpts > 0) - QDate / 1000000000.0" },
+};
+
+/* Test names are one line each: control characters become '?'. */
+static void
+printable(char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < ' ' || *s == 0x7f)
+			*s = '?';
+}
+
+static struct ad *
+make_ad(const char *const (*attrs)[2], size_t n)
+{
+	struct ad *ad = ad_new();
+	char err[256];
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (ad_set_expr(ad, attrs[i][0], attrs[i][1], err,
+		    sizeof(err)) == -1)
+			printf("FAIL setup %s: %s\n", attrs[i][0], err);
+	return ad;
+}
+
+static void
+test_evals(const struct ad *job, const struct ad *machine)
+{
+	struct value v;
+	struct buf b;
+	char name[200];
+	size_t i;
+
+	buf_init(&b);
+	for (i = 0; i < sizeof(evals) / sizeof(evals[0]); i++) {
+		expr_eval_text(evals[i].text, job, machine, &v);
+		buf_reset(&b);
+		value_print(&v, &b);
+		(void)snprintf(name, sizeof(name), "eval %s", evals[i].text);
+		printable(name);
+		CHECK_STR(name, b.data, evals[i].want);
+		value_free(&v);
+	}
+	buf_free(&b);
+}
+
+static void
+test_errors(void)
+{
+	struct expr *e;
+	char err[256], name[200];
+	size_t i;
+
+	for (i = 0; i < sizeof(errors) / sizeof(errors[0]); i++) {
+		e = expr_parse(errors[i].text, err, sizeof(err));
+		(void)snprintf(name, sizeof(name), "parse error \"%s\"",
+		    errors[i].text);
+		printable(name);
+		if (errors[i].want == NULL) {
+			CHECK(name, e != NULL);
+		} else {
+			CHECK(name, e == NULL &&
+			    strstr(err, errors[i].want) != NULL);
+			if (e != NULL || strstr(err, errors[i].want) == NULL)
+				printf("  message: %s\n", err);
+		}
+		expr_free(e);
+	}
+	e = expr_parse(NULL, err, sizeof(err));
+	CHECK("parse NULL", e == NULL && err[0] != '\0');
+	e = expr_parse("1 +", NULL, 0);
+	CHECK("parse without err buffer", e == NULL);
+}
+
+static void
+test_unparse(void)
+{
+	struct expr *e, *e2;
+	char err[256], name[200];
+	char *s, *s2;
+	size_t i;
+
+	for (i = 0; i < sizeof(unparses) / sizeof(unparses[0]); i++) {
+		(void)snprintf(name, sizeof(name), "unparse \"%s\"",
+		    unparses[i].text);
+		printable(name);
+		if ((e = expr_parse(unparses[i].text, err,
+		    sizeof(err))) == NULL) {
+			CHECK_STR(name, err, unparses[i].want);
+			continue;
+		}
+		s = expr_to_string(e);
+		CHECK_STR(name, s, unparses[i].want);
+		/* The canonical form reads back to itself. */
+		e2 = expr_parse(s, err, sizeof(err));
+		s2 = e2 ? expr_to_string(e2) : NULL;
+		(void)snprintf(name, sizeof(name), "reparse \"%s\"",
+		    unparses[i].text);
+		printable(name);
+		CHECK_STR(name, s2, s);
+		free(s);
+		free(s2);
+		expr_free(e);
+		expr_free(e2);
+	}
+}
+
+static void
+test_values(void)
+{
+	static const struct {
+		struct value	 v;
+		const char	*want;
+		int		 is_true;
+	} rows[] = {
+		{ { VAL_UNDEFINED, { 0 } }, "UNDEFINED", 0 },
+		{ { VAL_ERROR, { 0 } }, "ERROR", 0 },
+		{ { VAL_BOOL, { .b = 1 } }, "TRUE", 1 },
+		{ { VAL_BOOL, { .b = 0 } }, "FALSE", 0 },
+		{ { VAL_INT, { .i = -42 } }, "-42", 1 },
+		{ { VAL_INT, { .i = 0 } }, "0", 0 },
+		{ { VAL_REAL, { .r = 2.0 } }, "2.0", 1 },
+		{ { VAL_REAL, { .r = 0.0 } }, "0.0", 0 },
+		{ { VAL_REAL, { .r = 1e100 } }, "1e+100", 1 },
+		{ { VAL_REAL, { .r = -1.0 / 0.0 } }, "real(\"-INF\")", 1 },
+		{ { VAL_STRING, { .s = "say \"hi\"\n" } },
+		  "\"say \\\"hi\\\"\\n\"", 0 },
+	};
+	struct value c;
+	struct buf b;
+	struct expr *e;
+	char name[100], *s;
+	size_t i;
+
+	buf_init(&b);
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		buf_reset(&b);
+		value_print(&rows[i].v, &b);
+		(void)snprintf(name, sizeof(name), "value_print %s",
+		    rows[i].want);
+		printable(name);
+		CHECK_STR(name, b.data, rows[i].want);
+		(void)snprintf(name, sizeof(name), "value_is_true %s",
+		    rows[i].want);
+		printable(name);
+		CHECK(name, value_is_true(&rows[i].v) == rows[i].is_true);
+		/* A literal tree of the value prints the same. */
+		e = expr_from_value(&rows[i].v);
+		s = expr_to_string(e);
+		(void)snprintf(name, sizeof(name), "expr_from_value %s",
+		    rows[i].want);
+		printable(name);
+		CHECK_STR(name, s, rows[i].want);
+		free(s);
+		expr_free(e);
+		value_copy(&c, &rows[i].v);
+		buf_reset(&b);
+		value_print(&c, &b);
+		(void)snprintf(name, sizeof(name), "value_copy %s",
+		    rows[i].want);
+		printable(name);
+		CHECK_STR(name, b.data, rows[i].want);
+		value_free(&c);
+	}
+	buf_free(&b);
+	CHECK_STR("type name int", value_type_name(VAL_INT), "integer");
+	CHECK_STR("type name string", value_type_name(VAL_STRING), "string");
+	CHECK_STR("type name bool", value_type_name(VAL_BOOL), "boolean");
+	CHECK_STR("type name undefined", value_type_name(VAL_UNDEFINED),
+	    "undefined");
+}
+
+static void
+test_references(void)
+{
+	static const struct {
+		const char	*text;
+		const char	*want;
+	} rows[] = {
+		{ "a + MY.b + TARGET.c + A + ifThenElse(d, e, f)",
+		  "a b c d e f" },
+		{ "1 + 2", "" },
+		{ "TARGET.Memory >= ImageSize && Memory > 0",
+		  "Memory ImageSize" },
+		{ "strcat(Owner, \"x\") == \"bobx\" || CurrentTime > 0",
+		  "Owner CurrentTime" },
+	};
+	struct expr *e;
+	struct buf b;
+	char name[200];
+	size_t i;
+
+	buf_init(&b);
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		e = expr_parse(rows[i].text, NULL, 0);
+		buf_reset(&b);
+		expr_references(e, &b);
+		(void)snprintf(name, sizeof(name), "references %s",
+		    rows[i].text);
+		printable(name);
+		CHECK_STR(name, b.data, rows[i].want);
+		expr_free(e);
+	}
+	/* Appending skips names already present. */
+	buf_reset(&b);
+	buf_adds(&b, "Owner");
+	e = expr_parse("owner + Cmd", NULL, 0);
+	expr_references(e, &b);
+	CHECK_STR("references append", b.data, "Owner Cmd");
+	expr_free(e);
+	buf_free(&b);
+}
+
+static void
+test_clauses(void)
+{
+	static const struct {
+		const char	*text;
+		size_t		 max;
+		const char	*want;	/* clauses joined by " ; " */
+	} rows[] = {
+		{ "a && (b && c) && d > 1", 10, "a ; b ; c ; d > 1" },
+		{ "a && b && c", 2, "a ; b" },
+		{ "a || b && c", 10, "a || b && c" },
+		{ "(a || b) && !c", 10, "a || b ; !c" },
+		{ "x", 10, "x" },
+		{ "x && y", 0, "" },
+	};
+	struct expr *e, *cl[10];
+	struct buf b;
+	char name[200];
+	size_t i, j, n;
+
+	buf_init(&b);
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		e = expr_parse(rows[i].text, NULL, 0);
+		n = expr_clauses(e, cl, rows[i].max);
+		buf_reset(&b);
+		for (j = 0; j < n; j++) {
+			if (j > 0)
+				buf_adds(&b, " ; ");
+			expr_unparse(cl[j], &b);
+			expr_free(cl[j]);
+		}
+		(void)snprintf(name, sizeof(name), "clauses %s (max %zu)",
+		    rows[i].text, rows[i].max);
+		printable(name);
+		CHECK_STR(name, b.data, rows[i].want);
+		expr_free(e);
+	}
+	buf_free(&b);
+}
+
+/* Text of N copies of UNIT between PRE and POST. */
+static char *
+repeat(const char *pre, const char *unit, size_t n, const char *mid,
+    const char *post)
+{
+	struct buf b;
+	size_t i;
+
+	buf_init(&b);
+	buf_adds(&b, pre);
+	for (i = 0; i < n; i++)
+		buf_adds(&b, unit);
+	buf_adds(&b, mid);
+	for (i = 0; i < n && post[0] != '\0'; i++)
+		buf_adds(&b, post);
+	return b.data;
+}
+
+static void
+test_bounds(void)
+{
+	struct expr *e;
+	struct value v;
+	struct ad *ad;
+	char err[256], name[32];
+	char *s;
+	int i;
+
+	s = repeat("", "(", EXPR_MAX_DEPTH, "1", ")");
+	e = expr_parse(s, err, sizeof(err));
+	CHECK("nesting at the limit parses", e != NULL);
+	expr_free(e);
+	free(s);
+	s = repeat("", "(", EXPR_MAX_DEPTH + 1, "1", ")");
+	e = expr_parse(s, err, sizeof(err));
+	CHECK("nesting past the limit fails", e == NULL &&
+	    strstr(err, "nesting deeper than") != NULL);
+	free(s);
+	s = repeat("", "(", 100000, "", "");
+	e = expr_parse(s, err, sizeof(err));
+	CHECK("100000 '(' fail", e == NULL);
+	free(s);
+	s = repeat("", "!", 100000, "a", "");
+	e = expr_parse(s, err, sizeof(err));
+	CHECK("100000 '!' fail", e == NULL);
+	free(s);
+	s = repeat("", "-", 100000, "1", "");
+	e = expr_parse(s, err, sizeof(err));
+	CHECK("100000 '-' fail", e == NULL);
+	free(s);
+	s = repeat("a", " ? a : a", 300, "", "");
+	e = expr_parse(s, err, sizeof(err));
+	CHECK("300 chained ?: fail", e == NULL);
+	free(s);
+	/* A long && chain is one node: long requirements stay legal. */
+	s = repeat("a", " && a", 5000, "", "");
+	e = expr_parse(s, err, sizeof(err));
+	CHECK("5000-clause && parses", e != NULL);
+	expr_eval(e, NULL, NULL, &v);
+	CHECK("5000-clause && is UNDEFINED", v.type == VAL_UNDEFINED);
+	expr_free(e);
+	free(s);
+	s = repeat("a", " + a", 100000, "", "");
+	e = expr_parse(s, err, sizeof(err));
+	CHECK("100000-term sum fails", e == NULL &&
+	    strstr(err, "expression deeper than") != NULL);
+	free(s);
+	s = repeat("strcat(", "a, ", 100000, "a)", "");
+	e = expr_parse(s, err, sizeof(err));
+	CHECK("100000-argument strcat parses", e != NULL);
+	expr_free(e);
+	free(s);
+
+	/* Exponential fan-out through references stops at the budget. */
+	ad = ad_new();
+	ad_set_expr(ad, "A0", "1", NULL, 0);
+	ad_set_expr(ad, "S0", "\"0123456789abcdef\"", NULL, 0);
+	for (i = 1; i <= 40; i++) {
+		char text[64];
+
+		(void)snprintf(name, sizeof(name), "A%d", i);
+		printable(name);
+		(void)snprintf(text, sizeof(text), "A%d + A%d", i - 1, i - 1);
+		ad_set_expr(ad, name, text, NULL, 0);
+		(void)snprintf(name, sizeof(name), "S%d", i);
+		printable(name);
+		(void)snprintf(text, sizeof(text), "strcat(S%d, S%d)", i - 1,
+		    i - 1);
+		ad_set_expr(ad, name, text, NULL, 0);
+	}
+	ad_eval(ad, NULL, "A10", &v);
+	CHECK("fan-out A10 = 1024", v.type == VAL_INT && v.u.i == 1024);
+	ad_eval(ad, NULL, "A40", &v);
+	CHECK("fan-out A40 is ERROR", v.type == VAL_ERROR);
+	ad_eval(ad, NULL, "S10", &v);
+	CHECK("strcat S10 is 16 KiB", v.type == VAL_STRING &&
+	    strlen(v.u.s) == 16384);
+	value_free(&v);
+	ad_eval(ad, NULL, "S17", &v);
+	CHECK("strcat S17 (2 MiB) is ERROR", v.type == VAL_ERROR);
+	value_free(&v);
+	ad_eval(ad, NULL, "S40", &v);
+	CHECK("strcat S40 is ERROR", v.type == VAL_ERROR);
+	value_free(&v);
+	ad_free(ad);
+}
+
+static void
+test_copy(void)
+{
+	struct expr *e, *c;
+	char *s1, *s2;
+
+	e = expr_parse("ifThenElse(a && b, \"x\", MY.c * -2.5) =?= TARGET.d",
+	    NULL, 0);
+	c = expr_copy(e);
+	expr_free(e);
+	s1 = expr_to_string(c);
+	CHECK_STR("copy survives the original",
+	    s1, "ifThenElse(a && b, \"x\", MY.c * -2.5) =?= TARGET.d");
+	e = expr_copy(c);
+	s2 = expr_to_string(e);
+	CHECK_STR("copy of copy", s2, s1);
+	free(s1);
+	free(s2);
+	expr_free(c);
+	expr_free(e);
+	CHECK("copy NULL", expr_copy(NULL) == NULL);
+	expr_free(NULL);
+}
+
+int
+main(void)
+{
+	struct ad *job, *machine;
+	struct value v;
+
+	expr_set_fallback(fallback);
+	job = make_ad(job_attrs, sizeof(job_attrs) / sizeof(job_attrs[0]));
+	machine = make_ad(machine_attrs,
+	    sizeof(machine_attrs) / sizeof(machine_attrs[0]));
+	test_evals(job, machine);
+	/* Without ads, names fall through to the fallback or UNDEFINED. */
+	expr_eval_text("MINUTE", NULL, NULL, &v);
+	CHECK("no ads: fallback", v.type == VAL_INT && v.u.i == 60);
+	expr_eval_text("Memory", NULL, NULL, &v);
+	CHECK("no ads: UNDEFINED", v.type == VAL_UNDEFINED);
+	expr_eval_text("1 +", NULL, NULL, &v);
+	CHECK("eval_text parse error is ERROR", v.type == VAL_ERROR);
+	expr_eval(NULL, NULL, NULL, &v);
+	CHECK("eval NULL is ERROR", v.type == VAL_ERROR);
+	/* The machine's view of a job: MY and TARGET swap. */
+	expr_eval_text("TARGET.Memory", machine, job, &v);
+	CHECK("swapped TARGET.Memory", v.type == VAL_INT && v.u.i == 64);
+	test_errors();
+	test_unparse();
+	test_values();
+	test_references();
+	test_clauses();
+	test_bounds();
+	test_copy();
+	expr_set_fallback(NULL);
+	expr_eval_text("MINUTE", NULL, NULL, &v);
+	CHECK("fallback removed", v.type == VAL_UNDEFINED);
+	ad_free(job);
+	ad_free(machine);
+	TEST_EXIT();
+}
