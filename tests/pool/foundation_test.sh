@@ -89,7 +89,7 @@ with open(sys.argv[1], "w") as f:
 PY
 check "condor_advertise sends 1000 ads" on cm condor_advertise "$POOL/ads"
 check "the collector answers a constraint over them" \
-	test "$(on cm condor_status -af Name -constraint 'Memory >= 2000' | wc -l)" = 24
+	test "$(on cm condor_status -af Name -constraint 'Memory >= 2000 && Disk == 1000000' | wc -l)" = 24
 printf 'Name = "bad"\nMemory = (1 +\n' >"$POOL/bad.ads"
 check "condor_advertise rejects a bad file with its line" \
 	bash -c "CONDOR_CONFIG=$POOL/cm/condor_config condor_advertise $POOL/bad.ads 2>&1 | grep -q 'line 2'"
