@@ -1,0 +1,519 @@
+/*
+ * condor_status: show the pool's machines (or its submitters) as the
+ * collector knows them.  See condor_status(1).
+ *
+ * Everything printed comes from ads other hosts sent: any attribute may be
+ * missing or of the wrong type, and strings may hold anything.  Missing
+ * values print as "?", and control characters never reach the terminal.
+ */
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ad.h"
+#include "buf.h"
+#include "collector_client.h"
+#include "config.h"
+#include "daemon.h"
+#include "expr.h"
+#include "machine.h"
+#include "rpcutil.h"
+#include "xalloc.h"
+
+#define PROG	"condor_status"
+
+enum format {
+	FMT_TABLE,		/* one line per ad (and the totals) */
+	FMT_TOTAL,		/* totals only */
+	FMT_LONG,		/* -l */
+	FMT_AF,			/* -af ATTR... */
+};
+
+/* The states counted in the totals, in the order of their columns. */
+static const char *total_states[] = {
+	"Owner", "Idle", "Claimed", "Suspended", "Vacating", "Killing",
+};
+#define NSTATES	(sizeof(total_states) / sizeof(total_states[0]))
+static const char totals_header[] =
+    "          Total  Owner  Idle  Claimed  Suspended  Vacating  Killing";
+
+struct row {
+	struct ad	*ad;
+	char		*name;
+};
+
+struct group {
+	char		*label;		/* "ARCH/OPSYS" or "Total" */
+	long		 total;
+	long		 count[NSTATES];
+};
+
+static void
+usage(FILE *fp)
+{
+	fprintf(fp,
+	    "usage: " PROG " [-l | -af ATTR... | -total] [-avail | -run]\n"
+	    "                     [-submitters] [-constraint EXPR] "
+	    "[-pool HOST:PORT] [NAME...]\n"
+	    "  -l               every attribute of each ad\n"
+	    "  -af ATTR...      the named attributes, one machine a line\n"
+	    "  -avail           only machines that may start a job now\n"
+	    "  -run             only claimed machines, with their jobs\n"
+	    "  -submitters      the schedds: running, idle, users, priority\n"
+	    "  -total           only the totals by state\n"
+	    "  -constraint EXPR only ads for which EXPR is TRUE\n"
+	    "  -pool HOST:PORT  ask this collector instead of "
+	    "COLLECTOR_HOST\n"
+	    "  NAME...          only the machines with these Names\n");
+}
+
+static void __attribute__((noreturn, format(printf, 1, 2)))
+die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG ": ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+/* Replace control characters so that an ad cannot garble the terminal. */
+static char *
+printable(char *s)
+{
+	unsigned char *p;
+
+	for (p = (unsigned char *)s; *p != '\0'; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	return s;
+}
+
+/* The string attribute NAME, or a copy of DFLT. */
+static char *
+get_string(const struct ad *ad, const char *name, const char *dflt)
+{
+	char *s;
+
+	if (ad_get_string(ad, name, &s) == 0)
+		return printable(s);
+	return xstrdup(dflt);
+}
+
+/*
+ * The value of attribute NAME as text: strings unquoted, booleans as
+ * true/false, UNDEFINED as UNDEF (when UNDEF is NULL: "undefined"),
+ * ERROR as "error".
+ */
+static char *
+value_text(const struct ad *ad, const char *name, const char *undef)
+{
+	struct value v;
+	struct buf b;
+
+	ad_eval(ad, NULL, name, &v);
+	buf_init(&b);
+	switch (v.type) {
+	case VAL_UNDEFINED:
+		buf_adds(&b, undef ? undef : "undefined");
+		break;
+	case VAL_ERROR:
+		buf_adds(&b, "error");
+		break;
+	case VAL_BOOL:
+		buf_adds(&b, v.u.b ? "true" : "false");
+		break;
+	case VAL_STRING:
+		buf_adds(&b, v.u.s);
+		break;
+	default:
+		value_print(&v, &b);
+		break;
+	}
+	value_free(&v);
+	return printable(buf_release(&b));
+}
+
+/* An integer attribute in MiB from KiB, as text ("?" if missing). */
+static void
+kib_as_mib(const struct ad *ad, const char *name, char *buf, size_t len)
+{
+	long long v;
+
+	if (ad_get_int(ad, name, &v) == 0)
+		snprintf(buf, len, "%lld", v / 1024);
+	else
+		snprintf(buf, len, "?");
+}
+
+static void
+load_text(const struct ad *ad, char *buf, size_t len)
+{
+	double v;
+
+	/* A garbage load must not widen the column beyond reason. */
+	if (ad_get_real(ad, "LoadAvg", &v) == 0 && v > -1e5 && v < 1e5)
+		snprintf(buf, len, "%.2f", v);
+	else if (ad_get_real(ad, "LoadAvg", &v) == 0)
+		snprintf(buf, len, "%.2g", v);
+	else
+		snprintf(buf, len, "?");
+}
+
+static int
+row_cmp(const void *a, const void *b)
+{
+	const struct row *ra = a, *rb = b;
+
+	return strcmp(ra->name, rb->name);
+}
+
+static void
+print_machine(const struct ad *ad, const char *name)
+{
+	char swap[32], disk[32], load[32], idle[32];
+	char *state, *arch, *opsys;
+	long long kbd;
+
+	state = get_string(ad, "State", "?");
+	arch = get_string(ad, "Arch", "?");
+	opsys = get_string(ad, "OpSys", "?");
+	kib_as_mib(ad, "VirtualMemory", swap, sizeof(swap));
+	kib_as_mib(ad, "Disk", disk, sizeof(disk));
+	load_text(ad, load, sizeof(load));
+	if (ad_get_int(ad, "KeyboardIdle", &kbd) == 0)
+		machine_format_idle(kbd, idle, sizeof(idle));
+	else
+		snprintf(idle, sizeof(idle), "?");
+	printf("%-20s %-5s %7s %8s %-9s %5s %8s %-7s %s\n", name,
+	    strcmp(state, "Idle") == 0 ? "Y" : "N", swap, disk, state, load,
+	    idle, arch, opsys);
+	free(state);
+	free(arch);
+	free(opsys);
+}
+
+static void
+print_running(const struct ad *ad, const char *name)
+{
+	char load[32], *user, *job;
+
+	user = value_text(ad, "RemoteUser", "?");
+	job = value_text(ad, "JobId", "?");
+	load_text(ad, load, sizeof(load));
+	printf("%-20s %-24s %-10s %5s\n", name, user, job, load);
+	free(user);
+	free(job);
+}
+
+static void
+print_submitter(const struct ad *ad, const char *name)
+{
+	char *running, *idle, *users, *prio;
+
+	running = value_text(ad, "TotalRunningJobs", "?");
+	idle = value_text(ad, "TotalIdleJobs", "?");
+	users = value_text(ad, "NumUsers", "?");
+	prio = value_text(ad, "StationPriority", "-");
+	printf("%-20s %8s %6s %6s %6s\n", name, running, idle, users, prio);
+	free(running);
+	free(idle);
+	free(users);
+	free(prio);
+}
+
+static void
+print_af(const struct ad *ad, char **attrs, int nattrs)
+{
+	char *s;
+	int i;
+
+	for (i = 0; i < nattrs; i++) {
+		s = value_text(ad, attrs[i], NULL);
+		printf("%s%s", i ? " " : "", s);
+		free(s);
+	}
+	putchar('\n');
+}
+
+static struct group *
+group_find(struct group **groups, size_t *n, const char *label)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (strcmp((*groups)[i].label, label) == 0)
+			return &(*groups)[i];
+	*groups = xreallocarray(*groups, *n + 1, sizeof(**groups));
+	memset(&(*groups)[*n], 0, sizeof(**groups));
+	(*groups)[*n].label = xstrdup(label);
+	return &(*groups)[(*n)++];
+}
+
+static void
+group_count(struct group *g, const char *state)
+{
+	size_t i;
+
+	g->total++;
+	for (i = 0; i < NSTATES; i++)
+		if (strcmp(state, total_states[i]) == 0)
+			g->count[i]++;
+}
+
+static int
+group_cmp(const void *a, const void *b)
+{
+	const struct group *ga = a, *gb = b;
+
+	return strcmp(ga->label, gb->label);
+}
+
+/*
+ * One line of totals, each number ending where its column's heading
+ * ends in totals_header, and at least one space after what precedes it.
+ */
+static void
+print_group(const struct group *g)
+{
+	const char *h = totals_header;
+	size_t col = 0, end;
+	long v;
+	int width, i = -1;
+	char num[32];
+
+	printf("%s", g->label);
+	col = strlen(g->label);
+	while (*h != '\0') {
+		while (*h == ' ')
+			h++;
+		while (*h != '\0' && *h != ' ')
+			h++;
+		end = (size_t)(h - totals_header);
+		v = i < 0 ? g->total : g->count[i];
+		i++;
+		width = snprintf(num, sizeof(num), "%ld", v);
+		if (end > col + (size_t)width)
+			width = (int)(end - col);
+		else
+			width++;
+		printf("%*s", width, num);
+		col += (size_t)width;
+	}
+	putchar('\n');
+}
+
+static void
+print_totals(struct row *rows, size_t n)
+{
+	struct group *groups = NULL, total;
+	size_t ngroups = 0, i;
+	char *arch, *opsys, *state, *label;
+
+	memset(&total, 0, sizeof(total));
+	total.label = "Total";
+	for (i = 0; i < n; i++) {
+		arch = get_string(rows[i].ad, "Arch", "?");
+		opsys = get_string(rows[i].ad, "OpSys", "?");
+		state = get_string(rows[i].ad, "State", "?");
+		label = xasprintf("%s/%s", arch, opsys);
+		group_count(group_find(&groups, &ngroups, label), state);
+		group_count(&total, state);
+		free(label);
+		free(arch);
+		free(opsys);
+		free(state);
+	}
+	if (ngroups > 1)
+		qsort(groups, ngroups, sizeof(*groups), group_cmp);
+	printf("%s\n", totals_header);
+	for (i = 0; i < ngroups; i++) {
+		print_group(&groups[i]);
+		free(groups[i].label);
+	}
+	print_group(&total);
+	free(groups);
+}
+
+/* Is NAME one of the N names asked for (all, when none was)? */
+static int
+name_wanted(const char *name, char **names, int n)
+{
+	int i;
+
+	if (n == 0)
+		return 1;
+	for (i = 0; i < n; i++)
+		if (strcasecmp(name, names[i]) == 0)
+			return 1;
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	enum format fmt = FMT_TABLE;
+	struct ad **ads;
+	struct row *rows;
+	struct buf constraint;
+	struct expr *e;
+	struct sockaddr_in sin;
+	char err[1024], **attrs = NULL, **names;
+	const char *user_constraint = NULL, *pool = NULL, *filter = NULL;
+	int i, n, nattrs = 0, nnames = 0, submitters = 0, running = 0;
+	int want_total = 0, want_long = 0;
+	size_t nrows = 0, r;
+
+	common_init(argv[0]);
+	/* A collector that hangs up must give an error, not kill us. */
+	signal(SIGPIPE, SIG_IGN);
+	names = xcalloc((size_t)argc, sizeof(*names));
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "-h") == 0 || strcmp(a, "-help") == 0 ||
+		    strcmp(a, "--help") == 0) {
+			usage(stdout);
+			return 0;
+		} else if (strcmp(a, "-l") == 0 || strcmp(a, "-long") == 0) {
+			want_long = 1;
+		} else if (strcmp(a, "-af") == 0 ||
+		    strcmp(a, "-autoformat") == 0) {
+			attrs = argv + i + 1;
+			while (i + 1 < argc && argv[i + 1][0] != '-') {
+				nattrs++;
+				i++;
+			}
+			if (nattrs == 0)
+				die("-af needs at least one attribute name");
+		} else if (strcmp(a, "-avail") == 0 ||
+		    strcmp(a, "-available") == 0) {
+			filter = "State == \"Idle\"";
+		} else if (strcmp(a, "-run") == 0 ||
+		    strcmp(a, "-running") == 0) {
+			filter = "State == \"Claimed\"";
+			running = 1;
+		} else if (strcmp(a, "-submitters") == 0 ||
+		    strcmp(a, "-sub") == 0) {
+			submitters = 1;
+		} else if (strcmp(a, "-total") == 0 ||
+		    strcmp(a, "-totals") == 0) {
+			want_total = 1;
+		} else if (strcmp(a, "-constraint") == 0) {
+			if (++i >= argc)
+				die("-constraint needs an expression");
+			user_constraint = argv[i];
+		} else if (strcmp(a, "-pool") == 0) {
+			if (++i >= argc)
+				die("-pool needs HOST:PORT");
+			pool = argv[i];
+		} else if (a[0] == '-') {
+			fprintf(stderr, PROG ": unknown option %s\n", a);
+			usage(stderr);
+			return 1;
+		} else
+			names[nnames++] = argv[i];
+	}
+	if (want_long)
+		fmt = FMT_LONG;
+	else if (nattrs > 0)
+		fmt = FMT_AF;
+	else if (want_total)
+		fmt = FMT_TOTAL;
+
+	if (pool != NULL) {
+		if (addr_parse(pool, &sin) == -1)
+			die("-pool: \"%s\" is not HOST:PORT", pool);
+		config_set("COLLECTOR_HOST", pool, 0);
+	}
+
+	buf_init(&constraint);
+	if (user_constraint != NULL) {
+		if ((e = expr_parse(user_constraint, err, sizeof(err))) == NULL)
+			die("bad constraint \"%s\": %s", user_constraint, err);
+		expr_free(e);
+		buf_printf(&constraint, "(%s)", user_constraint);
+	}
+	if (filter != NULL && !submitters)
+		buf_printf(&constraint, "%s(%s)", constraint.len ? " && " : "",
+		    filter);
+
+	n = collector_query(submitters ? ADTYPE_SCHEDD : ADTYPE_STARTD,
+	    constraint.data, &ads, err, sizeof(err));
+	if (n == -1)
+		die("cannot query the collector at %s: %s",
+		    param("COLLECTOR_HOST") ? param("COLLECTOR_HOST") : "?",
+		    err);
+	buf_free(&constraint);
+	/* Output into a closed pipe ("| head") ends us quietly, as usual. */
+	signal(SIGPIPE, SIG_DFL);
+
+	rows = xcalloc((size_t)n + 1, sizeof(*rows));
+	for (i = 0; i < n; i++) {
+		char *name = get_string(ads[i], "Name", "?");
+
+		if (!name_wanted(name, names, nnames)) {
+			free(name);
+			continue;
+		}
+		rows[nrows].ad = ads[i];
+		rows[nrows++].name = name;
+	}
+	if (nrows > 1)
+		qsort(rows, nrows, sizeof(*rows), row_cmp);
+
+	if (fmt == FMT_TABLE && submitters)
+		printf("%-20s %8s %6s %6s %6s\n", "Name", "Running", "Idle",
+		    "Users", "Prio");
+	else if (fmt == FMT_TABLE && running)
+		printf("%-20s %-24s %-10s %5s\n", "Name", "RemoteUser",
+		    "JobId", "LdAvg");
+	else if (fmt == FMT_TABLE)
+		printf("%-20s %-5s %7s %8s %-9s %5s %8s %-7s %s\n", "Name",
+		    "Avail", "Swap", "Disk", "State", "LdAvg", "Idle", "Arch",
+		    "OpSys");
+	for (r = 0; r < nrows; r++) {
+		const struct ad *ad = rows[r].ad;
+
+		switch (fmt) {
+		case FMT_LONG:
+			ad_fprint(ad, stdout);
+			putchar('\n');
+			break;
+		case FMT_AF:
+			print_af(ad, attrs, nattrs);
+			break;
+		case FMT_TOTAL:
+			break;
+		case FMT_TABLE:
+			if (submitters)
+				print_submitter(ad, rows[r].name);
+			else if (running)
+				print_running(ad, rows[r].name);
+			else
+				print_machine(ad, rows[r].name);
+			break;
+		}
+	}
+	if (!submitters && (fmt == FMT_TOTAL ||
+	    (fmt == FMT_TABLE && !running))) {
+		if (fmt == FMT_TABLE)
+			putchar('\n');
+		print_totals(rows, nrows);
+	}
+
+	for (r = 0; r < nrows; r++)
+		free(rows[r].name);
+	free(rows);
+	free(names);
+	collector_free_ads(ads, n);
+	if (fflush(stdout) == EOF || ferror(stdout))
+		die("cannot write the output");
+	return 0;
+}
