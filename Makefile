@@ -71,15 +71,19 @@ test-deps:
 
 obj/gen/%.h: include/%.x
 	@mkdir -p $(@D)
+	rm -f $@
 	cd include && $(RPCGEN) -M -h -o ../$@ $(<F)
 obj/gen/%_xdr.c: include/%.x
 	@mkdir -p $(@D)
+	rm -f $@
 	cd include && $(RPCGEN) -M -c -o ../$@ $(<F)
 obj/gen/%_clnt.c: include/%.x
 	@mkdir -p $(@D)
+	rm -f $@
 	cd include && $(RPCGEN) -M -l -o ../$@ $(<F)
 obj/gen/%_svc.c: include/%.x
 	@mkdir -p $(@D)
+	rm -f $@
 	cd include && $(RPCGEN) -M -m -o ../$@ $(<F)
 
 # Generated code may relax warnings; nothing else does.

@@ -14,7 +14,15 @@
 #include <rpc/rpc.h>
 
 #define ADDR_STRLEN	64
-#define RPC_MAX_RECORD	(16 * 1024 * 1024)	/* bytes in one request */
+/*
+ * A request travels as one record fragment: libtirpc's non-blocking
+ * server (which keeps a slow peer from stalling a daemon) misreads
+ * records of several fragments, and a client fragment is at most 256 KiB.
+ * So every request must stay below RPC_MAX_FRAGMENT bytes; bulk data
+ * moves in chunks well under it.  Replies have no such limit.
+ */
+#define RPC_MAX_FRAGMENT	(256 * 1024)	/* bytes in one request */
+#define RPC_MAX_RECORD		RPC_MAX_FRAGMENT
 
 /* Program numbers (the user-defined range). */
 #define PROG_COLLECTOR	0x2c0d0001

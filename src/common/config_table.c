@@ -133,6 +133,8 @@ const struct config_default config_defaults[] = {
 	    "the owner's load is high", 0 },
 	{ "START", "$(CPU_Idle) && KeyboardIdle > $(StartIdleTime)",
 	    "may a foreign job start", 1 },
+	{ "STARTD_RANK", "0",
+	    "the machine's preference among jobs (higher is better)", 1 },
 	{ "SUSPEND", "$(KeyboardBusy) || $(CPU_Busy)",
 	    "suspend the running job", 1 },
 	{ "CONTINUE", "$(CPU_Idle) && KeyboardIdle > $(ContinueIdleTime)",

@@ -226,7 +226,7 @@ client_on_fd(int fd, struct sockaddr *sa, socklen_t salen,
 
 	nb.buf = sa;
 	nb.len = nb.maxlen = salen;
-	cl = clnt_vc_create(fd, &nb, prog, vers, 0, 0);
+	cl = clnt_vc_create(fd, &nb, prog, vers, RPC_MAX_FRAGMENT, 0);
 	if (cl == NULL)
 		return NULL;
 	clnt_control(cl, CLSET_FD_CLOSE, NULL);

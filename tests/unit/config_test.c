@@ -175,7 +175,7 @@ static void
 test_table(void)
 {
 	static const char *exprs[] = { "START", "SUSPEND", "CONTINUE",
-	    "VACATE", "KILL", "PRIO", "UPDATE_PRIO", NULL };
+	    "VACATE", "KILL", "PRIO", "UPDATE_PRIO", "STARTD_RANK", NULL };
 	const struct config_default *d, *e;
 	char label[128];
 	const char *p;
