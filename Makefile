@@ -98,6 +98,9 @@ $(LIBCOMMON): $(COMMON_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
+# Keep the generated protocol sources: they are intermediates otherwise.
+.SECONDARY:
+
 .SECONDEXPANSION:
 sbin/condor_%: $$(subst .c,.o,$$(addprefix obj/,$$(wildcard src/$$*/*.c))) $$(if $$(wildcard include/$$*_rpc.x),obj/gen/$$*_rpc_svc.o) $(LIBCOMMON)
 	@mkdir -p $(@D)
