@@ -1,0 +1,496 @@
+/*
+ * match.c: matchmaking and the negotiation cycle (see match.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ad.h"
+#include "buf.h"
+#include "expr.h"
+#include "log.h"
+#include "match.h"
+#include "xalloc.h"
+
+/*
+ * Whether attribute ATTR of MY is TRUE against TARGET; MISSING if MY
+ * does not have it.
+ */
+static int
+attr_true(const struct ad *my, const struct ad *target, const char *attr,
+    int missing)
+{
+	const struct expr *e = ad_lookup(my, attr);
+	struct value v;
+	int yes;
+
+	if (e == NULL)
+		return missing;
+	expr_eval(e, my, target, &v);
+	yes = value_is_true(&v);
+	value_free(&v);
+	return yes;
+}
+
+int
+match_job_accepts(const struct ad *job, const struct ad *machine)
+{
+	return attr_true(job, machine, "Requirements", 1);
+}
+
+int
+match_machine_accepts(const struct ad *machine, const struct ad *job)
+{
+	if (ad_lookup(machine, "Requirements") != NULL)
+		return attr_true(machine, job, "Requirements", 1);
+	return attr_true(machine, job, "START", 1);
+}
+
+int
+match_ads(const struct ad *job, const struct ad *machine)
+{
+	return match_job_accepts(job, machine) &&
+	    match_machine_accepts(machine, job);
+}
+
+double
+match_rank(const struct ad *job, const struct ad *machine)
+{
+	struct value v;
+	double r = 0;
+
+	ad_eval(job, machine, "Rank", &v);
+	switch (v.type) {
+	case VAL_INT:
+		r = (double)v.u.i;
+		break;
+	case VAL_REAL:
+		r = v.u.r;
+		break;
+	case VAL_BOOL:
+		r = v.u.b;
+		break;
+	default:
+		break;
+	}
+	value_free(&v);
+	return r == r ? r : 0;		/* NaN counts as 0 too */
+}
+
+/*
+ * Whether JOB's Rank can differ between machines: it refers to some
+ * attribute.  When it does not, the first acceptable machine (by Name)
+ * is the best, and a cycle over many machines need not look further.
+ */
+static int
+rank_varies(const struct ad *job)
+{
+	const struct expr *e = ad_lookup(job, "Rank");
+	struct buf refs;
+	int varies;
+
+	if (e == NULL)
+		return 0;
+	buf_init(&refs);
+	expr_references(e, &refs);
+	varies = refs.len > 0;
+	buf_free(&refs);
+	return varies;
+}
+
+int
+match_station_cmp(const void *a, const void *b)
+{
+	const struct match_station *x = *(struct match_station *const *)a;
+	const struct match_station *y = *(struct match_station *const *)b;
+
+	if (x->prio != y->prio)
+		return x->prio > y->prio ? -1 : 1;
+	if (x->running != y->running)
+		return x->running < y->running ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int
+machine_cmp(const void *a, const void *b)
+{
+	const struct match_machine *x = a, *y = b;
+
+	return strcmp(x->name, y->name);
+}
+
+int
+match_machine_init(struct match_machine *m, const struct ad *ad)
+{
+	memset(m, 0, sizeof(*m));
+	if (ad_get_string(ad, "Name", &m->name) == -1)
+		return -1;
+	m->ad = ad;
+	if (ad_get_string(ad, "State", &m->state) == -1)
+		m->state = xstrdup("Unknown");
+	if (ad_get_string(ad, "RemoteSchedd", &m->remote_schedd) == -1)
+		m->remote_schedd = NULL;
+	return 0;
+}
+
+void
+match_machine_free(struct match_machine *m)
+{
+	free(m->name);
+	free(m->state);
+	free(m->remote_schedd);
+	memset(m, 0, sizeof(*m));
+}
+
+void
+match_station_free(struct match_station *s)
+{
+	if (s == NULL)
+		return;
+	free(s->name);
+	free(s->addr);
+	ad_free(s->waiting_job);
+	free(s);
+}
+
+void
+match_pendings_clear(struct match_pendings *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		free(p->v[i].machine);
+		free(p->v[i].station);
+	}
+	free(p->v);
+	p->v = NULL;
+	p->n = 0;
+}
+
+static int
+machine_idle(const struct match_machine *m)
+{
+	return strcmp(m->state, "Idle") == 0;
+}
+
+/* Whether S may be given M now (M Idle, unused, not kept for another). */
+static int
+machine_free_for(const struct match_machine *m,
+    const struct match_station *s)
+{
+	if (m->used || !machine_idle(m))
+		return 0;
+	return m->reserved == NULL || m->reserved == s || m->reserved->done;
+}
+
+long
+match_best_machine(const struct ad *job, struct match_machine *machines,
+    size_t n, const struct match_station *s, size_t *first_free)
+{
+	size_t i, start = 0;
+	long best = -1;
+	double rank, best_rank = 0;
+	int varies = rank_varies(job);
+
+	if (first_free != NULL) {
+		while (*first_free < n && (machines[*first_free].used ||
+		    !machine_idle(&machines[*first_free])))
+			(*first_free)++;
+		start = *first_free;
+	}
+	for (i = start; i < n; i++) {
+		struct match_machine *m = &machines[i];
+
+		if (!machine_free_for(m, s) || !match_ads(job, m->ad))
+			continue;
+		if (!varies)
+			return (long)i;
+		rank = match_rank(job, m->ad);
+		if (best == -1 || rank > best_rank) {
+			best = (long)i;
+			best_rank = rank;
+		}
+	}
+	return best;
+}
+
+/* "C.P" of a job ad, for the log. */
+static void
+job_id_text(const struct ad *job, char *buf, size_t len)
+{
+	long long c = -1, p = -1;
+
+	(void)ad_get_int(job, "ClusterId", &c);
+	(void)ad_get_int(job, "ProcId", &p);
+	snprintf(buf, len, "%lld.%lld", c, p);
+}
+
+static struct match_machine *
+machine_by_name(struct match_cycle *c, const char *name)
+{
+	struct match_machine key;
+
+	memset(&key, 0, sizeof(key));
+	key.name = (char *)name;
+	return bsearch(&key, c->machines, c->nmachines, sizeof(key),
+	    machine_cmp);
+}
+
+static struct match_station *
+station_by_name(struct match_cycle *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->nstations; i++)
+		if (strcmp(c->stations[i]->name, name) == 0)
+			return c->stations[i];
+	return NULL;
+}
+
+static void
+pending_drop(struct match_pendings *p, size_t i)
+{
+	free(p->v[i].machine);
+	free(p->v[i].station);
+	memmove(&p->v[i], &p->v[i + 1], (p->n - i - 1) * sizeof(p->v[0]));
+	p->n--;
+}
+
+/*
+ * Look at the preemptions under way.  A vacated machine that is Idle
+ * again is kept for its station this cycle; one still busy stays out of
+ * reach of everyone and keeps its station from preempting again; one
+ * that left the pool, whose station left, or that took too long is
+ * forgotten.
+ */
+static void
+pendings_review(struct match_cycle *c)
+{
+	struct match_pendings *p = c->pendings;
+	struct match_machine *m;
+	struct match_station *s;
+	size_t i = 0;
+
+	while (p != NULL && i < p->n) {
+		m = machine_by_name(c, p->v[i].machine);
+		s = station_by_name(c, p->v[i].station);
+		if (m == NULL || s == NULL || c->now >= p->v[i].deadline) {
+			log_info("preemption of %s for %s: %s",
+			    p->v[i].machine, p->v[i].station,
+			    m == NULL ? "the machine left the pool" :
+			    s == NULL ? "the station left" :
+			    "gave up waiting for the machine");
+			pending_drop(p, i);
+			continue;
+		}
+		if (machine_idle(m)) {
+			log_info("%s, vacated for %s, is free: kept for it",
+			    m->name, s->name);
+			m->reserved = s;
+			pending_drop(p, i);
+			continue;
+		}
+		m->used = 1;
+		s->pending = 1;
+		i++;
+	}
+}
+
+static void
+pending_add(struct match_cycle *c, const struct match_machine *m,
+    const struct match_station *s)
+{
+	struct match_pendings *p = c->pendings;
+
+	if (p == NULL)
+		return;
+	p->v = xreallocarray(p->v, p->n + 1, sizeof(p->v[0]));
+	p->v[p->n].machine = xstrdup(m->name);
+	p->v[p->n].station = xstrdup(s->name);
+	p->v[p->n].deadline = c->now + c->pending_timeout;
+	p->n++;
+}
+
+/*
+ * One turn of station S: ask for jobs until one gets a machine or S has
+ * none left.  NFREE counts the Idle machines not yet given out.
+ */
+static void
+serve_turn(struct match_cycle *c, const struct match_ops *ops,
+    struct match_station *s, size_t *nfree, size_t *first_free)
+{
+	struct match_machine *m;
+	struct ad *job;
+	char id[64];
+	long i;
+	int r;
+
+	for (;;) {
+		if (*nfree == 0) {
+			/*
+			 * Nothing left to give.  A station that got nothing
+			 * still says what it waits with, for preemption.
+			 */
+			if (c->preempt && ops->vacate != NULL &&
+			    s->matches == 0 && s->waiting_job == NULL &&
+			    !s->pending) {
+				r = ops->next_job(s, &job, ops->arg);
+				if (r < 0)
+					s->failed = 1;
+				else if (r > 0) {
+					c->jobs_offered++;
+					s->waiting_job = job;
+				}
+			}
+			s->done = 1;
+			return;
+		}
+		r = ops->next_job(s, &job, ops->arg);
+		if (r <= 0) {
+			s->failed = r < 0;
+			s->done = 1;
+			return;
+		}
+		c->jobs_offered++;
+		i = match_best_machine(job, c->machines, c->nmachines, s,
+		    first_free);
+		if (i < 0) {
+			if (s->waiting_job == NULL)
+				s->waiting_job = job;
+			else
+				ad_free(job);
+			continue;
+		}
+		m = &c->machines[i];
+		r = ops->match(s, job, m, ops->arg);
+		job_id_text(job, id, sizeof(id));
+		ad_free(job);
+		if (r < 0) {
+			s->failed = s->done = 1;
+			return;
+		}
+		if (r > 0) {
+			log_info("%s refused the match of job %s with %s",
+			    s->name, id, m->name);
+			continue;
+		}
+		log_info("match: %s job %s -> %s", s->name, id, m->name);
+		m->used = 1;
+		(*nfree)--;
+		s->matches++;
+		c->matches++;
+		return;
+	}
+}
+
+/*
+ * The machine to vacate for S: Claimed, not touched this cycle, suiting
+ * S's waiting job, running a job of a station whose priority is lower
+ * than S's by more than the margin; the lowest such station first, then
+ * by Name.  -1 if none.
+ */
+static long
+find_victim(struct match_cycle *c, const struct match_station *s,
+    struct match_station **victim)
+{
+	struct match_station *v;
+	long best = -1;
+	size_t i;
+
+	*victim = NULL;
+	for (i = 0; i < c->nmachines; i++) {
+		struct match_machine *m = &c->machines[i];
+
+		if (m->used || strcmp(m->state, "Claimed") != 0 ||
+		    m->remote_schedd == NULL)
+			continue;
+		if ((v = station_by_name(c, m->remote_schedd)) == NULL ||
+		    v == s || !(v->prio < s->prio - c->margin))
+			continue;
+		if (!match_job_accepts(s->waiting_job, m->ad))
+			continue;
+		if (best == -1 || v->prio < (*victim)->prio) {
+			best = (long)i;
+			*victim = v;
+		}
+	}
+	return best;
+}
+
+static void
+preempt(struct match_cycle *c, const struct match_ops *ops)
+{
+	struct match_station *s, *v;
+	struct match_machine *m;
+	char id[64];
+	size_t k;
+	long i;
+
+	for (k = 0; k < c->nstations; k++) {
+		s = c->stations[k];
+		if (s->failed || s->matches > 0 || s->waiting_job == NULL ||
+		    s->pending)
+			continue;
+		if ((i = find_victim(c, s, &v)) < 0)
+			continue;
+		m = &c->machines[i];
+		job_id_text(s->waiting_job, id, sizeof(id));
+		if (ops->vacate(m, v, s, ops->arg) == -1) {
+			log_warnx("preemption: could not vacate %s for %s",
+			    m->name, s->name);
+			m->used = 1;	/* do not try it again this cycle */
+			continue;
+		}
+		log_info("preempt: %s (running a job of %s, priority %g) "
+		    "vacated for %s (priority %g, job %s waiting)", m->name,
+		    v->name, v->prio, s->name, s->prio, id);
+		m->used = 1;
+		s->pending = 1;
+		pending_add(c, m, s);
+		c->preemptions++;
+	}
+}
+
+void
+match_negotiate(struct match_cycle *c, const struct match_ops *ops)
+{
+	struct match_station *s;
+	size_t i, nfree = 0, first_free = 0;
+	int active;
+
+	c->matches = c->preemptions = c->jobs_offered = 0;
+	qsort(c->stations, c->nstations, sizeof(c->stations[0]),
+	    match_station_cmp);
+	qsort(c->machines, c->nmachines, sizeof(c->machines[0]),
+	    machine_cmp);
+	for (i = 0; i < c->nstations; i++) {
+		s = c->stations[i];
+		s->done = s->addr == NULL;
+		s->failed = s->matches = s->pending = 0;
+		ad_free(s->waiting_job);
+		s->waiting_job = NULL;
+	}
+	for (i = 0; i < c->nmachines; i++) {
+		c->machines[i].used = 0;
+		c->machines[i].reserved = NULL;
+	}
+	pendings_review(c);
+	for (i = 0; i < c->nmachines; i++)
+		if (!c->machines[i].used && machine_idle(&c->machines[i]))
+			nfree++;
+
+	/* Passes in priority order, one machine per station per pass. */
+	do {
+		active = 0;
+		for (i = 0; i < c->nstations; i++) {
+			s = c->stations[i];
+			if (s->done)
+				continue;
+			active = 1;
+			serve_turn(c, ops, s, &nfree, &first_free);
+		}
+	} while (active);
+
+	if (c->preempt && ops->vacate != NULL)
+		preempt(c, ops);
+}
