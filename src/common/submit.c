@@ -1,0 +1,1758 @@
+/*
+ * submit.c: the job description language (see submit.h and
+ * condor_submit(5)).
+ *
+ * The file is read once, line by line.  Assignments are recorded as
+ * definitions; nothing is expanded when it is defined, so that a value
+ * may name a macro defined later, as in HTCondor.  At each queue
+ * statement every keyword is expanded with the definitions in force and
+ * turned into job attributes, once for the statement's first proc; only
+ * the attributes whose values depend on $(Process) are built again for
+ * each further proc, which keeps "queue 100000" cheap.  When the file
+ * has been read, the attributes every proc shares with the same text go
+ * into the cluster ad and the rest into each proc's ad.
+ */
+#include <sys/stat.h>
+
+#include <ctype.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "ad.h"
+#include "buf.h"
+#include "expr.h"
+#include "machine.h"
+#include "submit.h"
+#include "xalloc.h"
+
+#define DEP_PROCESS	0x1	/* the value uses $(Process) */
+#define DEP_CLUSTER	0x2	/* the value uses $(Cluster) */
+
+#define RELINKED_SECTION	".condor_relinked"
+#define PRIO_MIN		(-20)
+#define PRIO_MAX		20
+
+/* The keywords, in the order their attributes appear in a job ad. */
+enum kw {
+	KW_EXECUTABLE,
+	KW_ARGUMENTS,
+	KW_INITIALDIR,
+	KW_INPUT,
+	KW_OUTPUT,
+	KW_ERROR,
+	KW_LOG,
+	KW_ROOTDIR,
+	KW_ENVIRONMENT,
+	KW_GETENV,
+	KW_UNIVERSE,
+	KW_REQUIREMENTS,
+	KW_RANK,
+	KW_PRIORITY,
+	KW_NOTIFICATION,
+	KW_NOTIFY_USER,
+	KW_IMAGE_SIZE,
+	NKW
+};
+
+static const struct keyword {
+	const char	*name;		/* as written, lower case */
+	int		 kw;		/* -1: accepted and ignored */
+} keywords[] = {
+	{ "executable",			KW_EXECUTABLE },
+	{ "arguments",			KW_ARGUMENTS },
+	{ "initialdir",			KW_INITIALDIR },
+	{ "input",			KW_INPUT },
+	{ "output",			KW_OUTPUT },
+	{ "error",			KW_ERROR },
+	{ "log",			KW_LOG },
+	{ "rootdir",			KW_ROOTDIR },
+	{ "environment",		KW_ENVIRONMENT },
+	{ "getenv",			KW_GETENV },
+	{ "universe",			KW_UNIVERSE },
+	{ "requirements",		KW_REQUIREMENTS },
+	{ "rank",			KW_RANK },
+	{ "preferences",		KW_RANK },
+	{ "priority",			KW_PRIORITY },
+	{ "notification",		KW_NOTIFICATION },
+	{ "notify_user",		KW_NOTIFY_USER },
+	{ "image_size",			KW_IMAGE_SIZE },
+	/* HTCondor's file transfer switches: files always travel here. */
+	{ "should_transfer_files",	-1 },
+	{ "when_to_transfer_output",	-1 },
+	{ "transfer_executable",	-1 },
+	{ NULL,				0 }
+};
+
+/* The name a keyword is stored under ("preferences" is "rank"). */
+static const char *kw_names[NKW] = {
+	"executable", "arguments", "initialdir", "input", "output", "error",
+	"log", "rootdir", "environment", "getenv", "universe",
+	"requirements", "rank", "priority", "notification", "notify_user",
+	"image_size",
+};
+
+/*
+ * One "NAME = value" line.  A later line with the same name replaces the
+ * value in place: a custom attribute keeps its first place in the ad,
+ * and a macro counts as used if any of its definitions was.
+ */
+struct def {
+	char	*name;		/* macros and keywords: lower case */
+	char	*value;
+	int	 line;
+	int	 kind;		/* DEF_* */
+	int	 used;		/* a $(NAME) expanded it */
+};
+#define DEF_MACRO	0
+#define DEF_KEYWORD	1
+#define DEF_CUSTOM	2	/* +Name: NAME keeps its case */
+#define DEF_IGNORED	3
+
+/* A keyword or custom value expanded for one proc. */
+struct kval {
+	char	*text;		/* NULL: not set */
+	int	 deps;
+	int	 line;
+};
+
+/* A job attribute being built. */
+struct jattr {
+	char	*name;
+	char	*text;
+	int	 deps;
+};
+
+struct jattrs {
+	struct jattr	*a;
+	size_t		 n, cap;
+};
+
+/* One queue statement: its first proc's attributes, and the others'. */
+struct stmt {
+	struct jattrs	 base;
+	size_t		 first;		/* the proc number of the first */
+	size_t		 count;
+	struct jattrs	*more;		/* COUNT - 1, only when some depend */
+	int		 line;
+};
+
+struct parser {
+	const char		*file;
+	const struct submit_env	*env;
+	struct submit_result	*res;
+	char			*err;
+	size_t			 errlen;
+	int			 failed;
+	struct def		*defs;
+	size_t			 ndefs, capdefs;
+	size_t			*slots;		/* index of defs + 1; 0 free */
+	size_t			 nslots;	/* a power of two */
+	size_t			*customs;	/* indexes of DEF_CUSTOM defs */
+	size_t			 ncustoms;
+	struct stmt		*stmts;
+	size_t			 nstmts;
+	size_t			 nprocs;
+	char			*exe;		/* the cluster's executable */
+	int			 exe_relinked;	/* -1: not looked at yet */
+	char			*cwd;
+	/* Bounds on one top-level expansion. */
+	size_t			 nsubst;
+};
+
+static int	expand(struct parser *, const char *, int, size_t, int,
+		    int *, struct buf *);
+
+static void __attribute__((format(printf, 3, 4)))
+perr(struct parser *p, int line, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (p->failed)
+		return;		/* the first error is the one to fix */
+	p->failed = 1;
+	n = snprintf(p->err, p->errlen, "%s:%d: ", p->file, line);
+	if (n < 0 || (size_t)n >= p->errlen)
+		return;
+	va_start(ap, fmt);
+	(void)vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
+static void __attribute__((format(printf, 3, 4)))
+pwarn(struct parser *p, int line, const char *fmt, ...)
+{
+	struct submit_result *r = p->res;
+	struct buf b;
+	va_list ap;
+
+	if (r->nwarnings >= SUBMIT_MAX_WARNINGS) {
+		r->warnings_dropped++;
+		return;
+	}
+	buf_init(&b);
+	buf_printf(&b, "%s:%d: warning: ", p->file, line);
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	r->warnings = xreallocarray(r->warnings, r->nwarnings + 1,
+	    sizeof(*r->warnings));
+	r->warnings[r->nwarnings++] = buf_release(&b);
+}
+
+/* A printable, bounded rendering of user text for messages. */
+static const char *
+shown(const char *s, char *buf, size_t len)
+{
+	size_t i, j = 0;
+
+	for (i = 0; s[i] != '\0' && j + 4 < len; i++)
+		buf[j++] = isprint((unsigned char)s[i]) ? s[i] : '?';
+	if (s[i] != '\0' && len > 4) {
+		buf[j++] = '.';
+		buf[j++] = '.';
+		buf[j++] = '.';
+	}
+	buf[j] = '\0';
+	return buf;
+}
+
+static char *
+trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+static void
+lower(char *s)
+{
+	for (; *s != '\0'; s++)
+		*s = (char)tolower((unsigned char)*s);
+}
+
+static int
+macro_name_valid(const char *s)
+{
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return 0;
+	for (s++; *s != '\0'; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '.')
+			return 0;
+	return 1;
+}
+
+static const struct keyword *
+keyword_find(const char *lname)
+{
+	const struct keyword *k;
+
+	for (k = keywords; k->name != NULL; k++)
+		if (strcmp(k->name, lname) == 0)
+			return k;
+	return NULL;
+}
+
+/* The name a macro reference or definition is stored under. */
+static const char *
+canonical(const char *lname)
+{
+	const struct keyword *k = keyword_find(lname);
+
+	if (k != NULL && k->kw >= 0)
+		return kw_names[k->kw];
+	return lname;
+}
+
+/* FNV-1a over the lower-cased name; custom attributes hash apart. */
+static size_t
+name_hash(const char *name, int custom)
+{
+	size_t h = custom ? 0x9e3779b9u : 2166136261u;
+
+	for (; *name != '\0'; name++) {
+		h ^= (unsigned char)tolower((unsigned char)*name);
+		h *= 16777619u;
+	}
+	return h;
+}
+
+static struct def *
+def_lookup(struct parser *p, const char *name, int custom)
+{
+	size_t i, mask;
+	struct def *d;
+
+	if (p->nslots == 0)
+		return NULL;
+	mask = p->nslots - 1;
+	for (i = name_hash(name, custom) & mask; p->slots[i] != 0;
+	    i = (i + 1) & mask) {
+		d = &p->defs[p->slots[i] - 1];
+		if ((d->kind == DEF_CUSTOM) == (custom != 0) &&
+		    strcasecmp(d->name, name) == 0)
+			return d;
+	}
+	return NULL;
+}
+
+/* The definition of macro or keyword LNAME (lower case), or NULL. */
+static struct def *
+def_find(struct parser *p, const char *lname)
+{
+	return def_lookup(p, lname, 0);
+}
+
+static void
+def_index(struct parser *p, size_t idx)
+{
+	size_t i, mask = p->nslots - 1;
+	const struct def *d = &p->defs[idx];
+
+	for (i = name_hash(d->name, d->kind == DEF_CUSTOM) & mask;
+	    p->slots[i] != 0; i = (i + 1) & mask)
+		;
+	p->slots[i] = idx + 1;
+}
+
+static void
+def_add(struct parser *p, const char *name, const char *value, int line,
+    int kind)
+{
+	struct def *d;
+	size_t i;
+
+	if ((d = def_lookup(p, name, kind == DEF_CUSTOM)) != NULL) {
+		free(d->value);
+		d->value = xstrdup(value);
+		d->line = line;
+		return;
+	}
+	if (p->ndefs == p->capdefs) {
+		p->capdefs = p->capdefs ? p->capdefs * 2 : 32;
+		p->defs = xreallocarray(p->defs, p->capdefs, sizeof(*p->defs));
+	}
+	/* Keep the index at most half full. */
+	if (2 * (p->ndefs + 1) > p->nslots) {
+		free(p->slots);
+		p->nslots = p->nslots ? p->nslots * 2 : 64;
+		p->slots = xcalloc(p->nslots, sizeof(*p->slots));
+		for (i = 0; i < p->ndefs; i++)
+			def_index(p, i);
+	}
+	d = &p->defs[p->ndefs];
+	d->name = xstrdup(name);
+	d->value = xstrdup(value);
+	d->line = line;
+	d->kind = kind;
+	d->used = 0;
+	def_index(p, p->ndefs);
+	if (kind == DEF_CUSTOM) {
+		p->customs = xreallocarray(p->customs, p->ncustoms + 1,
+		    sizeof(*p->customs));
+		p->customs[p->ncustoms++] = p->ndefs;
+	}
+	p->ndefs++;
+}
+
+/* NAME's value in the submitter's environment, or NULL. */
+static const char *
+env_get(struct parser *p, const char *name)
+{
+	char *const *e;
+	size_t len = strlen(name);
+
+	if (p->env->environ == NULL)
+		return NULL;
+	for (e = p->env->environ; *e != NULL; e++)
+		if (strncmp(*e, name, len) == 0 && (*e)[len] == '=')
+			return *e + len + 1;
+	return NULL;
+}
+
+/*
+ * expand_ref: the reference that starts at TEXT ("$(NAME)",
+ * "$(NAME:default)" or "$ENV(NAME)") into OUT; *END is set past it.
+ * Returns 0 or -1 (the error recorded).
+ */
+static int
+expand_ref(struct parser *p, const char *text, const char **end, int line,
+    size_t proc, int depth, int *deps, struct buf *out)
+{
+	const char *open, *close, *colon;
+	char name[AD_MAX_NAME + 1], shownbuf[80], lname[AD_MAX_NAME + 1];
+	const char *val, *dflt = NULL;
+	struct def *d;
+	size_t len, dlen = 0;
+	int isenv = 0;
+
+	if (strncmp(text, "$ENV(", 5) == 0) {
+		isenv = 1;
+		open = text + 4;
+	} else
+		open = text + 1;
+	if ((close = strchr(open, ')')) == NULL) {
+		perr(p, line, "unterminated macro reference \"%s\"",
+		    shown(text, shownbuf, 40));
+		return -1;
+	}
+	*end = close + 1;
+	len = (size_t)(close - open - 1);
+	if (!isenv && (colon = memchr(open + 1, ':', len)) != NULL) {
+		dflt = colon + 1;
+		dlen = (size_t)(close - dflt);
+		len = (size_t)(colon - open - 1);
+	}
+	if (len == 0 || len > AD_MAX_NAME) {
+		perr(p, line, "bad macro reference \"%s\"",
+		    shown(text, shownbuf, (size_t)(close - text) + 2 < 40 ?
+		    (size_t)(close - text) + 2 : 40));
+		return -1;
+	}
+	memcpy(name, open + 1, len);
+	name[len] = '\0';
+	if (!macro_name_valid(name)) {
+		perr(p, line, "bad macro name \"%s\"",
+		    shown(name, shownbuf, sizeof(shownbuf)));
+		return -1;
+	}
+	if (++p->nsubst > SUBMIT_MAX_SUBST) {
+		perr(p, line, "more than %d macros expanded in one value",
+		    SUBMIT_MAX_SUBST);
+		return -1;
+	}
+	if (isenv) {
+		if ((val = env_get(p, name)) != NULL)
+			buf_adds(out, val);
+		return 0;
+	}
+	memcpy(lname, name, len + 1);
+	lower(lname);
+	if (strcmp(lname, "process") == 0 || strcmp(lname, "procid") == 0) {
+		buf_printf(out, "%zu", proc);
+		*deps |= DEP_PROCESS;
+		return 0;
+	}
+	if (strcmp(lname, "cluster") == 0 ||
+	    strcmp(lname, "clusterid") == 0) {
+		buf_adds(out, SUBMIT_CLUSTER_MACRO);
+		*deps |= DEP_CLUSTER;
+		return 0;
+	}
+	if ((d = def_find(p, canonical(lname))) == NULL) {
+		if (dflt != NULL) {
+			buf_add(out, dflt, dlen);
+			return 0;
+		}
+		perr(p, line, "undefined macro $(%s)", name);
+		return -1;
+	}
+	d->used = 1;
+	if (depth + 1 > SUBMIT_MAX_DEPTH) {
+		perr(p, d->line, "macros nested more than %d deep (a loop?) "
+		    "in $(%s)", SUBMIT_MAX_DEPTH, name);
+		return -1;
+	}
+	return expand(p, d->value, d->line, proc, depth + 1, deps, out);
+}
+
+/*
+ * expand: TEXT (written at LINE) with its macro references expanded for
+ * proc PROC, appended to OUT; the kinds of dependence found are or-ed
+ * into *DEPS.  Returns 0 or -1 (the error recorded).
+ */
+static int
+expand(struct parser *p, const char *text, int line, size_t proc,
+    int depth, int *deps, struct buf *out)
+{
+	const char *s = text, *dollar, *end;
+
+	while ((dollar = strchr(s, '$')) != NULL) {
+		buf_add(out, s, (size_t)(dollar - s));
+		if (dollar[1] == '(' || strncmp(dollar, "$ENV(", 5) == 0) {
+			if (expand_ref(p, dollar, &end, line, proc, depth, deps,
+			    out) == -1)
+				return -1;
+			s = end;
+		} else {
+			buf_addc(out, '$');
+			s = dollar + 1;
+		}
+		if (out->len > SUBMIT_MAX_VALUE) {
+			perr(p, line, "value longer than %d bytes once "
+			    "expanded", SUBMIT_MAX_VALUE);
+			return -1;
+		}
+	}
+	buf_adds(out, s);
+	if (out->len > SUBMIT_MAX_VALUE) {
+		perr(p, line, "value longer than %d bytes once expanded",
+		    SUBMIT_MAX_VALUE);
+		return -1;
+	}
+	return 0;
+}
+
+/* Expand the value of definition D for PROC into KV. */
+static int
+kval_expand(struct parser *p, const struct def *d, size_t proc,
+    struct kval *kv)
+{
+	struct buf b;
+	char *t;
+
+	buf_init(&b);
+	p->nsubst = 0;
+	kv->deps = 0;
+	kv->line = d->line;
+	if (expand(p, d->value, d->line, proc, 0, &kv->deps, &b) == -1) {
+		buf_free(&b);
+		kv->text = NULL;
+		return -1;
+	}
+	t = trim(b.data);
+	/* An empty value is the same as none: the default applies. */
+	kv->text = *t != '\0' ? xstrdup(t) : NULL;
+	buf_free(&b);
+	return 0;
+}
+
+static void
+jattrs_free(struct jattrs *j)
+{
+	size_t i;
+
+	for (i = 0; i < j->n; i++) {
+		free(j->a[i].name);
+		free(j->a[i].text);
+	}
+	free(j->a);
+	memset(j, 0, sizeof(*j));
+}
+
+/* Set NAME to TEXT (taken over), replacing an earlier NAME. */
+static int
+jattrs_put(struct parser *p, struct jattrs *j, const char *name, char *text,
+    int deps, int line)
+{
+	size_t i;
+
+	if (strlen(text) > AD_MAX_TEXT) {
+		perr(p, line, "the value of %s is longer than %d bytes", name,
+		    AD_MAX_TEXT);
+		free(text);
+		return -1;
+	}
+	for (i = 0; i < j->n; i++)
+		if (strcasecmp(j->a[i].name, name) == 0) {
+			free(j->a[i].text);
+			j->a[i].text = text;
+			j->a[i].deps = deps;
+			return 0;
+		}
+	if (j->n == j->cap) {
+		j->cap = j->cap ? j->cap * 2 : 32;
+		j->a = xreallocarray(j->a, j->cap, sizeof(*j->a));
+	}
+	j->a[j->n].name = xstrdup(name);
+	j->a[j->n].text = text;
+	j->a[j->n].deps = deps;
+	j->n++;
+	return 0;
+}
+
+static char *
+quote(const char *s)
+{
+	struct value v;
+	struct buf b;
+
+	v.type = VAL_STRING;
+	v.u.s = (char *)s;
+	buf_init(&b);
+	value_print(&v, &b);
+	return buf_release(&b);
+}
+
+static int
+put_string(struct parser *p, struct jattrs *j, const char *name,
+    const char *s, int deps, int line)
+{
+	return jattrs_put(p, j, name, quote(s), deps, line);
+}
+
+static int
+put_int(struct parser *p, struct jattrs *j, const char *name, long long v,
+    int deps, int line)
+{
+	return jattrs_put(p, j, name, xasprintf("%lld", v), deps, line);
+}
+
+/* PATH made absolute against DIR. */
+static char *
+path_join(const char *dir, const char *path)
+{
+	size_t dl = strlen(dir);
+
+	if (path[0] == '/')
+		return xstrdup(path);
+	if (strcmp(path, ".") == 0)
+		return xstrdup(dir);
+	if (path[0] == '.' && path[1] == '/')
+		path += 2;
+	if (dl > 0 && dir[dl - 1] == '/')
+		return xasprintf("%s%s", dir, path);
+	return xasprintf("%s/%s", dir, path);
+}
+
+/*
+ * Parse TEXT (which may hold $(Cluster)) as an expression; -1 with the
+ * error recorded at LINE if it does not parse.  *TREE, if not NULL,
+ * receives the tree (with $(Cluster) read as 1).
+ */
+static int
+check_expr(struct parser *p, const char *what, const char *text, int line,
+    struct expr **tree)
+{
+	char err[256], *sub;
+	struct expr *e;
+
+	sub = submit_expand_cluster(text, 1);
+	e = expr_parse(sub ? sub : text, err, sizeof(err));
+	free(sub);
+	if (e == NULL) {
+		perr(p, line, "%s: %s", what, err);
+		return -1;
+	}
+	if (tree != NULL)
+		*tree = e;
+	else
+		expr_free(e);
+	return 0;
+}
+
+static int
+parse_bool(const char *s, int *out)
+{
+	static const char *yes[] = { "true", "yes", "t", "y", "1", NULL };
+	static const char *no[] = { "false", "no", "f", "n", "0", NULL };
+	int i;
+
+	for (i = 0; yes[i] != NULL; i++)
+		if (strcasecmp(s, yes[i]) == 0) {
+			*out = 1;
+			return 0;
+		}
+	for (i = 0; no[i] != NULL; i++)
+		if (strcasecmp(s, no[i]) == 0) {
+			*out = 0;
+			return 0;
+		}
+	return -1;
+}
+
+/* A whole decimal integer; -1 if S is anything else. */
+static int
+parse_long(const char *s, long long *out)
+{
+	char *end;
+
+	if (*s == '\0')
+		return -1;
+	errno = 0;
+	*out = strtoll(s, &end, 10);
+	if (errno != 0 || *end != '\0')
+		return -1;
+	return 0;
+}
+
+/* What the starter accepts as a variable name: [A-Za-z_][A-Za-z0-9_]*. */
+static int
+env_name_valid(const char *s, size_t len)
+{
+	size_t i;
+
+	if (len == 0 || (!isalpha((unsigned char)s[0]) && s[0] != '_'))
+		return 0;
+	for (i = 1; i < len; i++)
+		if (!isascii((unsigned char)s[i]) ||
+		    (!isalnum((unsigned char)s[i]) && s[i] != '_'))
+			return 0;
+	return 1;
+}
+
+/* "NAME=value;NAME2=value2" checked and appended to ENV (a buf). */
+static int
+env_add_list(struct parser *p, const char *list, int line, struct buf *env)
+{
+	char *copy, *item, *save = NULL, *eq, shownbuf[64];
+
+	copy = xstrdup(list);
+	for (item = strtok_r(copy, ";", &save); item != NULL;
+	    item = strtok_r(NULL, ";", &save)) {
+		item = trim(item);
+		if (*item == '\0')
+			continue;
+		eq = strchr(item, '=');
+		if (eq == NULL || eq == item) {
+			perr(p, line, "environment: \"%s\" is not NAME=value",
+			    shown(item, shownbuf, sizeof(shownbuf)));
+			free(copy);
+			return -1;
+		}
+		*eq = '\0';
+		if (!env_name_valid(item, strlen(item))) {
+			perr(p, line, "environment: bad variable name \"%s\"",
+			    shown(item, shownbuf, sizeof(shownbuf)));
+			free(copy);
+			return -1;
+		}
+		*eq = '=';
+		if (env->len > 0)
+			buf_addc(env, ';');
+		buf_adds(env, item);
+	}
+	free(copy);
+	return 0;
+}
+
+/*
+ * The submitter's environment for getenv, minus what the one-line
+ * format cannot hold (';' in a value, odd names) and what EXPLICIT sets
+ * anyway.
+ */
+static void
+env_add_getenv(struct parser *p, const char *explicit, int line,
+    struct buf *env)
+{
+	char *const *e;
+	const char *eq;
+	struct buf skipped;
+	size_t nlen;
+
+	if (p->env->environ == NULL)
+		return;
+	buf_init(&skipped);
+	for (e = p->env->environ; *e != NULL; e++) {
+		if ((eq = strchr(*e, '=')) == NULL || eq == *e)
+			continue;
+		nlen = (size_t)(eq - *e);
+		if (strchr(eq + 1, ';') != NULL || !env_name_valid(*e, nlen)) {
+			buf_printf(&skipped, "%s%.*s", skipped.len ? " " : "",
+			    (int)nlen, *e);
+			continue;
+		}
+		if (explicit != NULL) {
+			/* Is NAME= at the start of an item of EXPLICIT? */
+			const char *q = explicit;
+			int found = 0;
+
+			while (*q != '\0' && !found) {
+				while (*q == ';' || isspace((unsigned char)*q))
+					q++;
+				if (strncmp(q, *e, nlen + 1) == 0)
+					found = 1;
+				q += strcspn(q, ";");
+			}
+			if (found)
+				continue;
+		}
+		if (env->len > 0)
+			buf_addc(env, ';');
+		buf_adds(env, *e);
+	}
+	if (skipped.len > 0)
+		pwarn(p, line, "getenv: left out %s (a ';' in the value, or "
+		    "not a plain name)",
+		    skipped.data);
+	buf_free(&skipped);
+}
+
+/* Does the space-separated list REFS name NAME (any case)? */
+static int
+refs_name(const char *refs, const char *name)
+{
+	size_t len = strlen(name), n;
+
+	while (*refs != '\0') {
+		while (*refs == ' ')
+			refs++;
+		n = strcspn(refs, " ");
+		if (n == len && strncasecmp(refs, name, len) == 0)
+			return 1;
+		refs += n;
+	}
+	return 0;
+}
+
+/* Look at the executable once: it exists, may run, is relinked. */
+static int
+check_executable(struct parser *p, const char *exe, int standard, int line,
+    long long *kib)
+{
+	struct stat st;
+	char err[256];
+	int r;
+
+	*kib = 1;
+	if (!p->env->check_files)
+		return 0;
+	if (stat(exe, &st) == -1) {
+		perr(p, line, "executable %s: %s", exe, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		perr(p, line, "executable %s is not a regular file", exe);
+		return -1;
+	}
+	if (access(exe, X_OK) == -1) {
+		perr(p, line, "executable %s: not executable: %s", exe,
+		    strerror(errno));
+		return -1;
+	}
+	*kib = (st.st_size + 1023) / 1024;
+	if (*kib < 1)
+		*kib = 1;
+	if (!standard)
+		return 0;
+	if (p->exe_relinked < 0) {
+		r = submit_elf_relinked(exe, err, sizeof(err));
+		p->exe_relinked = r == 1;
+	}
+	if (!p->exe_relinked) {
+		perr(p, line, "executable %s is not relinked for Condor: "
+		    "relink it with condor_cc, or use universe = vanilla", exe);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+check_dir(struct parser *p, const char *dir, int line)
+{
+	struct stat st;
+
+	if (!p->env->check_files || strstr(dir, SUBMIT_CLUSTER_MACRO))
+		return 0;
+	if (stat(dir, &st) == -1) {
+		perr(p, line, "initialdir %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		perr(p, line, "initialdir %s is not a directory", dir);
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether attribute NAME must be built for this proc. */
+#define WANT(deps)	(first || ((deps) & DEP_PROCESS))
+
+/*
+ * build: the attributes of proc PROC from the expanded keyword values KV
+ * and custom values CV (NCV of them, named CNAMES) into J.  FIRST: the
+ * statement's first proc, build everything; otherwise only what depends
+ * on $(Process).  QLINE is the queue statement's line.
+ */
+static int
+build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
+    size_t ncv, size_t proc, int first, int qline, struct jattrs *j)
+{
+	struct kval *k;
+	struct expr *tree = NULL;
+	struct buf b, refs;
+	char *iwd = NULL, *path, arch[32], opsys[32], shownbuf[64];
+	const char *s;
+	long long v, kib = 1;
+	int d, standard = 1, getenv_on = 0, i, rc = -1;
+	size_t c;
+
+	(void)proc;
+	buf_init(&b);
+	buf_init(&refs);
+
+	/* Universe first: the executable's checks depend on it. */
+	k = &kv[KW_UNIVERSE];
+	if (k->text != NULL) {
+		if (strcasecmp(k->text, "standard") == 0)
+			standard = 1;
+		else if (strcasecmp(k->text, "vanilla") == 0)
+			standard = 0;
+		else {
+			perr(p, k->line, "universe \"%s\" is not supported "
+			    "(standard or vanilla)",
+			    shown(k->text, shownbuf, sizeof(shownbuf)));
+			goto out;
+		}
+	}
+
+	/* Executable: one per cluster, relative to the current directory. */
+	k = &kv[KW_EXECUTABLE];
+	if (k->text == NULL || *k->text == '\0') {
+		perr(p, qline, "no executable given before queue");
+		goto out;
+	}
+	if (k->deps & (DEP_PROCESS | DEP_CLUSTER)) {
+		perr(p, k->line, "the executable cannot depend on $(Process) "
+		    "or $(Cluster): a cluster has one executable");
+		goto out;
+	}
+	if (first) {
+		path = path_join(p->cwd, k->text);
+		if (p->exe != NULL && strcmp(p->exe, path) != 0) {
+			perr(p, qline, "every job of a cluster runs the same "
+			    "executable (%s, not %s)", p->exe, path);
+			free(path);
+			goto out;
+		}
+		if (check_executable(p, path, standard, k->line, &kib) == -1) {
+			free(path);
+			goto out;
+		}
+		if (p->exe == NULL)
+			p->exe = xstrdup(path);
+		put_string(p, j, "Cmd", path, 0, k->line);
+		free(path);
+	} else if (kv[KW_UNIVERSE].deps & DEP_PROCESS &&
+	    check_executable(p, p->exe, standard, k->line, &kib) == -1)
+		goto out;
+
+	k = &kv[KW_ARGUMENTS];
+	if (WANT(k->deps) && put_string(p, j, "Args",
+	    k->text ? k->text : "", k->deps, k->line) == -1)
+		goto out;
+
+	/* Initialdir, and the files relative to it. */
+	k = &kv[KW_INITIALDIR];
+	d = k->deps;
+	iwd = k->text && *k->text ? path_join(p->cwd, k->text) :
+	    xstrdup(p->cwd);
+	if (WANT(d)) {
+		if (check_dir(p, iwd, k->line) == -1)
+			goto out;
+		if (put_string(p, j, "Iwd", iwd, d, k->line) == -1)
+			goto out;
+	}
+	for (i = KW_INPUT; i <= KW_LOG; i++) {
+		static const char *attr[] = { "In", "Out", "Err", "UserLog" };
+		int r;
+
+		k = &kv[i];
+		if (!WANT(k->deps | d))
+			continue;
+		if (k->text != NULL && *k->text != '\0')
+			s = k->text;
+		else if (i == KW_LOG)
+			continue;	/* no log unless asked for */
+		else
+			s = "/dev/null";
+		path = path_join(iwd, s);
+		if (i == KW_INPUT && p->env->check_files &&
+		    strcmp(path, "/dev/null") != 0 &&
+		    strstr(path, SUBMIT_CLUSTER_MACRO) == NULL &&
+		    access(path, R_OK) == -1)
+			pwarn(p, k->line, "input file %s: %s (the job is held "
+			    "if it is still missing when it starts)", path,
+			    strerror(errno));
+		r = put_string(p, j, attr[i - KW_INPUT], path, k->deps | d,
+		    k->text ? k->line : qline);
+		free(path);
+		if (r == -1)
+			goto out;
+	}
+	k = &kv[KW_ROOTDIR];
+	if (WANT(k->deps)) {
+		s = k->text && *k->text ? k->text : "/";
+		if (s[0] != '/') {
+			perr(p, k->line, "rootdir must be an absolute path");
+			goto out;
+		}
+		if (put_string(p, j, "RootDir", s, k->deps, k->line) == -1)
+			goto out;
+	}
+
+	/* Environment, with the submitter's under getenv = true. */
+	d = kv[KW_ENVIRONMENT].deps | kv[KW_GETENV].deps;
+	if (WANT(d)) {
+		k = &kv[KW_GETENV];
+		if (k->text != NULL && parse_bool(k->text, &getenv_on) == -1) {
+			perr(p, k->line, "getenv must be true or false, not "
+			    "\"%s\"", shown(k->text, shownbuf,
+			    sizeof(shownbuf)));
+			goto out;
+		}
+		buf_reset(&b);
+		if (getenv_on)
+			env_add_getenv(p, kv[KW_ENVIRONMENT].text, k->line, &b);
+		k = &kv[KW_ENVIRONMENT];
+		if (k->text != NULL &&
+		    env_add_list(p, k->text, k->line, &b) == -1)
+			goto out;
+		if (put_string(p, j, "Env", b.data, d, k->text ? k->line :
+		    kv[KW_GETENV].line) == -1)
+			goto out;
+	}
+
+	k = &kv[KW_UNIVERSE];
+	if (WANT(k->deps)) {
+		put_string(p, j, "Universe", standard ? "standard" : "vanilla",
+		    k->deps, k->line);
+		put_int(p, j, "JobUniverse", standard ? 1 : 5, k->deps,
+		    k->line);
+	}
+
+	/*
+	 * Requirements: the user's, plus what every job needs and the user
+	 * did not say otherwise: the submitting machine's architecture and
+	 * system, and room on the execute disk.
+	 */
+	k = &kv[KW_REQUIREMENTS];
+	if (WANT(k->deps)) {
+		buf_reset(&b);
+		if (k->text != NULL && *k->text != '\0') {
+			if (check_expr(p, "requirements", k->text, k->line,
+			    &tree) == -1)
+				goto out;
+			expr_references(tree, &refs);
+			expr_free(tree);
+			buf_printf(&b, "(%s)", k->text);
+		}
+		machine_arch(arch, sizeof(arch));
+		machine_opsys(opsys, sizeof(opsys));
+		if (!refs_name(refs.data, "Arch"))
+			buf_printf(&b, "%s(Arch == \"%s\")",
+			    b.len ? " && " : "", arch);
+		if (!refs_name(refs.data, "OpSys"))
+			buf_printf(&b, "%s(OpSys == \"%s\")",
+			    b.len ? " && " : "", opsys);
+		if (!refs_name(refs.data, "Disk"))
+			buf_printf(&b, "%s(Disk >= ImageSize)",
+			    b.len ? " && " : "");
+		if (jattrs_put(p, j, "Requirements", xstrdup(b.data),
+		    k->deps, k->line) == -1)
+			goto out;
+	}
+	k = &kv[KW_RANK];
+	if (WANT(k->deps)) {
+		s = k->text && *k->text ? k->text : "0.0";
+		if (check_expr(p, "rank", s, k->line, NULL) == -1)
+			goto out;
+		if (jattrs_put(p, j, "Rank", xstrdup(s), k->deps,
+		    k->line) == -1)
+			goto out;
+	}
+	k = &kv[KW_PRIORITY];
+	if (WANT(k->deps)) {
+		v = 0;
+		if (k->text != NULL && (parse_long(k->text, &v) == -1 ||
+		    v < PRIO_MIN || v > PRIO_MAX)) {
+			perr(p, k->line, "priority must be an integer from %d "
+			    "to %d, not \"%s\"", PRIO_MIN, PRIO_MAX,
+			    shown(k->text, shownbuf, sizeof(shownbuf)));
+			goto out;
+		}
+		put_int(p, j, "UserPrio", v, k->deps, k->line);
+	}
+	k = &kv[KW_NOTIFICATION];
+	if (WANT(k->deps)) {
+		static const char *values[] = {
+			"Never", "Complete", "Error", "Always", NULL
+		};
+
+		s = "Complete";
+		if (k->text != NULL) {
+			for (i = 0; values[i] != NULL; i++)
+				if (strcasecmp(k->text, values[i]) == 0)
+					break;
+			if (values[i] == NULL) {
+				perr(p, k->line, "notification must be Never, "
+				    "Complete, Error or Always, not \"%s\"",
+				    shown(k->text, shownbuf,
+				    sizeof(shownbuf)));
+				goto out;
+			}
+			s = values[i];
+		}
+		put_string(p, j, "Notification", s, k->deps, k->line);
+	}
+	k = &kv[KW_NOTIFY_USER];
+	if (k->text != NULL && *k->text != '\0' && WANT(k->deps) &&
+	    put_string(p, j, "NotifyUser", k->text, k->deps, k->line) == -1)
+		goto out;
+
+	/* ImageSize in KiB: what the user says, else the executable's size. */
+	k = &kv[KW_IMAGE_SIZE];
+	if (WANT(k->deps)) {
+		v = kib;
+		if (k->text != NULL) {
+			char *end;
+
+			errno = 0;
+			v = strtoll(k->text, &end, 10);
+			if (strcasecmp(end, "k") == 0 ||
+			    strcasecmp(end, "kb") == 0)
+				end += strlen(end);
+			else if (strcasecmp(end, "m") == 0 ||
+			    strcasecmp(end, "mb") == 0) {
+				v = v > LLONG_MAX / 1024 ? -1 : v * 1024;
+				end += strlen(end);
+			} else if (strcasecmp(end, "g") == 0 ||
+			    strcasecmp(end, "gb") == 0) {
+				v = v > LLONG_MAX / 1048576 ? -1 : v * 1048576;
+				end += strlen(end);
+			}
+			if (errno != 0 || end == k->text || *end != '\0' ||
+			    v <= 0) {
+				perr(p, k->line, "image_size must be a positive "
+				    "number of KiB (or with M or G), not "
+				    "\"%s\"", shown(k->text, shownbuf,
+				    sizeof(shownbuf)));
+				goto out;
+			}
+		}
+		put_int(p, j, "ImageSize", v, k->deps, k->line);
+	}
+
+	/* Accounting starts at zero. */
+	if (first) {
+		static const char *zero[] = {
+			"RemoteUserCpu", "RemoteSysCpu", "LocalUserCpu",
+			"LocalSysCpu", "RemoteWallClockTime", NULL
+		};
+
+		put_int(p, j, "NumJobStarts", 0, 0, qline);
+		put_int(p, j, "NumCkpts", 0, 0, qline);
+		for (i = 0; zero[i] != NULL; i++)
+			jattrs_put(p, j, zero[i], xstrdup("0.0"), 0, qline);
+	}
+
+	/* Custom attributes last: they may override anything above. */
+	for (c = 0; c < ncv; c++) {
+		k = &cv[c];
+		if (!WANT(k->deps))
+			continue;
+		if (k->text == NULL) {
+			perr(p, k->line, "+%s has no value", cnames[c]);
+			goto out;
+		}
+		if (check_expr(p, cnames[c], k->text, k->line, NULL) == -1)
+			goto out;
+		if (jattrs_put(p, j, cnames[c], xstrdup(k->text), k->deps,
+		    k->line) == -1)
+			goto out;
+	}
+	rc = 0;
+out:
+	free(iwd);
+	buf_free(&b);
+	buf_free(&refs);
+	return rc;
+}
+
+static void
+kvals_free(struct kval *kv, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(kv[i].text);
+		kv[i].text = NULL;
+	}
+}
+
+/*
+ * The live definitions of every keyword and custom attribute, expanded
+ * for PROC into KV and CV; when ONLY_DEPS, only those whose DEPS (from
+ * the first proc) say they use $(Process).
+ */
+static int
+expand_all(struct parser *p, size_t proc, struct kval *kv, struct kval *cv,
+    struct def **cdefs, size_t ncv, int only_deps)
+{
+	struct def *d;
+	size_t i;
+
+	for (i = 0; i < NKW; i++) {
+		if (only_deps && !(kv[i].deps & DEP_PROCESS))
+			continue;
+		if ((d = def_find(p, kw_names[i])) == NULL)
+			continue;
+		free(kv[i].text);
+		if (kval_expand(p, d, proc, &kv[i]) == -1)
+			return -1;
+	}
+	for (i = 0; i < ncv; i++) {
+		if (only_deps && !(cv[i].deps & DEP_PROCESS))
+			continue;
+		free(cv[i].text);
+		if (kval_expand(p, cdefs[i], proc, &cv[i]) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/* "queue [N]" at LINE: ARG is what follows the word. */
+static int
+queue_stmt(struct parser *p, const char *arg, int line)
+{
+	struct kval kv[NKW], *cv = NULL;
+	struct def **cdefs = NULL, cnt;
+	char **cnames = NULL, shownbuf[64];
+	struct stmt *st;
+	struct kval q;
+	size_t ncv, i, k;
+	long long n = 1;
+	int rc = -1, deps = 0;
+
+	memset(kv, 0, sizeof(kv));
+	memset(&cnt, 0, sizeof(cnt));
+	cnt.value = (char *)arg;
+	cnt.line = line;
+	if (kval_expand(p, &cnt, p->nprocs, &q) == -1)
+		return -1;
+	if (q.text != NULL && (parse_long(q.text, &n) == -1 || n < 0)) {
+		if (strpbrk(q.text, " \t") != NULL)
+			perr(p, line, "queue takes one count (queue [N]), not "
+			    "\"%s\"", shown(q.text, shownbuf, sizeof(shownbuf)));
+		else
+			perr(p, line, "the queue count must be a whole number "
+			    "of jobs, 0 or more, not \"%s\"",
+			    shown(q.text, shownbuf, sizeof(shownbuf)));
+		free(q.text);
+		return -1;
+	}
+	free(q.text);
+	if (n > (long long)(SUBMIT_MAX_PROCS - p->nprocs)) {
+		perr(p, line, "too many jobs: a cluster holds at most %d",
+		    SUBMIT_MAX_PROCS);
+		return -1;
+	}
+
+	/* The custom attributes, in the order first defined. */
+	ncv = p->ncustoms;
+	if (ncv + NKW + 16 > AD_MAX_ATTRS) {
+		perr(p, line, "too many custom attributes (%zu; at most %d "
+		    "in all)", ncv, AD_MAX_ATTRS - NKW - 16);
+		return -1;
+	}
+	cv = xcalloc(ncv + 1, sizeof(*cv));
+	cdefs = xcalloc(ncv + 1, sizeof(*cdefs));
+	cnames = xcalloc(ncv + 1, sizeof(*cnames));
+	for (k = 0; k < ncv; k++) {
+		cdefs[k] = &p->defs[p->customs[k]];
+		cnames[k] = cdefs[k]->name;
+	}
+
+	p->stmts = xreallocarray(p->stmts, p->nstmts + 1, sizeof(*p->stmts));
+	st = &p->stmts[p->nstmts++];
+	memset(st, 0, sizeof(*st));
+	st->first = p->nprocs;
+	st->count = (size_t)n;
+	st->line = line;
+
+	/* Even "queue 0" checks the description. */
+	if (expand_all(p, st->first, kv, cv, cdefs, ncv, 0) == -1)
+		goto out;
+	if (build(p, kv, cv, cnames, ncv, st->first, 1, line, &st->base) == -1)
+		goto out;
+	for (i = 0; i < st->base.n; i++)
+		deps |= st->base.a[i].deps;
+	if (n > 1 && (deps & DEP_PROCESS)) {
+		st->more = xcalloc((size_t)n - 1, sizeof(*st->more));
+		for (k = 1; k < (size_t)n; k++) {
+			if (expand_all(p, st->first + k, kv, cv, cdefs, ncv,
+			    1) == -1)
+				goto out;
+			if (build(p, kv, cv, cnames, ncv, st->first + k, 0, line,
+			    &st->more[k - 1]) == -1)
+				goto out;
+		}
+	}
+	p->nprocs += (size_t)n;
+	rc = 0;
+out:
+	kvals_free(kv, NKW);
+	kvals_free(cv, ncv);
+	free(cv);
+	free(cdefs);
+	free(cnames);
+	return rc;
+}
+
+/* One logical line (continuations joined), LINE its first line. */
+static int
+parse_line(struct parser *p, char *s, int line)
+{
+	const struct keyword *kw;
+	char *eq, *name, *value, shownbuf[64];
+	int kind;
+
+	s = trim(s);
+	if (*s == '\0' || *s == '#')
+		return 0;
+	if (strncasecmp(s, "queue", 5) == 0 &&
+	    (s[5] == '\0' || isspace((unsigned char)s[5]))) {
+		value = trim(s + 5);
+		if (*value == '=') {
+			perr(p, line, "queue is a statement (queue [N]), not a "
+			    "setting");
+			return -1;
+		}
+		return queue_stmt(p, value, line);
+	}
+	if ((eq = strchr(s, '=')) == NULL) {
+		perr(p, line, "expected NAME = value or queue [N], not \"%s\"",
+		    shown(s, shownbuf, sizeof(shownbuf)));
+		return -1;
+	}
+	*eq = '\0';
+	name = trim(s);
+	value = trim(eq + 1);
+	if (*name == '\0') {
+		perr(p, line, "a name is missing before '='");
+		return -1;
+	}
+	if (name[0] == '+' || strncasecmp(name, "MY.", 3) == 0) {
+		name = trim(name + (name[0] == '+' ? 1 : 3));
+		if (!ad_name_valid(name)) {
+			perr(p, line, "bad attribute name \"%s\"",
+			    shown(name, shownbuf, sizeof(shownbuf)));
+			return -1;
+		}
+		def_add(p, name, value, line, DEF_CUSTOM);
+		return 0;
+	}
+	if (!macro_name_valid(name) || strlen(name) > AD_MAX_NAME) {
+		perr(p, line, "bad name \"%s\" (letters, digits, '_' and '.')",
+		    shown(name, shownbuf, sizeof(shownbuf)));
+		return -1;
+	}
+	lower(name);
+	if (strcmp(name, "process") == 0 || strcmp(name, "procid") == 0 ||
+	    strcmp(name, "cluster") == 0 || strcmp(name, "clusterid") == 0) {
+		perr(p, line, "$(%s) is set by condor_submit and cannot be "
+		    "redefined", name);
+		return -1;
+	}
+	kw = keyword_find(name);
+	if (kw == NULL)
+		kind = DEF_MACRO;
+	else if (kw->kw < 0) {
+		kind = DEF_IGNORED;
+		pwarn(p, line, "%s is ignored: input and output files always "
+		    "travel between the hosts", name);
+	} else
+		kind = DEF_KEYWORD;
+	def_add(p, canonical(name), value, line, kind);
+	return 0;
+}
+
+/*
+ * Whether attribute A of a statement's first proc belongs in the cluster
+ * ad: no proc's value depends on $(Process), and every statement that
+ * queues procs has it with the same text.  Statements usually build
+ * their attributes in the same order, so position I is tried first.
+ */
+static int
+in_cluster(struct parser *p, const struct jattr *a, size_t i)
+{
+	const struct jattrs *b;
+	size_t s, k;
+
+	if (a->deps & DEP_PROCESS)
+		return 0;
+	for (s = 0; s < p->nstmts; s++) {
+		b = &p->stmts[s].base;
+		if (p->stmts[s].count == 0)
+			continue;
+		k = i;
+		if (k >= b->n || strcasecmp(b->a[k].name, a->name) != 0)
+			for (k = 0; k < b->n; k++)
+				if (strcasecmp(b->a[k].name, a->name) == 0)
+					break;
+		if (k == b->n || (b->a[k].deps & DEP_PROCESS) ||
+		    strcmp(b->a[k].text, a->text) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+static void
+sad_add(struct submit_ad *sa, const char *name, const char *text)
+{
+	sa->attrs = xreallocarray(sa->attrs, sa->n + 1, sizeof(*sa->attrs));
+	sa->attrs[sa->n].name = xstrdup(name);
+	sa->attrs[sa->n].text = xstrdup(text);
+	sa->n++;
+}
+
+static int
+sad_has(const struct submit_ad *sa, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sa->n; i++)
+		if (strcasecmp(sa->attrs[i].name, name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Split what the statements built into the cluster ad and proc ads. */
+static void
+assemble(struct parser *p)
+{
+	struct submit_result *r = p->res;
+	const struct stmt *st;
+	const struct jattrs *b;
+	size_t s, i, k, proc = 0;
+	char *own;
+
+	for (s = 0; s < p->nstmts; s++)
+		if (p->stmts[s].count > 0)
+			break;
+	if (s < p->nstmts) {
+		b = &p->stmts[s].base;
+		for (i = 0; i < b->n; i++)
+			if (in_cluster(p, &b->a[i], i))
+				sad_add(&r->cluster, b->a[i].name,
+				    b->a[i].text);
+	}
+	r->procs = xcalloc(p->nprocs + 1, sizeof(*r->procs));
+	r->nprocs = p->nprocs;
+	for (s = 0; s < p->nstmts; s++) {
+		st = &p->stmts[s];
+		b = &st->base;
+		/* Which of the statement's attributes each proc carries. */
+		own = xcalloc(b->n + 1, 1);
+		for (i = 0; i < b->n; i++)
+			own[i] = (b->a[i].deps & DEP_PROCESS) ? 2 :
+			    !sad_has(&r->cluster, b->a[i].name);
+		for (k = 0; k < st->count; k++, proc++) {
+			struct submit_ad *pa = &r->procs[proc];
+
+			for (i = 0; i < b->n; i++)
+				if (own[i] == 1 || (own[i] == 2 && k == 0))
+					sad_add(pa, b->a[i].name,
+					    b->a[i].text);
+			if (k == 0 || st->more == NULL)
+				continue;
+			for (i = 0; i < st->more[k - 1].n; i++)
+				sad_add(pa, st->more[k - 1].a[i].name,
+				    st->more[k - 1].a[i].text);
+		}
+		free(own);
+	}
+}
+
+/* Definitions of unknown names that nothing used are typing mistakes. */
+static int
+check_unused(struct parser *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->ndefs; i++)
+		if (p->defs[i].kind == DEF_MACRO && !p->defs[i].used) {
+			perr(p, p->defs[i].line, "unknown keyword \"%s\" (and "
+			    "no $(%s) uses it as a macro)", p->defs[i].name,
+			    p->defs[i].name);
+			return -1;
+		}
+	return 0;
+}
+
+static void
+parser_free(struct parser *p)
+{
+	size_t i, k;
+
+	for (i = 0; i < p->ndefs; i++) {
+		free(p->defs[i].name);
+		free(p->defs[i].value);
+	}
+	free(p->defs);
+	free(p->slots);
+	free(p->customs);
+	for (i = 0; i < p->nstmts; i++) {
+		jattrs_free(&p->stmts[i].base);
+		if (p->stmts[i].more != NULL) {
+			for (k = 0; k + 1 < p->stmts[i].count; k++)
+				jattrs_free(&p->stmts[i].more[k]);
+			free(p->stmts[i].more);
+		}
+	}
+	free(p->stmts);
+	free(p->exe);
+	free(p->cwd);
+}
+
+int
+submit_parse(const char *text, size_t len, const char *filename,
+    const struct submit_env *env, struct submit_result *res, char *err,
+    size_t errlen)
+{
+	struct parser p;
+	struct buf line;
+	size_t pos = 0, n;
+	int lineno = 0, start = 1, rc = -1, cont = 0;
+	char cwd[PATH_MAX];
+
+	memset(res, 0, sizeof(*res));
+	memset(&p, 0, sizeof(p));
+	p.file = filename;
+	p.env = env;
+	p.res = res;
+	p.err = err;
+	p.errlen = errlen;
+	p.exe_relinked = -1;
+	if (err != NULL && errlen > 0)
+		err[0] = '\0';
+	if (env->cwd != NULL)
+		p.cwd = xstrdup(env->cwd);
+	else if (getcwd(cwd, sizeof(cwd)) != NULL)
+		p.cwd = xstrdup(cwd);
+	else {
+		perr(&p, 1, "cannot find the current directory: %s",
+		    strerror(errno));
+		parser_free(&p);
+		return -1;
+	}
+	if (len > SUBMIT_MAX_FILE) {
+		perr(&p, 1, "the file is longer than %d bytes",
+		    SUBMIT_MAX_FILE);
+		parser_free(&p);
+		return -1;
+	}
+
+	buf_init(&line);
+	while (pos < len) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+
+		n = nl ? (size_t)(nl - (text + pos)) : len - pos;
+		lineno++;
+		if (memchr(text + pos, '\0', n) != NULL) {
+			perr(&p, lineno, "a NUL byte in the line");
+			goto out;
+		}
+		if (!cont)
+			start = lineno;
+		buf_add(&line, text + pos, n);
+		pos += n + (nl != NULL);
+		if (line.len > 0 && line.data[line.len - 1] == '\r')
+			line.data[--line.len] = '\0';
+		cont = line.len > 0 && line.data[line.len - 1] == '\\';
+		if (cont) {
+			line.data[--line.len] = '\0';
+			if (pos < len)
+				continue;
+		}
+		if (parse_line(&p, line.data, start) == -1)
+			goto out;
+		buf_reset(&line);
+	}
+	if (p.nstmts == 0) {
+		perr(&p, lineno > 0 ? lineno : 1, "no queue statement: "
+		    "nothing to submit");
+		goto out;
+	}
+	if (p.nprocs == 0) {
+		perr(&p, p.stmts[p.nstmts - 1].line, "nothing to submit: "
+		    "every queue statement asks for 0 jobs");
+		goto out;
+	}
+	if (check_unused(&p) == -1)
+		goto out;
+	assemble(&p);
+	res->executable = p.exe;
+	p.exe = NULL;
+	rc = 0;
+out:
+	buf_free(&line);
+	parser_free(&p);
+	return rc;
+}
+
+void
+submit_result_free(struct submit_result *res)
+{
+	size_t i, k;
+
+	for (i = 0; i < res->cluster.n; i++) {
+		free(res->cluster.attrs[i].name);
+		free(res->cluster.attrs[i].text);
+	}
+	free(res->cluster.attrs);
+	for (k = 0; k < res->nprocs; k++) {
+		for (i = 0; i < res->procs[k].n; i++) {
+			free(res->procs[k].attrs[i].name);
+			free(res->procs[k].attrs[i].text);
+		}
+		free(res->procs[k].attrs);
+	}
+	free(res->procs);
+	free(res->executable);
+	for (i = 0; i < res->nwarnings; i++)
+		free(res->warnings[i]);
+	free(res->warnings);
+	memset(res, 0, sizeof(*res));
+}
+
+static int
+ad_add_submit(struct ad *ad, const struct submit_ad *sa, int cluster,
+    char *err, size_t errlen)
+{
+	char *t;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < sa->n; i++) {
+		t = submit_expand_cluster(sa->attrs[i].text, cluster);
+		rc = ad_set_expr(ad, sa->attrs[i].name,
+		    t ? t : sa->attrs[i].text, err, errlen);
+		free(t);
+		if (rc == -1)
+			return -1;
+	}
+	return 0;
+}
+
+struct ad *
+submit_proc_ad(const struct submit_result *res, size_t i, int cluster,
+    char *err, size_t errlen)
+{
+	struct ad *ad;
+
+	if (i >= res->nprocs) {
+		snprintf(err, errlen, "no proc %zu", i);
+		return NULL;
+	}
+	ad = ad_new();
+	if (ad_add_submit(ad, &res->cluster, cluster, err, errlen) == -1 ||
+	    ad_add_submit(ad, &res->procs[i], cluster, err, errlen) == -1) {
+		ad_free(ad);
+		return NULL;
+	}
+	ad_set_int(ad, "ClusterId", cluster);
+	ad_set_int(ad, "ProcId", (long long)i);
+	return ad;
+}
+
+char *
+submit_expand_cluster(const char *text, int cluster)
+{
+	static const char macro[] = SUBMIT_CLUSTER_MACRO;
+	const char *s, *hit;
+	struct buf b;
+
+	if (strstr(text, macro) == NULL)
+		return NULL;
+	buf_init(&b);
+	for (s = text; (hit = strstr(s, macro)) != NULL;
+	    s = hit + sizeof(macro) - 1) {
+		buf_add(&b, s, (size_t)(hit - s));
+		buf_printf(&b, "%d", cluster);
+	}
+	buf_adds(&b, s);
+	return buf_release(&b);
+}
+
+/* Read LEN bytes at OFF exactly; -1 on a short file or an error. */
+static int
+read_at(int fd, void *buf, size_t len, off_t off)
+{
+	ssize_t n;
+	size_t done = 0;
+
+	while (done < len) {
+		n = pread(fd, (char *)buf + done, len - done,
+		    off + (off_t)done);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+int
+submit_elf_relinked(const char *path, char *err, size_t errlen)
+{
+	Elf64_Ehdr eh;
+	Elf64_Shdr sh0, *sh = NULL;
+	struct stat st;
+	char *names = NULL;
+	size_t shnum, shstrndx, i;
+	int fd, rc = -1;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		goto out;
+	}
+	if (read_at(fd, &eh, sizeof(eh), 0) == -1 ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0) {
+		snprintf(err, errlen, "%s: not an ELF file", path);
+		goto out;
+	}
+	if (eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_ident[EI_DATA] != ELFDATA2LSB ||
+	    eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff == 0 ||
+	    eh.e_shoff > (Elf64_Off)st.st_size) {
+		snprintf(err, errlen, "%s: not a 64-bit little-endian ELF file "
+		    "with section headers", path);
+		goto out;
+	}
+	/* Counts too large for the header live in section 0. */
+	if (read_at(fd, &sh0, sizeof(sh0), (off_t)eh.e_shoff) == -1)
+		goto bad;
+	shnum = eh.e_shnum ? eh.e_shnum : sh0.sh_size;
+	shstrndx = eh.e_shstrndx == SHN_XINDEX ? sh0.sh_link : eh.e_shstrndx;
+	if (shnum == 0 || shnum > (size_t)st.st_size / sizeof(Elf64_Shdr) ||
+	    shstrndx >= shnum)
+		goto bad;
+	sh = xcalloc(shnum, sizeof(*sh));
+	if (read_at(fd, sh, shnum * sizeof(*sh), (off_t)eh.e_shoff) == -1)
+		goto bad;
+	if (sh[shstrndx].sh_offset > (Elf64_Off)st.st_size ||
+	    sh[shstrndx].sh_size > (Elf64_Off)st.st_size -
+	    sh[shstrndx].sh_offset || sh[shstrndx].sh_size == 0)
+		goto bad;
+	names = xmalloc(sh[shstrndx].sh_size + 1);
+	if (read_at(fd, names, sh[shstrndx].sh_size,
+	    (off_t)sh[shstrndx].sh_offset) == -1)
+		goto bad;
+	names[sh[shstrndx].sh_size] = '\0';
+	rc = 0;
+	for (i = 0; i < shnum; i++)
+		if (sh[i].sh_name < sh[shstrndx].sh_size &&
+		    strcmp(names + sh[i].sh_name, RELINKED_SECTION) == 0) {
+			rc = 1;
+			break;
+		}
+	goto out;
+bad:
+	snprintf(err, errlen, "%s: malformed ELF section headers", path);
+	rc = -1;
+out:
+	free(sh);
+	free(names);
+	close(fd);
+	return rc;
+}

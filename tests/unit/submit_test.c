@@ -1,0 +1,586 @@
+/*
+ * submit_test: the job description language (submit.c), table-driven:
+ * files that parse, with the attributes a chosen proc must get, and
+ * files that must fail, with the line and words of the error.
+ */
+#include <sys/stat.h>
+
+#include <elf.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ad.h"
+#include "buf.h"
+#include "expr.h"
+#include "submit.h"
+#include "test.h"
+#include "xalloc.h"
+
+#define CLUSTER	7
+
+static char dir[] = "/tmp/submit_test.XXXXXX";
+static char *test_environ[] = {
+	"HOME=/home/someone", "PATH=/bin:/usr/bin", "LS=a;b", NULL
+};
+
+/* A file that parses: attribute ATTR of proc PROC prints as WANT. */
+struct good {
+	const char	*name;
+	const char	*text;
+	size_t		 nprocs;
+	size_t		 proc;
+	const char	*attr;
+	const char	*want;		/* NULL: the attribute is absent */
+};
+
+static const struct good good[] = {
+	{ "minimal", "executable = /bin/true\nqueue\n", 1, 0,
+	  "Cmd", "\"/bin/true\"" },
+	{ "defaults in", "executable = /bin/true\nqueue\n", 1, 0,
+	  "In", "\"/dev/null\"" },
+	{ "defaults err", "executable = /bin/true\nqueue\n", 1, 0,
+	  "Err", "\"/dev/null\"" },
+	{ "default universe", "executable = /bin/true\nqueue\n", 1, 0,
+	  "JobUniverse", "1" },
+	{ "default notification", "executable = /bin/true\nqueue\n", 1, 0,
+	  "Notification", "\"Complete\"" },
+	{ "default prio", "executable = /bin/true\nqueue\n", 1, 0,
+	  "UserPrio", "0" },
+	{ "default rank", "executable = /bin/true\nqueue\n", 1, 0,
+	  "Rank", "0.0" },
+	{ "default iwd", "executable = /bin/true\nqueue\n", 1, 0,
+	  "Iwd", "\"/work/dir\"" },
+	{ "default rootdir", "executable = /bin/true\nqueue\n", 1, 0,
+	  "RootDir", "\"/\"" },
+	{ "no log by default", "executable = /bin/true\nqueue\n", 1, 0,
+	  "UserLog", NULL },
+	{ "relative executable", "executable = bin/prog\nqueue\n", 1, 0,
+	  "Cmd", "\"/work/dir/bin/prog\"" },
+	{ "keywords any case", "EXECUTABLE = /bin/true\nArguments = a b\n"
+	  "QUEUE\n", 1, 0, "Args", "\"a b\"" },
+	{ "queue n", "executable = /bin/true\nqueue 5\n", 5, 4,
+	  "ProcId", "4" },
+	{ "process expands", "executable = /bin/true\narguments = -n "
+	  "$(Process)\nqueue 3\n", 3, 2, "Args", "\"-n 2\"" },
+	{ "procid too", "executable = /bin/true\narguments = $(ProcId)\n"
+	  "queue 3\n", 3, 1, "Args", "\"1\"" },
+	{ "cluster expands", "executable = /bin/true\noutput = "
+	  "out.$(Cluster).$(Process)\nqueue 2\n", 2, 1, "Out",
+	  "\"/work/dir/out.7.1\"" },
+	{ "cluster any case", "executable = /bin/true\noutput = "
+	  "o.$(cluster)\nqueue\n", 1, 0, "Out", "\"/work/dir/o.7\"" },
+	{ "initialdir relative files", "executable = /bin/true\n"
+	  "initialdir = run\ninput = in\noutput = /abs/out\nerror = e\n"
+	  "log = job.log\nqueue\n", 1, 0, "In", "\"/work/dir/run/in\"" },
+	{ "initialdir absolute out", "executable = /bin/true\n"
+	  "initialdir = run\noutput = /abs/out\nqueue\n", 1, 0, "Out",
+	  "\"/abs/out\"" },
+	{ "initialdir log", "executable = /bin/true\ninitialdir = /r\n"
+	  "log = job.log\nqueue\n", 1, 0, "UserLog", "\"/r/job.log\"" },
+	{ "initialdir keeps executable", "executable = prog\n"
+	  "initialdir = /r\nqueue\n", 1, 0, "Cmd", "\"/work/dir/prog\"" },
+	{ "several queues snapshot", "executable = /bin/true\n"
+	  "arguments = first\nqueue 2\narguments = second\nqueue\n", 3, 1,
+	  "Args", "\"first\"" },
+	{ "several queues second", "executable = /bin/true\n"
+	  "arguments = first\nqueue 2\narguments = second\nqueue\n", 3, 2,
+	  "Args", "\"second\"" },
+	{ "process across queues", "executable = /bin/true\n"
+	  "arguments = $(Process)\nqueue 2\nqueue 2\n", 4, 3, "Args",
+	  "\"3\"" },
+	{ "macro", "N = 10\nexecutable = /bin/true\narguments = -n $(N)\n"
+	  "queue\n", 1, 0, "Args", "\"-n 10\"" },
+	{ "macro defined later", "executable = /bin/true\narguments = "
+	  "$(N)\nN = late\nqueue\n", 1, 0, "Args", "\"late\"" },
+	{ "macro of macro", "A = $(B)x\nB = $(Process)y\nexecutable = "
+	  "/bin/true\narguments = $(A)\nqueue 2\n", 2, 1, "Args", "\"1yx\"" },
+	{ "macro default", "executable = /bin/true\narguments = "
+	  "$(NOPE:dflt)\nqueue\n", 1, 0, "Args", "\"dflt\"" },
+	{ "keyword as macro", "executable = /bin/true\noutput = "
+	  "$(executable).out\nqueue\n", 1, 0, "Out", "\"/bin/true.out\"" },
+	{ "env macro", "executable = /bin/true\narguments = $ENV(HOME)\n"
+	  "queue\n", 1, 0, "Args", "\"/home/someone\"" },
+	{ "dollar alone", "executable = /bin/true\narguments = a$b $ c\n"
+	  "queue\n", 1, 0, "Args", "\"a$b $ c\"" },
+	{ "comments and blanks", "# a job\n\n   # indented comment\n"
+	  "executable = /bin/true\n\nqueue\n", 1, 0, "Cmd",
+	  "\"/bin/true\"" },
+	{ "continuation", "executable = /bin/true\narguments = one \\\n"
+	  "two\nqueue\n", 1, 0, "Args", "\"one two\"" },
+	{ "crlf", "executable = /bin/true\r\narguments = x\r\nqueue\r\n",
+	  1, 0, "Args", "\"x\"" },
+	{ "no final newline", "executable = /bin/true\nqueue 2", 2, 1,
+	  "Cmd", "\"/bin/true\"" },
+	{ "vanilla", "universe = vanilla\nexecutable = /bin/true\nqueue\n",
+	  1, 0, "JobUniverse", "5" },
+	{ "vanilla name", "universe = Vanilla\nexecutable = /bin/true\n"
+	  "queue\n", 1, 0, "Universe", "\"vanilla\"" },
+	{ "requirements defaults", "executable = /bin/true\nqueue\n", 1, 0,
+	  "Requirements", NULL /* checked below */ },
+	{ "priority", "executable = /bin/true\npriority = -20\nqueue\n",
+	  1, 0, "UserPrio", "-20" },
+	{ "notification", "executable = /bin/true\nnotification = "
+	  "never\nqueue\n", 1, 0, "Notification", "\"Never\"" },
+	{ "notify_user", "executable = /bin/true\nnotify_user = "
+	  "a@b.c\nqueue\n", 1, 0, "NotifyUser", "\"a@b.c\"" },
+	{ "rank", "executable = /bin/true\nrank = Memory\nqueue\n", 1, 0,
+	  "Rank", "Memory" },
+	{ "preferences", "executable = /bin/true\npreferences = Memory * "
+	  "2\nqueue\n", 1, 0, "Rank", "Memory * 2" },
+	{ "image_size", "executable = /bin/true\nimage_size = 2048\nqueue\n",
+	  1, 0, "ImageSize", "2048" },
+	{ "image_size M", "executable = /bin/true\nimage_size = 3M\nqueue\n",
+	  1, 0, "ImageSize", "3072" },
+	{ "rootdir", "executable = /bin/true\nrootdir = /jail\nqueue\n", 1,
+	  0, "RootDir", "\"/jail\"" },
+	{ "environment", "executable = /bin/true\nenvironment = A=1;B=two "
+	  "words\nqueue\n", 1, 0, "Env", "\"A=1;B=two words\"" },
+	{ "getenv", "executable = /bin/true\ngetenv = true\nqueue\n", 1, 0,
+	  "Env", "\"HOME=/home/someone;PATH=/bin:/usr/bin\"" },
+	{ "getenv and environment", "executable = /bin/true\n"
+	  "getenv = True\nenvironment = HOME=/x;Z=1\nqueue\n", 1, 0, "Env",
+	  "\"PATH=/bin:/usr/bin;HOME=/x;Z=1\"" },
+	{ "custom", "executable = /bin/true\n+Department = \"physics\"\n"
+	  "queue\n", 1, 0, "Department", "\"physics\"" },
+	{ "custom expression", "executable = /bin/true\n+Weight = 2 * "
+	  "$(Process)\nqueue 3\n", 3, 2, "Weight", "2 * 2" },
+	{ "custom my", "executable = /bin/true\nMY.Color = 1\nqueue\n", 1,
+	  0, "Color", "1" },
+	{ "custom cluster", "executable = /bin/true\n+Group = $(Cluster)\n"
+	  "queue\n", 1, 0, "Group", "7" },
+	{ "custom overrides", "executable = /bin/true\n+ImageSize = 99\n"
+	  "queue\n", 1, 0, "ImageSize", "99" },
+	{ "custom later value", "executable = /bin/true\n+X = 1\nqueue\n"
+	  "+X = 2\nqueue\n", 2, 1, "X", "2" },
+	{ "custom first value", "executable = /bin/true\n+X = 1\nqueue\n"
+	  "+X = 2\nqueue\n", 2, 0, "X", "1" },
+	{ "custom only later", "executable = /bin/true\nqueue\n"
+	  "+X = 2\nqueue\n", 2, 0, "X", NULL },
+	{ "queue 0 then 1", "executable = /bin/true\nqueue 0\nqueue 1\n", 1,
+	  0, "Cmd", "\"/bin/true\"" },
+	{ "ignored transfer", "executable = /bin/true\n"
+	  "should_transfer_files = YES\nqueue\n", 1, 0, "Cmd",
+	  "\"/bin/true\"" },
+	{ "accounting zero", "executable = /bin/true\nqueue\n", 1, 0,
+	  "NumCkpts", "0" },
+	{ "value with equals", "executable = /bin/true\narguments = a=b\n"
+	  "queue\n", 1, 0, "Args", "\"a=b\"" },
+	{ "quotes escaped", "executable = /bin/true\narguments = say "
+	  "\"hi\\\"\nqueue\n", 1, 0, "Args", "\"say \\\"hi\\\\\\\"\"" },
+};
+
+/* A file that must fail: the error starts with "f:LINE: " and has WORDS. */
+struct bad {
+	const char	*name;
+	const char	*text;
+	int		 line;
+	const char	*words;
+};
+
+static const struct bad bad[] = {
+	{ "no queue", "executable = /bin/true\n", 1, "no queue" },
+	{ "empty file", "", 1, "no queue" },
+	{ "no executable", "arguments = x\nqueue\n", 2, "no executable" },
+	{ "queue -1", "executable = /bin/true\nqueue -1\n", 2,
+	  "queue count" },
+	{ "queue word", "executable = /bin/true\nqueue many\n", 2,
+	  "queue count" },
+	{ "queue in", "executable = /bin/true\nqueue f in (a b)\n", 2,
+	  "one count" },
+	{ "queue too many", "executable = /bin/true\nqueue 100001\n", 2,
+	  "too many" },
+	{ "queue too many sum", "executable = /bin/true\nqueue 60000\n"
+	  "queue 60000\n", 3, "too many" },
+	{ "queue only zero", "executable = /bin/true\nqueue 0\n", 2,
+	  "nothing to submit" },
+	{ "unknown keyword", "executable = /bin/true\nexecutible = x\n"
+	  "queue\n", 2, "unknown keyword" },
+	{ "no equals", "executable /bin/true\nqueue\n", 1, "NAME = value" },
+	{ "bad name", "exec-utable = /bin/true\nqueue\n", 1, "bad name" },
+	{ "no name", " = x\nqueue\n", 1, "name is missing" },
+	{ "bad requirement", "executable = /bin/true\n"
+	  "requirements = Memory >\nqueue\n", 2, "requirements" },
+	{ "bad requirement later", "executable = /bin/true\n\n# c\n"
+	  "requirements = (Memory > 1\nqueue\n", 4, "requirements" },
+	{ "bad rank", "executable = /bin/true\nrank = ((\nqueue\n", 2,
+	  "rank" },
+	{ "bad custom", "executable = /bin/true\n+X = 1 +\nqueue\n", 2,
+	  "X" },
+	{ "custom no value", "executable = /bin/true\n+X =\nqueue\n", 2,
+	  "no value" },
+	{ "bad custom name", "executable = /bin/true\n+1X = 1\nqueue\n", 2,
+	  "bad attribute name" },
+	{ "priority range", "executable = /bin/true\npriority = 21\nqueue\n",
+	  2, "priority" },
+	{ "priority word", "executable = /bin/true\npriority = high\n"
+	  "queue\n", 2, "priority" },
+	{ "notification", "executable = /bin/true\nnotification = "
+	  "sometimes\nqueue\n", 2, "notification" },
+	{ "universe", "executable = /bin/true\nuniverse = java\nqueue\n", 2,
+	  "universe" },
+	{ "getenv", "executable = /bin/true\ngetenv = maybe\nqueue\n", 2,
+	  "getenv" },
+	{ "image_size", "executable = /bin/true\nimage_size = -5\nqueue\n",
+	  2, "image_size" },
+	{ "environment", "executable = /bin/true\nenvironment = A=1;junk\n"
+	  "queue\n", 2, "environment" },
+	{ "rootdir relative", "executable = /bin/true\nrootdir = jail\n"
+	  "queue\n", 2, "rootdir" },
+	{ "undefined macro", "executable = /bin/true\narguments = $(NOPE)\n"
+	  "queue\n", 2, "undefined macro" },
+	{ "undefined macro in macro", "A = $(NOPE)\nexecutable = /bin/true\n"
+	  "arguments = $(A)\nqueue\n", 1, "undefined macro" },
+	{ "unterminated", "executable = /bin/true\narguments = $(A\nqueue\n",
+	  2, "unterminated" },
+	{ "macro loop", "A = $(B)\nB = $(A)\nexecutable = /bin/true\n"
+	  "arguments = $(A)\nqueue\n", 1, "nested" },
+	{ "macro bomb", "A = $(B)$(B)$(B)$(B)$(B)$(B)$(B)$(B)\n"
+	  "B = $(C)$(C)$(C)$(C)$(C)$(C)$(C)$(C)\n"
+	  "C = $(D)$(D)$(D)$(D)$(D)$(D)$(D)$(D)\n"
+	  "D = $(E)$(E)$(E)$(E)$(E)$(E)$(E)$(E)\n"
+	  "E = $(F)$(F)$(F)$(F)$(F)$(F)$(F)$(F)\nF = xxxxxxxx\n"
+	  "executable = /bin/true\narguments = $(A)\nqueue\n", 5,
+	  "macros expanded" },
+	{ "redefine process", "Process = 3\nexecutable = /bin/true\nqueue\n",
+	  1, "cannot be redefined" },
+	{ "executable per proc", "executable = /bin/$(Process)\nqueue 2\n",
+	  1, "executable" },
+	{ "two executables", "executable = /bin/true\nqueue\nexecutable = "
+	  "/bin/false\nqueue\n", 4, "same executable" },
+	{ "queue is not a setting", "executable = /bin/true\nqueue = 3\n",
+	  2, "statement" },
+	{ "continued line error", "executable = /bin/true\n"
+	  "requirements = Memory > \\\n  >\nqueue\n", 2, "requirements" },
+	{ "nul byte", "executable = /bin/true\narguments = a\0b\nqueue\n",
+	  2, "NUL" },
+	{ "error per proc", "executable = /bin/true\n"
+	  "priority = $(Process)\nqueue 30\n", 2, "priority" },
+	{ "first error wins", "executable = /bin/true\npriority = 99\n"
+	  "universe = java\nqueue\n", 3, "universe" },
+};
+
+static void
+check_good(const struct good *g, const struct submit_env *env)
+{
+	struct submit_result res;
+	struct ad *ad;
+	const struct expr *e;
+	char err[1024], name[256];
+	char *text;
+	int rc;
+
+	rc = submit_parse(g->text, strlen(g->text), "f", env, &res, err,
+	    sizeof(err));
+	snprintf(name, sizeof(name), "good %s: parses", g->name);
+	CHECK(name, rc == 0);
+	if (rc != 0) {
+		printf("    error: %s\n", err);
+		submit_result_free(&res);
+		return;
+	}
+	snprintf(name, sizeof(name), "good %s: %zu procs", g->name,
+	    g->nprocs);
+	CHECK(name, res.nprocs == g->nprocs);
+	ad = submit_proc_ad(&res, g->proc, CLUSTER, err, sizeof(err));
+	snprintf(name, sizeof(name), "good %s: proc ad", g->name);
+	CHECK(name, ad != NULL);
+	if (ad == NULL) {
+		printf("    error: %s\n", err);
+		submit_result_free(&res);
+		return;
+	}
+	e = ad_lookup(ad, g->attr);
+	snprintf(name, sizeof(name), "good %s: %s", g->name, g->attr);
+	if (strcmp(g->attr, "Requirements") == 0) {
+		text = e ? expr_to_string(e) : xstrdup("");
+		CHECK(name, strstr(text, "Arch == ") != NULL &&
+		    strstr(text, "OpSys == ") != NULL &&
+		    strstr(text, "Disk >= ImageSize") != NULL);
+		free(text);
+	} else if (g->want == NULL)
+		CHECK(name, e == NULL);
+	else {
+		text = e ? expr_to_string(e) : xstrdup("(absent)");
+		CHECK_STR(name, text, g->want);
+		free(text);
+	}
+	ad_free(ad);
+	submit_result_free(&res);
+}
+
+static void
+check_bad(const struct bad *b, const struct submit_env *env)
+{
+	struct submit_result res;
+	char err[1024], name[256], prefix[32];
+	size_t len = strlen(b->text);
+	int rc;
+
+	/* The NUL case has a NUL in the middle: measure to "queue". */
+	if (strcmp(b->name, "nul byte") == 0)
+		len = sizeof("executable = /bin/true\narguments = a\0b\n"
+		    "queue\n") - 1;
+	rc = submit_parse(b->text, len, "f", env, &res, err, sizeof(err));
+	snprintf(name, sizeof(name), "bad %s: fails", b->name);
+	CHECK(name, rc == -1);
+	snprintf(prefix, sizeof(prefix), "f:%d: ", b->line);
+	snprintf(name, sizeof(name), "bad %s: names line %d", b->name,
+	    b->line);
+	CHECK(name, rc == -1 && strncmp(err, prefix, strlen(prefix)) == 0);
+	snprintf(name, sizeof(name), "bad %s: says \"%s\"", b->name,
+	    b->words);
+	CHECK(name, rc == -1 && strstr(err, b->words) != NULL);
+	if (rc == -1 && (strncmp(err, prefix, strlen(prefix)) != 0 ||
+	    strstr(err, b->words) == NULL))
+		printf("    error was: %s\n", err);
+	snprintf(name, sizeof(name), "bad %s: nothing to queue", b->name);
+	CHECK(name, res.nprocs == 0);
+	submit_result_free(&res);
+}
+
+/* A minimal ELF file with one extra section named SECTION (or none). */
+static void
+write_elf(const char *path, const char *section)
+{
+	char strtab[64];
+	size_t slen;
+	Elf64_Ehdr eh;
+	Elf64_Shdr sh[3];
+	int fd;
+
+	memset(strtab, 0, sizeof(strtab));
+	memcpy(strtab + 1, ".shstrtab", 10);
+	slen = 11;
+	if (section != NULL) {
+		memcpy(strtab + slen, section, strlen(section) + 1);
+		slen += strlen(section) + 1;
+	}
+	memset(&eh, 0, sizeof(eh));
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_ident[EI_VERSION] = EV_CURRENT;
+	eh.e_type = ET_EXEC;
+	eh.e_machine = EM_X86_64;
+	eh.e_version = EV_CURRENT;
+	eh.e_ehsize = sizeof(eh);
+	eh.e_shentsize = sizeof(Elf64_Shdr);
+	eh.e_shnum = section ? 3 : 2;
+	eh.e_shstrndx = 1;
+	eh.e_shoff = sizeof(eh) + sizeof(strtab);
+	memset(sh, 0, sizeof(sh));
+	sh[1].sh_name = 1;
+	sh[1].sh_type = SHT_STRTAB;
+	sh[1].sh_offset = sizeof(eh);
+	sh[1].sh_size = slen;
+	sh[2].sh_name = 11;
+	sh[2].sh_type = SHT_PROGBITS;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	if (fd == -1 || write(fd, &eh, sizeof(eh)) != sizeof(eh) ||
+	    write(fd, strtab, sizeof(strtab)) != sizeof(strtab) ||
+	    write(fd, sh, eh.e_shnum * sizeof(sh[0])) !=
+	    (ssize_t)(eh.e_shnum * sizeof(sh[0])))
+		perror(path);
+	if (fd != -1)
+		close(fd);
+}
+
+static void
+write_file(const char *path, const char *text, mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+
+	if (fd == -1 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		perror(path);
+	if (fd != -1)
+		close(fd);
+}
+
+/* Submits that look at real files: the executable, initialdir, input. */
+static void
+check_files(void)
+{
+	struct submit_env env = { dir, test_environ, 1 };
+	struct submit_result res;
+	char err[1024], *path, *text;
+	int rc;
+
+	path = xasprintf("%s/relinked", dir);
+	write_elf(path, ".condor_relinked");
+	CHECK("elf relinked", submit_elf_relinked(path, err, sizeof(err)) ==
+	    1);
+	free(path);
+	path = xasprintf("%s/plain", dir);
+	write_elf(path, NULL);
+	CHECK("elf plain", submit_elf_relinked(path, err, sizeof(err)) == 0);
+	free(path);
+	path = xasprintf("%s/script", dir);
+	write_file(path, "#!/bin/sh\nexit 0\n", 0755);
+	CHECK("elf script", submit_elf_relinked(path, err, sizeof(err)) ==
+	    -1);
+	free(path);
+	path = xasprintf("%s/noexec", dir);
+	write_file(path, "data\n", 0644);
+	free(path);
+	path = xasprintf("%s/in.0", dir);
+	write_file(path, "input\n", 0644);
+	free(path);
+	path = xasprintf("%s/sub", dir);
+	mkdir(path, 0755);
+	free(path);
+	CHECK("elf garbage", submit_elf_relinked("/dev/null", err,
+	    sizeof(err)) == -1);
+	CHECK("elf true", submit_elf_relinked("/bin/true", err,
+	    sizeof(err)) == 0);
+
+#define PARSE(t)	submit_parse((t), strlen(t), "f", &env, &res, err, \
+			    sizeof(err))
+	rc = PARSE("executable = relinked\nqueue\n");
+	CHECK("file relinked standard", rc == 0);
+	submit_result_free(&res);
+	rc = PARSE("executable = plain\nqueue\n");
+	CHECK("file plain standard refused", rc == -1 &&
+	    strstr(err, "f:1: ") == err && strstr(err, "condor_cc") &&
+	    strstr(err, "vanilla"));
+	submit_result_free(&res);
+	rc = PARSE("universe = standard\n\nexecutable = script\nqueue\n");
+	CHECK("file script standard refused", rc == -1 &&
+	    strstr(err, "f:3: ") == err && strstr(err, "condor_cc"));
+	submit_result_free(&res);
+	rc = PARSE("universe = vanilla\nexecutable = script\nqueue\n");
+	CHECK("file script vanilla", rc == 0);
+	CHECK_STR("file executable path", res.executable ? res.executable :
+	    "", text = xasprintf("%s/script", dir));
+	free(text);
+	submit_result_free(&res);
+	rc = PARSE("universe = vanilla\nexecutable = missing\nqueue\n");
+	CHECK("file missing executable", rc == -1 &&
+	    strstr(err, "f:2: ") == err && strstr(err, "No such file"));
+	submit_result_free(&res);
+	rc = PARSE("universe = vanilla\nexecutable = noexec\nqueue\n");
+	CHECK("file not executable", rc == -1 &&
+	    strstr(err, "not executable") != NULL);
+	submit_result_free(&res);
+	rc = PARSE("universe = vanilla\nexecutable = sub\nqueue\n");
+	CHECK("file directory executable", rc == -1 &&
+	    strstr(err, "regular file") != NULL);
+	submit_result_free(&res);
+	rc = PARSE("universe = vanilla\nexecutable = script\n"
+	    "initialdir = nodir\nqueue\n");
+	CHECK("file missing initialdir", rc == -1 &&
+	    strstr(err, "f:3: ") == err && strstr(err, "initialdir"));
+	submit_result_free(&res);
+	rc = PARSE("universe = vanilla\nexecutable = script\n"
+	    "input = in.$(Process)\nqueue 3\n");
+	CHECK("file missing input is a warning", rc == 0 &&
+	    res.nwarnings == 2 && strstr(res.warnings[0], "f:3: ") ==
+	    res.warnings[0] && strstr(res.warnings[0], "in.1"));
+	submit_result_free(&res);
+	rc = PARSE("universe = vanilla\nexecutable = script\n"
+	    "input = in.$(Process)\nqueue 100\n");
+	CHECK("file warnings bounded", rc == 0 &&
+	    res.nwarnings == SUBMIT_MAX_WARNINGS &&
+	    res.warnings_dropped == 99 - SUBMIT_MAX_WARNINGS);
+	submit_result_free(&res);
+	rc = PARSE("universe = vanilla\nexecutable = script\ninitialdir = "
+	    "sub\ninput = ../in.0\nqueue\n");
+	CHECK("file input relative to initialdir", rc == 0 &&
+	    res.nwarnings == 0);
+	submit_result_free(&res);
+	rc = PARSE("universe = vanilla\nexecutable = script\n"
+	    "getenv = true\nqueue\n");
+	CHECK("getenv warns of ';'", rc == 0 && res.nwarnings == 1 &&
+	    strstr(res.warnings[0], "LS") != NULL);
+	submit_result_free(&res);
+	/* ImageSize defaults to the executable's size in KiB. */
+	rc = PARSE("universe = vanilla\nexecutable = script\nqueue\n");
+	if (rc == 0) {
+		struct ad *ad = submit_proc_ad(&res, 0, 1, err, sizeof(err));
+		long long v = 0;
+
+		CHECK("image size from executable", ad != NULL &&
+		    ad_get_int(ad, "ImageSize", &v) == 0 && v == 1);
+		ad_free(ad);
+	}
+	submit_result_free(&res);
+#undef PARSE
+}
+
+/* Shared attributes go to the cluster ad once; procs carry the rest. */
+static void
+check_split(void)
+{
+	struct submit_env env = { "/work/dir", test_environ, 0 };
+	struct submit_result res;
+	char err[512];
+	const char *t;
+	size_t i;
+	int rc, shared_cmd = 0, proc_args = 1;
+
+	t = "executable = /bin/true\narguments = $(Process)\nqueue 1000\n";
+	rc = submit_parse(t, strlen(t), "f", &env, &res, err, sizeof(err));
+	CHECK("split parses", rc == 0);
+	for (i = 0; i < res.cluster.n; i++)
+		if (strcmp(res.cluster.attrs[i].name, "Cmd") == 0)
+			shared_cmd = 1;
+	for (i = 0; i < res.nprocs; i++)
+		if (res.procs[i].n != 1 ||
+		    strcmp(res.procs[i].attrs[0].name, "Args") != 0)
+			proc_args = 0;
+	CHECK("split: Cmd in the cluster ad", shared_cmd);
+	CHECK("split: each proc has only Args", proc_args);
+	submit_result_free(&res);
+
+	t = "executable = /bin/true\nqueue 100000\n";
+	rc = submit_parse(t, strlen(t), "f", &env, &res, err, sizeof(err));
+	CHECK("100000 procs parse", rc == 0 && res.nprocs == 100000 &&
+	    res.procs[99999].n == 0);
+	submit_result_free(&res);
+
+	t = "executable = /bin/true\narguments = a\nqueue\n+X = 1\n"
+	    "arguments = b\nqueue\n";
+	rc = submit_parse(t, strlen(t), "f", &env, &res, err, sizeof(err));
+	CHECK("split two statements", rc == 0 && res.nprocs == 2 &&
+	    res.procs[0].n == 1 && res.procs[1].n == 2);
+	submit_result_free(&res);
+}
+
+static void
+check_expand_cluster(void)
+{
+	char *s;
+
+	s = submit_expand_cluster("\"out.$(Cluster).$(Cluster)\"", 42);
+	CHECK_STR("expand cluster", s, "\"out.42.42\"");
+	free(s);
+	CHECK("expand cluster none", submit_expand_cluster("\"x\"", 1) ==
+	    NULL);
+}
+
+int
+main(void)
+{
+	struct submit_env env = { "/work/dir", test_environ, 0 };
+	size_t i;
+	char *cmd;
+
+	if (mkdtemp(dir) == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		check_good(&good[i], &env);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		check_bad(&bad[i], &env);
+	check_files();
+	check_split();
+	check_expand_cluster();
+	cmd = xasprintf("rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		printf("FAIL cleanup %s\n", dir);
+	free(cmd);
+	TEST_EXIT();
+}
