@@ -57,6 +57,15 @@ SVCXPRT	*rpc_serve(int fd, unsigned long prog, unsigned long vers,
 	    void (*dispatch)(struct svc_req *, SVCXPRT *));
 
 /*
+ * rpc_portmap_set: tell a portmapper running on this machine, if any,
+ * that PROG/VERS is served on TCP port PORT, so that generic tools
+ * (rpcinfo -p, rpcinfo -t) find it.  Nothing depends on it: without a
+ * portmapper it does nothing.  rpc_portmap_unset withdraws it.
+ */
+void	 rpc_portmap_set(unsigned long prog, unsigned long vers, int port);
+void	 rpc_portmap_unset(unsigned long prog, unsigned long vers);
+
+/*
  * rpc_connect: a client for PROG/VERS at ADDR over TCP; connecting and
  * every call time out after TIMEOUT seconds.  rpc_connect_unix: the same
  * over a Unix-domain socket.  NULL with errno set (and a message in ERR

@@ -20,7 +20,9 @@
  *
  * CONFIGURATION
  *	COLLECTOR_HOST, BIND_ADDRESS, CLASSAD_LIFETIME, HOSTALLOW_READ,
- *	HOSTALLOW_WRITE, COLLECTOR_LOG.
+ *	HOSTALLOW_WRITE, COLLECTOR_LOG.  No portmapper is needed; if one
+ *	runs on this machine the collector registers its port with it, so
+ *	that "rpcinfo -n PORT -t HOST PROG" and "rpcinfo -p" find it.
  *
  * FILES
  *	$(LOG)/CollectorLog, $(LOG)/.collector_address.
@@ -263,6 +265,7 @@ collector_init(int argc, char **argv)
 	if (rpc_serve(fd, PROG_COLLECTOR, 1, collector_prog_1) == NULL)
 		return -1;
 	store_init();
+	rpc_portmap_set(PROG_COLLECTOR, 1, ntohs(bound.sin_port));
 	addr_format(&bound, addr);
 	daemon_write_address("collector", addr);
 	log_info("serving at %s", addr);
@@ -277,12 +280,19 @@ collector_reconfig(void)
 	expire_timer = event_timer_add(0, expire_tick, NULL);
 }
 
+static void
+collector_shutdown(void)
+{
+	rpc_portmap_unset(PROG_COLLECTOR, 1);
+}
+
 static const struct daemon_ops collector_ops = {
 	.name = "collector",
 	.subsys = "COLLECTOR",
 	.drop_privs = 1,
 	.init = collector_init,
 	.reconfig = collector_reconfig,
+	.shutdown = collector_shutdown,
 };
 
 int

@@ -179,6 +179,46 @@ rpc_serve(int fd, unsigned long prog, unsigned long vers,
 	return xprt;
 }
 
+/* Where rpcbind listens locally; libtirpc talks to it there first. */
+#define RPCBIND_SOCKET	"/run/rpcbind.sock"
+
+void
+rpc_portmap_set(unsigned long prog, unsigned long vers, int port)
+{
+	struct netconfig *nc;
+	struct sockaddr_in sin;
+	struct netbuf nb;
+
+	/* Without the socket libtirpc would try the network and wait. */
+	if (access(RPCBIND_SOCKET, W_OK) == -1)
+		return;
+	if ((nc = getnetconfigent("tcp")) == NULL)
+		return;
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons((uint16_t)port);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	nb.buf = &sin;
+	nb.len = nb.maxlen = sizeof(sin);
+	rpcb_unset(prog, vers, nc);
+	if (rpcb_set(prog, vers, nc, &nb))
+		log_info("registered with the local portmapper");
+	freenetconfigent(nc);
+}
+
+void
+rpc_portmap_unset(unsigned long prog, unsigned long vers)
+{
+	struct netconfig *nc;
+
+	if (access(RPCBIND_SOCKET, W_OK) == -1)
+		return;
+	if ((nc = getnetconfigent("tcp")) == NULL)
+		return;
+	rpcb_unset(prog, vers, nc);
+	freenetconfigent(nc);
+}
+
 /* Connect FD to SA within TIMEOUT seconds. */
 static int
 connect_timeout(int fd, const struct sockaddr *sa, socklen_t salen,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A central manager and four execute hosts on loopback: machine ads reach
+# A central manager and five execute hosts on loopback: machine ads reach
 # the collector, condor_status reports them, owner activity and load turn
 # a machine to Owner, the master restarts a killed daemon, condor_off and
 # condor_on work, stale ads expire, condor_advertise feeds many ads, and
@@ -10,16 +10,36 @@ pool_init
 pool_config 'CLASSAD_LIFETIME = 8' \
 	'START : KeyboardIdle > 20 && LoadAvg <= 0.3'
 pool_host cm "MASTER, COLLECTOR"
-for i in 1 2 3 4; do
+for i in 1 2 3 4 5; do
 	pool_host exec$i "MASTER, STARTD"
 done
+
+# A portmapper is not needed, but when one runs the collector registers
+# with it, and plain "rpcinfo -n PORT -t" (which on Debian asks the
+# portmapper whatever -n says) then answers too.
+RPCBIND_PID=
+if [ -x /usr/sbin/rpcbind ] && ! rpcinfo -p 127.0.0.1 >/dev/null 2>&1; then
+	mkdir -p /run/rpcbind
+	rm -f /run/rpcbind.sock	# left by a portmapper that died
+	/usr/sbin/rpcbind -w -f &
+	RPCBIND_PID=$!
+	wait_for 10 test -S /run/rpcbind.sock
+fi
+stop_rpcbind() {
+	[ -n "$RPCBIND_PID" ] || return 0
+	kill -TERM "$RPCBIND_PID" 2>/dev/null
+	wait "$RPCBIND_PID" 2>/dev/null
+	rm -f /run/rpcbind.sock
+	RPCBIND_PID=
+}
+trap 'stop_rpcbind; pool_cleanup' EXIT
 pool_start
 
-check "four machines advertise" pool_wait_machines 4 60
+check "five machines advertise" pool_wait_machines 5 60
 status=$(on cm condor_status)
 check "condor_status has the Condor 4 header" \
 	grep -Eq '^Name +Avail +Swap +Disk +State +LdAvg +Idle +Arch +OpSys' <<<"$status"
-for i in 1 2 3 4; do
+for i in 1 2 3 4 5; do
 	check "condor_status lists exec$i" grep -q "^exec$i " <<<"$status"
 done
 check "machines are Idle at first" \
@@ -32,8 +52,12 @@ check "Arch and OpSys" \
 # for -t and asks rpcbind anyway; -a with a universal address does not.)
 uaddr() { local port=${1##*:}; port=${port%>}; echo "127.0.0.1.$((port / 256)).$((port % 256))"; }
 if command -v rpcinfo >/dev/null; then
-	check "rpcinfo pings the collector" \
+	check "rpcinfo pings the collector at its port" \
 		rpcinfo -a "$(uaddr "$COLLECTOR_PORT")" -T tcp $((0x2c0d0001)) 1
+	if [ -n "$RPCBIND_PID" ] || rpcinfo -p 127.0.0.1 >/dev/null 2>&1; then
+		check "rpcinfo -n PORT -t answers for the collector" \
+			rpcinfo -n "$COLLECTOR_PORT" -t 127.0.0.1 $((0x2c0d0001)) 1
+	fi
 	saddr=$(on cm condor_status -af StartdIpAddr -constraint 'Name == "exec1"')
 	check "rpcinfo pings a startd" rpcinfo -a "$(uaddr "$saddr")" -T tcp $((0x2c0d0003)) 1
 	maddr=$(cat "$POOL/exec1/log/.master_address")
@@ -48,11 +72,13 @@ state_is() { test "$(on cm condor_status -af State -constraint "Name == \"$1\"")
 check "console activity turns exec2 to Owner" wait_for 20 state_is exec2 Owner
 check "load turns exec3 to Owner" wait_for 20 state_is exec3 Owner
 check "condor_status -avail lists only idle machines" \
-	test "$(on cm condor_status -avail -af Name | sort | tr '\n' ' ')" = "exec1 exec4 "
+	test "$(on cm condor_status -avail -af Name | sort | tr '\n' ' ')" = "exec1 exec4 exec5 "
+check "condor_status -af Name State is right" \
+	test "$(on cm condor_status -af Name State | sort | tr '\n' ' ')" = "exec1 Idle exec2 Owner exec3 Owner exec4 Idle exec5 Idle "
 echo "0.00 0.00 0.00 1/100 1" >"$POOL/exec3/loadavg"
 check "exec3 returns to Idle when the load drops" wait_for 20 state_is exec3 Idle
 tot=$(on cm condor_status -total)
-check "condor_status -total counts by state" grep -Eq 'Total +4 +1 +3' <<<"$tot"
+check "condor_status -total counts by state" grep -Eq 'Total +5 +1 +4' <<<"$tot"
 
 # The master restarts a daemon that dies.
 startd_pid() { sed -n 's/.*started STARTD .*pid \([0-9]*\).*/\1/p' "$POOL/exec4/log/MasterLog" | tail -1; }
@@ -61,6 +87,18 @@ kill -KILL "$old"
 restarted() { local p; p=$(startd_pid); [ -n "$p" ] && [ "$p" != "$old" ] && kill -0 "$p"; }
 check "the master restarts a killed startd" wait_for 30 restarted
 check "the restart is logged with its back-off" grep -q "restarting STARTD in" "$POOL/exec4/log/MasterLog"
+check "the restarted startd's machine is back" wait_for 20 bash -c "CONDOR_CONFIG=$POOL/cm/condor_config condor_status -af Name | grep -qx exec4"
+
+# Changing START in a host's local configuration and sending SIGHUP
+# changes what the host advertises.
+echo 'START : FALSE' >>"$POOL/exec1/condor_config.local"
+kill -HUP "${POOL_MASTER_PID[exec1]}"
+start_is_false() { test "$(on cm condor_status -af START -constraint 'Name == "exec1"')" = "false"; }
+check "SIGHUP: exec1 advertises its new START" wait_for 20 start_is_false
+check "SIGHUP: exec1 becomes Owner under START : FALSE" wait_for 20 state_is exec1 Owner
+sed -i '/^START : FALSE$/d' "$POOL/exec1/condor_config.local"
+kill -HUP "${POOL_MASTER_PID[exec1]}"
+check "SIGHUP again: exec1 returns to Idle" wait_for 20 state_is exec1 Idle
 
 # condor_off and condor_on, by host name through the collector.
 check "condor_off exec1" on cm condor_off exec1
@@ -99,9 +137,21 @@ python3 "$TOP/tests/lib/rpcfuzz.py" 127.0.0.1 "$COLLECTOR_PORT" 0x2c0d0001 300 7
 check "the collector survives hostile RPC traffic" \
 	bash -c "CONDOR_CONFIG=$POOL/cm/condor_config condor_status -af Name | grep -qx exec1"
 
-# SIGHUP makes the master and its daemons re-read the configuration.
-kill -HUP "${POOL_MASTER_PID[exec1]}"
-check "SIGHUP is passed on" wait_for 10 grep -q "re-reading the configuration" "$POOL/exec1/log/StartLog"
+check "SIGHUP is passed on to the daemons" grep -q "re-reading the configuration" "$POOL/exec1/log/StartLog"
+
+# A host whose master and daemons stop (a crash: nothing says goodbye)
+# drops out of the collector once its ad's lifetime has passed, and
+# comes back when its master is started again.
+m5=${POOL_MASTER_PID[exec5]}
+s5=$(sed -n 's/.*started STARTD .*pid \([0-9]*\).*/\1/p' "$POOL/exec5/log/MasterLog" | tail -1)
+kill -KILL "$m5" "$s5"
+wait "$m5" 2>/dev/null
+unset "POOL_MASTER_PID[exec5]"
+gone5() { ! on cm condor_status -af Name | grep -qx exec5; }
+check "a dead host is still listed before its ad expires" bash -c "CONDOR_CONFIG=$POOL/cm/condor_config condor_status -af Name | grep -qx exec5"
+check "a dead host drops out after CLASSAD_LIFETIME" wait_for 30 gone5
+pool_start_host exec5
+check "the host comes back with its master" wait_for 30 bash -c "CONDOR_CONFIG=$POOL/cm/condor_config condor_status -af Name | grep -qx exec5"
 
 # Stopping the pool stops every daemon it started.
 pids=$(sed -n 's/.*started [A-Z]* .*pid \([0-9]*\).*/\1/p' "$POOL"/*/log/MasterLog)
