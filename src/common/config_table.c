@@ -156,6 +156,12 @@ const struct config_default config_defaults[] = {
 	    "the schedd's priority of a job; higher runs first", 1 },
 	{ "UPDATE_PRIO", "Prio + Users - Running",
 	    "the negotiator's new priority of a station (Up-Down)", 1 },
+	{ "PREEMPTION_ENABLED", "TRUE",
+	    "the negotiator vacates a lower-priority station's job for a "
+	    "waiting station", 0 },
+	{ "PREEMPTION_PRIO_MARGIN", "1",
+	    "how much lower a station's priority must be for its job to "
+	    "be preempted", 0 },
 
 	/* Users. */
 	{ "CONDOR_IDS", NULL,

@@ -1,0 +1,430 @@
+/*
+ * negotiator_match.c: one negotiation cycle.  The decisions are in
+ * src/common/match.c; this file feeds them the collector's ads and
+ * carries them out over RPC: SCHEDD_NEXT_JOB and SCHEDD_MATCH to the
+ * schedds, STARTD_VACATE to the startds.
+ *
+ * Every call has RPC_TIMEOUT.  A schedd that does not answer, or answers
+ * with garbage, is skipped for the rest of the cycle, and in later
+ * cycles until its ad in the collector is refreshed (LastHeardFrom
+ * changes): a dead schedd's ad lingers for CLASSAD_LIFETIME, and a call
+ * that times out each cycle would stall every cycle.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ad.h"
+#include "buf.h"
+#include "collector_client.h"
+#include "config.h"
+#include "event.h"
+#include "log.h"
+#include "match.h"
+#include "negotiator.h"
+#include "rpcutil.h"
+#include "schedd_rpc.h"
+#include "startd_rpc.h"
+#include "updown.h"
+#include "xalloc.h"
+
+/* A schedd that failed, and the LastHeardFrom of its ad then. */
+struct failed_station {
+	char		*name;
+	long long	 heard;
+};
+
+static struct failed_station	*failed;
+static size_t			 nfailed;
+static struct match_pendings	 pendings;
+
+struct cycle_ctx {
+	int	cycle;
+	int	timeout;	/* seconds */
+};
+
+void
+negotiate_init(void)
+{
+#ifndef STARTD_VACATE
+	log_warnx("priority preemption is not available: this build's "
+	    "startd protocol has no STARTD_VACATE");
+#endif
+}
+
+static long long
+heard_from(const struct ad *ad)
+{
+	long long t;
+
+	return ad_get_int(ad, "LastHeardFrom", &t) == 0 ? t : -1;
+}
+
+static struct failed_station *
+failed_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nfailed; i++)
+		if (strcmp(failed[i].name, name) == 0)
+			return &failed[i];
+	return NULL;
+}
+
+static void
+failed_forget(const char *name)
+{
+	struct failed_station *f = failed_find(name);
+
+	if (f == NULL)
+		return;
+	free(f->name);
+	*f = failed[--nfailed];
+}
+
+static void
+failed_note(const char *name, long long heard)
+{
+	struct failed_station *f = failed_find(name);
+
+	if (f == NULL) {
+		failed = xreallocarray(failed, nfailed + 1, sizeof(*failed));
+		f = &failed[nfailed++];
+		f->name = xstrdup(name);
+	}
+	f->heard = heard;
+}
+
+static CLIENT *
+station_client(struct match_station *s, const struct cycle_ctx *x)
+{
+	char err[512];
+
+	if (s->cookie == NULL) {
+		s->cookie = rpc_connect(s->addr, PROG_SCHEDD, 1, x->timeout,
+		    err, sizeof(err));
+		if (s->cookie == NULL)
+			log_warnx("station %s: %s; skipped this cycle",
+			    s->name, err);
+	}
+	return s->cookie;
+}
+
+static int
+op_next_job(struct match_station *s, struct ad **job, void *arg)
+{
+	struct cycle_ctx *x = arg;
+	next_job_x a;
+	next_job_res_x r;
+	long long cl, pr;
+	char err[512];
+	CLIENT *c;
+
+	if ((c = station_client(s, x)) == NULL)
+		return -1;
+	a.cycle = x->cycle;
+	memset(&r, 0, sizeof(r));
+	if (rpc_invoke(c, SCHEDD_NEXT_JOB, (xdrproc_t)xdr_next_job_x, &a,
+	    (xdrproc_t)xdr_next_job_res_x, &r, err, sizeof(err)) == -1) {
+		log_warnx("station %s: SCHEDD_NEXT_JOB: %s; skipped this "
+		    "cycle", s->name, err);
+		return -1;
+	}
+	if (!r.have) {
+		xdr_free((xdrproc_t)xdr_next_job_res_x, (char *)&r);
+		return 0;
+	}
+	*job = ad_from_xdr(&r.job, err, sizeof(err));
+	xdr_free((xdrproc_t)xdr_next_job_res_x, (char *)&r);
+	if (*job == NULL) {
+		log_warnx("station %s: bad job ad (%s); skipped this cycle",
+		    s->name, err);
+		return -1;
+	}
+	if (ad_get_int(*job, "ClusterId", &cl) == -1 ||
+	    ad_get_int(*job, "ProcId", &pr) == -1) {
+		log_warnx("station %s: a job ad without ClusterId and "
+		    "ProcId; skipped this cycle", s->name);
+		ad_free(*job);
+		*job = NULL;
+		return -1;
+	}
+	return 1;
+}
+
+static int
+op_match(struct match_station *s, const struct ad *job,
+    const struct match_machine *m, void *arg)
+{
+	struct cycle_ctx *x = arg;
+	match_x a;
+	status_x st;
+	long long cl = -1, pr = -1;
+	char err[512];
+	CLIENT *c;
+	int rc;
+
+	if ((c = station_client(s, x)) == NULL)
+		return -1;
+	(void)ad_get_int(job, "ClusterId", &cl);
+	(void)ad_get_int(job, "ProcId", &pr);
+	memset(&a, 0, sizeof(a));
+	memset(&st, 0, sizeof(st));
+	a.cycle = x->cycle;
+	a.id.cluster = (int)cl;
+	a.id.proc = (int)pr;
+	ad_to_xdr(m->ad, &a.machine);
+	rc = rpc_invoke(c, SCHEDD_MATCH, (xdrproc_t)xdr_match_x, &a,
+	    (xdrproc_t)xdr_status_x, &st, err, sizeof(err));
+	ad_x_free(&a.machine);
+	if (rc == -1) {
+		log_warnx("station %s: SCHEDD_MATCH: %s; skipped this cycle",
+		    s->name, err);
+		return -1;
+	}
+	if (st.code != 0) {
+		log_info("station %s: job %lld.%lld on %s refused: %s",
+		    s->name, cl, pr, m->name,
+		    st.message && *st.message ? st.message :
+		    strerror(st.code));
+		rc = 1;
+	}
+	xdr_free((xdrproc_t)xdr_status_x, (char *)&st);
+	return rc;
+}
+
+#ifdef STARTD_VACATE
+/* xdr_void with the argument list every other filter has. */
+static bool_t
+xdr_no_args(XDR *xdrs, void *unused)
+{
+	return TRUE;
+}
+
+static int
+op_vacate(const struct match_machine *m, const struct match_station *victim,
+    const struct match_station *forst, void *arg)
+{
+	struct cycle_ctx *x = arg;
+	status_x st;
+	char err[512], *addr;
+	CLIENT *c;
+	int rc = -1;
+
+	if (ad_get_string(m->ad, "StartdIpAddr", &addr) == -1) {
+		log_warnx("cannot vacate %s: its ad has no StartdIpAddr",
+		    m->name);
+		return -1;
+	}
+	c = rpc_connect(addr, PROG_STARTD, 1, x->timeout, err, sizeof(err));
+	free(addr);
+	if (c == NULL) {
+		log_warnx("cannot vacate %s: %s", m->name, err);
+		return -1;
+	}
+	memset(&st, 0, sizeof(st));
+	if (rpc_invoke(c, STARTD_VACATE, (xdrproc_t)xdr_no_args, NULL,
+	    (xdrproc_t)xdr_status_x, &st, err, sizeof(err)) == -1)
+		log_warnx("cannot vacate %s: STARTD_VACATE: %s", m->name,
+		    err);
+	else if (st.code != 0)
+		log_warnx("%s refused to vacate: %s", m->name,
+		    st.message && *st.message ? st.message :
+		    strerror(st.code));
+	else
+		rc = 0;
+	xdr_free((xdrproc_t)xdr_status_x, (char *)&st);
+	rpc_close(c);
+	return rc;
+}
+#endif
+
+static int
+station_name_cmp(const void *key, const void *elem)
+{
+	const struct match_station *s = *(struct match_station *const *)elem;
+
+	return strcmp(key, s->name);
+}
+
+/*
+ * The stations of this cycle: every station of the priority table, with
+ * the address of those whose schedd advertises and is not being skipped.
+ */
+static struct match_station **
+build_stations(struct ad **sads, int ns, size_t *np, int *nserved)
+{
+	struct updown *t = prio_table();
+	struct match_station **v, **hit, *s;
+	struct updown_station *u;
+	struct failed_station *f;
+	char *name, *addr;
+	size_t i;
+	int k;
+
+	*nserved = 0;
+	v = xcalloc(t->n ? t->n : 1, sizeof(*v));
+	for (i = 0; i < t->n; i++) {
+		u = t->v[i];
+		s = xcalloc(1, sizeof(*s));
+		s->name = xstrdup(u->name);
+		s->prio = u->prio;
+		s->running = u->running;
+		s->idle = u->idle;
+		v[i] = s;
+	}
+	*np = t->n;
+	for (k = 0; k < ns; k++) {
+		if (ad_get_string(sads[k], "Name", &name) == -1)
+			continue;
+		/* The table is sorted by name, and so is V. */
+		hit = bsearch(name, v, t->n, sizeof(*v), station_name_cmp);
+		if (hit == NULL || ad_get_string(sads[k], "ScheddIpAddr",
+		    &addr) == -1) {
+			free(name);
+			continue;
+		}
+		f = failed_find(name);
+		if (f != NULL && f->heard == heard_from(sads[k])) {
+			log_debug("station %s: skipped until it advertises "
+			    "again", name);
+			free(addr);
+		} else {
+			if (f != NULL)
+				failed_forget(name);
+			(*hit)->addr = addr;
+			(*nserved)++;
+		}
+		free(name);
+	}
+	return v;
+}
+
+static void
+log_order(int cycle, struct match_station **v, size_t n)
+{
+	struct buf b;
+	size_t i;
+	int shown = 0;
+
+	buf_init(&b);
+	for (i = 0; i < n; i++) {
+		if (v[i]->addr == NULL)
+			continue;
+		if (shown++ == 20) {
+			buf_adds(&b, " ...");
+			break;
+		}
+		buf_printf(&b, "%s%s (%g, %lld idle, %lld running)",
+		    shown > 1 ? ", " : "", v[i]->name, v[i]->prio,
+		    v[i]->idle, v[i]->running);
+	}
+	log_info("cycle %d: stations by priority: %s", cycle,
+	    b.len ? b.data : "none");
+	buf_free(&b);
+}
+
+void
+negotiate_cycle(int cycle, struct cycle_report *rep)
+{
+	struct match_ops ops;
+	struct match_cycle c;
+	struct cycle_ctx x;
+	struct ad **mads = NULL, **sads = NULL;
+	struct match_station **stations;
+	struct match_machine *machines;
+	size_t i, nst, nmach = 0;
+	char err[512];
+	double t0 = monotime();
+	long interval;
+	int nm, ns, nserved, k;
+
+	memset(rep, 0, sizeof(*rep));
+	nm = collector_query(ADTYPE_STARTD, NULL, &mads, err, sizeof(err));
+	if (nm == -1) {
+		log_warnx("cycle %d: cannot query the collector for "
+		    "machines: %s", cycle, err);
+		return;
+	}
+	ns = collector_query(ADTYPE_SCHEDD, NULL, &sads, err, sizeof(err));
+	if (ns == -1) {
+		log_warnx("cycle %d: cannot query the collector for "
+		    "schedds: %s", cycle, err);
+		collector_free_ads(mads, nm);
+		return;
+	}
+	rep->ok = 1;
+	rep->machines = nm;
+	prio_observe(sads, ns);
+	rep->updated = prio_update();
+
+	stations = build_stations(sads, ns, &nst, &nserved);
+	rep->stations = nserved;
+	machines = xcalloc(nm ? (size_t)nm : 1, sizeof(*machines));
+	for (k = 0; k < nm; k++)
+		if (match_machine_init(&machines[nmach], mads[k]) == 0)
+			nmach++;
+
+	x.cycle = cycle;
+	x.timeout = (int)param_int("RPC_TIMEOUT", 20);
+	if (x.timeout < 1)
+		x.timeout = 1;
+	memset(&ops, 0, sizeof(ops));
+	ops.next_job = op_next_job;
+	ops.match = op_match;
+#ifdef STARTD_VACATE
+	ops.vacate = op_vacate;
+#endif
+	ops.arg = &x;
+
+	memset(&c, 0, sizeof(c));
+	c.stations = stations;
+	c.nstations = nst;
+	c.machines = machines;
+	c.nmachines = nmach;
+	c.preempt = param_bool("PREEMPTION_ENABLED", 1);
+	c.margin = param_double("PREEMPTION_PRIO_MARGIN", 1.0);
+	c.now = monotime();
+	/* A vacate with a checkpoint may take a while; not forever. */
+	interval = param_int("NEGOTIATOR_INTERVAL", 60);
+	c.pending_timeout = 5.0 * (double)(interval > 2 ? interval : 2);
+	c.pendings = &pendings;
+
+	qsort(stations, nst, sizeof(*stations), match_station_cmp);
+	log_order(cycle, stations, nst);
+	match_negotiate(&c, &ops);
+	rep->matches = c.matches;
+	rep->preemptions = c.preemptions;
+
+	for (i = 0; i < nst; i++) {
+		struct match_station *s = stations[i];
+
+		if (s->failed) {
+			for (k = 0; k < ns; k++) {
+				char *name;
+
+				if (ad_get_string(sads[k], "Name", &name) == -1)
+					continue;
+				if (strcmp(name, s->name) == 0)
+					failed_note(s->name,
+					    heard_from(sads[k]));
+				free(name);
+			}
+		}
+		if (s->cookie != NULL)
+			rpc_close(s->cookie);
+		match_station_free(s);
+	}
+	free(stations);
+	for (i = 0; i < nmach; i++)
+		match_machine_free(&machines[i]);
+	free(machines);
+	collector_free_ads(mads, nm);
+	collector_free_ads(sads, ns);
+	rep->duration = monotime() - t0;
+	log_info("cycle %d: %d match(es), %d preemption(s), %d job(s) "
+	    "offered, %d machine(s), %.3f s", cycle, rep->matches,
+	    rep->preemptions, c.jobs_offered, rep->machines, rep->duration);
+}
