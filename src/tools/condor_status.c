@@ -20,6 +20,7 @@
 #include "daemon.h"
 #include "expr.h"
 #include "machine.h"
+#include "negotiator_client.h"
 #include "rpcutil.h"
 #include "xalloc.h"
 
@@ -451,6 +452,9 @@ main(int argc, char **argv)
 		    param("COLLECTOR_HOST") ? param("COLLECTOR_HOST") : "?",
 		    err);
 	buf_free(&constraint);
+	/* The stations' priorities are the negotiator's; "-" without it. */
+	if (submitters)
+		(void)negotiator_annotate_submitters(ads, n, err, sizeof(err));
 	/* Output into a closed pipe ("| head") ends us quietly, as usual. */
 	signal(SIGPIPE, SIG_DFL);
 
