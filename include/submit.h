@@ -10,8 +10,7 @@
  * keyword's value, $ENV(VAR) a variable of the submitter's environment,
  * $(Process) the proc's number in the cluster.  $(Cluster) cannot be
  * known before the schedd answers: it stays in the text as "$(Cluster)"
- * and the schedd replaces it (submit_expand_cluster) when it creates
- * the cluster.
+ * until schedd_submit has the number (submit_expand_cluster).
  *
  * The parser reads the whole file before anything is sent: an error
  * anywhere means nothing is queued.  Error messages start with
@@ -61,7 +60,7 @@ struct submit_result {
 struct submit_env {
 	const char	*cwd;		/* relative paths start here */
 	char *const	*environ;	/* for getenv and $ENV(); NULL: none */
-	int		 check_files;	/* look at executable, initialdir, input */
+	int		 check_files;	/* look at the executable, input... */
 };
 
 /*
@@ -86,8 +85,7 @@ struct ad *submit_proc_ad(const struct submit_result *res, size_t i,
 
 /*
  * submit_expand_cluster: TEXT with every "$(Cluster)" replaced by
- * CLUSTER, as a fresh string, or NULL if TEXT holds none (the schedd
- * calls it on every attribute text of a submit before parsing it).
+ * CLUSTER, as a fresh string, or NULL if TEXT holds none.
  */
 char	*submit_expand_cluster(const char *text, int cluster);
 

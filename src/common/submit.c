@@ -1117,9 +1117,9 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 			}
 			if (errno != 0 || end == k->text || *end != '\0' ||
 			    v <= 0) {
-				perr(p, k->line, "image_size must be a positive "
-				    "number of KiB (or with M or G), not "
-				    "\"%s\"", shown(k->text, shownbuf,
+				perr(p, k->line, "image_size must be a "
+				    "positive number of KiB (or with M or G), "
+				    "not \"%s\"", shown(k->text, shownbuf,
 				    sizeof(shownbuf)));
 				goto out;
 			}
@@ -1227,7 +1227,8 @@ queue_stmt(struct parser *p, const char *arg, int line)
 	if (q.text != NULL && (parse_long(q.text, &n) == -1 || n < 0)) {
 		if (strpbrk(q.text, " \t") != NULL)
 			perr(p, line, "queue takes one count (queue [N]), not "
-			    "\"%s\"", shown(q.text, shownbuf, sizeof(shownbuf)));
+			    "\"%s\"", shown(q.text, shownbuf,
+			    sizeof(shownbuf)));
 		else
 			perr(p, line, "the queue count must be a whole number "
 			    "of jobs, 0 or more, not \"%s\"",
@@ -1277,8 +1278,8 @@ queue_stmt(struct parser *p, const char *arg, int line)
 			if (expand_all(p, st->first + k, kv, cv, cdefs, ncv,
 			    1) == -1)
 				goto out;
-			if (build(p, kv, cv, cnames, ncv, st->first + k, 0, line,
-			    &st->more[k - 1]) == -1)
+			if (build(p, kv, cv, cnames, ncv, st->first + k, 0,
+			    line, &st->more[k - 1]) == -1)
 				goto out;
 		}
 	}

@@ -1,0 +1,128 @@
+/*
+ * schedd_client.h: talking to a schedd (schedd_rpc.x) from the user
+ * commands: condor_submit, condor_q, condor_rm, condor_hold,
+ * condor_release, condor_prio, condor_history, condor_reschedule.
+ *
+ * The local schedd is reached over the Unix-domain socket
+ * $(SPOOL)/.schedd_socket, where it learns who the caller is from the
+ * kernel; another host's schedd over TCP at its ScheddIpAddr, for
+ * queries only.  Every call times out after RPC_TIMEOUT seconds (a
+ * submit after five times that: the schedd copies the executable).
+ */
+#ifndef CONDOR_SCHEDD_CLIENT_H
+#define CONDOR_SCHEDD_CLIENT_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <rpc/rpc.h>
+
+struct ad;
+struct buf;
+struct submit_result;
+
+#define SCHEDD_SOCKET_NAME	".schedd_socket"	/* in SPOOL */
+
+/*
+ * schedd_connect: a client for the schedd at ADDR ("<ip:port>"), or for
+ * this host's schedd when ADDR is NULL.  NULL with a message in ERR.
+ * Close it with rpc_close.
+ */
+CLIENT	*schedd_connect(const char *addr, char *err, size_t errlen);
+
+/*
+ * schedd_submit: queue the cluster RES describes, in one transaction.
+ * Returns 0 with *CLUSTER set, or -1 with a message in ERR (nothing was
+ * queued, unless the message says the answer was lost).
+ */
+int	 schedd_submit(CLIENT *, const struct submit_result *res,
+	    int *cluster, char *err, size_t errlen);
+
+/*
+ * schedd_query: the jobs for which CONSTRAINT ("" or NULL: all) is
+ * TRUE; finished ones from the history when HISTORY.  When ATTRS (a
+ * NULL-terminated list) is given, each ad keeps only those attributes
+ * and the ones their expressions refer to, which makes large queues
+ * quick to show.  Returns how many ads were stored in *JOBS (free with
+ * schedd_free_jobs), or -1 with a message in ERR.
+ */
+int	 schedd_query(CLIENT *, const char *constraint, int history,
+	    const char *const *attrs, struct ad ***jobs, char *err,
+	    size_t errlen);
+void	 schedd_free_jobs(struct ad **jobs, int n);
+
+/*
+ * schedd_action: apply ACTION (JOB_REMOVE, JOB_HOLD, JOB_RELEASE,
+ * JOB_SET_PRIO, JOB_ADD_PRIO) with VALUE and REASON to the jobs
+ * CONSTRAINT selects.  Returns 0 with *COUNT (changed) and *DENIED (not
+ * the caller's) set, also when nothing matched; -1 with a message in
+ * ERR if the schedd could not be asked or refused the request.
+ */
+int	 schedd_action(CLIENT *, int action, const char *constraint,
+	    int value, const char *reason, int *count, int *denied,
+	    char *err, size_t errlen);
+
+/* schedd_reschedule: ask for a negotiation cycle now.  0 or -1. */
+int	 schedd_reschedule(CLIENT *, char *err, size_t errlen);
+
+/*
+ * A job named on a command line: "C.P", "C", a user name, or all jobs
+ * ("-a").
+ */
+enum job_spec_kind {
+	JOB_SPEC_PROC,
+	JOB_SPEC_CLUSTER,
+	JOB_SPEC_OWNER,
+	JOB_SPEC_ALL,
+};
+
+struct job_spec {
+	enum job_spec_kind	 kind;
+	int			 cluster;
+	int			 proc;
+	const char		*owner;		/* borrowed from the argument */
+};
+
+/*
+ * job_spec_parse: read ARG as "C.P", "C" or a user name into SPEC.
+ * Returns 0, or -1 if ARG is none of them.
+ */
+int	 job_spec_parse(const char *arg, struct job_spec *spec);
+/* job_spec_constraint: the constraint selecting SPEC's jobs (caller
+ * frees). */
+char	*job_spec_constraint(const struct job_spec *spec);
+/* job_spec_name: "job 3.1", "cluster 3", "user ann", "all jobs". */
+void	 job_spec_name(const struct job_spec *spec, char *buf, size_t len);
+
+/*
+ * job_tool_main: the whole of condor_rm (JOB_REMOVE), condor_hold
+ * (JOB_HOLD), condor_release (JOB_RELEASE) and condor_prio
+ * (JOB_SET_PRIO): arguments, one request per job named, messages, exit
+ * status.
+ */
+int	 job_tool_main(int argc, char **argv, int action);
+
+/*
+ * Showing jobs (condor_q, condor_history).
+ *
+ * job_status_letter: "U", "I", "R", "X", "C", "H", "S" for a JobStatus,
+ * "?" for anything else.  job_value_text: attribute NAME of AD as text
+ * for -af: strings unquoted, booleans true/false, "undefined", "error";
+ * control characters replaced (caller frees).  job_format_time: a time
+ * as "MM/DD HH:MM" (local time), "??/?? ??:??" if missing.
+ * job_format_cpu: seconds as "D+HH:MM:SS".  job_command: the base name
+ * of Cmd and the Args (caller frees).  job_cmp: order ads by ClusterId,
+ * then ProcId (for qsort over struct ad *).
+ */
+const char *job_status_letter(long long status);
+char	*job_value_text(const struct ad *ad, const char *name);
+void	 job_format_time(const struct ad *ad, const char *name, char *buf,
+	    size_t len);
+void	 job_format_cpu(double secs, char *buf, size_t len);
+char	*job_command(const struct ad *ad);
+int	 job_cmp(const void *a, const void *b);
+/* job_print_af: the values of ATTRS (N of them), space separated. */
+void	 job_print_af(const struct ad *ad, char **attrs, int n, FILE *fp);
+/* job_print_long: every attribute, "Name = value", then a blank line. */
+void	 job_print_long(const struct ad *ad, FILE *fp);
+
+#endif

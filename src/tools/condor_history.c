@@ -1,0 +1,180 @@
+/*
+ * condor_history: the jobs this host's schedd (or another host's) has
+ * finished, completed or removed, with their accounting.  See
+ * condor_history(1).
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ad.h"
+#include "buf.h"
+#include "daemon.h"
+#include "expr.h"
+#include "locate.h"
+#include "log.h"
+#include "rpcutil.h"
+#include "schedd_client.h"
+
+static const char *const table_attrs[] = {
+	"ClusterId", "ProcId", "Owner", "QDate", "RemoteUserCpu", "JobStatus",
+	"CompletionDate", "Cmd", "Args", NULL
+};
+
+static const char header[] =
+    " ID      OWNER            SUBMITTED     CPU_USAGE ST   COMPLETED CMD";
+
+static int
+usage(FILE *fp)
+{
+	fprintf(fp,
+	    "usage: condor_history [-l | -af ATTR...] [-name HOST] "
+	    "[-constraint EXPR]\n"
+	    "                      [OWNER | C | C.P]...\n"
+	    "  -l               every attribute of each job\n"
+	    "  -af ATTR...      the named attributes, one job a line\n"
+	    "  -name HOST       the history of HOST's schedd\n"
+	    "  -constraint EXPR only jobs for which EXPR is TRUE\n"
+	    "  OWNER, C, C.P    only this user's jobs, this cluster, this "
+	    "job\n");
+	return fp == stdout ? 0 : 1;
+}
+
+static void
+print_row(const struct ad *ad)
+{
+	char submitted[32], completed[32], cpu[32], *owner, *cmd;
+	long long cluster = 0, proc = 0, status = -1;
+	double user = 0;
+
+	(void)ad_get_int(ad, "ClusterId", &cluster);
+	(void)ad_get_int(ad, "ProcId", &proc);
+	(void)ad_get_int(ad, "JobStatus", &status);
+	(void)ad_get_real(ad, "RemoteUserCpu", &user);
+	job_format_time(ad, "QDate", submitted, sizeof(submitted));
+	job_format_time(ad, "CompletionDate", completed, sizeof(completed));
+	job_format_cpu(user, cpu, sizeof(cpu));
+	owner = job_value_text(ad, "Owner");
+	cmd = job_command(ad);
+	printf("%4lld.%-3lld %-14.14s %11s %13s %-2s %11s %s\n", cluster, proc,
+	    owner, submitted, cpu, job_status_letter(status), completed, cmd);
+	free(owner);
+	free(cmd);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct job_spec spec;
+	struct buf specs, constraint;
+	struct ad **jobs;
+	struct expr *e;
+	const char *user_constraint = NULL, *host = NULL;
+	char err[1024], **af = NULL, *spec_c, *addr = NULL;
+	int i, n, naf = 0, want_long = 0;
+	CLIENT *cl;
+
+	common_init(argv[0]);
+	signal(SIGPIPE, SIG_IGN);
+	buf_init(&specs);
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "-h") == 0 || strcmp(a, "-help") == 0 ||
+		    strcmp(a, "--help") == 0)
+			return usage(stdout);
+		else if (strcmp(a, "-l") == 0 || strcmp(a, "-long") == 0)
+			want_long = 1;
+		else if (strcmp(a, "-af") == 0 ||
+		    strcmp(a, "-autoformat") == 0) {
+			af = argv + i + 1;
+			while (i + 1 < argc && argv[i + 1][0] != '-') {
+				naf++;
+				i++;
+			}
+			if (naf == 0) {
+				log_warnx("-af needs at least one attribute "
+				    "name");
+				return 1;
+			}
+		} else if (strcmp(a, "-constraint") == 0) {
+			if (++i == argc) {
+				log_warnx("-constraint needs an expression");
+				return 1;
+			}
+			user_constraint = argv[i];
+		} else if (strcmp(a, "-name") == 0) {
+			if (++i == argc) {
+				log_warnx("-name needs a host name");
+				return 1;
+			}
+			host = argv[i];
+		} else if (a[0] == '-') {
+			log_warnx("unknown option %s", a);
+			return usage(stderr);
+		} else {
+			if (job_spec_parse(a, &spec) == -1) {
+				log_warnx("\"%s\" is not a job (C.P), a "
+				    "cluster (C) or a user name", a);
+				return 1;
+			}
+			spec_c = job_spec_constraint(&spec);
+			buf_printf(&specs, "%s(%s)", specs.len ? " || " : "",
+			    spec_c);
+			free(spec_c);
+		}
+	}
+	buf_init(&constraint);
+	if (specs.len > 0)
+		buf_printf(&constraint, "(%s)", specs.data);
+	if (user_constraint != NULL) {
+		if ((e = expr_parse(user_constraint, err, sizeof(err))) ==
+		    NULL) {
+			log_warnx("bad constraint \"%s\": %s", user_constraint,
+			    err);
+			return 1;
+		}
+		expr_free(e);
+		buf_printf(&constraint, "%s(%s)", constraint.len ? " && " : "",
+		    user_constraint);
+	}
+	if (constraint.len > AD_MAX_TEXT) {
+		log_warnx("the constraint is too long");
+		return 1;
+	}
+
+	if (host != NULL &&
+	    (addr = daemon_locate("schedd", host, err, sizeof(err))) == NULL) {
+		log_warnx("%s", err);
+		return 1;
+	}
+	if ((cl = schedd_connect(addr, err, sizeof(err))) == NULL) {
+		log_warnx("%s", err);
+		return 1;
+	}
+	free(addr);
+	n = schedd_query(cl, constraint.data, 1, want_long ? NULL :
+	    naf > 0 ? (const char *const *)af : table_attrs, &jobs, err,
+	    sizeof(err));
+	rpc_close(cl);
+	if (n < 0) {
+		log_warnx("cannot read the history: %s", err);
+		return 1;
+	}
+	signal(SIGPIPE, SIG_DFL);
+	if (!want_long && naf == 0)
+		printf("%s\n", header);
+	for (i = 0; i < n; i++) {
+		if (want_long)
+			job_print_long(jobs[i], stdout);
+		else if (naf > 0)
+			job_print_af(jobs[i], af, naf, stdout);
+		else
+			print_row(jobs[i]);
+	}
+	schedd_free_jobs(jobs, n);
+	buf_free(&specs);
+	buf_free(&constraint);
+	return 0;
+}

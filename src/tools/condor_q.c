@@ -1,0 +1,525 @@
+/*
+ * condor_q: show the job queue of this host's schedd, of another host's,
+ * or of every schedd in the pool; explain why idle jobs do not run.  See
+ * condor_q(1).
+ *
+ * Everything printed comes from ads: any attribute may be missing or of
+ * the wrong type, and strings may hold anything; control characters
+ * never reach the terminal.
+ */
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ad.h"
+#include "buf.h"
+#include "collector_client.h"
+#include "config.h"
+#include "daemon.h"
+#include "expr.h"
+#include "locate.h"
+#include "log.h"
+#include "rpcutil.h"
+#include "schedd_client.h"
+#include "xalloc.h"
+
+#define MAX_CLAUSES	64	/* clauses of a Requirements analysed */
+
+enum format {
+	FMT_TABLE,
+	FMT_LONG,
+	FMT_AF,
+	FMT_ANALYZE,
+};
+
+/* What the table needs of each job. */
+static const char *const table_attrs[] = {
+	"ClusterId", "ProcId", "Owner", "QDate", "RemoteUserCpu", "JobStatus",
+	"UserPrio", "ImageSize", "Cmd", "Args", NULL
+};
+
+static const char header[] =
+    " ID      OWNER            SUBMITTED     CPU_USAGE ST PRI SIZE CMD";
+
+static int
+usage(FILE *fp)
+{
+	fprintf(fp,
+	    "usage: condor_q [-l | -af ATTR... | -analyze] [-global | -name "
+	    "HOST]\n"
+	    "                [-constraint EXPR] [OWNER | C | C.P]...\n"
+	    "  -l               every attribute of each job\n"
+	    "  -af ATTR...      the named attributes, one job a line\n"
+	    "  -analyze         why each idle job is not running\n"
+	    "  -global          the queues of every schedd in the pool\n"
+	    "  -name HOST       the queue of HOST's schedd\n"
+	    "  -constraint EXPR only jobs for which EXPR is TRUE\n"
+	    "  OWNER, C, C.P    only this user's jobs, this cluster, this "
+	    "job\n");
+	return fp == stdout ? 0 : 1;
+}
+
+static long long
+get_int(const struct ad *ad, const char *name, long long dflt)
+{
+	long long v;
+
+	return ad_get_int(ad, name, &v) == 0 ? v : dflt;
+}
+
+static double
+get_real(const struct ad *ad, const char *name, double dflt)
+{
+	double v;
+
+	return ad_get_real(ad, name, &v) == 0 ? v : dflt;
+}
+
+static void
+print_row(const struct ad *ad)
+{
+	char submitted[32], cpu[32], *owner, *cmd;
+	long long prio;
+	double size;
+
+	job_format_time(ad, "QDate", submitted, sizeof(submitted));
+	job_format_cpu(get_real(ad, "RemoteUserCpu", 0), cpu, sizeof(cpu));
+	owner = job_value_text(ad, "Owner");
+	cmd = job_command(ad);
+	prio = get_int(ad, "UserPrio", 0);
+	if (prio < -999 || prio > 999)
+		prio = 0;
+	size = get_real(ad, "ImageSize", 0) / 1024.0;
+	if (!(size >= 0) || size > 1e7)
+		size = 0;
+	printf("%4lld.%-3lld %-14.14s %11s %13s %-2s %-3lld %-4.1f %s\n",
+	    get_int(ad, "ClusterId", 0), get_int(ad, "ProcId", 0), owner,
+	    submitted, cpu, job_status_letter(get_int(ad, "JobStatus", -1)),
+	    prio, size, cmd);
+	free(owner);
+	free(cmd);
+}
+
+static void
+print_footer(struct ad **jobs, int n)
+{
+	long count[8];
+	long long st;
+	int i;
+
+	memset(count, 0, sizeof(count));
+	for (i = 0; i < n; i++) {
+		st = get_int(jobs[i], "JobStatus", -1);
+		if (st >= 0 && st < 8)
+			count[st]++;
+	}
+	printf("\n%d jobs; %ld unexpanded, %ld idle, %ld running, "
+	    "%ld suspended, %ld held\n", n, count[0], count[1], count[2],
+	    count[7], count[5]);
+}
+
+/*
+ * -analyze.
+ */
+struct machines {
+	struct ad	**ads;
+	int		 n;
+	int		 fetched;	/* -1: the collector failed */
+};
+
+/* Is V exactly TRUE (a boolean true or a non-zero number)? */
+static int
+eval_true(const struct expr *e, const struct ad *my, const struct ad *target)
+{
+	struct value v;
+	int t;
+
+	expr_eval(e, my, target, &v);
+	t = value_is_true(&v);
+	value_free(&v);
+	return t;
+}
+
+/* The machine's side: its Requirements, else its START; none accepts. */
+static int
+machine_accepts(const struct ad *machine, const struct ad *job)
+{
+	const char *name = "Requirements";
+	struct value v;
+	int t;
+
+	if (ad_lookup(machine, name) == NULL) {
+		name = "START";
+		if (ad_lookup(machine, name) == NULL)
+			return 1;
+	}
+	ad_eval(machine, job, name, &v);
+	t = value_is_true(&v);
+	value_free(&v);
+	return t;
+}
+
+static void
+machines_fetch(struct machines *m)
+{
+	char err[1024];
+
+	if (m->fetched)
+		return;
+	m->n = collector_query(ADTYPE_STARTD, NULL, &m->ads, err, sizeof(err));
+	if (m->n < 0) {
+		log_warnx("cannot ask the collector at %s for machines: %s",
+		    param("COLLECTOR_HOST") ? param("COLLECTOR_HOST") : "?",
+		    err);
+		m->n = 0;
+		m->ads = NULL;
+		m->fetched = -1;
+		return;
+	}
+	m->fetched = 1;
+}
+
+static void
+analyze_idle(const struct ad *job, struct machines *m)
+{
+	struct expr *clauses[MAX_CLAUSES], *req = NULL;
+	const struct expr *e;
+	int *sat = NULL, match = 0, refuse = 0, busy = 0, avail = 0;
+	size_t nclauses = 0, c, bad = 0;
+	char *text, *state;
+	int i, all;
+
+	machines_fetch(m);
+	if (m->fetched < 0) {
+		printf("The machines cannot be analysed: the collector does "
+		    "not answer.\n");
+		return;
+	}
+	if ((e = ad_lookup(job, "Requirements")) != NULL) {
+		req = expr_copy(e);
+		nclauses = expr_clauses(req, clauses, MAX_CLAUSES);
+		text = expr_to_string(req);
+		printf("Requirements: %s\n", text);
+		free(text);
+	} else
+		printf("Requirements: none (every machine satisfies them)\n");
+	sat = xcalloc(nclauses + 1, sizeof(*sat));
+	for (i = 0; i < m->n; i++) {
+		all = 1;
+		for (c = 0; c < nclauses; c++)
+			if (eval_true(clauses[c], job, m->ads[i]))
+				sat[c]++;
+			else
+				all = 0;
+		/* A clause split out may differ from the whole (!, ||). */
+		if (req != NULL && !eval_true(req, job, m->ads[i]))
+			all = 0;
+		if (!all)
+			continue;
+		match++;
+		if (!machine_accepts(m->ads[i], job)) {
+			refuse++;
+			continue;
+		}
+		if (ad_get_string(m->ads[i], "State", &state) == 0) {
+			if (strcmp(state, "Idle") != 0)
+				busy++;
+			else
+				avail++;
+			free(state);
+		} else
+			busy++;
+	}
+	printf("Of %d machine%s in the pool:\n", m->n, m->n == 1 ? "" : "s");
+	for (c = 0; c < nclauses; c++) {
+		text = expr_to_string(clauses[c]);
+		printf("  %6d satisfy %s\n", sat[c], text);
+		free(text);
+	}
+	printf("  %6d satisfy all of the job's requirements\n", match);
+	printf("  %6d of these refuse the job (their START or "
+	    "Requirements)\n", refuse);
+	printf("  %6d of these are busy (not Idle)\n", busy);
+	printf("  %6d are available to the job\n", avail);
+	for (c = 0; c < nclauses; c++)
+		if (sat[c] == 0) {
+			text = expr_to_string(clauses[c]);
+			printf("No machine satisfies: %s\n", text);
+			free(text);
+			bad++;
+		}
+	if (m->n == 0)
+		printf("The pool has no machines: no startd has reported to "
+		    "the collector.\n");
+	else if (bad > 0 || match == 0)
+		printf("The job cannot run until its requirements change "
+		    "(remove it with condor_rm and submit it again).\n");
+	else if (avail > 0)
+		printf("The job should start at the next negotiation cycle "
+		    "(every %s seconds, or at once after condor_reschedule), "
+		    "in the order of its priority (UserPrio %lld) among this "
+		    "schedd's jobs and of the schedd's priority among "
+		    "submitters.\n", param("NEGOTIATOR_INTERVAL") ?
+		    param("NEGOTIATOR_INTERVAL") : "?",
+		    get_int(job, "UserPrio", 0));
+	else if (refuse == match)
+		printf("Every machine that suits the job refuses it now (its "
+		    "owner is busy, or its policy excludes the job); it waits "
+		    "until one accepts.\n");
+	else
+		printf("Every machine that suits the job is busy; it waits "
+		    "until one is free (the negotiator may vacate a machine "
+		    "running a job of a submitter with a lower priority).\n");
+	for (c = 0; c < nclauses; c++)
+		expr_free(clauses[c]);
+	expr_free(req);
+	free(sat);
+}
+
+static void
+analyze(const struct ad *job, struct machines *m)
+{
+	long long st = get_int(job, "JobStatus", -1);
+	char *s;
+
+	printf("\nJob %lld.%lld: ", get_int(job, "ClusterId", 0),
+	    get_int(job, "ProcId", 0));
+	switch (st) {
+	case 0:
+	case 1:
+		printf("%s\n", st == 0 ? "idle, it has never run" : "idle");
+		analyze_idle(job, m);
+		break;
+	case 2:
+	case 7:
+		s = job_value_text(job, "RemoteHost");
+		printf("%s on %s\n", st == 2 ? "running" : "suspended", s);
+		free(s);
+		break;
+	case 3:
+		printf("removed, being cleaned up\n");
+		break;
+	case 4:
+		printf("completed\n");
+		break;
+	case 5:
+		s = job_value_text(job, "HoldReason");
+		printf("held: %s\n", strcmp(s, "undefined") == 0 ?
+		    "no reason given" : s);
+		printf("It runs again once released (condor_release).\n");
+		free(s);
+		break;
+	default:
+		printf("in an unknown state (JobStatus %lld)\n", st);
+		break;
+	}
+}
+
+/* One schedd: NAME and ADDR (NULL: this host's over its socket). */
+static int
+show_schedd(const char *name, const char *addr, const char *constraint,
+    enum format fmt, char **af, int naf, int global, struct machines *m)
+{
+	struct ad **jobs;
+	CLIENT *cl;
+	char err[1024];
+	int n, i;
+
+	if ((cl = schedd_connect(addr, err, sizeof(err))) == NULL) {
+		log_warnx("%s", err);
+		return 1;
+	}
+	n = schedd_query(cl, constraint, 0, fmt == FMT_TABLE ? table_attrs :
+	    fmt == FMT_AF ? (const char *const *)af : NULL, &jobs, err,
+	    sizeof(err));
+	rpc_close(cl);
+	if (n < 0) {
+		log_warnx("cannot query the schedd%s%s: %s", name ? " of " : "",
+		    name ? name : "", err);
+		return 1;
+	}
+	/* Output into a closed pipe ("| head") ends us quietly, as usual. */
+	signal(SIGPIPE, SIG_DFL);
+	if (n > 1)
+		qsort(jobs, (size_t)n, sizeof(*jobs), job_cmp);
+	if (global && fmt == FMT_TABLE)
+		printf("\n-- Schedd: %s : %s\n", name, addr);
+	if (fmt == FMT_TABLE)
+		printf("%s\n", header);
+	for (i = 0; i < n; i++) {
+		switch (fmt) {
+		case FMT_TABLE:
+			print_row(jobs[i]);
+			break;
+		case FMT_LONG:
+			job_print_long(jobs[i], stdout);
+			break;
+		case FMT_AF:
+			job_print_af(jobs[i], af, naf, stdout);
+			break;
+		case FMT_ANALYZE:
+			analyze(jobs[i], m);
+			break;
+		}
+	}
+	if (fmt == FMT_TABLE)
+		print_footer(jobs, n);
+	if (fmt == FMT_ANALYZE && n == 0)
+		printf("No job matches.\n");
+	schedd_free_jobs(jobs, n);
+	signal(SIGPIPE, SIG_IGN);
+	return 0;
+}
+
+static int
+show_global(const char *constraint, enum format fmt, char **af, int naf,
+    struct machines *m)
+{
+	struct ad **ads;
+	char err[1024], *name, *addr;
+	int n, i, rc = 0;
+
+	n = collector_query(ADTYPE_SCHEDD, NULL, &ads, err, sizeof(err));
+	if (n < 0) {
+		log_warnx("cannot ask the collector at %s for schedds: %s",
+		    param("COLLECTOR_HOST") ? param("COLLECTOR_HOST") : "?",
+		    err);
+		return 1;
+	}
+	if (n == 0)
+		printf("No schedd is known to the collector.\n");
+	for (i = 0; i < n; i++) {
+		if (ad_get_string(ads[i], "Name", &name) == -1)
+			name = xstrdup("?");
+		if (ad_get_string(ads[i], "ScheddIpAddr", &addr) == -1) {
+			log_warnx("the schedd %s advertises no ScheddIpAddr",
+			    name);
+			free(name);
+			rc = 1;
+			continue;
+		}
+		rc |= show_schedd(name, addr, constraint, fmt, af, naf, 1, m);
+		free(name);
+		free(addr);
+	}
+	collector_free_ads(ads, n);
+	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	enum format fmt = FMT_TABLE;
+	struct machines m;
+	struct job_spec spec;
+	struct buf specs, constraint;
+	struct expr *e;
+	const char *user_constraint = NULL, *host = NULL;
+	char err[1024], **af = NULL, *spec_c, *addr;
+	int i, naf = 0, global = 0, want_long = 0, want_analyze = 0, rc;
+
+	common_init(argv[0]);
+	signal(SIGPIPE, SIG_IGN);
+	memset(&m, 0, sizeof(m));
+	buf_init(&specs);
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "-h") == 0 || strcmp(a, "-help") == 0 ||
+		    strcmp(a, "--help") == 0)
+			return usage(stdout);
+		else if (strcmp(a, "-l") == 0 || strcmp(a, "-long") == 0)
+			want_long = 1;
+		else if (strcmp(a, "-af") == 0 ||
+		    strcmp(a, "-autoformat") == 0) {
+			af = argv + i + 1;
+			while (i + 1 < argc && argv[i + 1][0] != '-') {
+				naf++;
+				i++;
+			}
+			if (naf == 0) {
+				log_warnx("-af needs at least one attribute "
+				    "name");
+				return 1;
+			}
+		} else if (strcmp(a, "-global") == 0 || strcmp(a, "-g") == 0)
+			global = 1;
+		else if (strcmp(a, "-analyze") == 0 ||
+		    strcmp(a, "-better-analyze") == 0)
+			want_analyze = 1;
+		else if (strcmp(a, "-constraint") == 0) {
+			if (++i == argc) {
+				log_warnx("-constraint needs an expression");
+				return 1;
+			}
+			user_constraint = argv[i];
+		} else if (strcmp(a, "-name") == 0) {
+			if (++i == argc) {
+				log_warnx("-name needs a host name");
+				return 1;
+			}
+			host = argv[i];
+		} else if (a[0] == '-') {
+			log_warnx("unknown option %s", a);
+			return usage(stderr);
+		} else {
+			if (job_spec_parse(a, &spec) == -1) {
+				log_warnx("\"%s\" is not a job (C.P), a "
+				    "cluster (C) or a user name", a);
+				return 1;
+			}
+			spec_c = job_spec_constraint(&spec);
+			buf_printf(&specs, "%s(%s)", specs.len ? " || " : "",
+			    spec_c);
+			free(spec_c);
+		}
+	}
+	if (want_analyze)
+		fmt = FMT_ANALYZE;
+	else if (want_long)
+		fmt = FMT_LONG;
+	else if (naf > 0)
+		fmt = FMT_AF;
+
+	buf_init(&constraint);
+	if (specs.len > 0)
+		buf_printf(&constraint, "(%s)", specs.data);
+	if (user_constraint != NULL) {
+		if ((e = expr_parse(user_constraint, err, sizeof(err))) ==
+		    NULL) {
+			log_warnx("bad constraint \"%s\": %s", user_constraint,
+			    err);
+			return 1;
+		}
+		expr_free(e);
+		buf_printf(&constraint, "%s(%s)", constraint.len ? " && " : "",
+		    user_constraint);
+	}
+	if (constraint.len > AD_MAX_TEXT) {
+		log_warnx("the constraint is too long");
+		return 1;
+	}
+
+	if (global)
+		rc = show_global(constraint.data, fmt, af, naf, &m);
+	else if (host != NULL) {
+		if ((addr = daemon_locate("schedd", host, err,
+		    sizeof(err))) == NULL) {
+			log_warnx("%s", err);
+			return 1;
+		}
+		rc = show_schedd(host, addr, constraint.data, fmt, af, naf, 0,
+		    &m);
+		free(addr);
+	} else
+		rc = show_schedd(NULL, NULL, constraint.data, fmt, af, naf, 0,
+		    &m);
+	if (m.fetched > 0)
+		collector_free_ads(m.ads, m.n);
+	buf_free(&specs);
+	buf_free(&constraint);
+	return rc;
+}
