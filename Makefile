@@ -19,7 +19,7 @@ LDLIBS	:= -ltirpc -lm
 
 DEBIAN_PACKAGES := libtirpc-dev libelf-dev rpcsvc-proto
 # What the tests use besides: rpcinfo, and real programs' static libraries.
-TEST_PACKAGES := rpcbind python3
+TEST_PACKAGES := rpcbind python3 clang
 
 # Protocols: include/NAME.x -> obj/gen/NAME.h, NAME_xdr.c, NAME_clnt.c,
 # NAME_svc.c.  The server stub is linked into the daemon of the same name.

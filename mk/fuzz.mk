@@ -1,0 +1,28 @@
+# Coverage-guided fuzzers (libFuzzer, clang) for the parsers and decoders:
+# the expression language, ads as text, the configuration, and the XDR
+# of requests.  `make fuzzers` builds them; tests/fuzz/run.sh (part of
+# `make check`) gives each a short run from its corpus in tests/fuzz/.
+
+FUZZ_CC		?= clang
+FUZZ_FLAGS	:= -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_NAMES	:= $(basename $(notdir $(wildcard tests/fuzz/fuzz_*.c)))
+FUZZERS		:= $(FUZZ_NAMES:%=obj/fuzz/%)
+FUZZ_LIB_SRC	:= $(COMMON_SRC) $(GEN_XDR) $(GEN_CLNT)
+FUZZ_LIB_OBJ	:= $(patsubst %.c,obj/fuzz/lib/%.o,$(FUZZ_LIB_SRC))
+
+obj/fuzz/lib/%.o: %.c $(GEN_H)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -std=gnu11 \
+		-D_GNU_SOURCE $(CPPFLAGS) -w -c -o $@ $<
+
+obj/fuzz/libcommon_fuzz.a: $(FUZZ_LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+obj/fuzz/fuzz_%: tests/fuzz/fuzz_%.c obj/fuzz/libcommon_fuzz.a
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -std=gnu11 -D_GNU_SOURCE \
+		$(CPPFLAGS) -o $@ $< obj/fuzz/libcommon_fuzz.a $(LDLIBS)
+
+.PHONY: fuzzers
+fuzzers: $(FUZZERS)
+check: fuzzers

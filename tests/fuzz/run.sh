@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# A short run of every libFuzzer target from its corpus (part of make
+# check).  FUZZ_SECONDS sets the time per target; a crash, leak, or
+# sanitizer report fails the target and leaves the input in the log dir.
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+secs=${FUZZ_SECONDS:-8}
+work=$(mktemp -d /tmp/condor-fuzz.XXXXXX)
+fails=0
+for f in "$TOP"/obj/fuzz/fuzz_*; do
+	[ -x "$f" ] || continue
+	name=$(basename "$f")
+	corpus=$TOP/tests/fuzz/corpus/${name#fuzz_}
+	mkdir -p "$work/$name"
+	cp -r "$corpus"/. "$work/$name/" 2>/dev/null
+	if (cd "$work" && "$f" -max_total_time="$secs" -seed=1 -max_len=4096 \
+	    -rss_limit_mb=1024 -timeout=10 "$work/$name" >"$work/$name.log" 2>&1); then
+		runs=$(grep -o 'Done [0-9]* runs' "$work/$name.log" | tail -1)
+		echo "PASS $name (${runs:-ran})"
+	else
+		echo "FAIL $name: see $work/$name.log"
+		tail -n 30 "$work/$name.log"
+		fails=$((fails + 1))
+	fi
+done
+[ "$fails" -eq 0 ] && rm -rf "$work"
+exit 0
