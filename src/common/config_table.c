@@ -111,6 +111,15 @@ const struct config_default config_defaults[] = {
 	    "jobs a schedd starts per negotiation cycle", 0 },
 	{ "MAX_JOBS_RUNNING", "200",
 	    "jobs (shadows) a schedd runs at once", 0 },
+	{ "QUEUE_SUPER_USERS", "root, condor",
+	    "users who may remove, hold, release and re-prioritize any job",
+	    0 },
+	{ "QUEUE_COMPACT_RATIO", "4",
+	    "the schedd compacts its job queue log when it has grown to this "
+	    "many times the live queue", 0 },
+	{ "MAX_SHADOW_EXCEPTIONS", "5",
+	    "failed shadows in a row before a job is put on hold (0: never)",
+	    0 },
 
 	/* Owner policy: the startd's control expressions and their parts. */
 	{ "BackgroundLoad", "0.3",
