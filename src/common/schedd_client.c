@@ -32,6 +32,16 @@
 #define SUBMIT_TIMEOUT_FACTOR	5	/* submit: RPC_TIMEOUT times this */
 #define PRIO_LIMIT		20	/* UserPrio is -20..20 */
 
+/* The text of B for the caller to free; B is left empty and freed. */
+static char *
+buf_take(struct buf *b)
+{
+	char *s = buf_release(b);
+
+	buf_free(b);
+	return s;
+}
+
 static int
 rpc_timeout(void)
 {
@@ -903,7 +913,7 @@ job_value_text(const struct ad *ad, const char *name)
 		if (strcasecmp(b.data, "UNDEFINED") != 0 &&
 		    strcasecmp(b.data, "ERROR") != 0) {
 			value_free(&v);
-			return printable(buf_release(&b));
+			return printable(buf_take(&b));
 		}
 		buf_reset(&b);
 	}
@@ -925,7 +935,7 @@ job_value_text(const struct ad *ad, const char *name)
 		break;
 	}
 	value_free(&v);
-	return printable(buf_release(&b));
+	return printable(buf_take(&b));
 }
 
 void

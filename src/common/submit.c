@@ -158,17 +158,29 @@ struct parser {
 	size_t			*customs;	/* indexes of DEF_CUSTOM defs */
 	size_t			 ncustoms;
 	struct stmt		*stmts;
-	size_t			 nstmts;
+	size_t			 nstmts, capstmts;
 	size_t			 nprocs;
 	char			*exe;		/* the cluster's executable */
 	int			 exe_relinked;	/* -1: not looked at yet */
 	char			*cwd;
+	char			 arch[32];	/* this machine's, for */
+	char			 opsys[32];	/* the default requirements */
 	/* Bounds on one top-level expansion. */
 	size_t			 nsubst;
 };
 
 static int	expand(struct parser *, const char *, int, size_t, int,
 		    int *, struct buf *);
+
+/* The text of B for the caller to free; B is left empty and freed. */
+static char *
+buf_take(struct buf *b)
+{
+	char *s = buf_release(b);
+
+	buf_free(b);
+	return s;
+}
 
 static void __attribute__((format(printf, 3, 4)))
 perr(struct parser *p, int line, const char *fmt, ...)
@@ -205,7 +217,7 @@ pwarn(struct parser *p, int line, const char *fmt, ...)
 	va_end(ap);
 	r->warnings = xreallocarray(r->warnings, r->nwarnings + 1,
 	    sizeof(*r->warnings));
-	r->warnings[r->nwarnings++] = buf_release(&b);
+	r->warnings[r->nwarnings++] = buf_take(&b);
 }
 
 /* A printable, bounded rendering of user text for messages. */
@@ -544,10 +556,13 @@ jattrs_free(struct jattrs *j)
 	memset(j, 0, sizeof(*j));
 }
 
-/* Set NAME to TEXT (taken over), replacing an earlier NAME. */
+/*
+ * Set NAME to TEXT (taken over).  Custom attributes (CUSTOM) may replace
+ * an earlier NAME; the built-in ones are set once each.
+ */
 static int
-jattrs_put(struct parser *p, struct jattrs *j, const char *name, char *text,
-    int deps, int line)
+jattrs_set(struct parser *p, struct jattrs *j, const char *name, char *text,
+    int deps, int line, int custom)
 {
 	size_t i;
 
@@ -557,7 +572,7 @@ jattrs_put(struct parser *p, struct jattrs *j, const char *name, char *text,
 		free(text);
 		return -1;
 	}
-	for (i = 0; i < j->n; i++)
+	for (i = 0; custom && i < j->n; i++)
 		if (strcasecmp(j->a[i].name, name) == 0) {
 			free(j->a[i].text);
 			j->a[i].text = text;
@@ -575,6 +590,13 @@ jattrs_put(struct parser *p, struct jattrs *j, const char *name, char *text,
 	return 0;
 }
 
+static int
+jattrs_put(struct parser *p, struct jattrs *j, const char *name, char *text,
+    int deps, int line)
+{
+	return jattrs_set(p, j, name, text, deps, line, 0);
+}
+
 static char *
 quote(const char *s)
 {
@@ -585,7 +607,7 @@ quote(const char *s)
 	v.u.s = (char *)s;
 	buf_init(&b);
 	value_print(&v, &b);
-	return buf_release(&b);
+	return buf_take(&b);
 }
 
 static int
@@ -875,7 +897,7 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 	struct kval *k;
 	struct expr *tree = NULL;
 	struct buf b, refs;
-	char *iwd = NULL, *path, arch[32], opsys[32], shownbuf[64];
+	char *iwd = NULL, *path, shownbuf[64];
 	const char *s;
 	long long v, kib = 1;
 	int d, standard = 1, getenv_on = 0, i, rc = -1;
@@ -1031,14 +1053,16 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 			expr_free(tree);
 			buf_printf(&b, "(%s)", k->text);
 		}
-		machine_arch(arch, sizeof(arch));
-		machine_opsys(opsys, sizeof(opsys));
+		if (p->arch[0] == '\0') {
+			machine_arch(p->arch, sizeof(p->arch));
+			machine_opsys(p->opsys, sizeof(p->opsys));
+		}
 		if (!refs_name(refs.data, "Arch"))
 			buf_printf(&b, "%s(Arch == \"%s\")",
-			    b.len ? " && " : "", arch);
+			    b.len ? " && " : "", p->arch);
 		if (!refs_name(refs.data, "OpSys"))
 			buf_printf(&b, "%s(OpSys == \"%s\")",
-			    b.len ? " && " : "", opsys);
+			    b.len ? " && " : "", p->opsys);
 		if (!refs_name(refs.data, "Disk"))
 			buf_printf(&b, "%s(Disk >= ImageSize)",
 			    b.len ? " && " : "");
@@ -1151,8 +1175,8 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 		}
 		if (check_expr(p, cnames[c], k->text, k->line, NULL) == -1)
 			goto out;
-		if (jattrs_put(p, j, cnames[c], xstrdup(k->text), k->deps,
-		    k->line) == -1)
+		if (jattrs_set(p, j, cnames[c], xstrdup(k->text), k->deps,
+		    k->line, 1) == -1)
 			goto out;
 	}
 	rc = 0;
@@ -1258,7 +1282,11 @@ queue_stmt(struct parser *p, const char *arg, int line)
 		cnames[k] = cdefs[k]->name;
 	}
 
-	p->stmts = xreallocarray(p->stmts, p->nstmts + 1, sizeof(*p->stmts));
+	if (p->nstmts == p->capstmts) {
+		p->capstmts = p->capstmts ? 2 * p->capstmts : 16;
+		p->stmts = xreallocarray(p->stmts, p->capstmts,
+		    sizeof(*p->stmts));
+	}
 	st = &p->stmts[p->nstmts++];
 	memset(st, 0, sizeof(*st));
 	st->first = p->nprocs;
@@ -1439,9 +1467,17 @@ assemble(struct parser *p)
 		b = &st->base;
 		/* Which of the statement's attributes each proc carries. */
 		own = xcalloc(b->n + 1, 1);
-		for (i = 0; i < b->n; i++)
-			own[i] = (b->a[i].deps & DEP_PROCESS) ? 2 :
-			    !sad_has(&r->cluster, b->a[i].name);
+		for (i = 0, k = 0; i < b->n; i++) {
+			if (b->a[i].deps & DEP_PROCESS)
+				own[i] = 2;
+			else if (k < r->cluster.n && strcasecmp(b->a[i].name,
+			    r->cluster.attrs[k].name) == 0) {
+				/* Usually in the same order: no search. */
+				own[i] = 0;
+				k++;
+			} else
+				own[i] = !sad_has(&r->cluster, b->a[i].name);
+		}
 		for (k = 0; k < st->count; k++, proc++) {
 			struct submit_ad *pa = &r->procs[proc];
 
@@ -1667,7 +1703,7 @@ submit_expand_cluster(const char *text, int cluster)
 		buf_printf(&b, "%d", cluster);
 	}
 	buf_adds(&b, s);
-	return buf_release(&b);
+	return buf_take(&b);
 }
 
 /* Read LEN bytes at OFF exactly; -1 on a short file or an error. */
