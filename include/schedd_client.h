@@ -40,9 +40,9 @@ int	 schedd_submit(CLIENT *, const struct submit_result *res,
 /*
  * schedd_query: the jobs for which CONSTRAINT ("" or NULL: all) is
  * TRUE; finished ones from the history when HISTORY.  When ATTRS (a
- * NULL-terminated list) is given, each ad keeps only those attributes
- * and the ones their expressions refer to, which makes large queues
- * quick to show.  Returns how many ads were stored in *JOBS (free with
+ * NULL-terminated list) is given, the schedd sends only those
+ * attributes and the ones their values refer to, which makes large
+ * queues quick to show.  Returns how many ads were stored in *JOBS (free with
  * schedd_free_jobs), or -1 with a message in ERR.
  */
 int	 schedd_query(CLIENT *, const char *constraint, int history,
@@ -110,8 +110,8 @@ int	 job_tool_main(int argc, char **argv, int action);
  * control characters replaced (caller frees).  job_format_time: a time
  * as "MM/DD HH:MM" (local time), "??/?? ??:??" if missing.
  * job_format_cpu: seconds as "D+HH:MM:SS".  job_command: the base name
- * of Cmd and the Args (caller frees).  job_cmp: order ads by ClusterId,
- * then ProcId (for qsort over struct ad *).
+ * of Cmd and the Args (caller frees).  job_sort: order N ads by
+ * ClusterId, then ProcId.
  */
 const char *job_status_letter(long long status);
 char	*job_value_text(const struct ad *ad, const char *name);
@@ -119,7 +119,7 @@ void	 job_format_time(const struct ad *ad, const char *name, char *buf,
 	    size_t len);
 void	 job_format_cpu(double secs, char *buf, size_t len);
 char	*job_command(const struct ad *ad);
-int	 job_cmp(const void *a, const void *b);
+void	 job_sort(struct ad **jobs, size_t n);
 /* job_print_af: the values of ATTRS (N of them), space separated. */
 void	 job_print_af(const struct ad *ad, char **attrs, int n, FILE *fp);
 /* job_print_long: every attribute, "Name = value", then a blank line. */

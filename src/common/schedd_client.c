@@ -325,27 +325,17 @@ out:
 
 /*
  * Decoding a query's answer straight into ads: the attribute strings go
- * into fixed buffers, and only the attributes asked for are parsed, so a
- * queue of 100,000 jobs costs no allocation per attribute left out.
+ * through fixed buffers, so that a queue of 100,000 jobs costs no
+ * allocation per string besides the ads themselves.
  */
 struct query_reply {
 	int			 code;
 	char			 message[ERRSTR_MAX + 1];
 	struct ad		**jobs;
 	u_int			 njobs;
-	const char *const	*attrs;		/* NULL: keep everything */
 	char			 name[AD_X_MAX_NAME + 1];
 	char			 text[AD_X_MAX_TEXT + 1];
 };
-
-static int
-wanted(const char *const *attrs, const char *name)
-{
-	for (; *attrs != NULL; attrs++)
-		if (strcasecmp(*attrs, name) == 0)
-			return 1;
-	return 0;
-}
 
 static bool_t
 xdr_query_reply(XDR *x, struct query_reply *r)
@@ -374,8 +364,7 @@ xdr_query_reply(XDR *x, struct query_reply *r)
 			    !xdr_string(x, &text, AD_X_MAX_TEXT))
 				return FALSE;
 			/* A malformed attribute is left out. */
-			if (r->attrs == NULL || wanted(r->attrs, name))
-				(void)ad_set_expr(ad, name, text, NULL, 0);
+			(void)ad_set_expr(ad, name, text, NULL, 0);
 		}
 	}
 	return TRUE;
@@ -392,7 +381,6 @@ schedd_query(CLIENT *cl, const char *constraint, int history,
 	int rc;
 
 	r = xcalloc(1, sizeof(*r));
-	r->attrs = attrs;
 	if (attrs == NULL) {
 		q.constraint = (char *)(constraint ? constraint : "");
 		q.history = history;
@@ -657,7 +645,7 @@ target_subject(const struct target *t, int count, char *buf, size_t len)
 static int
 job_tool_one(CLIENT *cl, const struct job_tool *jt, const struct target *t)
 {
-	char err[1024], what[300], subject[320], done[64];
+	char err[1024], what[300], subject[320];
 	char *constraint;
 	int count = 0, denied = 0, rc;
 
@@ -690,21 +678,32 @@ job_tool_one(CLIENT *cl, const struct job_tool *jt, const struct target *t)
 		if (t->constraint == NULL && (t->spec.kind == JOB_SPEC_PROC ||
 		    t->spec.kind == JOB_SPEC_CLUSTER))
 			log_warnx("%s is not yours", what);
+		else if (t->constraint == NULL &&
+		    t->spec.kind == JOB_SPEC_ALL)
+			log_warnx("none of the %d job%s %s yours", denied,
+			    denied == 1 ? "" : "s", denied == 1 ? "is" : "are");
 		else
-			log_warnx("none of the %d job%s of %s %s yours", denied,
+			log_warnx("the %d job%s of %s %s not yours", denied,
 			    denied == 1 ? "" : "s", what,
 			    denied == 1 ? "is" : "are");
 		return 1;
 	}
-	if (jt->action == JOB_SET_PRIO)
-		snprintf(done, sizeof(done), "set to priority %d", jt->value);
-	else if (jt->action == JOB_ADD_PRIO)
-		snprintf(done, sizeof(done), "changed priority by %+d",
-		    jt->value);
-	else
-		snprintf(done, sizeof(done), "%s", jt->done);
-	target_subject(t, count, subject, sizeof(subject));
-	printf("%s %s\n", subject, done);
+	if (jt->action == JOB_SET_PRIO || jt->action == JOB_ADD_PRIO) {
+		if (t->constraint != NULL)
+			snprintf(subject, sizeof(subject), "%d job%s matching "
+			    "the constraint", count, count == 1 ? "" : "s");
+		else
+			snprintf(subject, sizeof(subject), "%s", what);
+		if (jt->action == JOB_SET_PRIO)
+			printf("Priority of %s set to %d\n", subject,
+			    jt->value);
+		else
+			printf("Priority of %s changed by %+d\n", subject,
+			    jt->value);
+	} else {
+		target_subject(t, count, subject, sizeof(subject));
+		printf("%s %s\n", subject, jt->done);
+	}
 	if (denied > 0 && !(t->constraint == NULL &&
 	    t->spec.kind == JOB_SPEC_ALL)) {
 		log_warnx("%d job%s of %s %s not yours and %s left alone",
@@ -985,20 +984,41 @@ job_command(const struct ad *ad)
 	return printable(s);
 }
 
-int
-job_cmp(const void *a, const void *b)
-{
-	const struct ad *ja = *(const struct ad *const *)a;
-	const struct ad *jb = *(const struct ad *const *)b;
-	long long ca = 0, cb = 0, pa = 0, pb = 0;
+struct job_key {
+	long long	 cluster;
+	long long	 proc;
+	struct ad	*ad;
+};
 
-	(void)ad_get_int(ja, "ClusterId", &ca);
-	(void)ad_get_int(jb, "ClusterId", &cb);
-	if (ca != cb)
-		return ca < cb ? -1 : 1;
-	(void)ad_get_int(ja, "ProcId", &pa);
-	(void)ad_get_int(jb, "ProcId", &pb);
-	return pa < pb ? -1 : pa > pb;
+static int
+job_key_cmp(const void *a, const void *b)
+{
+	const struct job_key *ka = a, *kb = b;
+
+	if (ka->cluster != kb->cluster)
+		return ka->cluster < kb->cluster ? -1 : 1;
+	return ka->proc < kb->proc ? -1 : ka->proc > kb->proc;
+}
+
+void
+job_sort(struct ad **jobs, size_t n)
+{
+	struct job_key *keys;
+	size_t i;
+
+	if (n < 2)
+		return;
+	/* The keys once each, not twice per comparison. */
+	keys = xcalloc(n, sizeof(*keys));
+	for (i = 0; i < n; i++) {
+		keys[i].ad = jobs[i];
+		(void)ad_get_int(jobs[i], "ClusterId", &keys[i].cluster);
+		(void)ad_get_int(jobs[i], "ProcId", &keys[i].proc);
+	}
+	qsort(keys, n, sizeof(*keys), job_key_cmp);
+	for (i = 0; i < n; i++)
+		jobs[i] = keys[i].ad;
+	free(keys);
 }
 
 void

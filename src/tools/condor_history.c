@@ -19,7 +19,7 @@
 
 static const char *const table_attrs[] = {
 	"ClusterId", "ProcId", "Owner", "QDate", "RemoteUserCpu", "JobStatus",
-	"CompletionDate", "Cmd", "Args", NULL
+	"CompletionDate", "EnteredCurrentStatus", "Cmd", "Args", NULL
 };
 
 static const char header[] =
@@ -53,7 +53,9 @@ print_row(const struct ad *ad)
 	(void)ad_get_int(ad, "JobStatus", &status);
 	(void)ad_get_real(ad, "RemoteUserCpu", &user);
 	job_format_time(ad, "QDate", submitted, sizeof(submitted));
-	job_format_time(ad, "CompletionDate", completed, sizeof(completed));
+	/* A removed job may have no CompletionDate: when it left, then. */
+	job_format_time(ad, ad_lookup(ad, "CompletionDate") ? "CompletionDate" :
+	    "EnteredCurrentStatus", completed, sizeof(completed));
 	job_format_cpu(user, cpu, sizeof(cpu));
 	owner = job_value_text(ad, "Owner");
 	cmd = job_command(ad);

@@ -244,7 +244,7 @@ analyze_idle(const struct ad *job, struct machines *m)
 	    "Requirements)\n", refuse);
 	printf("  %6d of these are busy (not Idle)\n", busy);
 	printf("  %6d are available to the job\n", avail);
-	for (c = 0; c < nclauses; c++)
+	for (c = 0; c < nclauses && m->n > 0; c++)
 		if (sat[c] == 0) {
 			text = expr_to_string(clauses[c]);
 			printf("No machine satisfies: %s\n", text);
@@ -343,8 +343,7 @@ show_schedd(const char *name, const char *addr, const char *constraint,
 	}
 	/* Output into a closed pipe ("| head") ends us quietly, as usual. */
 	signal(SIGPIPE, SIG_DFL);
-	if (n > 1)
-		qsort(jobs, (size_t)n, sizeof(*jobs), job_cmp);
+	job_sort(jobs, (size_t)n);
 	if (global && fmt == FMT_TABLE)
 		printf("\n-- Schedd: %s : %s\n", name, addr);
 	if (fmt == FMT_TABLE)
