@@ -22,6 +22,7 @@ userlog_write(const char *path, int event, int cluster, int proc,
 	struct buf b;
 	struct tm tm;
 	time_t now = time(NULL);
+	size_t len;
 	ssize_t n;
 	int fd, saved;
 
@@ -41,11 +42,12 @@ userlog_write(const char *path, int event, int cluster, int proc,
 		buf_free(&b);
 		return -1;
 	}
-	n = write(fd, b.data, b.len);
+	len = b.len;
+	n = write(fd, b.data, len);
 	saved = errno;
 	close(fd);
 	buf_free(&b);
-	if (n != (ssize_t)b.len) {
+	if (n != (ssize_t)len) {
 		errno = n == -1 ? saved : EIO;
 		return -1;
 	}
