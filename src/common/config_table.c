@@ -181,6 +181,15 @@ const struct config_default config_defaults[] = {
 	    "condor, or nobody; never root)", 0 },
 	{ "REMOTE_IO_CHUNK", "65536",
 	    "bytes moved per remote read or write", 0 },
+	{ "STARTER_UPDATE_INTERVAL", "2",
+	    "seconds between a starter's shipments of its job's output "
+	    "(and signs of life) to the shadow", 0 },
+	{ "STARTER_TIMEOUT", "60",
+	    "seconds a shadow waits for word from its starter before it "
+	    "gives the run up and requeues the job", 0 },
+	{ "VACATE_GRACE", "10",
+	    "seconds a vacated vanilla job has between SIGTERM and SIGKILL",
+	    0 },
 
 	/* Mail. */
 	{ "MAIL", "/usr/sbin/sendmail",

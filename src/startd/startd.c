@@ -28,25 +28,47 @@
  *	TotalCpus, State, Activity, EnteredCurrentState, StartdIpAddr,
  *	START and Requirements (the START expression, for the matchmaker
  *	to evaluate against a job), Rank (STARTD_RANK, default 0),
- *	UpdateSequenceNumber and DaemonStartTime.
+ *	UpdateSequenceNumber and DaemonStartTime; while a job is here also
+ *	RemoteUser (its Owner), RemoteSchedd, JobId ("C.P") and JobStart.
+ *
+ *	A shadow asks to run its job here (STARTD_REQUEST_CLAIM).  The
+ *	startd looks at the machine again, and accepts only if it is Idle,
+ *	START is TRUE with the job as TARGET and the job's Requirements are
+ *	TRUE with the machine as TARGET; otherwise it refuses and says why.
+ *	It then spawns STARTER (as root when it is root), writes the claim
+ *	on the starter's standard input and keeps that pipe open as the
+ *	starter's lifeline, and enters the Claimed state.  The starter obeys
+ *	signals: SIGTERM vacate, SIGQUIT kill now, SIGTSTP suspend, SIGCONT
+ *	continue; STARTD_VACATE (condor_vacate, preemption) sends SIGTERM
+ *	and enters Vacating, STARTD_RELEASE_CLAIM (the claim's shadow,
+ *	proving it with the claim's capability) sends SIGQUIT and enters
+ *	Killing.  A vacate that takes longer than VACATE_GRACE plus two
+ *	RPC_TIMEOUTs becomes a kill, and a kill that takes longer than
+ *	RPC_TIMEOUT becomes SIGKILL.  When the starter exits the machine
+ *	returns to Owner or Idle as START says.  The owner policy for
+ *	running jobs (SUSPEND, CONTINUE, VACATE, KILL) hooks in at
+ *	claim_policy() in startd_claim.c.
  *
  * PROTOCOL
  *	Serves STARTD_PROG (include/startd_rpc.x) over TCP on STARTD_PORT
- *	(0: any free port) at BIND_ADDRESS: STARTD_NULL, and STARTD_QUERY,
+ *	(0: any free port) at BIND_ADDRESS: STARTD_NULL; STARTD_QUERY,
  *	which answers with the current machine ad (the caller must be in
- *	HOSTALLOW_READ).  Sends its ad (ADTYPE_STARTD) to the collector
- *	at COLLECTOR_HOST (COLLECTOR_PROG) and invalidates it on shutdown.
+ *	HOSTALLOW_READ); STARTD_REQUEST_CLAIM; STARTD_VACATE (the caller
+ *	must be in HOSTALLOW_WRITE); STARTD_RELEASE_CLAIM.  Sends its ad
+ *	(ADTYPE_STARTD) to the collector at COLLECTOR_HOST
+ *	(COLLECTOR_PROG) and invalidates it on shutdown.
  *
  * SIGNALS
- *	SIGTERM, SIGINT: withdraw the ad from the collector and exit.
- *	SIGHUP: re-read the configuration (policy, intervals, devices), look
- *	at the machine again and advertise at once.
+ *	SIGTERM, SIGINT: vacate the job if one runs, withdraw the ad from
+ *	the collector and exit.  SIGHUP: re-read the configuration (policy,
+ *	intervals, devices), look at the machine again and advertise at
+ *	once.  SIGCHLD: reap the starter; the claim ends.
  *
  * CONFIGURATION
  *	HOST, COLLECTOR_HOST, BIND_ADDRESS, STARTD_PORT, POLLING_INTERVAL,
  *	STARTD_UPDATE_INTERVAL, START, STARTD_RANK, CONSOLE_DEVICES,
- *	LOAD_AVERAGE_FILE, EXECUTE, HOSTALLOW_READ, RPC_TIMEOUT, LOG,
- *	STARTD_LOG.
+ *	LOAD_AVERAGE_FILE, EXECUTE, HOSTALLOW_READ, HOSTALLOW_WRITE,
+ *	STARTER, VACATE_GRACE, RPC_TIMEOUT, LOG, STARTD_LOG.
  *
  * FILES
  *	$(LOG)/StartLog, $(LOG)/.startd_address; reads LOAD_AVERAGE_FILE,
@@ -109,8 +131,8 @@ startd_activity_name(enum startd_state s)
 	return startd_activity_names[s];
 }
 
-static const char *
-host_name(void)
+const char *
+startd_host_name(void)
 {
 	const char *host = param("HOST");
 
@@ -148,8 +170,8 @@ build_ad(const struct machine_sample *s)
 	struct ad *ad = ad_new();
 	double noncondor = s->loadavg - s->condor_loadavg;
 
-	ad_set_string(ad, "Name", host_name());
-	ad_set_string(ad, "Machine", host_name());
+	ad_set_string(ad, "Name", startd_host_name());
+	ad_set_string(ad, "Machine", startd_host_name());
 	ad_set_string(ad, "Arch", s->arch);
 	ad_set_string(ad, "OpSys", s->opsys);
 	ad_set_int(ad, "Memory", s->memory);
@@ -169,6 +191,7 @@ build_ad(const struct machine_sample *s)
 	set_expr(ad, "Rank", policy_rank_text());
 	ad_set_int(ad, "UpdateSequenceNumber", update_seq);
 	ad_set_int(ad, "DaemonStartTime", (long long)daemon_start_time);
+	claim_add_attrs(ad);
 	return ad;
 }
 
@@ -207,32 +230,69 @@ send_update(void)
 	update_pending = 0;
 }
 
+enum startd_state
+startd_state_get(void)
+{
+	return state;
+}
+
+const struct ad *
+startd_machine_ad(void)
+{
+	return machine_ad;
+}
+
+void
+startd_state_set(enum startd_state next)
+{
+	if (next == state)
+		return;
+	log_info("State %s -> %s", startd_state_name(state),
+	    startd_state_name(next));
+	state = next;
+	entered_state = time(NULL);
+	/* Rebuilt rather than patched: the claim's attributes come and go
+	 * with the states. */
+	ad_free(machine_ad);
+	machine_ad = build_ad(&sample);
+	send_update();
+}
+
 /*
- * Look at the machine, rebuild the ad and decide the state.  Returns 1
- * if the state changed (the ad was then sent), 0 if not.
+ * Look at the machine, rebuild the ad and decide the state.  Owner and
+ * Idle follow START; while a job is here the claim's policy decides.
+ * Returns 1 if the state changed (the ad was then sent), 0 if not.
  */
 static int
 refresh(void)
 {
 	enum startd_state next;
-	struct ad *ad;
 
 	sample_machine(&sample);
-	ad = build_ad(&sample);
-	next = state;
-	if (state == STATE_OWNER || state == STATE_IDLE)
-		next = policy_owner_state(ad);
 	ad_free(machine_ad);
-	machine_ad = ad;
+	machine_ad = build_ad(&sample);
+	if (state != STATE_OWNER && state != STATE_IDLE)
+		return claim_policy(machine_ad);
+	next = policy_owner_state(machine_ad);
 	if (next == state)
 		return 0;
-	log_info("State %s -> %s", startd_state_name(state),
-	    startd_state_name(next));
-	state = next;
-	entered_state = time(NULL);
-	set_state_attrs(machine_ad);
-	send_update();
+	startd_state_set(next);
 	return 1;
+}
+
+void
+startd_refresh(void)
+{
+	refresh();
+}
+
+void
+startd_job_left(void)
+{
+	sample_machine(&sample);
+	ad_free(machine_ad);
+	machine_ad = build_ad(&sample);
+	startd_state_set(policy_owner_state(machine_ad));
 }
 
 static void
@@ -301,7 +361,7 @@ advertised_address(const struct sockaddr_in *bound, char *buf)
 	char *text;
 
 	if (sin.sin_addr.s_addr == htonl(INADDR_ANY)) {
-		text = xasprintf("%s:0", host_name());
+		text = xasprintf("%s:0", startd_host_name());
 		if (addr_parse(text, &host) == 0)
 			sin.sin_addr = host.sin_addr;
 		else
@@ -333,7 +393,7 @@ startd_init(int argc, char **argv)
 		return -1;
 	advertised_address(&bound, startd_addr);
 	daemon_write_address("startd", startd_addr);
-	log_info("serving at %s as %s", startd_addr, host_name());
+	log_info("serving at %s as %s", startd_addr, startd_host_name());
 	policy_load();
 	poll_timer = event_timer_add(0, poll_tick, NULL);
 	update_timer = event_timer_add(0, update_tick, NULL);
@@ -356,12 +416,21 @@ startd_shutdown(void)
 {
 	char err[512];
 
-	if (collector_invalidate(ADTYPE_STARTD, host_name(), err,
+	claim_shutdown();
+
+	if (collector_invalidate(ADTYPE_STARTD, startd_host_name(), err,
 	    sizeof(err)) == -1)
 		log_warnx("cannot withdraw our ad from the collector: %s",
 		    err);
 	else
 		log_info("ad withdrawn from the collector");
+}
+
+static void
+startd_child_exit(pid_t pid, int status)
+{
+	if (!claim_child_exit(pid, status))
+		log_info("reaped pid %d (status %#x)", (int)pid, status);
 }
 
 static const struct daemon_ops startd_ops = {
@@ -371,6 +440,7 @@ static const struct daemon_ops startd_ops = {
 	.init = startd_init,
 	.reconfig = startd_reconfig,
 	.shutdown = startd_shutdown,
+	.child_exit = startd_child_exit,
 };
 
 int

@@ -4,6 +4,8 @@
 #ifndef STARTD_PRIVATE_H
 #define STARTD_PRIVATE_H
 
+#include <sys/types.h>
+
 #include <time.h>
 
 struct ad;
@@ -25,6 +27,22 @@ enum startd_state {
 
 const char	*startd_state_name(enum startd_state);
 const char	*startd_activity_name(enum startd_state);
+
+/*
+ * startd.c: the state machine's one door.  startd_state_set enters NEXT:
+ * logs "State A -> B", rebuilds the ad (with the claim's attributes if a
+ * job is here) and advertises it at once.  startd_job_left: the claim is
+ * gone; look at the machine and enter Owner or Idle as START says.
+ * startd_refresh: look at the machine now (a claim request must see the
+ * owner who just came back).  startd_machine_ad is NULL before the first
+ * look.
+ */
+enum startd_state startd_state_get(void);
+void		 startd_state_set(enum startd_state next);
+void		 startd_job_left(void);
+void		 startd_refresh(void);
+const struct ad	*startd_machine_ad(void);
+const char	*startd_host_name(void);
 
 /* What one look at the machine found (startd_sample.c). */
 struct machine_sample {
@@ -67,5 +85,36 @@ const char *policy_rank_text(void);
  * An ERROR is logged once, until START evaluates again.
  */
 enum startd_state policy_owner_state(const struct ad *machine);
+
+/*
+ * startd_claim.c: the job running here, if any: the claim a shadow made
+ * (STARTD_REQUEST_CLAIM), the starter it runs in, and how it is made to
+ * leave.  The starter obeys signals: SIGTERM vacate (checkpoint if the
+ * job can, else stop it gracefully), SIGQUIT kill now, SIGTSTP suspend,
+ * SIGCONT continue.
+ *
+ * claim_active: a starter is running.  claim_add_attrs: RemoteUser,
+ * RemoteSchedd, JobId and JobStart, while there is a claim.
+ * claim_child_exit: the daemon reaped PID; returns 1 if it was the
+ * starter (the claim is then over and the machine freed).
+ * claim_policy: called at each look at the machine while a job is here,
+ * with the fresh ad; this is where SUSPEND, CONTINUE, VACATE and KILL
+ * will be evaluated (issue 6).  Returns 1 if the state changed (the ad
+ * was then sent).
+ * claim_suspend, claim_continue, claim_vacate, claim_kill: act on the
+ * job through its starter and enter Suspended, Claimed, Vacating or
+ * Killing; WHY is logged.  Each returns 0, or -1 if there is no job or
+ * the state does not allow it.
+ * claim_shutdown: the startd is going away: vacate the job.
+ */
+int	claim_active(void);
+void	claim_add_attrs(struct ad *);
+int	claim_child_exit(pid_t pid, int status);
+int	claim_policy(const struct ad *machine);
+int	claim_suspend(const char *why);
+int	claim_continue(const char *why);
+int	claim_vacate(const char *why);
+int	claim_kill(const char *why);
+void	claim_shutdown(void);
 
 #endif

@@ -1,0 +1,632 @@
+/*
+ * NAME
+ *	condor_shadow - the submitting host's side of one running job
+ *
+ * SYNOPSIS
+ *	condor_shadow CLUSTER.PROC STARTD_ADDR MACHINE_NAME
+ *
+ * DESCRIPTION
+ *	The schedd spawns one shadow per job it runs, as root when the
+ *	schedd is root.  The shadow stays root for SPOOL and its own log,
+ *	and takes the job owner's identity (effective ids) for every access
+ *	to the owner's files: the initial directory Iwd, the input In, the
+ *	output Out and error Err (relative to Iwd unless absolute) and the
+ *	user log UserLog.  Not root, it simply runs as its user.
+ *
+ *	It asks the schedd for the job ad (SCHEDD_QUERY, "ClusterId == C &&
+ *	ProcId == P").  Before claiming a machine it checks what the job
+ *	needs on this side: Iwd must be a directory, In readable, Out and
+ *	Err writable (created if missing, emptied only when the job starts
+ *	running), and the job's executable in SPOOL (cluster<C>.ickpt, or
+ *	the job's checkpoint cluster<C>.proc<P>.ckpt once it has one)
+ *	readable.  A failure holds the job with a HoldReason naming the
+ *	file ("Cannot open input file /home/u/in.txt: No such file or
+ *	directory").
+ *
+ *	It then makes up a capability (192 random bits), listens on an
+ *	ephemeral TCP port at BIND_ADDRESS, and asks the startd at
+ *	STARTD_ADDR for the machine (STARTD_REQUEST_CLAIM with the job ad).
+ *	A refusal, or no answer, sends the job back to idle.  On success
+ *	it writes the execute event (001, with the startd's address and
+ *	"SlotName: MACHINE_NAME") and updates RemoteHost, NumJobStarts,
+ *	JobStartDate and JobCurrentStartDate.  The startd's starter then
+ *	connects back, presents the capability, and is served: the job ad
+ *	and the executable and input (GET), the output and error written at
+ *	the starter's offsets as they grow (PUT), suspend and continue
+ *	events (010 and 011 in the user log, JobStatus 7 and back to 2),
+ *	and at last how the job ended (EXIT).
+ *
+ *	A normal end or a death by a signal completes the job: ExitCode (or
+ *	ExitSignal), ExitBySignal, CompletionDate, RemoteUserCpu,
+ *	RemoteSysCpu, LocalUserCpu and LocalSysCpu (the shadow's own CPU),
+ *	RemoteWallClockTime (all accumulated over the job's runs),
+ *	LastRemoteHost and ImageSize go to the schedd, the user log gets
+ *	event 005 with the usage, and the owner (NotifyUser, else Owner) is
+ *	mailed as Notification asks: Complete and Always every time, Error
+ *	when the job died by a signal or exited non-zero, Never (or none)
+ *	not at all.  A vacated or killed job, a starter that hangs up or is
+ *	silent for STARTER_TIMEOUT seconds, is evicted: the accumulated
+ *	usage goes to the schedd, the user log gets event 004, and the job
+ *	goes back to idle.  A job the execute host cannot run for the job's
+ *	own sake (a program it cannot execute) is held with the starter's
+ *	reason.
+ *
+ * PROTOCOL
+ *	Serves SHADOW_PROG (include/shadow_rpc.x) over TCP to its starter
+ *	alone: the first caller presenting the capability, on that one
+ *	connection.  Calls STARTD_REQUEST_CLAIM and STARTD_RELEASE_CLAIM
+ *	(include/startd_rpc.x) at STARTD_ADDR, and SCHEDD_QUERY and
+ *	SCHEDD_JOB_UPDATE (include/schedd_rpc.x) on $(SPOOL)/.schedd_socket.
+ *
+ * SIGNALS
+ *	SIGTERM, SIGINT: the job is being removed or held: release the
+ *	claim (the startd kills the job at once) and exit 102.  SIGHUP and
+ *	SIGPIPE are ignored.
+ *
+ * CONFIGURATION
+ *	SPOOL, BIND_ADDRESS, HOST, RPC_TIMEOUT, STARTER_TIMEOUT, MAIL,
+ *	SHADOW_LOG, LOG.
+ *
+ * FILES
+ *	$(LOG)/ShadowLog, shared by all shadows (each line carries the
+ *	pid); reads $(SPOOL)/cluster<C>.ickpt or cluster<C>.proc<P>.ckpt;
+ *	writes the owner's Out, Err and UserLog.
+ *
+ * EXIT STATUS
+ *	100 completed, 107 back to idle, 112 held (HoldReason sent first),
+ *	102 removed (after SIGTERM), 2 bad arguments.
+ */
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <arpa/inet.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ad.h"
+#include "config.h"
+#include "daemon.h"
+#include "event.h"
+#include "log.h"
+#include "priv.h"
+#include "rpcutil.h"
+#include "shadow.h"
+#include "shadow_rpc.h"
+#include "startd_rpc.h"
+#include "xalloc.h"
+
+#define CAPABILITY_BYTES	24	/* random bytes, sent as hex */
+
+struct shadow_job sj = {
+	.exe_fd = -1, .in_fd = -1, .out_fd = -1, .err_fd = -1,
+};
+
+static int			 as_root;	/* switch ids for the owner */
+static long			 lease_timer;
+static int			 finished;	/* an outcome is recorded */
+static struct shadow_outcome	 outcome;
+
+/* The dispatcher rpcgen writes in shadow_rpc_svc.c. */
+void	shadow_prog_1(struct svc_req *, SVCXPRT *);
+
+int
+shadow_as_owner(void)
+{
+	if (!as_root)
+		return 0;
+	if (priv_as_user(sj.uid, sj.gid) == -1) {
+		log_warn("job %s: cannot act as %s", sj.id, sj.owner);
+		return -1;
+	}
+	return 0;
+}
+
+void
+shadow_as_self(void)
+{
+	if (as_root)
+		priv_restore();
+}
+
+static void __attribute__((noreturn))
+shadow_exit(int status, const char *what)
+{
+	log_info("job %s: %s; exiting with status %d", sj.id, what, status);
+	exit(status);
+}
+
+static long
+timeout_param(const char *name, long dflt)
+{
+	long v = param_int(name, dflt);
+
+	return v > 0 ? v : dflt;
+}
+
+/* Ask the startd to kill the job now; best effort. */
+static void
+release_claim(void)
+{
+	status_x res;
+	char err[512], *cap = sj.capability;
+	CLIENT *cl;
+
+	if (!sj.claimed)
+		return;
+	cl = rpc_connect(sj.startd_addr, PROG_STARTD, 1,
+	    (int)timeout_param("RPC_TIMEOUT", 20), err, sizeof(err));
+	if (cl == NULL) {
+		log_warnx("job %s: cannot release the claim: %s", sj.id, err);
+		return;
+	}
+	memset(&res, 0, sizeof(res));
+	if (rpc_invoke(cl, STARTD_RELEASE_CLAIM, (xdrproc_t)xdr_wrapstring,
+	    &cap, (xdrproc_t)xdr_status_x, &res, err, sizeof(err)) == -1)
+		log_warnx("job %s: the startd did not answer the release: %s",
+		    sj.id, err);
+	else {
+		log_info("job %s: claim released: %s", sj.id,
+		    res.message ? res.message : "");
+		xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
+	}
+	rpc_close(cl);
+	sj.claimed = 0;
+}
+
+/* Hold the job for REASON and exit 112. */
+static void __attribute__((noreturn, format(printf, 1, 2)))
+hold(const char *fmt, ...)
+{
+	char reason[ERRSTR_MAX];
+	struct ad *up = ad_new();
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	va_end(ap);
+	log_warnx("job %s: holding it: %s", sj.id, reason);
+	release_claim();
+	ad_set_string(up, "HoldReason", reason);
+	schedd_update_job(up, 3);
+	ad_free(up);
+	shadow_exit(SHADOW_EXIT_HELD, "held");
+}
+
+/* Finish from the loop, once the starter's reply went out. */
+static void
+finish(void *arg)
+{
+	struct ad *up = ad_new();
+	const struct shadow_outcome *o = &outcome;
+
+	switch (o->how) {
+	case EXIT_NORMAL:
+	case EXIT_SIGNAL:
+		ad_set_bool(up, "ExitBySignal", o->how == EXIT_SIGNAL);
+		if (o->how == EXIT_NORMAL)
+			ad_set_int(up, "ExitCode", o->code);
+		else
+			ad_set_int(up, "ExitSignal", o->code);
+		ad_set_int(up, "CompletionDate", (long long)time(NULL));
+		report_usage_attrs(up, o);
+		schedd_update_job(up, 5);
+		ad_free(up);
+		report_terminated(o);
+		report_mail(o);
+		shadow_exit(SHADOW_EXIT_COMPLETED, o->how == EXIT_NORMAL ?
+		    "the job exited" : "the job died by a signal");
+	case EXIT_FAILED:
+		report_usage_attrs(up, o);
+		schedd_update_job(up, 3);
+		ad_free(up);
+		hold("Error from %s: %s", sj.machine, o->message);
+	default:
+		if (o->message[0] != '\0')
+			log_info("job %s leaves %s: %s", sj.id, sj.machine,
+			    o->message);
+		report_usage_attrs(up, o);
+		schedd_update_job(up, 3);
+		ad_free(up);
+		report_evicted(o);
+		shadow_exit(SHADOW_EXIT_REQUEUE, o->how == EXIT_VACATED_CKPT ?
+		    "the job was checkpointed and vacated" :
+		    "the job was evicted");
+	}
+}
+
+void
+shadow_outcome(const struct shadow_outcome *o)
+{
+	if (finished)
+		return;
+	finished = 1;
+	outcome = *o;
+	event_timer_cancel(lease_timer);
+	event_timer_add(0, finish, NULL);
+}
+
+/* The starter is gone without a word: the job goes back to idle. */
+static void
+starter_lost(const char *why)
+{
+	struct shadow_outcome o;
+
+	if (finished)
+		return;
+	log_warnx("job %s: %s", sj.id, why);
+	release_claim();
+	memset(&o, 0, sizeof(o));
+	o.how = EXIT_VACATED_KILLED;
+	snprintf(o.message, sizeof(o.message), "%s", why);
+	shadow_outcome(&o);
+}
+
+static void
+lease_expired(void *arg)
+{
+	char why[128];
+
+	lease_timer = 0;
+	snprintf(why, sizeof(why), "no word from the starter on %s for %ld "
+	    "seconds", sj.machine, timeout_param("STARTER_TIMEOUT", 60));
+	starter_lost(why);
+}
+
+void
+shadow_starter_alive(void)
+{
+	if (finished)
+		return;
+	event_timer_cancel(lease_timer);
+	lease_timer = event_timer_add((double)timeout_param(
+	    "STARTER_TIMEOUT", 60), lease_expired, NULL);
+}
+
+static void
+on_hangup(int fd, short revents, void *arg)
+{
+	event_fd_del(fd);
+	starter_lost("the starter's connection closed");
+}
+
+void
+shadow_watch_fd(int fd)
+{
+	/* Alongside the RPC service's own watch on the same descriptor:
+	 * ours runs first in a round, and only hears the hang-up. */
+	event_fd_add(fd, POLLRDHUP, on_hangup, NULL);
+}
+
+static void
+on_term(int signo)
+{
+	struct ad *up;
+
+	log_info("job %s: signal %d: the job is being removed or held",
+	    sj.id, signo);
+	release_claim();
+	if (sj.run_start > 0 && !finished) {
+		up = ad_new();
+		report_usage_attrs(up, NULL);
+		schedd_update_job(up, 1);
+		ad_free(up);
+	}
+	shadow_exit(SHADOW_EXIT_REMOVED, "removed");
+}
+
+static void
+on_ignore(int signo)
+{
+}
+
+/* Attribute NAME as a path: NULL if unset or /dev/null, else absolute. */
+static char *
+job_path(const char *name)
+{
+	char *s;
+
+	if (ad_get_string(sj.ad, name, &s) == -1)
+		return NULL;
+	if (*s == '\0' || strcmp(s, "/dev/null") == 0) {
+		free(s);
+		return NULL;
+	}
+	if (*s != '/') {
+		char *abs = xasprintf("%s/%s", sj.iwd, s);
+
+		free(s);
+		return abs;
+	}
+	return s;
+}
+
+static double
+job_real(const char *name)
+{
+	double v = 0;
+
+	ad_get_real(sj.ad, name, &v);
+	return v >= 0 ? v : 0;
+}
+
+/* Learn the job from its ad; hold it if the ad cannot describe one. */
+static void
+setup_job(void)
+{
+	char host[256];
+	long long c = -1, p = -1;
+
+	if (ad_get_int(sj.ad, "ClusterId", &c) == -1 || c != sj.cluster ||
+	    ad_get_int(sj.ad, "ProcId", &p) == -1 || p != sj.proc)
+		shadow_exit(SHADOW_EXIT_REQUEUE, "the schedd sent another job");
+	if (ad_get_string(sj.ad, "Owner", &sj.owner) == -1)
+		hold("the job has no Owner");
+	if (gethostname(host, sizeof(host)) == -1)
+		snprintf(host, sizeof(host), "this host");
+	if (as_root && user_lookup(sj.owner, &sj.uid, &sj.gid) == -1)
+		hold("Owner %s is not a user on %s", sj.owner, host);
+	if (ad_get_string(sj.ad, "Iwd", &sj.iwd) == -1 || *sj.iwd != '/') {
+		free(sj.iwd);
+		sj.iwd = NULL;
+		hold("the job's initial directory (Iwd) is not an absolute "
+		    "path");
+	}
+	sj.in = job_path("In");
+	sj.out = job_path("Out");
+	sj.err = job_path("Err");
+	sj.userlog = job_path("UserLog");
+	sj.prev_remote_user = job_real("RemoteUserCpu");
+	sj.prev_remote_sys = job_real("RemoteSysCpu");
+	sj.prev_local_user = job_real("LocalUserCpu");
+	sj.prev_local_sys = job_real("LocalSysCpu");
+	sj.prev_wall = job_real("RemoteWallClockTime");
+	ad_get_int(sj.ad, "ImageSize", &sj.prev_image_size);
+}
+
+/* Open an output file as the owner, without emptying it yet. */
+static int
+open_output(const char *path, const char *what)
+{
+	int fd;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY, 0644);
+	if (fd == -1) {
+		int e = errno;
+
+		shadow_as_self();
+		hold("Cannot open %s file %s: %s", what, path, strerror(e));
+	}
+	return fd;
+}
+
+/* Everything the job needs on this side, before a machine is claimed. */
+static void
+check_files(void)
+{
+	struct stat st;
+	char *spool_ckpt;
+	const char *spool = param("SPOOL");
+	int e;
+
+	if (shadow_as_owner() == -1)
+		hold("Cannot act as the job's owner %s: %s", sj.owner,
+		    strerror(errno));
+	if (stat(sj.iwd, &st) == -1)
+		e = errno;
+	else
+		e = S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+	if (e != 0) {
+		shadow_as_self();
+		hold("Cannot access initial working directory %s: %s",
+		    sj.iwd, strerror(e));
+	}
+	if (sj.in != NULL &&
+	    (sj.in_fd = open(sj.in, O_RDONLY | O_CLOEXEC | O_NOCTTY)) == -1) {
+		e = errno;
+		shadow_as_self();
+		hold("Cannot open input file %s: %s", sj.in, strerror(e));
+	}
+	if (sj.out != NULL)
+		sj.out_fd = open_output(sj.out, "output");
+	if (sj.err != NULL && sj.out != NULL && strcmp(sj.err, sj.out) == 0)
+		sj.err_fd = sj.out_fd;
+	else if (sj.err != NULL)
+		sj.err_fd = open_output(sj.err, "error");
+	shadow_as_self();
+
+	/* The job's latest checkpoint, else what was submitted. */
+	spool_ckpt = xasprintf("%s/cluster%d.proc%d.ckpt", spool, sj.cluster,
+	    sj.proc);
+	if (access(spool_ckpt, F_OK) == 0)
+		snprintf(sj.exe_path, sizeof(sj.exe_path), "%s", spool_ckpt);
+	else
+		snprintf(sj.exe_path, sizeof(sj.exe_path),
+		    "%s/cluster%d.ickpt", spool, sj.cluster);
+	free(spool_ckpt);
+	if ((sj.exe_fd = open(sj.exe_path, O_RDONLY | O_CLOEXEC)) == -1 ||
+	    fstat(sj.exe_fd, &st) == -1)
+		hold("Cannot open executable %s: %s", sj.exe_path,
+		    strerror(errno));
+	sj.exe_size = st.st_size;
+}
+
+static void
+make_capability(void)
+{
+	unsigned char raw[CAPABILITY_BYTES];
+	size_t i, got = 0;
+	ssize_t n;
+
+	while (got < sizeof(raw)) {
+		n = getrandom(raw + got, sizeof(raw) - got, 0);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			fatal("getrandom");
+		got += (size_t)n;
+	}
+	for (i = 0; i < sizeof(raw); i++)
+		snprintf(sj.capability + 2 * i, 3, "%02x", raw[i]);
+	explicit_bzero(raw, sizeof(raw));
+}
+
+/*
+ * Listen for the starter; ADDR gets the address to give the startd.  A
+ * wildcard bind is announced as HOST's address, or loopback.
+ */
+static void
+listen_for_starter(char *addr)
+{
+	struct sockaddr_in bound, host;
+	char *text;
+	int fd;
+
+	fd = rpc_listen_tcp(param("BIND_ADDRESS"), 0, &bound);
+	if (fd == -1 || rpc_serve(fd, PROG_SHADOW, 1, shadow_prog_1) ==
+	    NULL) {
+		log_warn("job %s: cannot listen at %s", sj.id,
+		    param("BIND_ADDRESS") ? param("BIND_ADDRESS") : "*");
+		shadow_exit(SHADOW_EXIT_REQUEUE, "no port for the starter");
+	}
+	if (bound.sin_addr.s_addr == htonl(INADDR_ANY)) {
+		text = xasprintf("%s:0", param("HOST") ? param("HOST") :
+		    "localhost");
+		if (addr_parse(text, &host) == 0)
+			bound.sin_addr = host.sin_addr;
+		else
+			bound.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		free(text);
+	}
+	addr_format(&bound, addr);
+}
+
+/* Ask the startd for the machine; exit 107 if it says no. */
+static void
+claim_machine(const char *addr)
+{
+	const char *host = param("HOST");
+	status_x res;
+	claim_x c;
+	char err[512];
+	CLIENT *cl;
+	int r;
+
+	cl = rpc_connect(sj.startd_addr, PROG_STARTD, 1,
+	    (int)timeout_param("RPC_TIMEOUT", 20), err, sizeof(err));
+	if (cl == NULL) {
+		log_warnx("job %s: cannot reach the startd of %s: %s", sj.id,
+		    sj.machine, err);
+		shadow_exit(SHADOW_EXIT_REQUEUE, "no startd");
+	}
+	memset(&c, 0, sizeof(c));
+	ad_to_xdr(sj.ad, &c.job);
+	c.shadow_addr = (char *)addr;
+	c.capability = sj.capability;
+	c.schedd_name = (char *)(host ? host : "");
+	memset(&res, 0, sizeof(res));
+	r = rpc_invoke(cl, STARTD_REQUEST_CLAIM, (xdrproc_t)xdr_claim_x, &c,
+	    (xdrproc_t)xdr_status_x, &res, err, sizeof(err));
+	ad_x_free(&c.job);
+	rpc_close(cl);
+	if (r == -1) {
+		log_warnx("job %s: the startd of %s did not answer the claim: "
+		    "%s", sj.id, sj.machine, err);
+		shadow_exit(SHADOW_EXIT_REQUEUE, "no answer to the claim");
+	}
+	if (res.code != 0) {
+		log_info("job %s: %s refused the claim: %s", sj.id,
+		    sj.machine, res.message ? res.message : "");
+		xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
+		shadow_exit(SHADOW_EXIT_REQUEUE, "claim refused");
+	}
+	log_info("job %s: claimed %s (%s)", sj.id, sj.machine,
+	    res.message ? res.message : "");
+	xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
+	sj.claimed = 1;
+	sj.run_start = time(NULL);
+}
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: condor_shadow CLUSTER.PROC STARTD_ADDR "
+	    "MACHINE_NAME\n"
+	    "  (run by condor_schedd, one per running job)\n");
+}
+
+int
+main(int argc, char **argv)
+{
+	char addr[ADDR_STRLEN], err[512], *end;
+	const char *logpath;
+	long c, p;
+	int gone;
+
+	if (argc == 2 && strcmp(argv[1], "-h") == 0) {
+		usage();
+		return 0;
+	}
+	if (argc != 4) {
+		usage();
+		return 2;
+	}
+	errno = 0;
+	c = strtol(argv[1], &end, 10);
+	if (*end != '.' || c < 0 || c > 0x7fffffff || errno != 0) {
+		usage();
+		return 2;
+	}
+	p = strtol(end + 1, &end, 10);
+	if (*end != '\0' || p < 0 || p > 0x7fffffff || errno != 0) {
+		usage();
+		return 2;
+	}
+	sj.cluster = (int)c;
+	sj.proc = (int)p;
+	snprintf(sj.id, sizeof(sj.id), "%d.%d", sj.cluster, sj.proc);
+	sj.startd_addr = argv[2];
+	sj.machine = argv[3];
+
+	common_init(argv[0]);
+	umask(022);
+	as_root = getuid() == 0;
+	logpath = param("SHADOW_LOG");
+	if (param("LOG") != NULL)
+		daemon_mkdir(param("LOG"), 0755);
+	if (logpath == NULL || log_open_file(logpath) == -1)
+		log_warn("cannot open the log %s", logpath ? logpath :
+		    "(SHADOW_LOG is not set)");
+	signal(SIGPIPE, SIG_IGN);
+	event_init();
+	event_signal_add(SIGTERM, on_term);
+	event_signal_add(SIGINT, on_term);
+	event_signal_add(SIGHUP, on_ignore);
+	log_info("job %s: shadow starting (pid %d) for %s at %s", sj.id,
+	    (int)getpid(), sj.machine, sj.startd_addr);
+
+	if ((sj.ad = schedd_get_job(sj.cluster, sj.proc, &gone, err,
+	    sizeof(err))) == NULL) {
+		log_warnx("job %s: %s", sj.id, err);
+		shadow_exit(gone ? SHADOW_EXIT_REMOVED : SHADOW_EXIT_REQUEUE,
+		    "no job ad");
+	}
+	setup_job();
+	check_files();
+	make_capability();
+	transfer_init();
+	listen_for_starter(addr);
+	claim_machine(addr);
+	report_execute();
+	shadow_starter_alive();
+	return event_dispatch();
+}

@@ -1,0 +1,97 @@
+/*
+ * shadow.h: private to condor_shadow.
+ */
+#ifndef SHADOW_PRIVATE_H
+#define SHADOW_PRIVATE_H
+
+#include <sys/types.h>
+
+#include <limits.h>
+#include <time.h>
+
+#include "shadow_rpc.h"
+
+struct ad;
+
+/* The one job this shadow looks after. */
+struct shadow_job {
+	int		 cluster, proc;
+	char		 id[32];		/* "C.P" */
+	struct ad	*ad;			/* as the schedd gave it */
+	char		*owner;
+	uid_t		 uid;			/* the owner's ids */
+	gid_t		 gid;
+	char		*iwd;
+	/* Absolute paths, or NULL when the job has none (or /dev/null). */
+	char		*in, *out, *err, *userlog;
+	char		 exe_path[PATH_MAX];	/* in SPOOL */
+	long long	 exe_size;
+	int		 exe_fd, in_fd, out_fd, err_fd;
+
+	char		*startd_addr;		/* from the schedd */
+	char		*machine;		/* the machine's Name */
+	char		 capability[CAPABILITY_MAX + 1];
+	int		 claimed;		/* the startd said yes */
+	time_t		 run_start;		/* this run's claim */
+
+	/* This run's traffic, for the user log: the job's point of view. */
+	long long	 bytes_sent;		/* output the job sent */
+	long long	 bytes_received;	/* executable and input */
+
+	/* From the job ad: totals over earlier runs. */
+	double		 prev_remote_user, prev_remote_sys;
+	double		 prev_local_user, prev_local_sys;
+	double		 prev_wall;
+	long long	 prev_image_size;
+};
+
+extern struct shadow_job sj;
+
+/* How this run ended, as the starter (or the shadow) saw it. */
+struct shadow_outcome {
+	int		 how;		/* EXIT_NORMAL ... EXIT_FAILED */
+	int		 code;
+	double		 user_cpu, sys_cpu;	/* the job, this run */
+	long long	 image_size;		/* KiB */
+	char		 message[ERRSTR_MAX];
+};
+
+/*
+ * shadow.c: the lifecycle.  shadow_outcome records how the run ended
+ * and finishes the shadow from the event loop (the caller's reply goes
+ * out first).  shadow_starter_alive: a call came from the starter; push
+ * the deadline after which it counts as lost.  shadow_watch_fd: the
+ * starter's connection; its hang-up means the starter is gone.
+ */
+void	shadow_outcome(const struct shadow_outcome *);
+void	shadow_starter_alive(void);
+void	shadow_watch_fd(int fd);
+/* Act as the owner around an access to the owner's files; no-ops when
+ * the shadow is not root. */
+int	shadow_as_owner(void);
+void	shadow_as_self(void);
+
+/* shadow_schedd.c: the schedd's Unix-domain socket. */
+/*
+ * schedd_get_job: the ad of CLUSTER.PROC, or NULL with a message in ERR
+ * (*GONE set when the schedd answered but has no such job).
+ */
+struct ad *schedd_get_job(int cluster, int proc, int *gone, char *err,
+	    size_t errlen);
+/* schedd_update_job: set ATTRS in the job's queue entry; TRIES attempts a
+ * second apart.  0, or -1 (logged). */
+int	schedd_update_job(const struct ad *attrs, int tries);
+
+/* shadow_transfer.c: the SHADOW_PROG service for the starter. */
+void	transfer_init(void);
+
+/* shadow_report.c: the user log, mail and the accounting attributes. */
+void	report_execute(void);
+void	report_suspended(int suspended);
+/* Usage of this run and the totals; for the log and the queue. */
+void	report_usage_attrs(struct ad *, const struct shadow_outcome *);
+void	report_evicted(const struct shadow_outcome *);
+void	report_terminated(const struct shadow_outcome *);
+void	report_mail(const struct shadow_outcome *);
+
+#endif

@@ -1,0 +1,324 @@
+/*
+ * shadow_transfer.c: SHADOW_PROG, the service a shadow gives its
+ * starter.
+ *
+ * Trust is one connection: the first caller to present the claim's
+ * capability (SHADOW_HELLO) is the starter, and from then on only calls
+ * on that same transport are served; HELLO is accepted once, and every
+ * other call from anyone else is refused.  The capability is compared
+ * in constant time and never logged.
+ *
+ * Files move in chunks of at most SHADOW_CHUNK bytes, read and written
+ * at the offsets the starter names, so neither side holds a whole file.
+ * The owner's files (input, output, error) were opened as the owner
+ * before the claim; the executable in SPOOL as the shadow itself.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ad.h"
+#include "log.h"
+#include "rpcutil.h"
+#include "shadow.h"
+#include "shadow_rpc.h"
+#include "userlog.h"
+#include "xalloc.h"
+
+#define MAX_FILE_OFFSET	(1LL << 50)	/* bytes: a larger offset is garbage */
+
+static SVCXPRT	*trusted;	/* the starter's transport, after HELLO */
+static int	 greeted;
+
+/* The dispatcher rpcgen writes in shadow_rpc_svc.c. */
+void	shadow_prog_1(struct svc_req *, SVCXPRT *);
+
+void
+transfer_init(void)
+{
+	trusted = NULL;
+	greeted = 0;
+}
+
+static void
+status_set(status_x *res, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+status_set(status_x *res, int code, const char *fmt, ...)
+{
+	char msg[ERRSTR_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	res->code = code;
+	res->message = xstrdup(msg);
+}
+
+/* Is REQ from our starter?  If not, log it (the caller refuses). */
+static int
+from_starter(struct svc_req *req, const char *what)
+{
+	char from[64];
+
+	if (greeted && req->rq_xprt == trusted) {
+		shadow_starter_alive();
+		return 1;
+	}
+	rpc_caller_ip(req, from, sizeof(from));
+	log_warnx("job %s: %s from %s refused: %s", sj.id, what, from,
+	    greeted ? "not our starter" : "no HELLO yet");
+	return 0;
+}
+
+static int
+capability_equal(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i;
+	unsigned char d = 0;
+
+	if (la != lb)
+		return 0;
+	for (i = 0; i < la; i++)
+		d |= (unsigned char)(a[i] ^ b[i]);
+	return d == 0;
+}
+
+bool_t
+shadow_null_1_svc(void *arg, void *res, struct svc_req *req)
+{
+	if (greeted && req->rq_xprt == trusted)
+		shadow_starter_alive();
+	return TRUE;
+}
+
+bool_t
+shadow_hello_1_svc(hello_x *arg, hello_res_x *res, struct svc_req *req)
+{
+	char from[64];
+
+	memset(res, 0, sizeof(res[0]));
+	res->syscall_addr = xstrdup("");
+	rpc_caller_ip(req, from, sizeof(from));
+	if (greeted || !sj.claimed || arg->capability == NULL ||
+	    !capability_equal(arg->capability, sj.capability)) {
+		log_warnx("job %s: HELLO from %s refused: %s", sj.id, from,
+		    greeted ? "the starter already said hello" :
+		    "wrong capability");
+		res->code = EPERM;
+		res->message = xstrdup("refused");
+		return TRUE;
+	}
+	greeted = 1;
+	trusted = req->rq_xprt;
+	shadow_watch_fd(trusted->xp_fd);
+	shadow_starter_alive();
+	log_info("job %s: starter pid %d on %s (%s) said hello", sj.id,
+	    arg->starter_pid, arg->starter_host, from);
+	if (strcmp(arg->starter_host, sj.machine) != 0)
+		log_warnx("job %s: the starter calls its host %s, the match "
+		    "said %s", sj.id, arg->starter_host, sj.machine);
+	/* The job starts from scratch this time: so does its output. */
+	if (sj.out_fd != -1 && ftruncate(sj.out_fd, 0) == -1)
+		log_warn("job %s: cannot truncate %s", sj.id, sj.out);
+	if (sj.err_fd != -1 && sj.err_fd != sj.out_fd &&
+	    ftruncate(sj.err_fd, 0) == -1)
+		log_warn("job %s: cannot truncate %s", sj.id, sj.err);
+	ad_to_xdr(sj.ad, &res->job);
+	res->executable_size = sj.exe_size;
+	res->message = xstrdup("");
+	return TRUE;
+}
+
+bool_t
+shadow_get_1_svc(get_x *arg, get_res_x *res, struct svc_req *req)
+{
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	memset(res, 0, sizeof(*res));
+	if (!from_starter(req, "GET")) {
+		res->code = EPERM;
+		res->message = xstrdup("refused");
+		return TRUE;
+	}
+	if (arg->length < 0 || arg->length > SHADOW_CHUNK ||
+	    arg->offset < 0 || arg->offset > MAX_FILE_OFFSET) {
+		res->code = EINVAL;
+		res->message = xstrdup("bad offset or length");
+		return TRUE;
+	}
+	switch (arg->which) {
+	case FILE_EXECUTABLE:
+		fd = sj.exe_fd;
+		break;
+	case FILE_STDIN:
+		fd = sj.in_fd;
+		break;
+	default:
+		res->code = EINVAL;
+		res->message = xstrdup("no such file to get");
+		return TRUE;
+	}
+	res->message = xstrdup("");
+	if (fd == -1) {
+		res->eof = 1;	/* no input: an empty file */
+		return TRUE;
+	}
+	res->data.data_val = xmalloc(arg->length > 0 ? (size_t)arg->length :
+	    1);
+	do {
+		n = pread(fd, res->data.data_val, (size_t)arg->length,
+		    (off_t)arg->offset);
+	} while (n == -1 && errno == EINTR);
+	if (n == -1) {
+		log_warn("job %s: cannot read file %d", sj.id, arg->which);
+		free(res->message);
+		res->message = xasprintf("cannot read: %s", strerror(errno));
+		res->code = EIO;
+		return TRUE;
+	}
+	res->data.data_len = (u_int)n;
+	res->eof = n < arg->length || (fstat(fd, &st) == 0 &&
+	    arg->offset + n >= st.st_size);
+	sj.bytes_received += n;
+	return TRUE;
+}
+
+bool_t
+shadow_put_1_svc(put_x *arg, status_x *res, struct svc_req *req)
+{
+	size_t done = 0;
+	ssize_t n;
+	int fd;
+
+	memset(res, 0, sizeof(*res));
+	if (!from_starter(req, "PUT")) {
+		status_set(res, EPERM, "refused");
+		return TRUE;
+	}
+	if (arg->offset < 0 || arg->offset > MAX_FILE_OFFSET) {
+		status_set(res, EINVAL, "bad offset");
+		return TRUE;
+	}
+	switch (arg->which) {
+	case FILE_STDOUT:
+		fd = sj.out_fd;
+		break;
+	case FILE_STDERR:
+		fd = sj.err_fd;
+		break;
+	case FILE_CHECKPOINT:
+		status_set(res, ENOSYS, "checkpoints are not supported yet");
+		return TRUE;
+	default:
+		status_set(res, EINVAL, "no such file to put");
+		return TRUE;
+	}
+	sj.bytes_sent += arg->data.data_len;
+	if (fd == -1) {
+		status_set(res, 0, "discarded");	/* the job has none */
+		return TRUE;
+	}
+	while (done < arg->data.data_len) {
+		n = pwrite(fd, arg->data.data_val + done,
+		    arg->data.data_len - done,
+		    (off_t)(arg->offset + (long long)done));
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			log_warn("job %s: cannot write its %s", sj.id,
+			    arg->which == FILE_STDOUT ? "output" : "error");
+			status_set(res, n == 0 ? EIO : errno,
+			    "cannot write: %s", n == 0 ? "short write" :
+			    strerror(errno));
+			return TRUE;
+		}
+		done += (size_t)n;
+	}
+	status_set(res, 0, "%s", "");
+	return TRUE;
+}
+
+bool_t
+shadow_ckpt_commit_1_svc(ckpt_commit_x *arg, status_x *res,
+    struct svc_req *req)
+{
+	memset(res, 0, sizeof(*res));
+	if (!from_starter(req, "CKPT_COMMIT")) {
+		status_set(res, EPERM, "refused");
+		return TRUE;
+	}
+	status_set(res, ENOSYS, "checkpoints are not supported yet");
+	return TRUE;
+}
+
+bool_t
+shadow_event_1_svc(event_x *arg, status_x *res, struct svc_req *req)
+{
+	memset(res, 0, sizeof(*res));
+	if (!from_starter(req, "EVENT")) {
+		status_set(res, EPERM, "refused");
+		return TRUE;
+	}
+	switch (arg->event) {
+	case EVENT_SUSPENDED:
+		report_suspended(1);
+		break;
+	case EVENT_UNSUSPENDED:
+		report_suspended(0);
+		break;
+	default:
+		log_warnx("job %s: event %d from the starter ignored", sj.id,
+		    arg->event);
+		status_set(res, EINVAL, "unknown event %d", arg->event);
+		return TRUE;
+	}
+	status_set(res, 0, "%s", "");
+	return TRUE;
+}
+
+bool_t
+shadow_exit_1_svc(exit_x *arg, status_x *res, struct svc_req *req)
+{
+	struct shadow_outcome o;
+
+	memset(res, 0, sizeof(*res));
+	if (!from_starter(req, "EXIT")) {
+		status_set(res, EPERM, "refused");
+		return TRUE;
+	}
+	if (arg->how < EXIT_NORMAL || arg->how > EXIT_FAILED) {
+		status_set(res, EINVAL, "unknown outcome %d", arg->how);
+		return TRUE;
+	}
+	memset(&o, 0, sizeof(o));
+	o.how = arg->how;
+	o.code = arg->code;
+	/* NaN and absurd values from a broken starter count as 0. */
+	o.user_cpu = arg->user_cpu >= 0 && arg->user_cpu < 1e12 ?
+	    arg->user_cpu : 0;
+	o.sys_cpu = arg->sys_cpu >= 0 && arg->sys_cpu < 1e12 ?
+	    arg->sys_cpu : 0;
+	o.image_size = arg->image_size >= 0 ? arg->image_size : 0;
+	snprintf(o.message, sizeof(o.message), "%s", arg->message ?
+	    arg->message : "");
+	shadow_outcome(&o);
+	status_set(res, 0, "%s", "");
+	return TRUE;
+}
+
+int
+shadow_prog_1_freeresult(SVCXPRT *xprt, xdrproc_t xres, caddr_t res)
+{
+	xdr_free(xres, res);
+	return 1;
+}

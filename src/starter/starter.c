@@ -1,0 +1,468 @@
+/*
+ * NAME
+ *	condor_starter - runs one foreign job on this machine
+ *
+ * DESCRIPTION
+ *	The startd spawns one starter per job it accepts, as root when the
+ *	startd is root, and writes the claim on the starter's standard
+ *	input: a 4-byte length in network order, then claim_x
+ *	(include/startd_rpc.x) in XDR.  The pipe stays open afterwards; the
+ *	starter takes its end of file as the death of its startd and
+ *	vacates the job, so that no job runs on a machine whose owner
+ *	policy nobody enforces.
+ *
+ *	The starter connects to the shadow named in the claim, presents the
+ *	claim's capability (SHADOW_HELLO) and receives the job ad.  It makes
+ *	a fresh execute directory $(EXECUTE)/dir_<pid>, owned by
+ *	EXECUTE_USER and closed to everyone else, fetches the executable
+ *	into it (SHADOW_GET, in chunks, straight to disk) and, for a
+ *	vanilla job, its standard input, and starts the job: in a session
+ *	of its own, as EXECUTE_USER (never root: a starter that would have
+ *	to run a job as root refuses), in the execute directory, with
+ *	standard input, output and error on files there, an environment
+ *	made of the job's Env over a minimal PATH, HOME, TMPDIR, USER,
+ *	LOGNAME, _CONDOR_SCRATCH_DIR and CONDOR_JOB_ID (nothing of the
+ *	starter's own), and Args split on white space (double quotes group
+ *	words).  When not root the job runs as the starter's user.
+ *
+ *	Every STARTER_UPDATE_INTERVAL seconds the new bytes of the job's
+ *	output and error go to the shadow (SHADOW_PUT), so the files grow
+ *	on the submitting host while the job runs; with nothing to send,
+ *	SHADOW_NULL tells the shadow the starter is alive.  When the job
+ *	exits the rest is sent, then SHADOW_EXIT with how it ended and its
+ *	resource usage; the execute directory is emptied (by a child that
+ *	became EXECUTE_USER) and removed, and the starter exits.
+ *
+ *	The shadow is the starter's lifeline: a call it does not answer
+ *	within RPC_TIMEOUT ends the job at once (SIGKILL) and the starter.
+ *	What differs per universe (vanilla now; standard with its remote
+ *	system calls, sandbox and checkpoints later) is in
+ *	starter_universe.c.
+ *
+ * PROTOCOL
+ *	Client of SHADOW_PROG (include/shadow_rpc.x) over TCP.  Serves
+ *	nothing.
+ *
+ * SIGNALS
+ *	From the startd.  SIGTERM: vacate (vanilla: SIGTERM to the job's
+ *	process group, SIGKILL after VACATE_GRACE seconds; the shadow hears
+ *	EXIT_VACATED_KILLED).  SIGQUIT: kill the job at once.  SIGTSTP:
+ *	suspend the job (SIGSTOP to its group, event 10 to the shadow).
+ *	SIGCONT: continue it (event 11).  SIGINT: as SIGQUIT.  SIGHUP and
+ *	SIGPIPE are ignored.
+ *
+ * CONFIGURATION
+ *	EXECUTE, EXECUTE_USER, HOST, RPC_TIMEOUT, STARTER_UPDATE_INTERVAL,
+ *	VACATE_GRACE, STARTER_LOG, LOG.
+ *
+ * FILES
+ *	$(LOG)/StarterLog, shared by all starters (each line carries the
+ *	pid); $(EXECUTE)/dir_<pid>/ with condor_exec.exe, _condor_stdin,
+ *	_condor_stdout and _condor_stderr.
+ *
+ * EXIT STATUS
+ *	0 when the shadow heard how the job ended; 1 otherwise.
+ */
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <arpa/inet.h>
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rpc/rpc.h>
+
+#include "ad.h"
+#include "config.h"
+#include "daemon.h"
+#include "event.h"
+#include "log.h"
+#include "rpcutil.h"
+#include "shadow_rpc.h"
+#include "starter.h"
+#include "startd_rpc.h"
+#include "xalloc.h"
+
+static struct starter_job job = {
+	.stdin_fd = -1, .stdout_fd = -1, .stderr_fd = -1,
+	.out_rfd = -1, .err_rfd = -1,
+};
+static long	tick_timer;
+static int	startd_gone;
+
+static void __attribute__((noreturn))
+starter_exit(int status)
+{
+	log_info("exiting with status %d", status);
+	exit(status);
+}
+
+/* The shadow is gone: nobody wants the job any more. */
+static void __attribute__((noreturn))
+starter_lost(void)
+{
+	int status;
+
+	log_warnx("lost the shadow; killing job %d.%d", job.cluster,
+	    job.proc);
+	if (job.running) {
+		job_signal(&job, SIGKILL);
+		while (waitpid(job.pid, &status, 0) == -1 && errno == EINTR)
+			;
+		job.running = 0;
+	}
+	job_clean_dir(&job);
+	starter_exit(1);
+}
+
+/*
+ * The job could not be started.  JOBS_FAULT: it is the job's (it will be
+ * held, with WHY); otherwise this machine's (it will run elsewhere).
+ */
+static void __attribute__((noreturn))
+starter_fail(const char *why, int jobs_fault)
+{
+	exit_x x;
+
+	log_warnx("job %d.%d cannot run here: %s", job.cluster, job.proc,
+	    why);
+	memset(&x, 0, sizeof(x));
+	x.how = jobs_fault ? EXIT_FAILED : EXIT_VACATED_KILLED;
+	x.message = (char *)why;
+	if (shadow_exit(&x) == -1)
+		starter_lost();
+	shadow_disconnect();
+	job_clean_dir(&job);
+	starter_exit(0);
+}
+
+/* Read LEN bytes of FD before DEADLINE (monotime); 0 or -1. */
+static int
+read_full(int fd, void *buf, size_t len, double deadline)
+{
+	struct pollfd pfd;
+	size_t off = 0;
+	ssize_t n;
+	int left;
+
+	while (off < len) {
+		left = (int)((deadline - monotime()) * 1000.0);
+		if (left <= 0) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		pfd.fd = fd;
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, left) == -1) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		n = read(fd, (char *)buf + off, len - off);
+		if (n == -1 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EPIPE;
+			return -1;
+		}
+		off += (size_t)n;
+	}
+	return 0;
+}
+
+/* The claim from the startd on standard input.  0 or -1 (logged). */
+static int
+read_claim(claim_x *c)
+{
+	long timeout = param_int("RPC_TIMEOUT", 20);
+	double deadline = monotime() + (double)(timeout > 0 ? timeout : 20);
+	uint32_t be;
+	size_t len;
+	char *msg;
+	XDR xdrs;
+	int ok;
+
+	if (read_full(STDIN_FILENO, &be, sizeof(be), deadline) == -1) {
+		log_warn("cannot read the claim from the startd");
+		return -1;
+	}
+	len = ntohl(be);
+	/* It reached the startd as one RPC request. */
+	if (len == 0 || len > RPC_MAX_FRAGMENT) {
+		log_warnx("the claim from the startd is %zu bytes long", len);
+		return -1;
+	}
+	msg = xmalloc(len);
+	if (read_full(STDIN_FILENO, msg, len, deadline) == -1) {
+		log_warn("cannot read the claim from the startd");
+		free(msg);
+		return -1;
+	}
+	memset(c, 0, sizeof(*c));
+	xdrmem_create(&xdrs, msg, (u_int)len, XDR_DECODE);
+	ok = xdr_claim_x(&xdrs, c);
+	xdr_destroy(&xdrs);
+	explicit_bzero(msg, len);
+	free(msg);
+	if (!ok) {
+		log_warnx("the claim from the startd does not decode");
+		xdr_free((xdrproc_t)xdr_claim_x, (char *)c);
+		return -1;
+	}
+	return 0;
+}
+
+static void	tick(void *);
+
+static void
+arm_tick(double delay)
+{
+	event_timer_cancel(tick_timer);
+	tick_timer = event_timer_add(delay, tick, NULL);
+}
+
+static void
+tick(void *arg)
+{
+	long interval = param_int("STARTER_UPDATE_INTERVAL", 2);
+	int r;
+
+	tick_timer = 0;
+	if (!job.running)
+		return;
+	if ((r = job.u->tick(&job)) == -1)
+		starter_lost();
+	arm_tick(r == 1 ? 0.0 : (double)(interval > 0 ? interval : 1));
+}
+
+/* The job's process ended: report, tidy, leave. */
+static void __attribute__((noreturn))
+job_ended(int status, const struct rusage *ru)
+{
+	exit_x x;
+
+	job.running = 0;
+	event_timer_cancel(job.kill_timer);
+	event_timer_cancel(tick_timer);
+	/* Whatever it left behind in its group goes too. */
+	job_signal(&job, SIGKILL);
+	if (WIFSIGNALED(status))
+		log_info("job %d.%d (pid %d) died of signal %d", job.cluster,
+		    job.proc, (int)job.pid, WTERMSIG(status));
+	else
+		log_info("job %d.%d (pid %d) exited with status %d",
+		    job.cluster, job.proc, (int)job.pid, WEXITSTATUS(status));
+	memset(&x, 0, sizeof(x));
+	x.message = "";
+	x.user_cpu = (double)ru->ru_utime.tv_sec +
+	    (double)ru->ru_utime.tv_usec / 1e6;
+	x.sys_cpu = (double)ru->ru_stime.tv_sec +
+	    (double)ru->ru_stime.tv_usec / 1e6;
+	x.image_size = ru->ru_maxrss;	/* KiB */
+	if (job.u->finish(&job, status, &x) == -1 || shadow_exit(&x) == -1)
+		starter_lost();
+	shadow_disconnect();
+	job_clean_dir(&job);
+	starter_exit(0);
+}
+
+static void
+on_child(int signo)
+{
+	struct rusage ru;
+	pid_t r;
+	int status;
+
+	if (!job.running || job.pid <= 0)
+		return;
+	memset(&ru, 0, sizeof(ru));
+	r = wait4(job.pid, &status, WNOHANG, &ru);
+	if (r == job.pid)
+		job_ended(status, &ru);
+}
+
+static void
+on_vacate(int signo)
+{
+	if (job.leave != LEAVE_NONE)
+		return;
+	job.leave = LEAVE_VACATE;
+	if (!job.running)
+		return;		/* checked before the job starts */
+	log_info("vacating job %d.%d", job.cluster, job.proc);
+	job.u->vacate(&job);
+}
+
+static void
+on_kill(int signo)
+{
+	job.leave = LEAVE_KILL;
+	if (!job.running)
+		return;
+	log_info("killing job %d.%d", job.cluster, job.proc);
+	event_timer_cancel(job.kill_timer);
+	job_signal(&job, SIGKILL);
+}
+
+static void
+on_suspend(int signo)
+{
+	if (!job.running || job.suspended || job.leave != LEAVE_NONE)
+		return;
+	log_info("suspending job %d.%d", job.cluster, job.proc);
+	job_signal(&job, SIGSTOP);
+	job.suspended = 1;
+	if (shadow_event(EVENT_SUSPENDED, "") == -1)
+		starter_lost();
+}
+
+static void
+on_continue(int signo)
+{
+	if (!job.running || !job.suspended)
+		return;
+	log_info("continuing job %d.%d", job.cluster, job.proc);
+	job_signal(&job, SIGCONT);
+	job.suspended = 0;
+	if (shadow_event(EVENT_UNSUSPENDED, "") == -1)
+		starter_lost();
+}
+
+/* The startd's end of our standard input: end of file is its death. */
+static void
+on_startd(int fd, short revents, void *arg)
+{
+	char junk[256];
+	ssize_t n;
+
+	n = read(fd, junk, sizeof(junk));
+	if (n > 0 || (n == -1 && (errno == EINTR || errno == EAGAIN)))
+		return;
+	event_fd_del(fd);
+	startd_gone = 1;
+	log_warnx("the startd went away; vacating job %d.%d", job.cluster,
+	    job.proc);
+	on_vacate(SIGTERM);
+}
+
+static void
+on_ignore(int signo)
+{
+}
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: condor_starter\n"
+	    "  (run by condor_startd, which writes the claim on its "
+	    "standard input)\n");
+}
+
+/* Talk to the shadow and learn the job.  Fatal on failure. */
+static void
+starter_hello(claim_x *c)
+{
+	const char *host = param("HOST");
+	long long cluster, proc;
+	hello_res_x res;
+	char err[256];
+
+	if (shadow_connect(c->shadow_addr) == -1 ||
+	    shadow_hello(c->capability, host ? host : "", &res) == -1)
+		starter_exit(1);
+	if (res.code != 0) {
+		log_warnx("the shadow at %s refused us: %s", c->shadow_addr,
+		    res.message ? res.message : "");
+		xdr_free((xdrproc_t)xdr_hello_res_x, (char *)&res);
+		starter_exit(1);
+	}
+	job.ad = ad_from_xdr(&res.job, err, sizeof(err));
+	job.exe_size = res.executable_size;
+	xdr_free((xdrproc_t)xdr_hello_res_x, (char *)&res);
+	if (job.ad == NULL || ad_get_int(job.ad, "ClusterId", &cluster) ==
+	    -1 || ad_get_int(job.ad, "ProcId", &proc) == -1) {
+		job.cluster = job.proc = -1;
+		starter_fail(job.ad == NULL ? "the job ad does not decode" :
+		    "the job ad has no ClusterId or ProcId", 1);
+	}
+	job.cluster = (int)cluster;
+	job.proc = (int)proc;
+	if (ad_get_string(job.ad, "Universe", &job.universe) == -1)
+		job.universe = xstrdup("standard");
+	log_info("job %d.%d (%s universe) from the shadow at %s",
+	    job.cluster, job.proc, job.universe, c->shadow_addr);
+}
+
+int
+main(int argc, char **argv)
+{
+	char err[1024];
+	const char *logpath;
+	claim_x c;
+	long interval;
+	int jobs_fault;
+
+	if (argc > 1) {
+		usage();
+		return strcmp(argv[1], "-h") == 0 ? 0 : 2;
+	}
+	common_init(argv[0]);
+	logpath = param("STARTER_LOG");
+	if (param("LOG") != NULL)
+		daemon_mkdir(param("LOG"), 0755);
+	if (logpath == NULL || log_open_file(logpath) == -1)
+		log_warn("cannot open the log %s", logpath ? logpath :
+		    "(STARTER_LOG is not set)");
+	signal(SIGPIPE, SIG_IGN);
+	event_init();
+	event_signal_add(SIGTERM, on_vacate);
+	event_signal_add(SIGQUIT, on_kill);
+	event_signal_add(SIGINT, on_kill);
+	event_signal_add(SIGTSTP, on_suspend);
+	event_signal_add(SIGCONT, on_continue);
+	event_signal_add(SIGCHLD, on_child);
+	event_signal_add(SIGHUP, on_ignore);
+	log_info("starting (pid %d)", (int)getpid());
+
+	if (read_claim(&c) == -1)
+		starter_exit(1);
+	starter_hello(&c);
+	xdr_free((xdrproc_t)xdr_claim_x, (char *)&c);
+	event_fd_add(STDIN_FILENO, POLLIN, on_startd, NULL);
+
+	if ((job.u = universe_find(job.universe)) == NULL) {
+		snprintf(err, sizeof(err), "unknown universe \"%s\"",
+		    job.universe);
+		starter_fail(err, 1);
+	}
+	if (job_user(&job, err, sizeof(err)) == -1 ||
+	    job_make_dir(&job, err, sizeof(err)) == -1)
+		starter_fail(err, 0);
+	if (job.u->prepare(&job, err, sizeof(err), &jobs_fault) == -1) {
+		if (shadow_is_lost())
+			starter_lost();
+		starter_fail(err, jobs_fault);
+	}
+	/* Orders that came while we were busy fetching. */
+	event_run_once(0);
+	if (job.leave != LEAVE_NONE)
+		starter_fail(startd_gone ? "the startd went away before the "
+		    "job started" : "vacated before the job started", 0);
+	if (job_spawn(&job, err, sizeof(err), &jobs_fault) == -1)
+		starter_fail(err, jobs_fault);
+	interval = param_int("STARTER_UPDATE_INTERVAL", 2);
+	arm_tick((double)(interval > 0 ? interval : 1));
+	/* It may have ended already; SIGCHLD would not come again. */
+	on_child(SIGCHLD);
+	event_dispatch();
+	starter_exit(0);
+}

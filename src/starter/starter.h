@@ -1,0 +1,130 @@
+/*
+ * starter.h: private to condor_starter.
+ */
+#ifndef STARTER_PRIVATE_H
+#define STARTER_PRIVATE_H
+
+#include <sys/types.h>
+
+#include <limits.h>
+
+#include "shadow_rpc.h"
+
+struct ad;
+
+/* Names inside the execute directory. */
+#define STARTER_EXE	"condor_exec.exe"
+#define STARTER_STDIN	"_condor_stdin"
+#define STARTER_STDOUT	"_condor_stdout"
+#define STARTER_STDERR	"_condor_stderr"
+
+/* Bytes of output shipped per tick before the loop gets a turn. */
+#define STARTER_SHIP_PER_TICK	(4 * 1024 * 1024)
+
+/* Why the job is leaving before its end, if it is. */
+enum leave_reason {
+	LEAVE_NONE,
+	LEAVE_VACATE,		/* SIGTERM from the startd, or it died */
+	LEAVE_KILL,		/* SIGQUIT from the startd */
+};
+
+struct starter_job {
+	int		 cluster, proc;
+	struct ad	*ad;		/* from the shadow's HELLO */
+	char		*universe;	/* "vanilla", "standard" */
+	const struct universe *u;
+	long long	 exe_size;	/* bytes, from HELLO */
+
+	char		 dir[PATH_MAX];	/* the execute directory */
+	uid_t		 uid;		/* EXECUTE_USER */
+	gid_t		 gid;
+	char		 user[64];
+
+	pid_t		 pid;		/* the job (and its process group) */
+	int		 running;
+	int		 suspended;
+	enum leave_reason leave;
+	long		 kill_timer;	/* SIGKILL after VACATE_GRACE */
+
+	/* The job's standard files: the child's ends, the starter's. */
+	int		 stdin_fd, stdout_fd, stderr_fd;	/* child */
+	int		 out_rfd, err_rfd;			/* starter */
+	int		 ship_out, ship_err;	/* the shadow wants them */
+	int		 err_is_out;		/* Err names Out's file */
+	long long	 out_sent, err_sent;	/* bytes shipped */
+};
+
+/*
+ * What differs between universes.  The vanilla universe is here now; the
+ * standard universe adds, in its own file: the system-call connection
+ * handed to the job (hello_res_x.syscall_addr), the sandbox (chroot,
+ * seccomp, personality) in child_setup, periodic checkpoint signals in
+ * tick, a checkpoint instead of SIGTERM in vacate, and shipping the
+ * checkpoint (PUT FILE_CHECKPOINT + CKPT_COMMIT) in finish.
+ */
+struct universe {
+	const char	*name;
+	/*
+	 * Fetch what the job needs into the execute directory and open its
+	 * standard files.  0, or -1 with a message in ERR and *JOBS_FAULT
+	 * set when the job itself is to blame (it will be held) rather
+	 * than this machine (it will run elsewhere).
+	 */
+	int	(*prepare)(struct starter_job *, char *err, size_t errlen,
+		    int *jobs_fault);
+	/*
+	 * In the job's process, as EXECUTE_USER, in the execute directory,
+	 * just before exec.  0, or -1 with errno set.
+	 */
+	int	(*child_setup)(struct starter_job *);
+	/* Every STARTER_UPDATE_INTERVAL while the job runs: 0, or -1 if
+	 * the shadow is gone. */
+	int	(*tick)(struct starter_job *);
+	/* The startd wants the machine back: make the job leave. */
+	void	(*vacate)(struct starter_job *);
+	/*
+	 * The job's process ended with wait STATUS: ship what remains and
+	 * fill HOW and CODE of X.  0, or -1 if the shadow is gone.
+	 */
+	int	(*finish)(struct starter_job *, int status, exit_x *x);
+};
+
+/* starter_universe.c */
+const struct universe *universe_find(const char *name);
+
+/* starter_shadow.c: the starter's calls to its shadow.  Each returns 0,
+ * or -1 with the reason logged when the shadow did not answer (it is
+ * then gone: the caller ends the job); a refusal returns its code > 0
+ * with the message in ERR where there is one. */
+int	shadow_connect(const char *addr);
+int	shadow_hello(const char *capability, const char *host,
+	    hello_res_x *res);
+int	shadow_get_file(int which, int fd, long long limit, long long *got,
+	    char *err, size_t errlen);
+int	shadow_put(int which, long long offset, const char *data,
+	    size_t len);
+int	shadow_event(int event, const char *text);
+int	shadow_null(void);
+int	shadow_exit(exit_x *x);
+void	shadow_disconnect(void);
+/* A call went unanswered: the shadow is gone for good. */
+int	shadow_is_lost(void);
+/* Ship new bytes of FD from *SENT on, at most MAX; 0 or -1. */
+int	shadow_ship(int which, int fd, long long *sent, long long max,
+	    int *more);
+
+/* starter_job.c: the execute directory and the job's process. */
+int	job_user(struct starter_job *, char *err, size_t errlen);
+int	job_make_dir(struct starter_job *, char *err, size_t errlen);
+void	job_clean_dir(struct starter_job *);
+int	job_open_std(struct starter_job *, char *err, size_t errlen);
+int	job_spawn(struct starter_job *, char *err, size_t errlen,
+	    int *jobs_fault);
+void	job_signal(struct starter_job *, int sig);
+/* Strings of the job ad; "" when missing (the caller frees). */
+char	*job_string(const struct starter_job *, const char *name);
+/* Whether a path attribute names a real file (not unset, not
+ * /dev/null). */
+int	job_wants_file(const struct starter_job *, const char *name);
+
+#endif

@@ -1,0 +1,469 @@
+/*
+ * starter_job.c: the execute directory and the job's process.
+ *
+ * The job runs as EXECUTE_USER, never root, in a directory of its own
+ * that nobody else may enter, with a clean environment, in a session and
+ * process group of its own so that one signal reaches every process it
+ * started.  Its standard files are opened by the starter before the job
+ * exists and read back through descriptors the starter kept: whatever
+ * the job later does to the names (a symbolic link to a file only root
+ * may read, say) cannot make the starter ship something else.  For the
+ * same reason the directory is emptied by a child that has become
+ * EXECUTE_USER, never by root walking a tree the job controlled.
+ */
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ad.h"
+#include "config.h"
+#include "daemon.h"
+#include "jobargs.h"
+#include "log.h"
+#include "priv.h"
+#include "starter.h"
+#include "xalloc.h"
+
+#define JOB_PATH	"/usr/local/bin:/usr/bin:/bin"
+
+char *
+job_string(const struct starter_job *job, const char *name)
+{
+	char *s;
+
+	if (ad_get_string(job->ad, name, &s) == -1)
+		return xstrdup("");
+	return s;
+}
+
+int
+job_wants_file(const struct starter_job *job, const char *name)
+{
+	char *s = job_string(job, name);
+	int wants = *s != '\0' && strcmp(s, "/dev/null") != 0;
+
+	free(s);
+	return wants;
+}
+
+int
+job_user(struct starter_job *job, char *err, size_t errlen)
+{
+	const char *name = param("EXECUTE_USER");
+
+	if (geteuid() != 0) {
+		/* A personal pool: the job runs as the pool's user. */
+		job->uid = getuid();
+		job->gid = getgid();
+		user_name(job->uid, job->user, sizeof(job->user));
+		if (name != NULL && *name != '\0' &&
+		    strcmp(name, job->user) != 0)
+			log_info("not root: the job runs as %s, not "
+			    "EXECUTE_USER %s", job->user, name);
+		return 0;
+	}
+	if (name == NULL || *name == '\0' ||
+	    user_lookup(name, &job->uid, &job->gid) == -1) {
+		snprintf(err, errlen, "EXECUTE_USER %s is not a user on this "
+		    "machine", name ? name : "(unset)");
+		return -1;
+	}
+	if (job->uid == 0) {
+		snprintf(err, errlen, "EXECUTE_USER %s is root; jobs never "
+		    "run as root", name);
+		return -1;
+	}
+	snprintf(job->user, sizeof(job->user), "%s", name);
+	return 0;
+}
+
+/* nftw callbacks for job_clean_dir, run as EXECUTE_USER. */
+static int
+open_up(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	if (flag == FTW_D || flag == FTW_DNR)
+		chmod(path, 0700);
+	return 0;
+}
+
+static int
+remove_one(const char *path, const struct stat *st, int flag,
+    struct FTW *f)
+{
+	if (f->level == 0)
+		return 0;
+	if (flag == FTW_DP || flag == FTW_D || flag == FTW_DNR)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+/* Empty DIR as UID/GID in a child; root only removes the empty DIR. */
+static void
+clean_tree(const char *dir, uid_t uid, gid_t gid)
+{
+	struct stat st;
+	pid_t pid;
+	int status;
+
+	if (lstat(dir, &st) == -1)
+		return;
+	if (!S_ISDIR(st.st_mode)) {
+		unlink(dir);
+		return;
+	}
+	if ((pid = fork()) == -1) {
+		log_warn("cannot clean %s: fork", dir);
+		return;
+	}
+	if (pid == 0) {
+		if (priv_become_user(uid, gid) == -1)
+			_exit(1);
+		/* Twice over: a directory the job made unreadable is
+		 * opened up, then everything goes, deepest first. */
+		nftw(dir, open_up, 16, FTW_PHYS);
+		nftw(dir, remove_one, 16, FTW_PHYS | FTW_DEPTH);
+		_exit(0);
+	}
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		;
+	if (rmdir(dir) == -1 && errno != ENOENT)
+		log_warn("cannot remove %s", dir);
+}
+
+int
+job_make_dir(struct starter_job *job, char *err, size_t errlen)
+{
+	const char *execute = param("EXECUTE");
+	struct stat st;
+	int n;
+
+	if (execute == NULL || *execute == '\0') {
+		snprintf(err, errlen, "EXECUTE is not set");
+		return -1;
+	}
+	if (daemon_mkdir(execute, 0755) == -1) {
+		snprintf(err, errlen, "cannot create EXECUTE %s: %s", execute,
+		    strerror(errno));
+		return -1;
+	}
+	n = snprintf(job->dir, sizeof(job->dir), "%s/dir_%d", execute,
+	    (int)getpid());
+	if (n < 0 || (size_t)n >= sizeof(job->dir)) {
+		snprintf(err, errlen, "EXECUTE %s is too long", execute);
+		job->dir[0] = '\0';
+		return -1;
+	}
+	if (lstat(job->dir, &st) == 0) {
+		/* Left by an earlier starter with our pid that died. */
+		log_info("removing the stale %s", job->dir);
+		clean_tree(job->dir, st.st_uid ? st.st_uid : job->uid,
+		    st.st_uid ? st.st_gid : job->gid);
+	}
+	if (mkdir(job->dir, 0700) == -1) {
+		snprintf(err, errlen, "cannot create %s: %s", job->dir,
+		    strerror(errno));
+		job->dir[0] = '\0';
+		return -1;
+	}
+	if (geteuid() == 0 && chown(job->dir, job->uid, job->gid) == -1) {
+		snprintf(err, errlen, "cannot give %s to %s: %s", job->dir,
+		    job->user, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void
+job_clean_dir(struct starter_job *job)
+{
+	if (job->dir[0] == '\0')
+		return;
+	clean_tree(job->dir, job->uid, job->gid);
+	job->dir[0] = '\0';
+}
+
+/* Create NAME in the execute directory for the job: O_EXCL, the job's. */
+static int
+create_for_job(struct starter_job *job, const char *name, int flags,
+    mode_t mode, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 64];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", job->dir, name);
+	fd = open(path, flags | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	    mode);
+	if (fd == -1) {
+		snprintf(err, errlen, "cannot create %s: %s", path,
+		    strerror(errno));
+		return -1;
+	}
+	if ((geteuid() == 0 && fchown(fd, job->uid, job->gid) == -1) ||
+	    fchmod(fd, mode) == -1) {
+		snprintf(err, errlen, "cannot set up %s: %s", path,
+		    strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Open NAME in the execute directory again, read-only, for the starter. */
+static int
+reopen_ro(struct starter_job *job, const char *name, char *err,
+    size_t errlen)
+{
+	char path[PATH_MAX + 64];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", job->dir, name);
+	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1)
+		snprintf(err, errlen, "cannot open %s: %s", path,
+		    strerror(errno));
+	return fd;
+}
+
+int
+job_open_std(struct starter_job *job, char *err, size_t errlen)
+{
+	char *out = job_string(job, "Out"), *errf = job_string(job, "Err");
+
+	job->ship_out = job_wants_file(job, "Out");
+	job->ship_err = job_wants_file(job, "Err");
+	/* Both streams to one file: one descriptor, or they would write
+	 * over each other at their own offsets. */
+	job->err_is_out = job->ship_out && job->ship_err &&
+	    strcmp(out, errf) == 0;
+	free(out);
+	free(errf);
+	if (job->ship_err && job->err_is_out)
+		job->ship_err = 0;
+
+	if (job_wants_file(job, "In"))
+		job->stdin_fd = reopen_ro(job, STARTER_STDIN, err, errlen);
+	else
+		job->stdin_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (job->stdin_fd == -1)
+		return -1;
+	job->stdout_fd = create_for_job(job, STARTER_STDOUT, O_WRONLY, 0600,
+	    err, errlen);
+	if (job->stdout_fd == -1)
+		return -1;
+	if ((job->out_rfd = reopen_ro(job, STARTER_STDOUT, err, errlen)) ==
+	    -1)
+		return -1;
+	if (job->err_is_out)
+		return 0;
+	job->stderr_fd = create_for_job(job, STARTER_STDERR, O_WRONLY, 0600,
+	    err, errlen);
+	if (job->stderr_fd == -1)
+		return -1;
+	if ((job->err_rfd = reopen_ro(job, STARTER_STDERR, err, errlen)) ==
+	    -1)
+		return -1;
+	return 0;
+}
+
+/* The job's environment: a few of ours, then its Env over them. */
+static char **
+job_environment(struct starter_job *job, char *err, size_t errlen)
+{
+	char *env = job_string(job, "Env"), **vars, **base, id[32];
+	int n, nb = 0, i;
+
+	n = jobenv_parse(env, &vars, err, errlen);
+	free(env);
+	if (n == -1)
+		return NULL;
+	snprintf(id, sizeof(id), "%d.%d", job->cluster, job->proc);
+	base = xcalloc(1, sizeof(*base));
+	nb = jobenv_set(&base, nb, "PATH", JOB_PATH);
+	nb = jobenv_set(&base, nb, "HOME", job->dir);
+	nb = jobenv_set(&base, nb, "TMPDIR", job->dir);
+	nb = jobenv_set(&base, nb, "USER", job->user);
+	nb = jobenv_set(&base, nb, "LOGNAME", job->user);
+	nb = jobenv_set(&base, nb, "_CONDOR_SCRATCH_DIR", job->dir);
+	nb = jobenv_set(&base, nb, "CONDOR_JOB_ID", id);
+	for (i = 0; i < n; i++) {
+		char *eq = strchr(vars[i], '=');
+
+		*eq = '\0';
+		nb = jobenv_set(&base, nb, vars[i], eq + 1);
+		*eq = '=';
+	}
+	jobargs_free(vars);
+	return base;
+}
+
+/* What the child reports on its error pipe when it cannot exec. */
+struct child_failure {
+	int	stage;
+	int	err;
+};
+
+enum {
+	STAGE_SETSID = 1, STAGE_USER, STAGE_DEATHSIG, STAGE_CHDIR,
+	STAGE_FILES, STAGE_SANDBOX, STAGE_EXEC,
+};
+
+static const char *stage_names[] = {
+	"", "setsid", "become EXECUTE_USER", "set the parent-death signal",
+	"enter the execute directory", "open its standard files",
+	"set up the sandbox", "execute",
+};
+
+static void __attribute__((noreturn))
+child_fail(int fd, int stage)
+{
+	struct child_failure f = { stage, errno };
+
+	if (write(fd, &f, sizeof(f)) < 0) {
+		/* nobody to tell */
+	}
+	_exit(127);
+}
+
+/* Mark every descriptor from LOW on close-on-exec. */
+static void
+cloexec_from(int low)
+{
+	long max, fd;
+
+	if (close_range((unsigned)low, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
+		return;
+	max = sysconf(_SC_OPEN_MAX);
+	for (fd = low; fd < (max > 0 && max < 65536 ? max : 65536); fd++)
+		fcntl((int)fd, F_SETFD, FD_CLOEXEC);
+}
+
+/* In the child: become the job.  Never returns. */
+static void __attribute__((noreturn))
+job_child(struct starter_job *job, char **argv, char **envp, int errfd,
+    pid_t parent)
+{
+	char exe[PATH_MAX + 64];
+	sigset_t none;
+	int s;
+
+	if (setsid() == -1)
+		child_fail(errfd, STAGE_SETSID);
+	if (geteuid() == 0 && priv_become_user(job->uid, job->gid) == -1)
+		child_fail(errfd, STAGE_USER);
+	if (geteuid() == 0 && job->uid != 0)
+		child_fail(errfd, STAGE_USER);	/* still root: never run */
+	/* Set after the id change, which clears it: if the starter dies
+	 * (even by SIGKILL), the job dies with it. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1)
+		child_fail(errfd, STAGE_DEATHSIG);
+	if (getppid() != parent)
+		_exit(127);
+	if (chdir(job->dir) == -1)
+		child_fail(errfd, STAGE_CHDIR);
+	if (dup2(job->stdin_fd, STDIN_FILENO) == -1 ||
+	    dup2(job->stdout_fd, STDOUT_FILENO) == -1 ||
+	    dup2(job->err_is_out ? job->stdout_fd : job->stderr_fd,
+	    STDERR_FILENO) == -1)
+		child_fail(errfd, STAGE_FILES);
+	/* Nothing of the starter's but the error pipe survives exec. */
+	cloexec_from(3);
+	if (job->u->child_setup != NULL && job->u->child_setup(job) == -1)
+		child_fail(errfd, STAGE_SANDBOX);
+	for (s = 1; s < NSIG; s++)
+		signal(s, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	snprintf(exe, sizeof(exe), "%s/%s", job->dir, STARTER_EXE);
+	execve(exe, argv, envp);
+	child_fail(errfd, STAGE_EXEC);
+}
+
+int
+job_spawn(struct starter_job *job, char *err, size_t errlen,
+    int *jobs_fault)
+{
+	struct child_failure f;
+	char *args = job_string(job, "Args"), **words, **argv, **envp;
+	pid_t pid, parent = getpid();
+	int n, i, p[2], status;
+	ssize_t r;
+
+	*jobs_fault = 1;
+	n = jobargs_split(args, &words, err, errlen);
+	free(args);
+	if (n == -1)
+		return -1;
+	if ((envp = job_environment(job, err, errlen)) == NULL) {
+		jobargs_free(words);
+		return -1;
+	}
+	argv = xcalloc((size_t)n + 2, sizeof(*argv));
+	argv[0] = STARTER_EXE;
+	for (i = 0; i < n; i++)
+		argv[i + 1] = words[i];
+	*jobs_fault = 0;
+	if (pipe2(p, O_CLOEXEC) == -1) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		goto out;
+	}
+	if ((pid = fork()) == -1) {
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		close(p[0]);
+		close(p[1]);
+		goto out;
+	}
+	if (pid == 0) {
+		close(p[0]);
+		job_child(job, argv, envp, p[1], parent);
+	}
+	close(p[1]);
+	do {
+		r = read(p[0], &f, sizeof(f));
+	} while (r == -1 && errno == EINTR);
+	close(p[0]);
+	if (r == (ssize_t)sizeof(f)) {
+		while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+			;
+		if (f.stage < STAGE_SETSID || f.stage > STAGE_EXEC)
+			f.stage = STAGE_EXEC;
+		snprintf(err, errlen, "cannot %s %s: %s",
+		    stage_names[f.stage], f.stage == STAGE_EXEC ?
+		    "the job" : "for the job", strerror(f.err));
+		/* Only a program this machine cannot run is the job's
+		 * fault; anything else is ours. */
+		*jobs_fault = f.stage == STAGE_EXEC && (f.err == ENOEXEC ||
+		    f.err == ELIBBAD || f.err == E2BIG);
+		goto out;
+	}
+	job->pid = pid;
+	job->running = 1;
+	log_info("job %d.%d started: pid %d as %s in %s", job->cluster,
+	    job->proc, (int)pid, job->user, job->dir);
+out:
+	free(argv);
+	jobargs_free(words);
+	jobargs_free(envp);
+	return job->running ? 0 : -1;
+}
+
+void
+job_signal(struct starter_job *job, int sig)
+{
+	if (job->pid <= 0)
+		return;
+	/* The whole process group; its leader alone if the group is
+	 * gone (the job left it). */
+	if (kill(-job->pid, sig) == -1 && errno == ESRCH && job->running)
+		kill(job->pid, sig);
+}

@@ -1,0 +1,247 @@
+/*
+ * starter_shadow.c: the starter's side of SHADOW_PROG.
+ *
+ * One connection, opened once; every call is synchronous and times out
+ * after RPC_TIMEOUT.  A call that gets no answer means the shadow (or
+ * the network to the submitting host) is gone, and with it any reason
+ * to run the job: the caller kills the job and leaves.  Files move in
+ * SHADOW_CHUNK pieces, straight between the socket and the disk, so a
+ * large executable or output never sits whole in memory.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "log.h"
+#include "rpcutil.h"
+#include "shadow_rpc.h"
+#include "starter.h"
+#include "xalloc.h"
+
+static CLIENT	*shadow;
+static char	 shadow_addr[ADDR_STRLEN * 2];
+static int	 lost;		/* a call went unanswered */
+
+int
+shadow_is_lost(void)
+{
+	return lost;
+}
+
+int
+shadow_connect(const char *addr)
+{
+	char err[512];
+	long timeout = param_int("RPC_TIMEOUT", 20);
+
+	snprintf(shadow_addr, sizeof(shadow_addr), "%s", addr);
+	shadow = rpc_connect(addr, PROG_SHADOW, 1, (int)(timeout > 0 ?
+	    timeout : 20), err, sizeof(err));
+	if (shadow == NULL) {
+		lost = 1;
+		log_warnx("cannot reach the shadow: %s", err);
+		return -1;
+	}
+	return 0;
+}
+
+void
+shadow_disconnect(void)
+{
+	rpc_close(shadow);
+	shadow = NULL;
+}
+
+/* One call; -1 (logged) if the shadow did not answer. */
+static int
+call(unsigned long proc, const char *what, xdrproc_t xargs, void *args,
+    xdrproc_t xres, void *res)
+{
+	char err[256];
+
+	if (shadow == NULL || lost)
+		return -1;
+	if (rpc_invoke(shadow, proc, xargs, args, xres, res, err,
+	    sizeof(err)) == -1) {
+		lost = 1;
+		log_warnx("the shadow at %s did not answer %s: %s",
+		    shadow_addr, what, err);
+		return -1;
+	}
+	return 0;
+}
+
+int
+shadow_hello(const char *capability, const char *host, hello_res_x *res)
+{
+	hello_x h;
+
+	h.capability = (char *)capability;
+	h.starter_host = (char *)host;
+	h.starter_pid = (int)getpid();
+	memset(res, 0, sizeof(*res));
+	return call(SHADOW_HELLO, "HELLO", (xdrproc_t)xdr_hello_x, &h,
+	    (xdrproc_t)xdr_hello_res_x, res);
+}
+
+int
+shadow_get_file(int which, int fd, long long limit, long long *got,
+    char *err, size_t errlen)
+{
+	get_res_x res;
+	get_x g;
+	long long off = 0;
+	ssize_t n;
+	size_t w;
+	int eof = 0;
+
+	while (!eof) {
+		g.which = which;
+		g.offset = off;
+		g.length = SHADOW_CHUNK;
+		memset(&res, 0, sizeof(res));
+		if (call(SHADOW_GET, "GET", (xdrproc_t)xdr_get_x, &g,
+		    (xdrproc_t)xdr_get_res_x, &res) == -1) {
+			snprintf(err, errlen, "the shadow is gone");
+			return -1;
+		}
+		if (res.code != 0) {
+			int code = res.code;
+
+			snprintf(err, errlen, "%s", res.message ?
+			    res.message : "refused");
+			xdr_free((xdrproc_t)xdr_get_res_x, (char *)&res);
+			return code;
+		}
+		if (limit >= 0 && off + res.data.data_len > limit) {
+			snprintf(err, errlen, "the shadow sent more than the "
+			    "%lld bytes it announced", limit);
+			xdr_free((xdrproc_t)xdr_get_res_x, (char *)&res);
+			return EFBIG;
+		}
+		for (w = 0; w < res.data.data_len; w += (size_t)n) {
+			n = write(fd, res.data.data_val + w,
+			    res.data.data_len - w);
+			if (n == -1 && errno == EINTR) {
+				n = 0;
+				continue;
+			}
+			if (n <= 0) {
+				snprintf(err, errlen, "cannot write: %s",
+				    n == 0 ? "short write" : strerror(errno));
+				xdr_free((xdrproc_t)xdr_get_res_x,
+				    (char *)&res);
+				return EIO;
+			}
+		}
+		off += res.data.data_len;
+		eof = res.eof || res.data.data_len == 0;
+		xdr_free((xdrproc_t)xdr_get_res_x, (char *)&res);
+	}
+	*got = off;
+	return 0;
+}
+
+int
+shadow_put(int which, long long offset, const char *data, size_t len)
+{
+	status_x res;
+	put_x p;
+	int code;
+
+	p.which = which;
+	p.offset = offset;
+	p.data.data_val = (char *)data;
+	p.data.data_len = (u_int)len;
+	memset(&res, 0, sizeof(res));
+	if (call(SHADOW_PUT, "PUT", (xdrproc_t)xdr_put_x, &p,
+	    (xdrproc_t)xdr_status_x, &res) == -1)
+		return -1;
+	code = res.code;
+	if (code != 0)
+		log_warnx("the shadow refused output: %s", res.message ?
+		    res.message : "");
+	xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
+	return code;
+}
+
+int
+shadow_ship(int which, int fd, long long *sent, long long max, int *more)
+{
+	static char chunk[SHADOW_CHUNK];
+	long long shipped = 0;
+	ssize_t n;
+	int r;
+
+	*more = 0;
+	while (shipped < max) {
+		n = pread(fd, chunk, sizeof(chunk), (off_t)*sent);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			log_warn("cannot read the job's output");
+			return 0;
+		}
+		if (n == 0)
+			return 0;
+		if ((r = shadow_put(which, *sent, chunk, (size_t)n)) == -1)
+			return -1;
+		if (r != 0)
+			return 0;	/* refused: logged, the job goes on */
+		*sent += n;
+		shipped += n;
+	}
+	*more = 1;
+	return 0;
+}
+
+int
+shadow_event(int event, const char *text)
+{
+	status_x res;
+	event_x e;
+
+	e.event = event;
+	e.text = (char *)(text ? text : "");
+	memset(&res, 0, sizeof(res));
+	if (call(SHADOW_EVENT, "EVENT", (xdrproc_t)xdr_event_x, &e,
+	    (xdrproc_t)xdr_status_x, &res) == -1)
+		return -1;
+	xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
+	return 0;
+}
+
+/* xdr_void, with the signature xdrproc_t expects. */
+static bool_t
+xdr_nothing(XDR *xdrs, void *p)
+{
+	return TRUE;
+}
+
+int
+shadow_null(void)
+{
+	return call(SHADOW_NULL, "NULL", (xdrproc_t)xdr_nothing, NULL,
+	    (xdrproc_t)xdr_nothing, NULL);
+}
+
+int
+shadow_exit(exit_x *x)
+{
+	status_x res;
+
+	memset(&res, 0, sizeof(res));
+	if (call(SHADOW_EXIT, "EXIT", (xdrproc_t)xdr_exit_x, x,
+	    (xdrproc_t)xdr_status_x, &res) == -1)
+		return -1;
+	if (res.code != 0)
+		log_warnx("the shadow refused the exit report: %s",
+		    res.message ? res.message : "");
+	xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
+	return 0;
+}

@@ -1,0 +1,891 @@
+/*
+ * shadow_test.c: a job's run from shadow to starter and back, without
+ * the rest of the pool: a real condor_startd (which spawns real
+ * starters) and real condor_shadow processes, with a stand-in for the
+ * schedd served here on $(SPOOL)/.schedd_socket.  Covers the claim and
+ * its refusals, executable, input and output transfer, Args and Env,
+ * exit codes and signals, the user log, mail, holds for missing input,
+ * condor_vacate, removal (SIGTERM to the shadow), a starter and a startd
+ * killed under a running job, and garbage claims.
+ *
+ * Run from the top of the tree after make (it runs sbin/condor_startd,
+ * sbin/condor_shadow and bin/condor_vacate).
+ */
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ad.h"
+#include "config.h"
+#include "daemon.h"
+#include "event.h"
+#include "expr.h"
+#include "log.h"
+#include "rpcutil.h"
+#include "schedd_rpc.h"
+#include "shadow_rpc.h"
+#include "startd_rpc.h"
+#include "test.h"
+#include "userlog.h"
+#include "xalloc.h"
+
+static char	 dir[] = "/tmp/shadow_test.XXXXXX";
+static char	 top[PATH_MAX];
+static char	 startd_addr[ADDR_STRLEN];
+static pid_t	 startd_pid;
+static struct ad *job;		/* what the fake schedd holds */
+static int	 updates;	/* SCHEDD_JOB_UPDATE calls */
+
+static char *
+path_of(const char *name)
+{
+	return xasprintf("%s/%s", dir, name);
+}
+
+static void
+write_file(const char *name, const char *text, mode_t mode)
+{
+	char *path = path_of(name);
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL || fputs(text, f) == EOF || fclose(f) != 0) {
+		perror(path);
+		exit(1);
+	}
+	chmod(path, mode);
+	free(path);
+}
+
+/* The whole of NAME (relative to the test directory), or NULL. */
+static char *
+slurp(const char *name)
+{
+	char *path = name[0] == '/' ? xstrdup(name) : path_of(name);
+	char *text = NULL;
+	size_t len = 0, cap = 0, n;
+	FILE *f = fopen(path, "r");
+
+	free(path);
+	if (f == NULL)
+		return NULL;
+	/* Read to the end: /proc files have no size. */
+	do {
+		if (cap - len < 4096) {
+			cap = cap ? cap * 2 : 8192;
+			text = xreallocarray(text, cap, 1);
+		}
+		n = fread(text + len, 1, cap - len - 1, f);
+		len += n;
+	} while (n > 0);
+	text[len] = '\0';
+	fclose(f);
+	return text;
+}
+
+static bool_t
+xdr_nothing(XDR *xdrs, void *p)
+{
+	return TRUE;
+}
+
+/* The schedd, as far as a shadow can tell. */
+static void
+fake_schedd(struct svc_req *req, SVCXPRT *xprt)
+{
+	switch (req->rq_proc) {
+	case SCHEDD_NULL:
+		svc_sendreply(xprt, (xdrproc_t)xdr_nothing, NULL);
+		return;
+	case SCHEDD_QUERY: {
+		job_query_res_x res;
+		job_query_x q;
+
+		memset(&q, 0, sizeof(q));
+		if (!svc_getargs(xprt, (xdrproc_t)xdr_job_query_x,
+		    (char *)&q)) {
+			svcerr_decode(xprt);
+			return;
+		}
+		memset(&res, 0, sizeof(res));
+		res.message = "";
+		if (job != NULL) {
+			res.jobs.jobs_len = 1;
+			res.jobs.jobs_val = xcalloc(1, sizeof(ad_x));
+			ad_to_xdr(job, &res.jobs.jobs_val[0]);
+		}
+		svc_sendreply(xprt, (xdrproc_t)xdr_job_query_res_x,
+		    (char *)&res);
+		if (job != NULL) {
+			ad_x_free(&res.jobs.jobs_val[0]);
+			free(res.jobs.jobs_val);
+		}
+		svc_freeargs(xprt, (xdrproc_t)xdr_job_query_x, (char *)&q);
+		return;
+	}
+	case SCHEDD_JOB_UPDATE: {
+		job_update_x u;
+		status_x res;
+		struct ad *a;
+		char err[256];
+
+		memset(&u, 0, sizeof(u));
+		if (!svc_getargs(xprt, (xdrproc_t)xdr_job_update_x,
+		    (char *)&u)) {
+			svcerr_decode(xprt);
+			return;
+		}
+		a = ad_from_xdr(&u.attrs, err, sizeof(err));
+		if (a != NULL && job != NULL)
+			ad_merge(job, a);
+		ad_free(a);
+		updates++;
+		res.code = 0;
+		res.message = "";
+		svc_sendreply(xprt, (xdrproc_t)xdr_status_x, (char *)&res);
+		svc_freeargs(xprt, (xdrproc_t)xdr_job_update_x, (char *)&u);
+		return;
+	}
+	default:
+		svcerr_noproc(xprt);
+	}
+}
+
+/* Start condor_startd and learn its address. */
+static void
+start_startd(void)
+{
+	char *exe = xasprintf("%s/sbin/condor_startd", top), *addr = NULL;
+	char *file = path_of("log/.startd_address");
+	double deadline;
+
+	unlink(file);
+	startd_addr[0] = '\0';
+	if ((startd_pid = fork()) == 0) {
+		int fd = open("/dev/null", O_RDWR);
+
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execl(exe, exe, "-f", (char *)NULL);
+		_exit(127);
+	}
+	deadline = monotime() + 10;
+	while ((addr = daemon_read_address("startd")) == NULL &&
+	    monotime() < deadline)
+		usleep(50000);
+	if (addr != NULL) {
+		snprintf(startd_addr, sizeof(startd_addr), "%s", addr);
+		free(addr);
+	}
+	free(file);
+	free(exe);
+}
+
+static void
+stop_startd(int sig)
+{
+	int status;
+
+	if (startd_pid <= 0)
+		return;
+	kill(startd_pid, sig);
+	waitpid(startd_pid, &status, 0);
+	startd_pid = 0;
+}
+
+/* The startd's State, "" if it does not answer. */
+static char *
+startd_state(void)
+{
+	startd_query_res_x res;
+	char err[256], *state = NULL;
+	struct ad *ad;
+	CLIENT *cl;
+
+	cl = rpc_connect(startd_addr, PROG_STARTD, 1, 5, err, sizeof(err));
+	if (cl == NULL)
+		return xstrdup("");
+	memset(&res, 0, sizeof(res));
+	if (rpc_invoke(cl, STARTD_QUERY, (xdrproc_t)xdr_nothing, NULL,
+	    (xdrproc_t)xdr_startd_query_res_x, &res, err, sizeof(err)) == 0) {
+		if (res.code == 0 && (ad = ad_from_xdr(&res.ad, err,
+		    sizeof(err))) != NULL) {
+			ad_get_string(ad, "State", &state);
+			ad_free(ad);
+		}
+		xdr_free((xdrproc_t)xdr_startd_query_res_x, (char *)&res);
+	}
+	rpc_close(cl);
+	return state ? state : xstrdup("");
+}
+
+/* Wait until the startd is in STATE; 1 if it got there. */
+static int
+wait_state(const char *state, double secs)
+{
+	double deadline = monotime() + secs;
+	char *s;
+	int ok;
+
+	do {
+		s = startd_state();
+		ok = strcmp(s, state) == 0;
+		free(s);
+		if (ok)
+			return 1;
+		usleep(100000);
+	} while (monotime() < deadline);
+	return 0;
+}
+
+/* A job ad for cluster C running SCRIPT (written to SPOOL). */
+static struct ad *
+new_job(int c, const char *script)
+{
+	struct ad *ad = ad_new();
+	char *name;
+
+	name = xasprintf("spool/cluster%d.ickpt", c);
+	write_file(name, script, 0755);
+	free(name);
+	ad_set_int(ad, "ClusterId", c);
+	ad_set_int(ad, "ProcId", 0);
+	ad_set_string(ad, "Owner", getenv("USER") && geteuid() != 0 ?
+	    getenv("USER") : "root");
+	ad_set_string(ad, "Cmd", "/bin/job.sh");
+	ad_set_string(ad, "Iwd", dir);
+	ad_set_string(ad, "Universe", "vanilla");
+	ad_set_int(ad, "QDate", (long long)time(NULL));
+	ad_set_int(ad, "JobStatus", 1);
+	ad_set_bool(ad, "Requirements", 1);
+	return ad;
+}
+
+/* What to do while the job runs, DELAY seconds after the claim. */
+typedef void	(*during_fn)(pid_t shadow);
+
+/*
+ * Run a shadow for the job ad in JOB until it exits; its exit status,
+ * or -1 if it did not exit within 60 seconds (it is then killed).
+ */
+static int
+run_shadow(const char *machine, during_fn during, double delay)
+{
+	char *exe = xasprintf("%s/sbin/condor_shadow", top), id[32];
+	long long c = 0;
+	double deadline = monotime() + 60, claimed = 0;
+	int status, done = 0;
+	pid_t pid, r;
+
+	ad_get_int(job, "ClusterId", &c);
+	snprintf(id, sizeof(id), "%lld.0", c);
+	if ((pid = fork()) == 0) {
+		execl(exe, exe, id, startd_addr, machine, (char *)NULL);
+		_exit(127);
+	}
+	free(exe);
+	while (monotime() < deadline) {
+		event_run_once(0.05);
+		r = waitpid(pid, &status, WNOHANG);
+		if (r == pid) {
+			done = 1;
+			break;
+		}
+		if (during != NULL && claimed == 0 &&
+		    ad_lookup(job, "RemoteHost") != NULL)
+			claimed = monotime();
+		if (during != NULL && claimed > 0 &&
+		    monotime() - claimed >= delay) {
+			during(pid);
+			during = NULL;
+		}
+	}
+	if (!done) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		return -1;
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 +
+	    WTERMSIG(status);
+}
+
+static int
+has(const char *text, const char *needle)
+{
+	return text != NULL && strstr(text, needle) != NULL;
+}
+
+/* Is the execute directory empty (every starter cleaned up)? */
+static int
+execute_empty(void)
+{
+	char *cmd = xasprintf("test -z \"$(ls -A %s/execute)\"", dir);
+	int r = system(cmd);
+
+	free(cmd);
+	return r == 0;
+}
+
+static void
+test_complete(void)
+{
+	char *out, *err, *log, *mail, *s = NULL;
+	long long code = -1;
+	int by_signal = -1;
+	int rc;
+
+	write_file("in1.txt", "hello input\n", 0644);
+	job = new_job(1, "#!/bin/sh\n"
+	    "echo \"args [$1] [$2] [$#]\"\n"
+	    "echo \"env FOO=$FOO HOME_SET=${HOME:+yes} "
+	    "LEAK=${CONDOR_CONFIG:-none}\"\n"
+	    "echo \"uid $(id -u)\"\n"
+	    "cat\n"
+	    "echo oops >&2\n"
+	    "exit 3\n");
+	ad_set_string(job, "Args", "one \"two words\"");
+	ad_set_string(job, "Env", "FOO=bar;BAZ=1");
+	ad_set_string(job, "In", "in1.txt");
+	ad_set_string(job, "Out", "out1.txt");
+	ad_set_string(job, "Err", "err1.txt");
+	ad_set_string(job, "UserLog", "log1.txt");
+	ad_set_string(job, "Notification", "Complete");
+	ad_set_string(job, "NotifyUser", "someone@example.org");
+	write_file("out1.txt", "stale output from before\n", 0644);
+
+	rc = run_shadow("exec1", NULL, 0);
+	CHECK("complete: shadow exits 100", rc == SHADOW_EXIT_COMPLETED);
+	out = slurp("out1.txt");
+	err = slurp("err1.txt");
+	CHECK("complete: Args split with quotes",
+	    has(out, "args [one] [two words] [2]\n"));
+	CHECK("complete: Env set, HOME set, no leak of the starter's",
+	    has(out, "env FOO=bar HOME_SET=yes LEAK=none\n"));
+	CHECK("complete: stdin delivered", has(out, "hello input\n"));
+	CHECK("complete: the old output was replaced",
+	    out != NULL && strncmp(out, "args", 4) == 0);
+	CHECK("complete: not run as root", out != NULL && !has(out,
+	    "uid 0\n"));
+	CHECK_STR("complete: stderr delivered", err, "oops\n");
+	CHECK("complete: ExitCode 3", ad_get_int(job, "ExitCode", &code) ==
+	    0 && code == 3);
+	CHECK("complete: ExitBySignal FALSE", ad_get_bool(job,
+	    "ExitBySignal", &by_signal) == 0 && by_signal == 0);
+	CHECK("complete: accounting sent",
+	    ad_lookup(job, "RemoteUserCpu") != NULL &&
+	    ad_lookup(job, "LocalUserCpu") != NULL &&
+	    ad_lookup(job, "RemoteWallClockTime") != NULL &&
+	    ad_lookup(job, "CompletionDate") != NULL);
+	CHECK("complete: LastRemoteHost", ad_get_string(job,
+	    "LastRemoteHost", &s) == 0 && strcmp(s, "exec1") == 0);
+	free(s);
+	CHECK("complete: NumJobStarts 1", ad_get_int(job, "NumJobStarts",
+	    &code) == 0 && code == 1);
+	log = slurp("log1.txt");
+	CHECK("complete: user log 001 with SlotName",
+	    has(log, "001 (001.000.000)") && has(log, "SlotName: exec1"));
+	CHECK("complete: user log 005 with return value 3",
+	    has(log, "005 (001.000.000)") &&
+	    has(log, "Normal termination (return value 3)"));
+	mail = slurp("mail.txt");
+	CHECK("complete: mail to NotifyUser",
+	    has(mail, "to=someone@example.org\n") &&
+	    has(mail, "Subject: [Condor] Condor Job 1.0") &&
+	    has(mail, "exited normally with status 3"));
+	CHECK("complete: the machine is Idle again", wait_state("Idle", 10));
+	CHECK("complete: the execute directory is cleaned", execute_empty());
+	free(out);
+	free(err);
+	free(log);
+	free(mail);
+	ad_free(job);
+}
+
+static void
+test_signal(void)
+{
+	long long sig = 0;
+	int by_signal = 0, rc;
+	char *mail;
+
+	write_file("mail.txt", "", 0644);
+	job = new_job(2, "#!/bin/sh\nkill -KILL $$\n");
+	ad_set_string(job, "Out", "out2.txt");
+	ad_set_string(job, "Err", "out2.txt");
+	ad_set_string(job, "Notification", "Error");
+	rc = run_shadow("exec1", NULL, 0);
+	CHECK("signal: shadow exits 100", rc == SHADOW_EXIT_COMPLETED);
+	CHECK("signal: ExitBySignal TRUE, ExitSignal 9",
+	    ad_get_bool(job, "ExitBySignal", &by_signal) == 0 &&
+	    by_signal && ad_get_int(job, "ExitSignal", &sig) == 0 &&
+	    sig == 9);
+	mail = slurp("mail.txt");
+	CHECK("signal: Notification Error mails a signal death",
+	    has(mail, "died on signal 9"));
+	free(mail);
+	ad_free(job);
+
+	write_file("mail.txt", "", 0644);
+	job = new_job(3, "#!/bin/sh\necho both; echo err >&2\nexit 0\n");
+	ad_set_string(job, "Out", "both3.txt");
+	ad_set_string(job, "Err", "both3.txt");
+	ad_set_string(job, "Notification", "Error");
+	rc = run_shadow("exec1", NULL, 0);
+	mail = slurp("both3.txt");
+	CHECK("merged: Out and Err in one file", rc == 100 &&
+	    has(mail, "both\n") && has(mail, "err\n"));
+	free(mail);
+	mail = slurp("mail.txt");
+	CHECK("error: no mail for a clean exit", mail != NULL &&
+	    *mail == '\0');
+	free(mail);
+	ad_free(job);
+}
+
+static void
+test_hold(void)
+{
+	char *reason = NULL;
+	int rc;
+
+	job = new_job(4, "#!/bin/sh\ncat\n");
+	ad_set_string(job, "In", "missing4.txt");
+	ad_set_string(job, "Out", "out4.txt");
+	rc = run_shadow("exec1", NULL, 0);
+	CHECK("hold: shadow exits 112", rc == SHADOW_EXIT_HELD);
+	ad_get_string(job, "HoldReason", &reason);
+	CHECK("hold: HoldReason names the input file", reason != NULL &&
+	    has(reason, "Cannot open input file") &&
+	    has(reason, "missing4.txt") &&
+	    has(reason, "No such file or directory"));
+	free(reason);
+	CHECK("hold: no machine was claimed",
+	    ad_lookup(job, "RemoteHost") == NULL);
+	ad_free(job);
+
+	job = new_job(5, "#!/bin/sh\ntrue\n");
+	ad_set_string(job, "Iwd", "/nonexistent/dir");
+	rc = run_shadow("exec1", NULL, 0);
+	reason = NULL;
+	ad_get_string(job, "HoldReason", &reason);
+	CHECK("hold: a missing Iwd holds the job", rc == SHADOW_EXIT_HELD &&
+	    has(reason, "/nonexistent/dir"));
+	free(reason);
+	ad_free(job);
+
+	/* Not a program this machine can run: the job's fault. */
+	job = new_job(6, "\177ELF garbage, not a program\n");
+	rc = run_shadow("exec1", NULL, 0);
+	reason = NULL;
+	ad_get_string(job, "HoldReason", &reason);
+	CHECK("hold: an executable that cannot run holds the job",
+	    rc == SHADOW_EXIT_HELD && has(reason, "Exec format error") &&
+	    has(reason, "exec1"));
+	free(reason);
+	CHECK("hold: the machine is Idle again", wait_state("Idle", 10));
+	ad_free(job);
+}
+
+static void
+vacate_now(pid_t shadow)
+{
+	char *cmd = xasprintf("%s/bin/condor_vacate >%s/vacate.out "
+	    "2>&1", top, dir);
+
+	if (system(cmd) != 0)
+		fprintf(stderr, "condor_vacate failed\n");
+	free(cmd);
+}
+
+static void
+test_vacate(void)
+{
+	char *log, *out;
+	int rc;
+
+	job = new_job(7, "#!/bin/sh\n"
+	    "trap 'echo got TERM; exit 1' TERM\n"
+	    "echo running\n"
+	    "while :; do sleep 0.1; done\n");
+	ad_set_string(job, "Out", "out7.txt");
+	ad_set_string(job, "UserLog", "log7.txt");
+	rc = run_shadow("exec1", vacate_now, 2.5);
+	CHECK("vacate: shadow exits 107", rc == SHADOW_EXIT_REQUEUE);
+	out = slurp("vacate.out");
+	CHECK_STR("vacate: condor_vacate says so", out,
+	    "Sent vacate command to exec1\n");
+	free(out);
+	out = slurp("out7.txt");
+	CHECK("vacate: output grew while the job ran", has(out,
+	    "running\n"));
+	free(out);
+	log = slurp("log7.txt");
+	CHECK("vacate: user log 004 not checkpointed",
+	    has(log, "004 (007.000.000)") &&
+	    has(log, "Job was not checkpointed"));
+	free(log);
+	CHECK("vacate: RemoteWallClockTime counted",
+	    ad_lookup(job, "RemoteWallClockTime") != NULL);
+	CHECK("vacate: the machine is Idle again", wait_state("Idle", 15));
+	CHECK("vacate: execute directory cleaned", execute_empty());
+	ad_free(job);
+}
+
+static pid_t	job_pid;	/* from the job's output */
+
+static void
+read_job_pid(void)
+{
+	char *out = slurp("pid.txt");
+
+	job_pid = out != NULL ? (pid_t)atoi(out) : 0;
+	free(out);
+}
+
+static void
+remove_now(pid_t shadow)
+{
+	read_job_pid();
+	kill(shadow, SIGTERM);
+}
+
+/* Wait for PID to be gone (or a zombie nobody reaps). */
+static int
+gone(pid_t pid, double secs)
+{
+	double deadline = monotime() + secs;
+	char path[64], *stat;
+
+	if (pid <= 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	do {
+		stat = slurp(path);
+		if (stat == NULL || has(stat, ") Z "))
+			return free(stat), 1;
+		free(stat);
+		usleep(100000);
+	} while (monotime() < deadline);
+	return 0;
+}
+
+static const char *sleeper = "#!/bin/sh\n"
+    "echo $$ >pid\n"
+    "cat pid\n"
+    "exec sleep 300\n";
+
+static void
+test_remove(void)
+{
+	int rc;
+
+	job = new_job(8, sleeper);
+	ad_set_string(job, "Out", "pid.txt");
+	rc = run_shadow("exec1", remove_now, 2.5);
+	CHECK("remove: shadow exits 102 on SIGTERM", rc == SHADOW_EXIT_REMOVED);
+	CHECK("remove: the job's pid was shipped", job_pid > 0);
+	CHECK("remove: the job is killed", gone(job_pid, 10));
+	CHECK("remove: the machine is Idle again", wait_state("Idle", 15));
+	CHECK("remove: execute directory cleaned", execute_empty());
+	ad_free(job);
+}
+
+/* A second shadow for the same machine, while the first one runs. */
+static int	second_rc;
+
+static void
+claim_again(pid_t shadow)
+{
+	struct ad *first = job;
+
+	job = new_job(10, "#!/bin/sh\ntrue\n");
+	second_rc = run_shadow("exec1", NULL, 0);
+	ad_free(job);
+	job = first;
+	read_job_pid();
+	kill(shadow, SIGTERM);
+}
+
+static void
+test_refuse(void)
+{
+	int rc;
+
+	job = new_job(9, sleeper);
+	ad_set_string(job, "Out", "pid.txt");
+	rc = run_shadow("exec1", claim_again, 2);
+	CHECK("refuse: a Claimed machine refuses a second claim (107)",
+	    second_rc == SHADOW_EXIT_REQUEUE);
+	CHECK("refuse: the first job was then removed",
+	    rc == SHADOW_EXIT_REMOVED && gone(job_pid, 10));
+	ad_free(job);
+	wait_state("Idle", 15);
+
+	/* The owner is back (START false): refused, 107. */
+	write_file("condor_config.local", "START : FALSE\n", 0644);
+	kill(startd_pid, SIGHUP);
+	wait_state("Owner", 10);
+	job = new_job(11, "#!/bin/sh\ntrue\n");
+	rc = run_shadow("exec1", NULL, 0);
+	CHECK("refuse: START FALSE refuses the claim (107)",
+	    rc == SHADOW_EXIT_REQUEUE);
+	ad_free(job);
+	write_file("condor_config.local", "START : TRUE\n", 0644);
+	kill(startd_pid, SIGHUP);
+	CHECK("refuse: Idle again when START holds", wait_state("Idle", 10));
+
+	/* The job's Requirements do not hold on this machine. */
+	job = new_job(12, "#!/bin/sh\ntrue\n");
+	ad_set_expr(job, "Requirements", "TARGET.Memory < 0", NULL, 0);
+	rc = run_shadow("exec1", NULL, 0);
+	CHECK("refuse: Requirements FALSE refuses the claim (107)",
+	    rc == SHADOW_EXIT_REQUEUE);
+	ad_free(job);
+}
+
+/* Garbage claims: refused, and the startd goes on serving. */
+static void
+test_bad_claims(void)
+{
+	const char *caps[] = { "", "short", "has space in it 1234567",
+	    "0123456789abcdef0123456789abcdef0123456789abcdef0123456789"
+	    "abcdefXX" };
+	status_x res;
+	claim_x c;
+	char err[256], *rel;
+	struct ad *ad;
+	CLIENT *cl;
+	size_t i;
+	int refused = 0;
+
+	cl = rpc_connect(startd_addr, PROG_STARTD, 1, 5, err, sizeof(err));
+	if (cl == NULL) {
+		CHECK("bad claims: connect", 0);
+		return;
+	}
+	ad = new_job(13, "#!/bin/sh\ntrue\n");
+	for (i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
+		memset(&c, 0, sizeof(c));
+		ad_to_xdr(ad, &c.job);
+		c.shadow_addr = "<127.0.0.1:1>";
+		c.capability = (char *)caps[i];
+		c.schedd_name = "test";
+		memset(&res, 0, sizeof(res));
+		if (rpc_invoke(cl, STARTD_REQUEST_CLAIM,
+		    (xdrproc_t)xdr_claim_x, &c, (xdrproc_t)xdr_status_x, &res,
+		    err, sizeof(err)) == 0 && res.code == EINVAL)
+			refused++;
+		xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
+		ad_x_free(&c.job);
+	}
+	CHECK("bad claims: bad capabilities refused with EINVAL",
+	    refused == 3);	/* the over-long one fails to encode */
+	/* No job ad attributes at all. */
+	memset(&c, 0, sizeof(c));
+	c.shadow_addr = "not an address";
+	c.capability = "0123456789abcdef0123";
+	c.schedd_name = "";
+	memset(&res, 0, sizeof(res));
+	CHECK("bad claims: an empty job ad is refused",
+	    rpc_invoke(cl, STARTD_REQUEST_CLAIM, (xdrproc_t)xdr_claim_x, &c,
+	    (xdrproc_t)xdr_status_x, &res, err, sizeof(err)) == 0 &&
+	    res.code == EINVAL);
+	xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
+	/* Releasing a claim one does not hold. */
+	rel = "0123456789abcdef0123";
+	memset(&res, 0, sizeof(res));
+	CHECK("bad claims: release without the capability is refused",
+	    rpc_invoke(cl, STARTD_RELEASE_CLAIM, (xdrproc_t)xdr_wrapstring,
+	    &rel, (xdrproc_t)xdr_status_x, &res, err, sizeof(err)) == 0 &&
+	    res.code == EPERM);
+	xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
+	rpc_close(cl);
+	ad_free(ad);
+	CHECK("bad claims: the startd still serves", wait_state("Idle", 5));
+}
+
+/* The startd's child (its starter), 0 if none: from /proc. */
+static pid_t
+starter_pid(void)
+{
+	char path[300], *stat, *p;
+	struct dirent *de;
+	pid_t found = 0;
+	DIR *d;
+	int ppid;
+
+	if ((d = opendir("/proc")) == NULL)
+		return 0;
+	while (found == 0 && (de = readdir(d)) != NULL) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		if ((stat = slurp(path)) == NULL)
+			continue;
+		/* "pid (comm) S ppid ...": comm may hold anything. */
+		p = strrchr(stat, ')');
+		if (p != NULL && sscanf(p + 1, " %*c %d", &ppid) == 1 &&
+		    ppid == (int)startd_pid)
+			found = (pid_t)atoi(de->d_name);
+		free(stat);
+	}
+	closedir(d);
+	return found;
+}
+
+/* The starter dies under a running job. */
+static void
+kill_starter(pid_t shadow)
+{
+	pid_t p = starter_pid();
+
+	read_job_pid();
+	if (p > 0)
+		kill(p, SIGKILL);
+	else
+		fprintf(stderr, "no starter to kill\n");
+}
+
+static void
+kill_startd(pid_t shadow)
+{
+	read_job_pid();
+	kill(startd_pid, SIGKILL);
+	waitpid(startd_pid, NULL, 0);
+	startd_pid = 0;
+}
+
+static void
+test_lost(void)
+{
+	char *log;
+	int rc;
+
+	job = new_job(14, sleeper);
+	ad_set_string(job, "Out", "pid.txt");
+	ad_set_string(job, "UserLog", "log14.txt");
+	rc = run_shadow("exec1", kill_starter, 2.5);
+	CHECK("starter killed: shadow exits 107", rc == SHADOW_EXIT_REQUEUE);
+	CHECK("starter killed: the job dies with it", gone(job_pid, 10));
+	log = slurp("log14.txt");
+	CHECK("starter killed: user log 004", has(log, "004 (014.000.000)"));
+	free(log);
+	CHECK("starter killed: the machine is Idle again",
+	    wait_state("Idle", 15));
+	ad_free(job);
+
+	job = new_job(15, sleeper);
+	ad_set_string(job, "Out", "pid.txt");
+	rc = run_shadow("exec1", kill_startd, 2.5);
+	CHECK("startd killed: shadow exits 107", rc == SHADOW_EXIT_REQUEUE);
+	CHECK("startd killed: the starter stops the job", gone(job_pid, 15));
+	ad_free(job);
+}
+
+int
+main(void)
+{
+	char *config, *text;
+
+	log_init("shadow_test");
+	if (getcwd(top, sizeof(top)) == NULL || mkdtemp(dir) == NULL)
+		return 1;
+	/* EXECUTE_USER (nobody, when root) must reach the execute
+	 * directory. */
+	chmod(dir, 0755);
+	text = xasprintf(
+	    "RELEASE_DIR = %s\n"
+	    "LOCAL_DIR = %s\n"
+	    "LOCAL_CONFIG_FILE = %s/condor_config.local\n"
+	    "HOST = exec1\n"
+	    "BIND_ADDRESS = 127.0.0.1\n"
+	    "CONDOR_HOST = 127.0.0.1\n"
+	    "COLLECTOR_HOST = 127.0.0.1:1\n"
+	    "POLLING_INTERVAL = 1\n"
+	    "STARTD_UPDATE_INTERVAL = 60\n"
+	    "CONSOLE_DEVICES = %s/tty\n"
+	    "LOAD_AVERAGE_FILE = %s/loadavg\n"
+	    "RPC_TIMEOUT = 5\n"
+	    "STARTER_UPDATE_INTERVAL = 1\n"
+	    "STARTER_TIMEOUT = 20\n"
+	    "VACATE_GRACE = 2\n"
+	    "MAIL = %s/mailer\n",
+	    top, dir, dir, dir, dir, dir);
+	write_file("condor_config", text, 0644);
+	free(text);
+	write_file("condor_config.local", "START : TRUE\n", 0644);
+	write_file("tty", "", 0644);
+	text = xasprintf("touch -d '1 hour ago' %s/tty", dir);
+	if (system(text) != 0)
+		return 1;
+	free(text);
+	write_file("loadavg", "0.00 0.00 0.00 1/100 1\n", 0644);
+	text = xasprintf("#!/bin/sh\necho \"to=$1\" >>%s/mail.txt\n"
+	    "cat >>%s/mail.txt\n", dir, dir);
+	write_file("mailer", text, 0755);
+	free(text);
+	config = path_of("condor_config");
+	setenv("CONDOR_CONFIG", config, 1);
+	free(config);
+	text = path_of("spool");
+	mkdir(text, 0755);
+	free(text);
+	{
+		char err[512];
+
+		if (config_init(err, sizeof(err)) == -1) {
+			fprintf(stderr, "%s\n", err);
+			return 1;
+		}
+		expr_set_fallback(param);
+	}
+	signal(SIGPIPE, SIG_IGN);
+	event_init();
+	{
+		char *sock = path_of("spool/.schedd_socket");
+		int fd = rpc_listen_unix(sock);
+
+		if (fd == -1 || rpc_serve(fd, PROG_SCHEDD, 1,
+		    fake_schedd) == NULL) {
+			perror(sock);
+			return 1;
+		}
+		free(sock);
+	}
+	start_startd();
+	CHECK("the startd starts", startd_addr[0] != '\0');
+	CHECK("the startd is Idle", wait_state("Idle", 10));
+	if (startd_addr[0] != '\0') {
+		test_complete();
+		test_signal();
+		test_hold();
+		test_vacate();
+		test_remove();
+		test_refuse();
+		test_bad_claims();
+		test_lost();
+	}
+	stop_startd(SIGTERM);
+	text = slurp("log/ShadowLog");
+	CHECK("every user log event was written", text != NULL &&
+	    !has(text, "to the user log"));
+	free(text);
+	if (test_failures == 0) {
+		text = xasprintf("rm -rf %s", dir);
+		if (system(text) != 0)
+			fprintf(stderr, "cannot remove %s\n", dir);
+		free(text);
+	} else
+		fprintf(stderr, "kept %s\n", dir);
+	TEST_EXIT();
+}
