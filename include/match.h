@@ -46,6 +46,13 @@ int	match_ads(const struct ad *job, const struct ad *machine);
 /* match_rank: the job's Rank of MACHINE; 0 when it is not a number. */
 double	match_rank(const struct ad *job, const struct ad *machine);
 
+/*
+ * Jobs one station may offer in one cycle: the schedd offers each job
+ * once per cycle, so only a broken one reaches this; it must not keep
+ * the cycle going forever.
+ */
+#define MATCH_MAX_OFFERS	1000000
+
 struct match_station {
 	char		*name;		/* the schedd's Name */
 	char		*addr;		/* ScheddIpAddr; NULL: not served */
@@ -59,6 +66,7 @@ struct match_station {
 	int		 failed;	/* did not answer: skipped */
 	int		 matches;	/* machines it got this cycle */
 	int		 pending;	/* a preemption for it is under way */
+	long		 offers;	/* jobs it offered this cycle */
 	struct ad	*waiting_job;	/* first job that found no machine */
 };
 

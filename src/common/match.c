@@ -345,12 +345,19 @@ serve_turn(struct match_cycle *c, const struct match_ops *ops,
 			s->done = 1;
 			return;
 		}
+		if (s->offers >= MATCH_MAX_OFFERS) {
+			log_warnx("station %s offered %ld jobs this cycle; "
+			    "no more", s->name, s->offers);
+			s->done = 1;
+			return;
+		}
 		r = ops->next_job(s, &job, ops->arg);
 		if (r <= 0) {
 			s->failed = r < 0;
 			s->done = 1;
 			return;
 		}
+		s->offers++;
 		c->jobs_offered++;
 		i = match_best_machine(job, c->machines, c->nmachines, s,
 		    first_free);
@@ -467,6 +474,7 @@ match_negotiate(struct match_cycle *c, const struct match_ops *ops)
 		s = c->stations[i];
 		s->done = s->addr == NULL;
 		s->failed = s->matches = s->pending = 0;
+		s->offers = 0;
 		ad_free(s->waiting_job);
 		s->waiting_job = NULL;
 	}

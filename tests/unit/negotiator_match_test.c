@@ -710,6 +710,52 @@ test_preemption_more(void)
 	pool_free(&p);
 }
 
+/* A broken schedd: the same job that suits no machine, forever. */
+static int
+broken_next_job(struct match_station *s, struct ad **job, void *arg)
+{
+	*job = ad_new();
+	ad_set_int(*job, "ClusterId", 1);
+	ad_set_int(*job, "ProcId", 0);
+	ad_set_bool(*job, "Requirements", 0);
+	return 1;
+}
+
+static int
+never_match(struct match_station *s, const struct ad *job,
+    const struct match_machine *m, void *arg)
+{
+	return -1;
+}
+
+static void
+test_broken_station(void)
+{
+	struct match_station *st[1];
+	struct match_machine m;
+	struct match_cycle c;
+	struct match_ops ops;
+	struct ad *ad = mkad("Name = \"m1\";State = \"Idle\"");
+
+	match_machine_init(&m, ad);
+	st[0] = mkstation("broken", 0, 0, 1);
+	memset(&ops, 0, sizeof(ops));
+	ops.next_job = broken_next_job;
+	ops.match = never_match;
+	memset(&c, 0, sizeof(c));
+	c.stations = st;
+	c.nstations = 1;
+	c.machines = &m;
+	c.nmachines = 1;
+	match_negotiate(&c, &ops);
+	CHECK("broken: a cycle ends however many jobs are offered",
+	    st[0]->offers == MATCH_MAX_OFFERS && c.matches == 0 &&
+	    st[0]->done);
+	match_station_free(st[0]);
+	match_machine_free(&m);
+	ad_free(ad);
+}
+
 /* Every station has endless jobs of 50 KiB. */
 static int
 scale_next_job(struct match_station *s, struct ad **job, void *arg)
@@ -793,5 +839,6 @@ main(void)
 	test_preemption();
 	test_preemption_more();
 	test_scale();
+	test_broken_station();
 	TEST_EXIT();
 }
