@@ -90,8 +90,10 @@ main(int argc, char **argv)
 			want_long = 1;
 		else if (strcmp(a, "-af") == 0 ||
 		    strcmp(a, "-autoformat") == 0) {
+			/* Up to an option, or a job (no attribute starts
+			 * with a digit). */
 			af = argv + i + 1;
-			while (i + 1 < argc && argv[i + 1][0] != '-') {
+			while (i + 1 < argc && ad_name_valid(argv[i + 1])) {
 				naf++;
 				i++;
 			}
