@@ -9,6 +9,11 @@
  * cycles until its ad in the collector is refreshed (LastHeardFrom
  * changes): a dead schedd's ad lingers for CLASSAD_LIFETIME, and a call
  * that times out each cycle would stall every cycle.
+ *
+ * A machine given out stays Idle in the collector until its startd is
+ * claimed and says so; until the startd has advertised after the match
+ * (LastHeardFrom later than the match), the machine is not offered
+ * again, or the next cycle would give it to a second job.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -39,6 +44,19 @@ struct failed_station {
 static struct failed_station	*failed;
 static size_t			 nfailed;
 static struct match_pendings	 pendings;
+
+/* A machine given out, and when (time(NULL)). */
+struct recent_match {
+	char	*name;
+	time_t	 when;
+};
+
+static struct recent_match	*recent;
+static size_t			 nrecent, caprecent;
+
+/* How long a match may keep its machine out of reach at most: a
+ * safeguard against clocks that disagree (seconds). */
+#define RECENT_MATCH_MAX	600
 
 struct cycle_ctx {
 	int	cycle;
@@ -95,6 +113,63 @@ failed_note(const char *name, long long heard)
 		f->name = xstrdup(name);
 	}
 	f->heard = heard;
+}
+
+/* A machine is matched again only once its record is gone: append. */
+static void
+recent_note(const char *name)
+{
+	if (nrecent == caprecent) {
+		caprecent = caprecent ? caprecent * 2 : 64;
+		recent = xreallocarray(recent, caprecent, sizeof(*recent));
+	}
+	recent[nrecent].name = xstrdup(name);
+	recent[nrecent].when = time(NULL);
+	nrecent++;
+}
+
+static int
+machine_name_cmp(const void *a, const void *b)
+{
+	const struct match_machine *x = a, *y = b;
+
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * Keep machines matched lately out of this cycle (their state becomes
+ * "Matched": neither Idle nor Claimed) until their startd has spoken
+ * since; forget the matches whose machine did, or left.  Sorts
+ * MACHINES by name.
+ */
+static void
+recent_apply(struct match_machine *machines, size_t n)
+{
+	struct match_machine key, *m;
+	time_t now = time(NULL);
+	size_t i = 0;
+	int keep;
+
+	qsort(machines, n, sizeof(*machines), machine_name_cmp);
+	memset(&key, 0, sizeof(key));
+	while (i < nrecent) {
+		keep = 0;
+		key.name = recent[i].name;
+		m = bsearch(&key, machines, n, sizeof(*machines),
+		    machine_name_cmp);
+		if (m != NULL && heard_from(m->ad) <= (long long)recent[i].when
+		    && now - recent[i].when < RECENT_MATCH_MAX) {
+			free(m->state);
+			m->state = xstrdup("Matched");
+			keep = 1;
+		}
+		if (keep) {
+			i++;
+			continue;
+		}
+		free(recent[i].name);
+		recent[i] = recent[--nrecent];
+	}
 }
 
 static CLIENT *
@@ -190,7 +265,8 @@ op_match(struct match_station *s, const struct ad *job,
 		    st.message && *st.message ? st.message :
 		    strerror(st.code));
 		rc = 1;
-	}
+	} else
+		recent_note(m->name);
 	xdr_free((xdrproc_t)xdr_status_x, (char *)&st);
 	return rc;
 }
@@ -366,6 +442,7 @@ negotiate_cycle(int cycle, struct cycle_report *rep)
 	for (k = 0; k < nm; k++)
 		if (match_machine_init(&machines[nmach], mads[k]) == 0)
 			nmach++;
+	recent_apply(machines, nmach);
 
 	x.cycle = cycle;
 	x.timeout = (int)param_int("RPC_TIMEOUT", 20);
