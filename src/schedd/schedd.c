@@ -1,0 +1,564 @@
+/*
+ * NAME
+ *	condor_schedd - the job queue of a submitting host
+ *
+ * DESCRIPTION
+ *	Keeps this host's jobs in a durable queue, $(SPOOL)/job_queue.log:
+ *	an append-only transaction log, synced before any request that
+ *	changes a job is answered, replayed at start-up (a torn or
+ *	corrupt tail is cut at the last complete transaction, with a
+ *	warning, and kept in job_queue.log.bad), and compacted by writing
+ *	the live queue to a new file and renaming it over the old one when
+ *	the log has grown to QUEUE_COMPACT_RATIO times the queue.
+ *
+ *	A submission is one transaction: a new cluster of N procs.  The
+ *	schedd sets ClusterId, ProcId, Owner (the caller's user name, from
+ *	the kernel), QDate, JobStatus (0, Unexpanded), EnteredCurrentStatus,
+ *	NumJobStarts, NumCkpts, ImageSize (if missing: the executable's
+ *	size in KiB), UserPrio (0 if missing), Universe and JobUniverse
+ *	(standard by default), and zero CPU and wall times.  It reads the
+ *	executable with the submitter's rights and copies it to
+ *	$(SPOOL)/cluster<C>.ickpt before committing; a standard-universe
+ *	executable must carry the .condor_relinked section of condor_cc.
+ *	A missing, unreadable or non-regular executable queues nothing.
+ *
+ *	Every SCHEDD_INTERVAL seconds, and soon after its counts change,
+ *	it sends the collector its ad: Name ($(HOST)), ScheddIpAddr,
+ *	TotalIdleJobs (unexpanded and idle), TotalRunningJobs,
+ *	TotalHeldJobs, TotalJobAds, NumUsers (owners with idle jobs),
+ *	MaxJobsRunning.  New idle jobs also poke the negotiator
+ *	(NEGOTIATOR_RESCHEDULE, not waiting for its answer).
+ *
+ *	In a negotiation cycle it offers its idle jobs best first by PRIO,
+ *	each once, and on a match starts "$(SHADOW) C.P STARTD_ADDR
+ *	MACHINE" for it (at most MAX_JOB_STARTS per cycle, MAX_JOBS_RUNNING
+ *	at once); the job becomes Running.  The shadow's exit status says
+ *	what became of the job: 100 completed (it goes to the history and
+ *	leaves the queue), 107 back to the queue (Idle), 112 held (with
+ *	the HoldReason the shadow sent), 102 removed; anything else counts
+ *	as a failure and requeues the job, until MAX_SHADOW_EXCEPTIONS
+ *	failures in a row put it on hold.  Jobs that were running when a
+ *	schedd died go back to Idle when the next one starts, once their
+ *	old shadows are gone.
+ *
+ *	condor_rm of a running job sends its shadow SIGTERM (SIGKILL three
+ *	times RPC_TIMEOUT later if it is still there); the job is Removed at
+ *	once and leaves for the history when the shadow ends.
+ *	condor_hold does the same but keeps the job (and its checkpoint),
+ *	Held with its HoldReason; condor_release makes it Idle (Unexpanded
+ *	if it never ran).  A user may act only on their own jobs; root and
+ *	QUEUE_SUPER_USERS on all.  The schedd writes the user-log events
+ *	submitted (000), aborted (009), held (012) and released (013), as
+ *	the job's owner; the shadow writes the others.
+ *
+ * PROTOCOL
+ *	Serves SCHEDD_PROG (include/schedd_rpc.x) on the Unix-domain socket
+ *	$(SPOOL)/.schedd_socket, where the caller's uid comes from the
+ *	kernel (SO_PEERCRED): submitting, queries, actions, reschedule and
+ *	the shadows' job updates (which may not change the attributes the
+ *	schedd keeps: see schedd_rpc.x).  Over TCP at BIND_ADDRESS:SCHEDD_PORT
+ *	(ScheddIpAddr) it answers queries from HOSTALLOW_READ and
+ *	SCHEDD_NEXT_JOB, SCHEDD_MATCH and SCHEDD_RESCHEDULE from
+ *	HOSTALLOW_WRITE (the negotiator); submitting and changing jobs are
+ *	refused there.  Calls COLLECTOR_PROG (its ad) and NEGOTIATOR_PROG
+ *	(NEGOTIATOR_RESCHEDULE).
+ *
+ * SIGNALS
+ *	SIGTERM, SIGINT: send every shadow SIGTERM, wait up to ten seconds
+ *	for them (their jobs go back to the queue), withdraw the ad, exit.
+ *	SIGHUP: re-read the configuration.  SIGCHLD: reap shadows.
+ *
+ * CONFIGURATION
+ *	SPOOL, LOG, SCHEDD_LOG, HOST, BIND_ADDRESS, SCHEDD_PORT,
+ *	SCHEDD_INTERVAL, SHADOW, MAX_JOB_STARTS, MAX_JOBS_RUNNING, PRIO,
+ *	QUEUE_SUPER_USERS, QUEUE_COMPACT_RATIO, MAX_SHADOW_EXCEPTIONS,
+ *	RPC_TIMEOUT, HOSTALLOW_READ, HOSTALLOW_WRITE, COLLECTOR_HOST.
+ *
+ * FILES
+ *	$(SPOOL)/job_queue.log		the queue
+ *	$(SPOOL)/job_queue.log.bad	a damaged tail cut at start-up
+ *	$(SPOOL)/history		finished jobs, one ad each
+ *	$(SPOOL)/cluster<C>.ickpt	a cluster's executable
+ *	$(SPOOL)/cluster<C>.proc<P>.ckpt a job's checkpoint (the shadow's)
+ *	$(SPOOL)/.schedd_socket		the local service
+ *	$(SPOOL)/.schedd_lock		held while a schedd runs
+ *	$(LOG)/SchedLog, $(LOG)/.schedd_address.
+ */
+#include <sys/file.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ad.h"
+#include "collector_client.h"
+#include "config.h"
+#include "daemon.h"
+#include "event.h"
+#include "log.h"
+#include "queue_log.h"
+#include "rpcutil.h"
+#include "schedd.h"
+#include "schedd_rpc.h"
+#include "xalloc.h"
+
+#define SHUTDOWN_WAIT	10.0	/* seconds for shadows to leave */
+#define COUNTS_DELAY	0.5	/* seconds: changes coalesce */
+
+char		 schedd_addr[ADDR_STRLEN];
+
+static int	 lock_fd = -1;
+static char	*socket_path;
+static long	 ad_timer, counts_timer, now_timer;
+static struct queue_counts last_sent;
+static int	 advertised;
+static int	 collector_down;
+
+/* The dispatcher rpcgen writes in schedd_rpc_svc.c. */
+void	schedd_prog_1(struct svc_req *, SVCXPRT *);
+
+static void
+status_set(status_x *res, int code, const char *msg)
+{
+	res->code = code;
+	res->message = xstrdup(msg ? msg : "");
+}
+
+/*
+ * The caller's uid when the request came over the Unix-domain socket;
+ * -1 (and a warning) for a remote caller, to whom WHAT is refused.
+ */
+static int
+local_caller(struct svc_req *req, uid_t *uid, const char *what)
+{
+	char from[64];
+
+	if (rpc_caller_uid(req, uid) == 0)
+		return 0;
+	rpc_caller_ip(req, from, sizeof(from));
+	log_warnx("%s from %s refused: local callers only", what, from);
+	return -1;
+}
+
+static int
+host_allowed(struct svc_req *req, const char *list, const char *what)
+{
+	char from[64];
+
+	if (rpc_host_allowed(req, list))
+		return 1;
+	rpc_caller_ip(req, from, sizeof(from));
+	log_warnx("%s from %s refused (%s)", what, from, list);
+	return 0;
+}
+
+bool_t
+schedd_null_1_svc(void *arg, void *res, struct svc_req *req)
+{
+	return TRUE;
+}
+
+bool_t
+schedd_submit_1_svc(submit_x *arg, submit_res_x *res, struct svc_req *req)
+{
+	uid_t uid;
+
+	memset(res, 0, sizeof(*res));
+	if (local_caller(req, &uid, "submit") == -1) {
+		res->code = EPERM;
+		res->message = xstrdup("submitting is possible only on the "
+		    "schedd's host");
+		return TRUE;
+	}
+	submit_one(uid, arg, res);
+	return TRUE;
+}
+
+bool_t
+schedd_submit_begin_1_svc(submit_x *arg, submit_res_x *res,
+    struct svc_req *req)
+{
+	uid_t uid;
+
+	memset(res, 0, sizeof(*res));
+	if (local_caller(req, &uid, "submit") == -1) {
+		res->code = EPERM;
+		res->message = xstrdup("submitting is possible only on the "
+		    "schedd's host");
+		return TRUE;
+	}
+	submit_begin(uid, arg, res);
+	return TRUE;
+}
+
+bool_t
+schedd_submit_more_1_svc(submit_more_x *arg, submit_res_x *res,
+    struct svc_req *req)
+{
+	uid_t uid;
+
+	memset(res, 0, sizeof(*res));
+	if (local_caller(req, &uid, "submit") == -1) {
+		res->code = EPERM;
+		res->message = xstrdup("submitting is possible only on the "
+		    "schedd's host");
+		return TRUE;
+	}
+	submit_more(uid, arg, res);
+	return TRUE;
+}
+
+/*
+ * Queries are served by schedd_dispatch with a reply encoded as it is
+ * built (schedd_reply.c); the generated dispatcher never gets them.
+ */
+bool_t
+schedd_query_1_svc(job_query_x *arg, job_query_res_x *res,
+    struct svc_req *req)
+{
+	memset(res, 0, sizeof(*res));
+	res->code = ENOSYS;
+	res->message = xstrdup("internal error: query not dispatched");
+	return TRUE;
+}
+
+bool_t
+schedd_query_attrs_1_svc(job_query_attrs_x *arg, job_query_res_x *res,
+    struct svc_req *req)
+{
+	return schedd_query_1_svc(NULL, res, req);
+}
+
+/* SCHEDD_QUERY and SCHEDD_QUERY_ATTRS. */
+static void
+serve_query(struct svc_req *req, SVCXPRT *xprt)
+{
+	union {
+		job_query_x		q;
+		job_query_attrs_x	qa;
+	} arg;
+	struct query_reply r;
+	xdrproc_t xargs;
+	int attrs = req->rq_proc == SCHEDD_QUERY_ATTRS;
+	double t0 = monotime();
+
+	xargs = attrs ? (xdrproc_t)xdr_job_query_attrs_x :
+	    (xdrproc_t)xdr_job_query_x;
+	memset(&arg, 0, sizeof(arg));
+	if (!svc_getargs(xprt, xargs, (caddr_t)&arg)) {
+		svcerr_decode(xprt);
+		return;
+	}
+	reply_init(&r);
+	if (!host_allowed(req, "HOSTALLOW_READ", "query"))
+		reply_error(&r, EPERM, "not allowed to query");
+	else if (attrs)
+		queue_query(arg.qa.constraint, arg.qa.history,
+		    arg.qa.attrs.attrs_val, arg.qa.attrs.attrs_len, &r);
+	else
+		queue_query(arg.q.constraint, arg.q.history, NULL, 0, &r);
+	if (r.b.len > 65536) {
+		/* libtirpc's non-blocking transport retries a full socket
+		 * in a busy loop: room for the whole reply spares a CPU the
+		 * client needs to read it. */
+		int sz = r.b.len > 64 << 20 ? 64 << 20 : (int)r.b.len + 65536;
+
+		if (setsockopt(xprt->xp_fd, SOL_SOCKET, SO_SNDBUFFORCE, &sz,
+		    sizeof(sz)) == -1)
+			(void)setsockopt(xprt->xp_fd, SOL_SOCKET, SO_SNDBUF,
+			    &sz, sizeof(sz));
+	}
+	if (!svc_sendreply(xprt, (xdrproc_t)xdr_query_reply, (caddr_t)&r))
+		log_warnx("cannot send a query reply");
+	log_debug("query: %u ads, %zu bytes, %.3f s", r.njobs, r.b.len,
+	    monotime() - t0);
+	if (!svc_freeargs(xprt, xargs, (caddr_t)&arg))
+		log_warnx("cannot free query arguments");
+	reply_free(&r);
+}
+
+/* The generated dispatcher, except for queries. */
+static void
+schedd_dispatch(struct svc_req *req, SVCXPRT *xprt)
+{
+	if (req->rq_proc == SCHEDD_QUERY || req->rq_proc == SCHEDD_QUERY_ATTRS)
+		serve_query(req, xprt);
+	else
+		schedd_prog_1(req, xprt);
+}
+
+bool_t
+schedd_action_1_svc(job_action_x *arg, job_action_res_x *res,
+    struct svc_req *req)
+{
+	uid_t uid;
+
+	memset(res, 0, sizeof(*res));
+	if (local_caller(req, &uid, "job action") == -1) {
+		res->code = EPERM;
+		res->message = xstrdup("jobs can be changed only on the "
+		    "schedd's host");
+		return TRUE;
+	}
+	queue_action(uid, arg, res);
+	return TRUE;
+}
+
+bool_t
+schedd_reschedule_1_svc(void *arg, status_x *res, struct svc_req *req)
+{
+	memset(res, 0, sizeof(*res));
+	if (!host_allowed(req, "HOSTALLOW_WRITE", "reschedule")) {
+		status_set(res, EPERM, "not allowed to reschedule");
+		return TRUE;
+	}
+	schedd_advertise_now();
+	status_set(res, 0, NULL);
+	return TRUE;
+}
+
+bool_t
+schedd_next_job_1_svc(next_job_x *arg, next_job_res_x *res,
+    struct svc_req *req)
+{
+	memset(res, 0, sizeof(*res));
+	if (!host_allowed(req, "HOSTALLOW_WRITE", "negotiation"))
+		return TRUE;
+	negotiate_next_job(arg, res);
+	return TRUE;
+}
+
+bool_t
+schedd_match_1_svc(match_x *arg, status_x *res, struct svc_req *req)
+{
+	memset(res, 0, sizeof(*res));
+	if (!host_allowed(req, "HOSTALLOW_WRITE", "match")) {
+		status_set(res, EPERM, "not allowed to negotiate");
+		return TRUE;
+	}
+	negotiate_match(arg, res);
+	return TRUE;
+}
+
+bool_t
+schedd_job_update_1_svc(job_update_x *arg, status_x *res,
+    struct svc_req *req)
+{
+	uid_t uid;
+
+	memset(res, 0, sizeof(*res));
+	if (local_caller(req, &uid, "job update") == -1) {
+		status_set(res, EPERM, "job updates are local only");
+		return TRUE;
+	}
+	queue_job_update(uid, arg, res);
+	return TRUE;
+}
+
+int
+schedd_prog_1_freeresult(SVCXPRT *xprt, xdrproc_t xres, caddr_t res)
+{
+	xdr_free(xres, res);
+	return 1;
+}
+
+/* The schedd's ad. */
+
+static void
+advertise(const struct queue_counts *c)
+{
+	struct ad *ad = ad_new();
+	char err[256];
+
+	ad_set_string(ad, "Name", param("HOST"));
+	ad_set_string(ad, "ScheddIpAddr", schedd_addr);
+	ad_set_int(ad, "TotalIdleJobs", c->idle);
+	ad_set_int(ad, "TotalRunningJobs", c->running);
+	ad_set_int(ad, "TotalHeldJobs", c->held);
+	ad_set_int(ad, "TotalRemovedJobs", c->removed);
+	ad_set_int(ad, "TotalJobAds", c->jobs);
+	ad_set_int(ad, "NumUsers", c->users);
+	ad_set_int(ad, "MaxJobsRunning", param_int("MAX_JOBS_RUNNING", 200));
+	if (collector_update(ADTYPE_SCHEDD, ad, err, sizeof(err)) == -1) {
+		/* Once per outage, not at every interval. */
+		if (!collector_down)
+			log_warnx("cannot update the collector: %s", err);
+		collector_down = 1;
+	} else {
+		if (collector_down)
+			log_info("the collector has our ad again");
+		collector_down = 0;
+		last_sent = *c;
+		advertised = 1;
+	}
+	ad_free(ad);
+}
+
+static void
+ad_tick(void *arg)
+{
+	struct queue_counts c;
+	long interval = param_int("SCHEDD_INTERVAL", 60);
+
+	queue_counts(&c);
+	advertise(&c);
+	ad_timer = event_timer_add(interval > 0 ? (double)interval : 60,
+	    ad_tick, NULL);
+}
+
+static void
+counts_tick(void *arg)
+{
+	struct queue_counts c;
+
+	counts_timer = 0;
+	queue_counts(&c);
+	if (!advertised || memcmp(&c, &last_sent, sizeof(c)) != 0)
+		advertise(&c);
+}
+
+void
+schedd_counts_changed(void)
+{
+	if (counts_timer == 0 && now_timer == 0)
+		counts_timer = event_timer_add(COUNTS_DELAY, counts_tick,
+		    NULL);
+}
+
+static void
+now_tick(void *arg)
+{
+	struct queue_counts c;
+
+	now_timer = 0;
+	event_timer_cancel(counts_timer);
+	counts_timer = 0;
+	queue_counts(&c);
+	advertise(&c);
+	if (c.idle > 0)
+		negotiate_poke();
+}
+
+void
+schedd_advertise_now(void)
+{
+	/* From the loop, after the reply is on its way. */
+	if (now_timer == 0)
+		now_timer = event_timer_add(0, now_tick, NULL);
+}
+
+/* Start-up and shutdown. */
+
+/* One schedd per SPOOL: a second would corrupt the queue. */
+static int
+lock_spool(void)
+{
+	char *path = xasprintf("%s/.schedd_lock", param("SPOOL"));
+
+	lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (lock_fd == -1) {
+		log_warn("cannot open %s", path);
+		free(path);
+		return -1;
+	}
+	if (flock(lock_fd, LOCK_EX | LOCK_NB) == -1) {
+		log_warnx("another condor_schedd is using %s (%s is locked)",
+		    param("SPOOL"), path);
+		free(path);
+		return -1;
+	}
+	free(path);
+	return 0;
+}
+
+static int
+schedd_init(int argc, char **argv)
+{
+	struct sockaddr_in bound;
+	char err[512];
+	int tfd, ufd;
+
+	if (daemon_mkdir(param("SPOOL"), 0755) == -1) {
+		log_warn("cannot create %s", param("SPOOL"));
+		return -1;
+	}
+	if (lock_spool() == -1)
+		return -1;
+	tfd = rpc_listen_tcp(param("BIND_ADDRESS"),
+	    (int)param_int("SCHEDD_PORT", 0), &bound);
+	if (tfd == -1) {
+		log_warn("cannot listen on %s port %ld", param("BIND_ADDRESS"),
+		    param_int("SCHEDD_PORT", 0));
+		return -1;
+	}
+	addr_format(&bound, schedd_addr);
+	submit_init();
+	if (queue_open(err, sizeof(err)) == -1) {
+		log_warnx("%s", err);
+		return -1;
+	}
+	socket_path = xasprintf("%s/%s", param("SPOOL"), SCHEDD_SOCKET_NAME);
+	if ((ufd = rpc_listen_unix(socket_path)) == -1) {
+		log_warn("cannot listen on %s", socket_path);
+		return -1;
+	}
+	if (rpc_serve(ufd, PROG_SCHEDD, SCHEDD_V1, schedd_dispatch) == NULL ||
+	    rpc_serve(tfd, PROG_SCHEDD, SCHEDD_V1, schedd_dispatch) == NULL)
+		return -1;
+	daemon_write_address("schedd", schedd_addr);
+	log_info("serving at %s and %s", schedd_addr, socket_path);
+	ad_timer = event_timer_add(0, ad_tick, NULL);
+	return 0;
+}
+
+static void
+schedd_reconfig(void)
+{
+	collector_disconnect();
+	negotiate_reconfig();
+	event_timer_cancel(ad_timer);
+	ad_timer = event_timer_add(0, ad_tick, NULL);
+}
+
+static void
+schedd_shutdown(void)
+{
+	char err[256];
+
+	shadow_shutdown(SHUTDOWN_WAIT);
+	if (collector_invalidate(ADTYPE_SCHEDD, param("HOST"), err,
+	    sizeof(err)) == -1)
+		log_debug("cannot withdraw the ad: %s", err);
+	if (socket_path != NULL)
+		unlink(socket_path);
+	queue_close();
+}
+
+static void
+schedd_child_exit(pid_t pid, int status)
+{
+	if (!shadow_reaped(pid, status))
+		log_debug("child %d ended", (int)pid);
+}
+
+static const struct daemon_ops schedd_ops = {
+	.name = "schedd",
+	.subsys = "SCHEDD",
+	.drop_privs = 0,	/* shadows start as root; ids switch per file */
+	.init = schedd_init,
+	.reconfig = schedd_reconfig,
+	.shutdown = schedd_shutdown,
+	.child_exit = schedd_child_exit,
+};
+
+int
+main(int argc, char **argv)
+{
+	return daemon_main(argc, argv, &schedd_ops);
+}

@@ -1,0 +1,217 @@
+/*
+ * schedd.h: what the parts of condor_schedd share.
+ *
+ * schedd.c		start-up, the RPC procedures, the schedd's ad
+ * schedd_queue.c	the job queue: jobs, queries, actions, transitions
+ * schedd_submit.c	new clusters: checks, the executable, user-log events
+ * schedd_history.c	$(SPOOL)/history: finished jobs and their accounting
+ * schedd_negotiate.c	SCHEDD_NEXT_JOB, SCHEDD_MATCH, poking the negotiator
+ * schedd_shadow.c	one shadow per running job: spawn, signal, reap
+ * schedd_reply.c	query replies encoded as they are built
+ */
+#ifndef CONDOR_SCHEDD_H
+#define CONDOR_SCHEDD_H
+
+#include <sys/types.h>
+
+#include "buf.h"
+#include "rpcutil.h"
+#include "schedd_rpc.h"
+
+struct ad;
+struct expr;
+struct qlog;
+struct qlog_entry;
+struct value;
+
+/* JobStatus (INTERFACE.md). */
+#define JOB_UNEXPANDED	0
+#define JOB_IDLE	1
+#define JOB_RUNNING	2
+#define JOB_REMOVED	3
+#define JOB_COMPLETED	4
+#define JOB_HELD	5
+#define JOB_SUSPENDED	7
+
+/* What a shadow's exit status says became of its job. */
+#define SHADOW_EXIT_COMPLETED	100
+#define SHADOW_EXIT_REMOVED	102
+#define SHADOW_EXIT_REQUEUE	107
+#define SHADOW_EXIT_HELD	112
+
+#define SCHEDD_SOCKET_NAME	".schedd_socket"
+#define HISTORY_NAME		"history"
+#define QUEUE_LOG_NAME		"job_queue.log"
+
+/* schedd.c */
+extern char	 schedd_addr[ADDR_STRLEN];	/* "<ip:port>" of the TCP service */
+/* The schedd's counts may have changed: advertise soon if they did. */
+void	 schedd_counts_changed(void);
+/* Send the ad now (new idle jobs: the negotiator must see them). */
+void	 schedd_advertise_now(void);
+
+/*
+ * A job as the schedd sees it: its own ad (what its proc set or changed)
+ * over its cluster's shared ad.  Names resolve in AD first, then CAD.
+ * The pointers stay valid until the next commit.
+ */
+struct job {
+	int		 cluster;
+	int		 proc;
+	const struct ad	*ad;
+	const struct ad	*cad;		/* NULL if the cluster ad is gone */
+	const struct qlog_entry *entry;
+};
+
+/* schedd_queue.c */
+extern struct qlog *schedd_queue;
+
+int	 queue_open(char *err, size_t errlen);
+void	 queue_close(void);
+/* queue_commit: commit the open transaction; fatal if it cannot be
+ * written (a schedd that cannot keep its queue must stop). */
+void	 queue_commit(int durable);
+/* Compact the log soon if it has grown enough. */
+void	 queue_maybe_compact(void);
+
+int	 job_find(int cluster, int proc, struct job *);
+/* The next proc after J in queue order (J NULL: the first); 0 at end. */
+int	 job_next(struct job *j, int first);
+long long job_int(const struct job *, const char *name, long long dflt);
+double	 job_real(const struct job *, const char *name, double dflt);
+/* An allocated string, or NULL if NAME is missing or not a string. */
+char	*job_string(const struct job *, const char *name);
+int	 job_status(const struct job *);
+int	 job_has(const struct job *, const char *name);
+/*
+ * job_eval: evaluate E for the job.  E's names resolve in the job's own
+ * ad, then its cluster's; with MERGED set (E uses MY. or TARGET.) the
+ * two are merged into one ad first, which is exact but slower.
+ */
+void	 job_eval(const struct job *, const struct expr *e, int merged,
+	    struct value *out);
+int	 expr_needs_merge(const char *text);
+/* The whole ad, cluster attributes then the proc's (caller frees). */
+struct ad *job_full_ad(const struct job *);
+/* The whole ad on the wire (for the negotiator). */
+void	 job_to_xdr(const struct job *, ad_x *out);
+/* The owner's uid and gid; -1 if the Owner is not a user here. */
+int	 job_owner_ids(const struct job *, uid_t *, gid_t *);
+
+/* Requests from the RPC layer; the caller has checked where they came
+ * from.  CALLER is the local caller's uid. */
+void	 queue_action(uid_t caller, job_action_x *arg, job_action_res_x *res);
+void	 queue_job_update(uid_t caller, job_update_x *arg, status_x *res);
+/* QUERY and QUERY_ATTRS (NAMES NULL: every attribute) into R. */
+struct query_reply;
+void	 queue_query(const char *constraint, int history, char **names,
+	    u_int nnames, struct query_reply *r);
+
+/* Counts for the schedd's ad. */
+struct queue_counts {
+	long	idle;		/* unexpanded and idle */
+	long	running;	/* running and suspended */
+	long	held;
+	long	removed;
+	long	users;		/* distinct owners with idle jobs */
+	long	jobs;
+};
+void	 queue_counts(struct queue_counts *);
+
+/*
+ * Transitions the other parts ask for.  queue_job_started: a shadow now
+ * runs J on MACHINE (its Name).  queue_shadow_exited: J's shadow ended
+ * with wait STATUS after WALL seconds; STOPPED if the schedd had asked
+ * it to stop (then a death by signal is no failure of the shadow).
+ */
+void	 queue_job_started(int cluster, int proc, const char *machine,
+	    pid_t shadow);
+void	 queue_shadow_exited(int cluster, int proc, int status, double wall,
+	    int stopped);
+/* Bookkeeping of live procs per cluster (schedd_queue.c). */
+void	 queue_cluster_add(int cluster, int nprocs);
+/* A file in SPOOL: cluster<C>.ickpt, cluster<C>.proc<P>.ckpt (freed by
+ * the caller). */
+char	*spool_ickpt(int cluster);
+char	*spool_ckpt(int cluster, int proc);
+const char *spool_dir(void);
+/* The job's user log as an absolute path (caller frees), or NULL. */
+char	*job_userlog_path(const struct job *);
+/*
+ * job_log_event: write ULOG_ABORTED, ULOG_HELD or ULOG_RELEASED with
+ * REASON to the job's user log, as its owner; failures are logged.
+ */
+void	 job_log_event(const struct job *, int event, const char *reason);
+
+/* schedd_submit.c */
+void	 submit_one(uid_t caller, submit_x *arg, submit_res_x *res);
+void	 submit_begin(uid_t caller, submit_x *arg, submit_res_x *res);
+void	 submit_more(uid_t caller, submit_more_x *arg, submit_res_x *res);
+/* Write pending submit events of CLUSTER before any later event. */
+void	 submit_flush_events(int cluster);
+void	 submit_init(void);
+
+/* schedd_history.c */
+int	 history_open(char *err, size_t errlen);
+void	 history_close(void);
+/* Append the full ads of N jobs, one write and one fsync.  0 or -1. */
+int	 history_append(struct ad **ads, size_t n);
+/* Which of N (cluster, proc) pairs are in the history already. */
+void	 history_find(const int *clusters, const int *procs, size_t n,
+	    int *found);
+/* Add to R the history ads CONSTRAINT (may be NULL) accepts. */
+void	 history_query(const struct expr *constraint, char **names,
+	    u_int nnames, struct query_reply *r);
+
+/*
+ * schedd_reply.c: a job_query_res_x written in its XDR form as it is
+ * built, then sent as it is (xdr_query_reply): no allocation per
+ * string.  reply_init starts a successful reply, reply_error replaces
+ * whatever was built by an error; ads are added with reply_ad, or
+ * reply_ad_begin, reply_attr... reply_ad_end.  reply_full: the reply
+ * holds SCHEDD_MAX_JOBS ads.
+ */
+struct query_reply {
+	struct buf	 b;		/* the XDR bytes */
+	size_t		 count_at;	/* offset of the count of ads */
+	u_int		 njobs;
+	size_t		 ad_at;		/* offset of the open ad's count */
+	u_int		 nattrs;
+	struct buf	 text;		/* scratch: one value's text */
+};
+void	 reply_init(struct query_reply *);
+void	 reply_free(struct query_reply *);
+void	 reply_error(struct query_reply *, int code, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+int	 reply_full(const struct query_reply *);
+void	 reply_ad(struct query_reply *, const struct ad *);
+void	 reply_ad_begin(struct query_reply *);
+void	 reply_attr(struct query_reply *, const char *name,
+	    const struct expr *);
+void	 reply_ad_end(struct query_reply *);
+bool_t	 xdr_query_reply(XDR *, struct query_reply *);
+
+/* schedd_negotiate.c */
+void	 negotiate_next_job(next_job_x *arg, next_job_res_x *res);
+void	 negotiate_match(match_x *arg, status_x *res);
+/* Ask the negotiator for a cycle soon; never waits for it. */
+void	 negotiate_poke(void);
+void	 negotiate_reconfig(void);
+
+/* schedd_shadow.c */
+pid_t	 shadow_spawn(int cluster, int proc, const char *startd_addr,
+	    const char *machine);
+/* A reaped child: 1 if it was a shadow (handled), else 0. */
+int	 shadow_reaped(pid_t pid, int status);
+/* The live shadow of a job, or 0; and whether the job may start. */
+pid_t	 shadow_of(int cluster, int proc);
+int	 shadow_job_busy(int cluster, int proc);
+/* Ask a job's shadow to stop (SIGTERM, SIGKILL later if need be). */
+void	 shadow_stop(int cluster, int proc);
+int	 shadow_count(void);
+/* A shadow from before a restart that may still run: stop it. */
+void	 shadow_orphan(int cluster, int proc, pid_t pid);
+/* SIGTERM every shadow and wait up to WAIT seconds for them. */
+void	 shadow_shutdown(double wait);
+
+#endif

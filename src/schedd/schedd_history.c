@@ -1,0 +1,413 @@
+/*
+ * schedd_history.c: $(SPOOL)/history, the record of finished jobs.
+ *
+ * Each job that leaves the queue (completed or removed) is appended as
+ * its full ad, "Name = value" lines (ad_print), followed by a blank
+ * line, with its accounting: RemoteUserCpu, RemoteSysCpu, LocalUserCpu,
+ * LocalSysCpu, RemoteWallClockTime, QDate and JobStartDate (the wait),
+ * CompletionDate, NumCkpts, NumJobStarts (one more than its
+ * migrations).  A batch is one write(2) and one fsync.  At start-up a
+ * torn last record (a crash in the middle of a write) is cut, so the
+ * next record starts on a clean line.
+ */
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "ad.h"
+#include "buf.h"
+#include "expr.h"
+#include "log.h"
+#include "schedd.h"
+#include "xalloc.h"
+
+#define TAIL_CHUNK	65536	/* bytes read per step looking for the end */
+
+static int	 hist_fd = -1;
+static char	*hist_path;
+static off_t	 hist_size;
+
+/* Where the last complete record ends: after the last "\n\n". */
+static off_t
+last_record_end(int fd, off_t size)
+{
+	char buf[TAIL_CHUNK + 1];
+	off_t end = size, start;
+	ssize_t n, i;
+
+	while (end > 0) {
+		start = end > TAIL_CHUNK ? end - TAIL_CHUNK : 0;
+		n = pread(fd, buf, (size_t)(end - start), start);
+		if (n != end - start)
+			return -1;
+		/* Overlap one byte with the previous chunk. */
+		if (end < size && pread(fd, buf + n, 1, end) == 1)
+			n++;
+		for (i = n - 1; i >= 1; i--)
+			if (buf[i] == '\n' && buf[i - 1] == '\n')
+				return start + i + 1;
+		if (start == 0)
+			break;
+		end = start;
+	}
+	return 0;
+}
+
+int
+history_open(char *err, size_t errlen)
+{
+	struct stat st;
+	off_t good;
+
+	history_close();
+	hist_path = xasprintf("%s/%s", spool_dir(), HISTORY_NAME);
+	hist_fd = open(hist_path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC,
+	    0644);
+	if (hist_fd == -1 || fstat(hist_fd, &st) == -1) {
+		snprintf(err, errlen, "cannot open %s: %s", hist_path,
+		    strerror(errno));
+		return -1;
+	}
+	hist_size = st.st_size;
+	if (hist_size == 0)
+		return 0;
+	good = last_record_end(hist_fd, hist_size);
+	if (good < 0) {
+		snprintf(err, errlen, "cannot read %s: %s", hist_path,
+		    strerror(errno));
+		return -1;
+	}
+	if (good < hist_size) {
+		log_warnx("%s: cutting a torn last record (%lld bytes)",
+		    hist_path, (long long)(hist_size - good));
+		if (ftruncate(hist_fd, good) == -1) {
+			snprintf(err, errlen, "cannot cut %s: %s", hist_path,
+			    strerror(errno));
+			return -1;
+		}
+		hist_size = good;
+	}
+	return 0;
+}
+
+void
+history_close(void)
+{
+	if (hist_fd != -1)
+		close(hist_fd);
+	hist_fd = -1;
+	free(hist_path);
+	hist_path = NULL;
+}
+
+int
+history_append(struct ad **ads, size_t n)
+{
+	struct buf b;
+	size_t i, off = 0;
+	ssize_t w;
+	int saved;
+
+	if (hist_fd == -1) {
+		errno = EBADF;
+		return -1;
+	}
+	buf_init(&b);
+	for (i = 0; i < n; i++) {
+		ad_print(ads[i], &b);
+		buf_addc(&b, '\n');
+	}
+	while (off < b.len) {
+		w = write(hist_fd, b.data + off, b.len - off);
+		if (w == -1 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			goto fail;
+		off += (size_t)w;
+	}
+	if (fdatasync(hist_fd) == -1)
+		goto fail;
+	hist_size += (off_t)b.len;
+	buf_free(&b);
+	return 0;
+fail:
+	saved = errno;
+	if (ftruncate(hist_fd, hist_size) == -1)
+		log_warn("%s: cannot cut a failed write", hist_path);
+	buf_free(&b);
+	errno = saved;
+	return -1;
+}
+
+/*
+ * The records of the file, mapped: FN(record, length, ARG) for each
+ * non-empty one; FN returns 0 to go on.
+ */
+static void
+history_walk(int (*fn)(const char *, size_t, void *), void *arg)
+{
+	const char *data, *p, *end, *sep;
+	size_t size = (size_t)hist_size;
+
+	if (hist_fd == -1 || size == 0)
+		return;
+	data = mmap(NULL, size, PROT_READ, MAP_PRIVATE, hist_fd, 0);
+	if (data == MAP_FAILED) {
+		log_warn("cannot read %s", hist_path);
+		return;
+	}
+	for (p = data, end = data + size; p < end; p = sep + 2) {
+		while (p < end && *p == '\n')
+			p++;
+		if (p >= end)
+			break;
+		sep = memmem(p, (size_t)(end - p), "\n\n", 2);
+		if (sep == NULL)
+			sep = end - 1;
+		if (fn(p, (size_t)(sep - p + 1), arg) != 0)
+			break;
+	}
+	munmap((void *)data, size);
+}
+
+/* The value text of attribute NAME in RECORD, or NULL (not a copy). */
+static const char *
+record_line(const char *rec, size_t len, const char *name, size_t *vlen)
+{
+	const char *p = rec, *end = rec + len, *nl;
+	size_t nlen = strlen(name);
+
+	for (; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		if ((size_t)(nl - p) > nlen + 3 &&
+		    strncasecmp(p, name, nlen) == 0 &&
+		    memcmp(p + nlen, " = ", 3) == 0) {
+			*vlen = (size_t)(nl - p) - nlen - 3;
+			return p + nlen + 3;
+		}
+	}
+	return NULL;
+}
+
+static int
+record_int(const char *rec, size_t len, const char *name, int *out)
+{
+	const char *v;
+	char tmp[24];
+	size_t vlen;
+	char *ep;
+	long l;
+
+	if ((v = record_line(rec, len, name, &vlen)) == NULL ||
+	    vlen == 0 || vlen >= sizeof(tmp))
+		return -1;
+	memcpy(tmp, v, vlen);
+	tmp[vlen] = '\0';
+	l = strtol(tmp, &ep, 10);
+	if (*ep != '\0')
+		return -1;
+	*out = (int)l;
+	return 0;
+}
+
+struct find_state {
+	const int	*clusters;
+	const int	*procs;
+	size_t		 n;
+	int		*found;
+};
+
+static int
+find_one(const char *rec, size_t len, void *arg)
+{
+	struct find_state *f = arg;
+	int c, p;
+	size_t i;
+
+	if (record_int(rec, len, "ClusterId", &c) == -1 ||
+	    record_int(rec, len, "ProcId", &p) == -1)
+		return 0;
+	for (i = 0; i < f->n; i++)
+		if (f->clusters[i] == c && f->procs[i] == p)
+			f->found[i] = 1;
+	return 0;
+}
+
+void
+history_find(const int *clusters, const int *procs, size_t n, int *found)
+{
+	struct find_state f = { clusters, procs, n, found };
+
+	memset(found, 0, n * sizeof(*found));
+	history_walk(find_one, &f);
+}
+
+struct query_state {
+	const struct expr	*constraint;
+	char			**names;
+	u_int			 nnames;
+	struct buf		 wanted;	/* " a b c " */
+	int			 partial;	/* parse only WANTED */
+	struct query_reply	*r;
+	long			 bad;
+};
+
+static int
+word_in(const struct buf *b, const char *w, size_t wlen)
+{
+	const char *p = b->data;
+
+	while ((p = strcasestr(p, w)) != NULL) {
+		if (p > b->data && p[-1] == ' ' && p[wlen] == ' ')
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
+static void
+word_add(struct buf *b, const char *w)
+{
+	if (b->len == 0)
+		buf_addc(b, ' ');
+	if (!word_in(b, w, strlen(w))) {
+		buf_adds(b, w);
+		buf_addc(b, ' ');
+	}
+}
+
+/*
+ * Parse the attributes of REC that WANTED names, adding the names their
+ * values refer to until nothing new turns up.
+ */
+static struct ad *
+parse_partial(const char *rec, size_t len, struct buf *wanted)
+{
+	const char *p, *end = rec + len, *nl, *eq;
+	struct ad *ad = ad_new();
+	struct buf refs;
+	char name[AD_MAX_NAME + 1], *text;
+	size_t nlen, before;
+	int round;
+
+	buf_init(&refs);
+	for (round = 0; round < 8; round++) {
+		before = wanted->len;
+		for (p = rec; p < end; p = nl + 1) {
+			if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+				nl = end;
+			eq = memmem(p, (size_t)(nl - p), " = ", 3);
+			if (eq == NULL || (nlen = (size_t)(eq - p)) == 0 ||
+			    nlen > AD_MAX_NAME)
+				continue;
+			memcpy(name, p, nlen);
+			name[nlen] = '\0';
+			if (!word_in(wanted, name, nlen) ||
+			    ad_lookup(ad, name) != NULL)
+				continue;
+			text = xstrndup(eq + 3, (size_t)(nl - eq - 3));
+			if (ad_set_expr(ad, name, text, NULL, 0) == 0) {
+				buf_reset(&refs);
+				expr_references(ad_lookup(ad, name), &refs);
+				if (refs.len > 0) {
+					char *tok, *save = NULL;
+
+					for (tok = strtok_r(refs.data, " ",
+					    &save); tok != NULL;
+					    tok = strtok_r(NULL, " ", &save))
+						word_add(wanted, tok);
+				}
+			}
+			free(text);
+		}
+		if (wanted->len == before)
+			break;
+	}
+	buf_free(&refs);
+	return ad;
+}
+
+static int
+query_one(const char *rec, size_t len, void *arg)
+{
+	struct query_state *q = arg;
+	struct ad *ad = NULL;
+	struct value v;
+	char *text;
+	int ok = 1;
+
+	if (reply_full(q->r))
+		return 1;
+	if (q->partial) {
+		struct buf w;
+
+		buf_init(&w);
+		buf_add(&w, q->wanted.data, q->wanted.len);
+		ad = parse_partial(rec, len, &w);
+		buf_free(&w);
+	} else {
+		text = xstrndup(rec, len);
+		if (ad_parse_text(text, &ad, 1, NULL, 0) != 1) {
+			free(text);
+			q->bad++;
+			return 0;
+		}
+		free(text);
+	}
+	if (q->constraint != NULL) {
+		expr_eval(q->constraint, ad, NULL, &v);
+		ok = value_is_true(&v);
+		value_free(&v);
+	}
+	/* With names, AD holds only those and what they (and the
+	 * constraint) refer to. */
+	if (ok)
+		reply_ad(q->r, ad);
+	ad_free(ad);
+	return 0;
+}
+
+void
+history_query(const struct expr *constraint, char **names, u_int nnames,
+    struct query_reply *r)
+{
+	struct query_state q;
+	u_int i;
+
+	memset(&q, 0, sizeof(q));
+	q.constraint = constraint;
+	q.names = names;
+	q.nnames = nnames;
+	q.r = r;
+	buf_init(&q.wanted);
+	if (names != NULL) {
+		struct buf refs;
+		char *tok, *save = NULL;
+
+		/* Only what is shown and what the constraint reads. */
+		q.partial = 1;
+		for (i = 0; i < nnames; i++)
+			word_add(&q.wanted, names[i]);
+		buf_init(&refs);
+		expr_references(constraint, &refs);
+		for (tok = strtok_r(refs.data, " ", &save); tok != NULL;
+		    tok = strtok_r(NULL, " ", &save))
+			word_add(&q.wanted, tok);
+		buf_free(&refs);
+	}
+	history_walk(query_one, &q);
+	if (q.bad > 0)
+		log_warnx("%s: %ld record(s) could not be read", hist_path,
+		    q.bad);
+	buf_free(&q.wanted);
+}

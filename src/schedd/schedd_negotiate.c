@@ -1,0 +1,265 @@
+/*
+ * schedd_negotiate.c: the schedd's side of negotiation.
+ *
+ * In each negotiation cycle the negotiator asks for the best idle job
+ * again and again (SCHEDD_NEXT_JOB) and, when it found a machine for
+ * one, says "run it there" (SCHEDD_MATCH).  At the first question of a
+ * cycle the idle jobs are ranked once by PRIO (evaluated with the job
+ * as MY); each question then takes the next one still idle, so a cycle
+ * offers every job at most once and costs one sort, however many
+ * questions it asks.  MAX_JOB_STARTS matches per cycle and
+ * MAX_JOBS_RUNNING shadows at once bound what the schedd accepts.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ad.h"
+#include "config.h"
+#include "event.h"
+#include "expr.h"
+#include "log.h"
+#include "negotiator_client.h"
+#include "rpcutil.h"
+#include "schedd.h"
+#include "xalloc.h"
+
+#define CYCLE_STALE	300	/* seconds: an unfinished cycle is over */
+#define POKE_SPACING	0.5	/* seconds between pokes */
+
+struct candidate {
+	int	cluster;
+	int	proc;
+	double	prio;
+};
+
+static struct candidate	*cands;
+static size_t		 ncands, capcands, next_cand;
+static int		 cycle_valid;	/* CANDS belong to CUR_CYCLE */
+static int		 cur_cycle;
+static double		 cycle_touched;
+static int		 starts;	/* matches in CUR_CYCLE */
+
+static double		 last_poke = -1e9;
+static long		 poke_timer;
+
+static int
+candidate_cmp(const void *a, const void *b)
+{
+	const struct candidate *x = a, *y = b;
+
+	if (x->prio != y->prio)
+		return x->prio > y->prio ? -1 : 1;
+	if (x->cluster != y->cluster)
+		return x->cluster < y->cluster ? -1 : 1;
+	return x->proc < y->proc ? -1 : x->proc > y->proc;
+}
+
+/* Rank every idle job that may start by PRIO, best first. */
+static void
+candidates_build(void)
+{
+	const char *text = param("PRIO");
+	struct expr *prio = NULL;
+	struct value v;
+	struct job j;
+	char err[256];
+	int ok, st, merged;
+
+	ncands = next_cand = 0;
+	if (text != NULL && (prio = expr_parse(text, err, sizeof(err))) ==
+	    NULL)
+		log_warnx("PRIO does not parse (%s); jobs go in queue order",
+		    err);
+	merged = expr_needs_merge(text);
+	for (ok = job_next(&j, 1); ok; ok = job_next(&j, 0)) {
+		st = job_status(&j);
+		if (st != JOB_UNEXPANDED && st != JOB_IDLE)
+			continue;
+		if (shadow_job_busy(j.cluster, j.proc))
+			continue;
+		if (ncands == capcands) {
+			capcands = capcands ? capcands * 2 : 256;
+			cands = xreallocarray(cands, capcands, sizeof(*cands));
+		}
+		cands[ncands].cluster = j.cluster;
+		cands[ncands].proc = j.proc;
+		cands[ncands].prio = 0;
+		if (prio != NULL) {
+			job_eval(&j, prio, merged, &v);
+			if (v.type == VAL_INT)
+				cands[ncands].prio = (double)v.u.i;
+			else if (v.type == VAL_REAL && !isnan(v.u.r))
+				cands[ncands].prio = v.u.r;
+			else if (v.type == VAL_BOOL)
+				cands[ncands].prio = v.u.b;
+			else	/* UNDEFINED or ERROR: after every number. */
+				cands[ncands].prio = -HUGE_VAL;
+			value_free(&v);
+		}
+		ncands++;
+	}
+	expr_free(prio);
+	qsort(cands, ncands, sizeof(*cands), candidate_cmp);
+	cycle_valid = 1;
+}
+
+/* Enter negotiation cycle CYCLE (a new one starts afresh). */
+static void
+cycle_enter(int cycle)
+{
+	double now = monotime();
+
+	if (cycle != cur_cycle || now - cycle_touched > CYCLE_STALE) {
+		cur_cycle = cycle;
+		cycle_valid = 0;
+		starts = 0;
+	}
+	cycle_touched = now;
+}
+
+/* Why the schedd starts nothing more now; NULL if it may. */
+static const char *
+start_limit(void)
+{
+	long max_starts = param_int("MAX_JOB_STARTS", 5);
+	long max_running = param_int("MAX_JOBS_RUNNING", 200);
+
+	if (starts >= max_starts)
+		return "MAX_JOB_STARTS reached for this cycle";
+	if (shadow_count() >= max_running)
+		return "MAX_JOBS_RUNNING reached";
+	return NULL;
+}
+
+void
+negotiate_next_job(next_job_x *arg, next_job_res_x *res)
+{
+	struct candidate *c;
+	struct job j;
+	int st;
+
+	res->have = 0;
+	cycle_enter(arg->cycle);
+	if (start_limit() != NULL)
+		return;
+	if (!cycle_valid)
+		candidates_build();
+	while (next_cand < ncands) {
+		c = &cands[next_cand++];
+		if (job_find(c->cluster, c->proc, &j) == -1)
+			continue;
+		st = job_status(&j);
+		if ((st != JOB_UNEXPANDED && st != JOB_IDLE) ||
+		    shadow_job_busy(j.cluster, j.proc))
+			continue;
+		job_to_xdr(&j, &res->job);
+		res->have = 1;
+		return;
+	}
+}
+
+static void
+status_set(status_x *res, int code, const char *msg)
+{
+	res->code = code;
+	res->message = xstrdup(msg ? msg : "");
+}
+
+void
+negotiate_match(match_x *arg, status_x *res)
+{
+	struct ad *machine;
+	struct job j;
+	char err[256], *addr = NULL, *name = NULL, *msg;
+	const char *why;
+	pid_t pid;
+	int st;
+
+	cycle_enter(arg->cycle);
+	if (job_find(arg->id.cluster, arg->id.proc, &j) == -1) {
+		status_set(res, ENOENT, "no such job");
+		return;
+	}
+	st = job_status(&j);
+	if ((st != JOB_UNEXPANDED && st != JOB_IDLE) ||
+	    shadow_job_busy(j.cluster, j.proc)) {
+		status_set(res, EBUSY, "the job is not idle");
+		return;
+	}
+	if ((why = start_limit()) != NULL) {
+		status_set(res, EAGAIN, why);
+		return;
+	}
+	if ((machine = ad_from_xdr(&arg->machine, err, sizeof(err))) ==
+	    NULL) {
+		msg = xasprintf("machine ad: %s", err);
+		status_set(res, EINVAL, msg);
+		free(msg);
+		return;
+	}
+	if (ad_get_string(machine, "StartdIpAddr", &addr) == -1 ||
+	    ad_get_string(machine, "Name", &name) == -1) {
+		status_set(res, EINVAL, "the machine ad lacks StartdIpAddr "
+		    "or Name");
+		goto out;
+	}
+	submit_flush_events(j.cluster);
+	if ((pid = shadow_spawn(j.cluster, j.proc, addr, name)) == -1) {
+		msg = xasprintf("cannot start a shadow: %s", strerror(errno));
+		status_set(res, EAGAIN, msg);
+		free(msg);
+		goto out;
+	}
+	starts++;
+	log_info("job %d.%d matched with %s %s; shadow %d", j.cluster,
+	    j.proc, name, addr, (int)pid);
+	queue_job_started(j.cluster, j.proc, name, pid);
+	status_set(res, 0, NULL);
+out:
+	free(addr);
+	free(name);
+	ad_free(machine);
+}
+
+/* Poking the negotiator. */
+
+/* negotiator_reschedule sends and never waits for an answer: the
+ * negotiator may be in a cycle about to call us. */
+static void
+poke_now(void)
+{
+	char err[256];
+
+	last_poke = monotime();
+	if (negotiator_reschedule(err, sizeof(err)) == -1)
+		log_debug("cannot poke the negotiator: %s", err);
+}
+
+static void
+poke_tick(void *arg)
+{
+	poke_timer = 0;
+	poke_now();
+}
+
+void
+negotiate_poke(void)
+{
+	double wait = last_poke + POKE_SPACING - monotime();
+
+	if (poke_timer != 0)
+		return;
+	if (wait <= 0)
+		poke_now();
+	else
+		poke_timer = event_timer_add(wait, poke_tick, NULL);
+}
+
+void
+negotiate_reconfig(void)
+{
+	last_poke = -1e9;
+}

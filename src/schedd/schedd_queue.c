@@ -1,0 +1,1380 @@
+/*
+ * schedd_queue.c: the job queue.  Jobs live in the transaction log
+ * (queue_log.h) as a cluster ad holding what the procs share and one ad
+ * per proc holding what it sets or changed; every change the schedd
+ * makes is set on the proc's own ad.  This file reads jobs, answers
+ * queries, carries out condor_rm/hold/release/prio and the shadows'
+ * updates, moves jobs through their states, and repairs the queue at
+ * start-up.
+ */
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ad.h"
+#include "buf.h"
+#include "config.h"
+#include "daemon.h"
+#include "event.h"
+#include "expr.h"
+#include "log.h"
+#include "priv.h"
+#include "queue_log.h"
+#include "schedd.h"
+#include "userlog.h"
+#include "xalloc.h"
+
+#define PRIO_MIN	(-20)
+#define PRIO_MAX	20
+#define COMPACT_RETRY	60	/* seconds after a failed compaction */
+
+struct qlog	*schedd_queue;
+
+static char	*spool;
+static long	 compact_timer;
+static double	 compact_not_before;
+
+/*
+ * Live procs per cluster, so that the last proc to leave takes its
+ * cluster ad and executable along without a walk over the queue.
+ */
+struct cluster_count {
+	int	cluster;	/* 0: empty slot */
+	int	procs;
+};
+static struct cluster_count	*ccounts;
+static size_t			 nccounts, ccount_used;
+
+/* Attributes a shadow may not change (schedd_rpc.x). */
+static const char *const schedd_owned[] = {
+	"ClusterId", "ProcId", "Owner", "QDate", "ShadowPid", "RemoteHost",
+	"JobStartDate", "NumJobStarts", "RemoteWallClockTime",
+	"EnteredCurrentStatus", "NumShadowExceptions", NULL
+};
+
+/* Spool files. */
+
+const char *
+spool_dir(void)
+{
+	return spool;
+}
+
+char *
+spool_ickpt(int cluster)
+{
+	return xasprintf("%s/cluster%d.ickpt", spool, cluster);
+}
+
+char *
+spool_ckpt(int cluster, int proc)
+{
+	return xasprintf("%s/cluster%d.proc%d.ckpt", spool, cluster, proc);
+}
+
+/* Cluster counts: open addressing, deletions leave count 0 entries. */
+
+static struct cluster_count *
+ccount_slot(int cluster, int create)
+{
+	size_t i, mask;
+
+	if (nccounts == 0 || (create && (ccount_used + 1) * 2 > nccounts)) {
+		struct cluster_count *old = ccounts;
+		size_t oldn = nccounts, j;
+
+		if (!create && nccounts == 0)
+			return NULL;
+		nccounts = nccounts ? nccounts * 2 : 256;
+		ccounts = xcalloc(nccounts, sizeof(*ccounts));
+		ccount_used = 0;
+		for (j = 0; j < oldn; j++) {
+			if (old[j].cluster == 0 || old[j].procs == 0)
+				continue;
+			*ccount_slot(old[j].cluster, 1) = old[j];
+		}
+		free(old);
+	}
+	mask = nccounts - 1;
+	for (i = (size_t)cluster * 2654435761u & mask;
+	    ccounts[i].cluster != 0; i = (i + 1) & mask)
+		if (ccounts[i].cluster == cluster)
+			return &ccounts[i];
+	if (!create)
+		return NULL;
+	ccounts[i].cluster = cluster;
+	ccounts[i].procs = 0;
+	ccount_used++;
+	return &ccounts[i];
+}
+
+void
+queue_cluster_add(int cluster, int nprocs)
+{
+	ccount_slot(cluster, 1)->procs += nprocs;
+}
+
+/* One proc of CLUSTER left; 1 if it was the last. */
+static int
+cluster_drop(int cluster)
+{
+	struct cluster_count *c = ccount_slot(cluster, 0);
+
+	if (c == NULL || c->procs <= 0)
+		return 1;
+	return --c->procs == 0;
+}
+
+/* Reading jobs. */
+
+static void
+job_fill(struct job *j, const struct qlog_entry *e, const struct ad *cad)
+{
+	j->cluster = qlog_entry_cluster(e);
+	j->proc = qlog_entry_proc(e);
+	j->ad = qlog_entry_ad(e);
+	j->cad = cad;
+	j->entry = e;
+}
+
+int
+job_find(int cluster, int proc, struct job *j)
+{
+	const struct qlog_entry *e;
+
+	if (proc < 0)
+		return -1;
+	j->ad = qlog_ad(schedd_queue, cluster, proc);
+	if (j->ad == NULL)
+		return -1;
+	j->cad = qlog_ad(schedd_queue, cluster, -1);
+	j->cluster = cluster;
+	j->proc = proc;
+	/* Only walks need the entry; finding it costs a walk, so none. */
+	e = NULL;
+	j->entry = e;
+	return 0;
+}
+
+int
+job_next(struct job *j, int first)
+{
+	const struct qlog_entry *e;
+	const struct ad *cad = NULL;
+	int last_cluster = 0;
+
+	if (first)
+		e = qlog_first(schedd_queue);
+	else {
+		if (j->entry == NULL)
+			panic("job_next without a walk");
+		last_cluster = j->cluster;
+		cad = j->cad;
+		e = qlog_next(j->entry);
+	}
+	for (; e != NULL; e = qlog_next(e)) {
+		if (qlog_entry_proc(e) < 0) {
+			/* Procs follow their cluster ad in creation order. */
+			last_cluster = qlog_entry_cluster(e);
+			cad = qlog_entry_ad(e);
+			continue;
+		}
+		if (qlog_entry_cluster(e) != last_cluster) {
+			last_cluster = qlog_entry_cluster(e);
+			cad = qlog_ad(schedd_queue, last_cluster, -1);
+		}
+		job_fill(j, e, cad);
+		return 1;
+	}
+	return 0;
+}
+
+/* NAME's value, evaluated where it is found (ClassAd scoping). */
+static void
+job_value(const struct job *j, const char *name, struct value *out)
+{
+	const struct expr *e;
+
+	if ((e = ad_lookup(j->ad, name)) != NULL)
+		expr_eval(e, j->ad, j->cad, out);
+	else if ((e = ad_lookup(j->cad, name)) != NULL)
+		expr_eval(e, j->cad, j->ad, out);
+	else {
+		out->type = VAL_UNDEFINED;
+		out->u.i = 0;
+	}
+}
+
+int
+job_has(const struct job *j, const char *name)
+{
+	return ad_lookup(j->ad, name) != NULL ||
+	    ad_lookup(j->cad, name) != NULL;
+}
+
+long long
+job_int(const struct job *j, const char *name, long long dflt)
+{
+	struct value v;
+	long long r = dflt;
+
+	job_value(j, name, &v);
+	if (v.type == VAL_INT)
+		r = v.u.i;
+	else if (v.type == VAL_BOOL)
+		r = v.u.b;
+	else if (v.type == VAL_REAL && v.u.r > -9e18 && v.u.r < 9e18)
+		r = (long long)v.u.r;
+	value_free(&v);
+	return r;
+}
+
+double
+job_real(const struct job *j, const char *name, double dflt)
+{
+	struct value v;
+	double r = dflt;
+
+	job_value(j, name, &v);
+	if (v.type == VAL_REAL)
+		r = v.u.r;
+	else if (v.type == VAL_INT)
+		r = (double)v.u.i;
+	value_free(&v);
+	return r;
+}
+
+char *
+job_string(const struct job *j, const char *name)
+{
+	struct value v;
+
+	job_value(j, name, &v);
+	if (v.type != VAL_STRING) {
+		value_free(&v);
+		return NULL;
+	}
+	return v.u.s;
+}
+
+int
+job_status(const struct job *j)
+{
+	return (int)job_int(j, "JobStatus", JOB_UNEXPANDED);
+}
+
+int
+expr_needs_merge(const char *text)
+{
+	return text != NULL && (strcasestr(text, "MY.") != NULL ||
+	    strcasestr(text, "TARGET.") != NULL);
+}
+
+struct ad *
+job_full_ad(const struct job *j)
+{
+	struct ad *ad = ad_copy(j->cad);
+
+	ad_merge(ad, j->ad);
+	return ad;
+}
+
+/*
+ * Without MY. or TARGET. the job's own ad stands as MY and the cluster
+ * ad as TARGET: a name missing from the first is found in the second,
+ * with no copy.  (An attribute of the cluster ad that refers to one the
+ * proc overrides then sees the cluster's value; merged evaluation, used
+ * for explicit scopes, does not.)
+ */
+void
+job_eval(const struct job *j, const struct expr *e, int merged,
+    struct value *out)
+{
+	struct ad *full;
+
+	if (!merged) {
+		expr_eval(e, j->ad, j->cad, out);
+		return;
+	}
+	full = job_full_ad(j);
+	expr_eval(e, full, NULL, out);
+	ad_free(full);
+}
+
+static void
+attr_put(ad_x *out, u_int *cap, const char *name, const struct expr *e)
+{
+	char *text;
+
+	if (out->attrs.attrs_len >= AD_MAX_ATTRS)
+		return;
+	text = expr_to_string(e);
+	if (strlen(text) > AD_MAX_TEXT) {
+		/* It would make the whole reply fail to encode. */
+		log_warnx("attribute %s too long for the wire; left out",
+		    name);
+		free(text);
+		return;
+	}
+	if (out->attrs.attrs_len == *cap) {
+		*cap = *cap ? *cap * 2 : 32;
+		out->attrs.attrs_val = xreallocarray(out->attrs.attrs_val,
+		    *cap, sizeof(attr_x));
+	}
+	out->attrs.attrs_val[out->attrs.attrs_len].name = xstrdup(name);
+	out->attrs.attrs_val[out->attrs.attrs_len].text = text;
+	out->attrs.attrs_len++;
+}
+
+static int
+listed_in(char **list, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcasecmp(list[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Add job J to R: the attributes NAMES lists and those their values
+ * refer to (so that the client can evaluate them), as far as the job
+ * has them; every attribute when NAMES is NULL.  NAMES has no
+ * duplicates.  Most values are literals and refer to nothing: only
+ * then does a job need a list of its own.
+ */
+static void
+job_encode(const struct job *j, struct query_reply *r, char **names,
+    u_int n)
+{
+	static struct buf refs;
+	const struct expr *e;
+	const char *name;
+	char **extra = NULL, *tok, *save;
+	size_t nextra = 0, capextra = 0, i;
+
+	reply_ad_begin(r);
+	if (names == NULL) {
+		for (i = 0; i < ad_count(j->cad); i++) {
+			name = ad_name_at(j->cad, i);
+			if (ad_lookup(j->ad, name) == NULL)
+				reply_attr(r, name, ad_expr_at(j->cad, i));
+		}
+		for (i = 0; i < ad_count(j->ad); i++)
+			reply_attr(r, ad_name_at(j->ad, i),
+			    ad_expr_at(j->ad, i));
+		reply_ad_end(r);
+		return;
+	}
+	if (refs.data == NULL)
+		buf_init(&refs);
+	for (i = 0; i < n + nextra && i < AD_MAX_ATTRS; i++) {
+		name = i < n ? names[i] : extra[i - n];
+		if ((e = ad_lookup(j->ad, name)) == NULL &&
+		    (e = ad_lookup(j->cad, name)) == NULL)
+			continue;
+		reply_attr(r, name, e);
+		buf_reset(&refs);
+		expr_references(e, &refs);
+		if (refs.len == 0)
+			continue;
+		save = NULL;
+		for (tok = strtok_r(refs.data, " ", &save); tok != NULL;
+		    tok = strtok_r(NULL, " ", &save)) {
+			if (listed_in(names, n, tok) ||
+			    listed_in(extra, nextra, tok))
+				continue;
+			if (nextra == capextra) {
+				capextra = capextra ? capextra * 2 : 8;
+				extra = xreallocarray(extra, capextra,
+				    sizeof(*extra));
+			}
+			extra[nextra++] = xstrdup(tok);
+		}
+	}
+	reply_ad_end(r);
+	for (i = 0; i < nextra; i++)
+		free(extra[i]);
+	free(extra);
+}
+
+void
+job_to_xdr(const struct job *j, ad_x *out)
+{
+	const char *name;
+	u_int cap = 0;
+	size_t k;
+
+	memset(out, 0, sizeof(*out));
+	for (k = 0; k < ad_count(j->cad); k++) {
+		name = ad_name_at(j->cad, k);
+		if (ad_lookup(j->ad, name) == NULL)
+			attr_put(out, &cap, name, ad_expr_at(j->cad, k));
+	}
+	for (k = 0; k < ad_count(j->ad); k++)
+		attr_put(out, &cap, ad_name_at(j->ad, k),
+		    ad_expr_at(j->ad, k));
+}
+
+int
+job_owner_ids(const struct job *j, uid_t *uid, gid_t *gid)
+{
+	char *owner = job_string(j, "Owner");
+	int rc;
+
+	rc = user_lookup(owner, uid, gid);
+	free(owner);
+	return rc;
+}
+
+char *
+job_userlog_path(const struct job *j)
+{
+	char *log, *iwd, *path;
+
+	if ((log = job_string(j, "UserLog")) == NULL)
+		return NULL;
+	if (*log == '\0') {
+		free(log);
+		return NULL;
+	}
+	if (log[0] == '/')
+		return log;
+	iwd = job_string(j, "Iwd");
+	path = xasprintf("%s/%s", iwd ? iwd : "/", log);
+	free(iwd);
+	free(log);
+	return path;
+}
+
+void
+job_log_event(const struct job *j, int event, const char *reason)
+{
+	char *path;
+	uid_t uid;
+	gid_t gid;
+	int rc = -1;
+
+	if ((path = job_userlog_path(j)) == NULL)
+		return;
+	submit_flush_events(j->cluster);
+	if (job_owner_ids(j, &uid, &gid) == -1 && geteuid() == 0) {
+		log_warnx("job %d.%d: its owner is unknown; no user log event",
+		    j->cluster, j->proc);
+		free(path);
+		return;
+	}
+	if (geteuid() == 0 && priv_as_user(uid, gid) == -1) {
+		log_warn("job %d.%d: cannot act as its owner", j->cluster,
+		    j->proc);
+		free(path);
+		return;
+	}
+	switch (event) {
+	case ULOG_ABORTED:
+		rc = userlog_aborted(path, j->cluster, j->proc, reason);
+		break;
+	case ULOG_HELD:
+		rc = userlog_held(path, j->cluster, j->proc, reason);
+		break;
+	case ULOG_RELEASED:
+		rc = userlog_released(path, j->cluster, j->proc, reason);
+		break;
+	}
+	if (rc == -1)
+		log_warn("job %d.%d: cannot write its user log %s",
+		    j->cluster, j->proc, path);
+	priv_restore();
+	free(path);
+}
+
+/* Committing. */
+
+static void
+compact_tick(void *arg)
+{
+	double t0 = monotime();
+	long long before = qlog_file_size(schedd_queue);
+
+	compact_timer = 0;
+	if (qlog_compact(schedd_queue) == -1) {
+		compact_not_before = monotime() + COMPACT_RETRY;
+		return;
+	}
+	log_info("job queue compacted from %lld to %lld bytes in %.3f s",
+	    before, qlog_file_size(schedd_queue), monotime() - t0);
+}
+
+void
+queue_maybe_compact(void)
+{
+	double ratio = param_double("QUEUE_COMPACT_RATIO", 4.0);
+
+	if (compact_timer != 0 || monotime() < compact_not_before)
+		return;
+	if (qlog_should_compact(schedd_queue, ratio))
+		compact_timer = event_timer_add(0, compact_tick, NULL);
+}
+
+void
+queue_commit(int durable)
+{
+	if (qlog_commit(schedd_queue, durable) == -1)
+		fatal("cannot write the job queue %s/%s", spool,
+		    QUEUE_LOG_NAME);
+	queue_maybe_compact();
+}
+
+/* Commit a change a user asked for: an error reply, not an exit. */
+static int
+queue_commit_request(int durable, char *err, size_t errlen)
+{
+	if (qlog_commit(schedd_queue, durable) == -1) {
+		snprintf(err, errlen, "cannot write the job queue: %s",
+		    strerror(errno));
+		log_warnx("%s", err);
+		return -1;
+	}
+	queue_maybe_compact();
+	return 0;
+}
+
+/* Changing jobs (inside an open transaction). */
+
+static void
+tx_status(const struct job *j, int status, time_t now)
+{
+	qlog_set_int(schedd_queue, j->cluster, j->proc, "JobStatus", status);
+	qlog_set_int(schedd_queue, j->cluster, j->proc,
+	    "EnteredCurrentStatus", (long long)now);
+}
+
+/* Make NAME undefined for the job even if its cluster defines it. */
+static void
+tx_unset(const struct job *j, const char *name)
+{
+	char err[64];
+
+	if (ad_lookup(j->cad, name) != NULL)
+		(void)qlog_set(schedd_queue, j->cluster, j->proc, name,
+		    "UNDEFINED", err, sizeof(err));
+	else if (ad_lookup(j->ad, name) != NULL)
+		qlog_delete(schedd_queue, j->cluster, j->proc, name);
+}
+
+/* The end of a run: where it ran becomes where it last ran. */
+static void
+tx_run_ended(const struct job *j, double wall)
+{
+	char *host = job_string(j, "RemoteHost");
+
+	if (host != NULL) {
+		qlog_set_string(schedd_queue, j->cluster, j->proc,
+		    "LastRemoteHost", host);
+		free(host);
+	}
+	tx_unset(j, "RemoteHost");
+	tx_unset(j, "ShadowPid");
+	if (wall > 0)
+		qlog_set_real(schedd_queue, j->cluster, j->proc,
+		    "RemoteWallClockTime",
+		    job_real(j, "RemoteWallClockTime", 0) + wall);
+}
+
+struct job_id {
+	int	cluster;
+	int	proc;
+};
+
+/*
+ * Jobs whose removal or completion is committed (JobStatus 3 or 4) leave
+ * for good: their full ads go to the history (one write, one fsync),
+ * then out of the log, each cluster's ad and executable with its last
+ * proc.  SKIP (may be NULL) marks those already in the history.  The
+ * history is written first so that a crash in between finds the job
+ * still in the queue, and the start-up check sees it is in the history.
+ */
+static void
+jobs_finish(const struct job_id *ids, size_t n, const int *skip)
+{
+	struct ad **ads;
+	struct job j;
+	size_t i, na = 0;
+	char *path;
+
+	if (n == 0)
+		return;
+	ads = xcalloc(n, sizeof(*ads));
+	for (i = 0; i < n; i++) {
+		if ((skip != NULL && skip[i]) ||
+		    job_find(ids[i].cluster, ids[i].proc, &j) == -1)
+			continue;
+		ads[na++] = job_full_ad(&j);
+	}
+	if (na > 0 && history_append(ads, na) == -1)
+		log_warn("cannot write the history; %zu job(s) leave the "
+		    "queue without a record", na);
+	for (i = 0; i < na; i++)
+		ad_free(ads[i]);
+	free(ads);
+
+	for (i = 0; i < n; i++) {
+		if (job_find(ids[i].cluster, ids[i].proc, &j) == -1)
+			continue;
+		if (job_status(&j) == JOB_REMOVED) {
+			char *why = job_string(&j, "RemoveReason");
+
+			job_log_event(&j, ULOG_ABORTED, why ? why :
+			    "via condor_rm");
+			free(why);
+		}
+	}
+	qlog_begin(schedd_queue);
+	for (i = 0; i < n; i++) {
+		if (job_find(ids[i].cluster, ids[i].proc, &j) == -1)
+			continue;
+		qlog_destroy(schedd_queue, j.cluster, j.proc);
+		path = spool_ckpt(j.cluster, j.proc);
+		if (unlink(path) == -1 && errno != ENOENT)
+			log_warn("cannot remove %s", path);
+		free(path);
+		if (cluster_drop(j.cluster)) {
+			qlog_destroy(schedd_queue, j.cluster, -1);
+			path = spool_ickpt(j.cluster);
+			if (unlink(path) == -1 && errno != ENOENT)
+				log_warn("cannot remove %s", path);
+			free(path);
+		}
+	}
+	queue_commit(0);
+	schedd_counts_changed();
+}
+
+/* Transitions asked for by the shadow side. */
+
+void
+queue_job_started(int cluster, int proc, const char *machine, pid_t shadow)
+{
+	struct job j;
+	time_t now = time(NULL);
+
+	if (job_find(cluster, proc, &j) == -1)
+		return;
+	qlog_begin(schedd_queue);
+	tx_status(&j, JOB_RUNNING, now);
+	qlog_set_int(schedd_queue, cluster, proc, "NumJobStarts",
+	    job_int(&j, "NumJobStarts", 0) + 1);
+	qlog_set_string(schedd_queue, cluster, proc, "RemoteHost", machine);
+	qlog_set_int(schedd_queue, cluster, proc, "ShadowPid", shadow);
+	if (!job_has(&j, "JobStartDate"))
+		qlog_set_int(schedd_queue, cluster, proc, "JobStartDate",
+		    (long long)now);
+	/* Not synced: after a crash the job is requeued whatever the
+	 * log says, so only the next durable commit needs to carry it. */
+	queue_commit(0);
+	schedd_counts_changed();
+}
+
+static void
+describe_status(int status, char *buf, size_t len)
+{
+	if (WIFEXITED(status))
+		snprintf(buf, len, "exit status %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(buf, len, "signal %d", WTERMSIG(status));
+	else
+		snprintf(buf, len, "wait status %#x", status);
+}
+
+void
+queue_shadow_exited(int cluster, int proc, int status, double wall,
+    int stopped)
+{
+	struct job_id id = { cluster, proc };
+	struct job j;
+	char how[64], *reason;
+	time_t now = time(NULL);
+	int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	int st, durable = 0, finish = 0, held = 0;
+	long long fails, maxfails;
+
+	describe_status(status, how, sizeof(how));
+	if (job_find(cluster, proc, &j) == -1) {
+		log_info("shadow of job %d.%d ended (%s); the job is gone",
+		    cluster, proc, how);
+		return;
+	}
+	st = job_status(&j);
+	qlog_begin(schedd_queue);
+	tx_run_ended(&j, wall);
+	if (code == SHADOW_EXIT_COMPLETED) {
+		log_info("job %d.%d completed", cluster, proc);
+		tx_status(&j, JOB_COMPLETED, now);
+		if (!job_has(&j, "CompletionDate"))
+			qlog_set_int(schedd_queue, cluster, proc,
+			    "CompletionDate", (long long)now);
+		durable = finish = 1;
+	} else if (st == JOB_REMOVED || code == SHADOW_EXIT_REMOVED) {
+		log_info("job %d.%d removed (shadow: %s)", cluster, proc,
+		    how);
+		if (st != JOB_REMOVED)
+			tx_status(&j, JOB_REMOVED, now);
+		durable = finish = 1;
+	} else if (st == JOB_HELD) {
+		log_info("job %d.%d stays held (shadow: %s)", cluster, proc,
+		    how);
+	} else if (code == SHADOW_EXIT_HELD) {
+		tx_status(&j, JOB_HELD, now);
+		if (!job_has(&j, "HoldReason"))
+			qlog_set_string(schedd_queue, cluster, proc,
+			    "HoldReason", "held by its shadow");
+		durable = held = 1;
+	} else if (code == SHADOW_EXIT_REQUEUE ||
+	    (stopped && WIFSIGNALED(status))) {
+		log_info("job %d.%d back in the queue (shadow: %s)", cluster,
+		    proc, how);
+		tx_status(&j, JOB_IDLE, now);
+	} else {
+		fails = job_int(&j, "NumShadowExceptions", 0) + 1;
+		maxfails = param_int("MAX_SHADOW_EXCEPTIONS", 5);
+		qlog_set_int(schedd_queue, cluster, proc,
+		    "NumShadowExceptions", fails);
+		if (maxfails > 0 && fails >= maxfails) {
+			reason = xasprintf("its shadow failed %lld times "
+			    "(last: %s)", fails, how);
+			log_warnx("job %d.%d held: %s", cluster, proc,
+			    reason);
+			tx_status(&j, JOB_HELD, now);
+			qlog_set_string(schedd_queue, cluster, proc,
+			    "HoldReason", reason);
+			free(reason);
+			durable = held = 1;
+		} else {
+			log_warnx("shadow of job %d.%d failed (%s); the job "
+			    "goes back to the queue", cluster, proc, how);
+			tx_status(&j, JOB_IDLE, now);
+		}
+	}
+	queue_commit(durable);
+	if (held && job_find(cluster, proc, &j) == 0) {
+		reason = job_string(&j, "HoldReason");
+		log_info("job %d.%d held: %s", cluster, proc,
+		    reason ? reason : "");
+		job_log_event(&j, ULOG_HELD, reason ? reason : "");
+		free(reason);
+	}
+	if (finish)
+		jobs_finish(&id, 1, NULL);
+	schedd_counts_changed();
+}
+
+/* Queries. */
+
+void
+queue_query(const char *constraint, int history, char **names,
+    u_int nnames, struct query_reply *r)
+{
+	struct expr *e = NULL;
+	struct value v;
+	struct job j;
+	char err[256], **uniq = NULL;
+	int merged, ok;
+
+	if (constraint != NULL && *constraint != '\0') {
+		if ((e = expr_parse(constraint, err, sizeof(err))) == NULL) {
+			reply_error(r, EINVAL, "constraint: %s", err);
+			return;
+		}
+	}
+	if (history) {
+		history_query(e, names, nnames, r);
+		expr_free(e);
+		return;
+	}
+	merged = expr_needs_merge(constraint);
+	if (names != NULL) {
+		/* Once, not per job: the names without duplicates. */
+		u_int i, k = 0;
+
+		uniq = xcalloc(nnames + 1, sizeof(*uniq));
+		for (i = 0; i < nnames; i++)
+			if (!listed_in(uniq, k, names[i]))
+				uniq[k++] = names[i];
+		names = uniq;
+		nnames = k;
+	}
+	for (ok = job_next(&j, 1); ok && !reply_full(r);
+	    ok = job_next(&j, 0)) {
+		if (e != NULL) {
+			job_eval(&j, e, merged, &v);
+			ok = value_is_true(&v);
+			value_free(&v);
+			if (!ok)
+				continue;
+		}
+		job_encode(&j, r, names, nnames);
+	}
+	free(uniq);
+	expr_free(e);
+}
+
+/* Counts for the schedd's ad. */
+
+void
+queue_counts(struct queue_counts *c)
+{
+	struct job j;
+	char **users = NULL, *owner = NULL;
+	size_t nusers = 0, capusers = 0, i;
+	int ok, owner_cluster = 0;
+
+	memset(c, 0, sizeof(*c));
+	for (ok = job_next(&j, 1); ok; ok = job_next(&j, 0)) {
+		c->jobs++;
+		switch (job_status(&j)) {
+		case JOB_UNEXPANDED:
+		case JOB_IDLE:
+			c->idle++;
+			break;
+		case JOB_RUNNING:
+		case JOB_SUSPENDED:
+			c->running++;
+			continue;
+		case JOB_HELD:
+			c->held++;
+			continue;
+		case JOB_REMOVED:
+			c->removed++;
+			continue;
+		default:
+			continue;
+		}
+		/* Owners usually live in the cluster ad: once per cluster. */
+		if (owner_cluster != j.cluster || ad_lookup(j.ad, "Owner")) {
+			free(owner);
+			owner = job_string(&j, "Owner");
+			owner_cluster = j.cluster;
+		}
+		if (owner == NULL)
+			continue;
+		for (i = 0; i < nusers; i++)
+			if (strcmp(users[i], owner) == 0)
+				break;
+		if (i < nusers)
+			continue;
+		if (nusers == capusers) {
+			capusers = capusers ? capusers * 2 : 8;
+			users = xreallocarray(users, capusers, sizeof(*users));
+		}
+		users[nusers++] = xstrdup(owner);
+	}
+	c->users = (long)nusers;
+	for (i = 0; i < nusers; i++)
+		free(users[i]);
+	free(users);
+	free(owner);
+}
+
+/* Actions. */
+
+/* Is NAME in the comma or space separated LIST? */
+static int
+name_listed(const char *list, const char *name)
+{
+	char *copy, *tok, *save = NULL;
+	int found = 0;
+
+	if (list == NULL)
+		return 0;
+	copy = xstrdup(list);
+	for (tok = strtok_r(copy, ", \t", &save); tok != NULL && !found;
+	    tok = strtok_r(NULL, ", \t", &save))
+		found = strcmp(tok, name) == 0;
+	free(copy);
+	return found;
+}
+
+static int
+clamp_prio(long long p)
+{
+	if (p < PRIO_MIN)
+		return PRIO_MIN;
+	if (p > PRIO_MAX)
+		return PRIO_MAX;
+	return (int)p;
+}
+
+static const char *
+action_name(int action)
+{
+	switch (action) {
+	case JOB_REMOVE:
+		return "remove";
+	case JOB_HOLD:
+		return "hold";
+	case JOB_RELEASE:
+		return "release";
+	case JOB_SET_PRIO:
+	case JOB_ADD_PRIO:
+		return "prio";
+	}
+	return "unknown";
+}
+
+/*
+ * Apply ACTION to one job inside the open transaction.  Returns 1 if
+ * the job changes.  Jobs to finish at once, to stop, and to tell about
+ * in their user logs are noted in the lists.
+ */
+static int
+action_one(const job_action_x *arg, const struct job *j, time_t now,
+    const char *reason, struct job_id *finish, size_t *nfinish,
+    struct job_id *stop, size_t *nstop)
+{
+	int st = job_status(j);
+	long long prio;
+	char *held_for;
+
+	switch (arg->action) {
+	case JOB_REMOVE:
+		if (st == JOB_REMOVED || st == JOB_COMPLETED)
+			return 0;
+		tx_status(j, JOB_REMOVED, now);
+		qlog_set_string(schedd_queue, j->cluster, j->proc,
+		    "RemoveReason", reason);
+		if (shadow_of(j->cluster, j->proc) != 0) {
+			stop[*nstop].cluster = j->cluster;
+			stop[(*nstop)++].proc = j->proc;
+		} else {
+			finish[*nfinish].cluster = j->cluster;
+			finish[(*nfinish)++].proc = j->proc;
+		}
+		return 1;
+	case JOB_HOLD:
+		if (st == JOB_HELD || st == JOB_REMOVED ||
+		    st == JOB_COMPLETED)
+			return 0;
+		tx_status(j, JOB_HELD, now);
+		qlog_set_string(schedd_queue, j->cluster, j->proc,
+		    "HoldReason", reason);
+		if (shadow_of(j->cluster, j->proc) != 0) {
+			stop[*nstop].cluster = j->cluster;
+			stop[(*nstop)++].proc = j->proc;
+		}
+		return 1;
+	case JOB_RELEASE:
+		if (st != JOB_HELD)
+			return 0;
+		/* A job that ever ran or has a checkpoint is Idle, one that
+		 * never did is still Unexpanded. */
+		tx_status(j, job_int(j, "NumJobStarts", 0) > 0 ||
+		    job_int(j, "NumCkpts", 0) > 0 ? JOB_IDLE : JOB_UNEXPANDED,
+		    now);
+		if ((held_for = job_string(j, "HoldReason")) != NULL) {
+			qlog_set_string(schedd_queue, j->cluster, j->proc,
+			    "LastHoldReason", held_for);
+			free(held_for);
+		}
+		tx_unset(j, "HoldReason");
+		qlog_set_int(schedd_queue, j->cluster, j->proc,
+		    "NumShadowExceptions", 0);
+		return 1;
+	case JOB_SET_PRIO:
+	case JOB_ADD_PRIO:
+		if (st == JOB_REMOVED || st == JOB_COMPLETED)
+			return 0;
+		prio = arg->action == JOB_SET_PRIO ? arg->value :
+		    job_int(j, "UserPrio", 0) + arg->value;
+		qlog_set_int(schedd_queue, j->cluster, j->proc, "UserPrio",
+		    clamp_prio(prio));
+		return 1;
+	}
+	return 0;
+}
+
+void
+queue_action(uid_t caller, job_action_x *arg, job_action_res_x *res)
+{
+	struct job_id *finish = NULL, *stop = NULL, *changed = NULL;
+	struct expr *e = NULL;
+	struct value v;
+	struct job j;
+	char err[256], user[64], *reason, *owner = NULL;
+	size_t nfinish = 0, nstop = 0, nchanged = 0, cap = 0, i;
+	time_t now = time(NULL);
+	int ok, merged, super, owner_cluster = 0, mine = 0, matched = 0;
+
+	res->message = xstrdup("");
+	if (arg->action < JOB_REMOVE || arg->action > JOB_ADD_PRIO) {
+		res->code = EINVAL;
+		free(res->message);
+		res->message = xstrdup("unknown action");
+		return;
+	}
+	if (*arg->constraint != '\0' &&
+	    (e = expr_parse(arg->constraint, err, sizeof(err))) == NULL) {
+		res->code = EINVAL;
+		free(res->message);
+		res->message = xasprintf("constraint: %s", err);
+		return;
+	}
+	merged = expr_needs_merge(arg->constraint);
+	user_name(caller, user, sizeof(user));
+	super = caller == 0 ||
+	    name_listed(param("QUEUE_SUPER_USERS"), user);
+	if (arg->action == JOB_HOLD)
+		reason = *arg->reason != '\0' ? xstrdup(arg->reason) :
+		    xasprintf("via condor_hold (by user %s)", user);
+	else if (arg->action == JOB_RELEASE)
+		reason = *arg->reason != '\0' ? xstrdup(arg->reason) :
+		    xasprintf("via condor_release (by user %s)", user);
+	else
+		reason = *arg->reason != '\0' ? xstrdup(arg->reason) :
+		    xasprintf("via condor_rm (by user %s)", user);
+
+	qlog_begin(schedd_queue);
+	for (ok = job_next(&j, 1); ok; ok = job_next(&j, 0)) {
+		if (e != NULL) {
+			job_eval(&j, e, merged, &v);
+			ok = value_is_true(&v);
+			value_free(&v);
+			if (!ok)
+				continue;
+		}
+		matched++;
+		if (owner_cluster != j.cluster || ad_lookup(j.ad, "Owner")) {
+			free(owner);
+			owner = job_string(&j, "Owner");
+			owner_cluster = j.cluster;
+			mine = owner != NULL && strcmp(owner, user) == 0;
+		}
+		if (!super && !mine) {
+			res->denied++;
+			continue;
+		}
+		if (nchanged == cap) {
+			cap = cap ? cap * 2 : 64;
+			finish = xreallocarray(finish, cap, sizeof(*finish));
+			stop = xreallocarray(stop, cap, sizeof(*stop));
+			changed = xreallocarray(changed, cap,
+			    sizeof(*changed));
+		}
+		if (action_one(arg, &j, now, reason, finish, &nfinish, stop,
+		    &nstop)) {
+			changed[nchanged].cluster = j.cluster;
+			changed[nchanged++].proc = j.proc;
+		}
+	}
+	free(owner);
+	expr_free(e);
+	if (queue_commit_request(1, err, sizeof(err)) == -1) {
+		res->code = EIO;
+		free(res->message);
+		res->message = xstrdup(err);
+		goto out;
+	}
+	res->count = (int)nchanged;
+	if (matched == 0) {
+		res->code = ENOENT;
+		free(res->message);
+		res->message = xstrdup("no job matches");
+	}
+	if (nchanged > 0)
+		log_info("%s of %zu job(s) by %s (%d denied)",
+		    action_name(arg->action), nchanged, user, res->denied);
+	/* The user log hears of it before the job leaves or stops. */
+	for (i = 0; i < nchanged; i++) {
+		if (job_find(changed[i].cluster, changed[i].proc, &j) == -1)
+			continue;
+		if (arg->action == JOB_HOLD)
+			job_log_event(&j, ULOG_HELD, reason);
+		else if (arg->action == JOB_RELEASE)
+			job_log_event(&j, ULOG_RELEASED, reason);
+	}
+	for (i = 0; i < nstop; i++)
+		shadow_stop(stop[i].cluster, stop[i].proc);
+	jobs_finish(finish, nfinish, NULL);
+	if (nchanged > 0) {
+		if (arg->action == JOB_RELEASE)
+			schedd_advertise_now();
+		else
+			schedd_counts_changed();
+	}
+out:
+	free(reason);
+	free(finish);
+	free(stop);
+	free(changed);
+}
+
+/* A shadow's update. */
+
+static int
+schedd_owns(const char *name)
+{
+	size_t i;
+
+	for (i = 0; schedd_owned[i] != NULL; i++)
+		if (strcasecmp(schedd_owned[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+void
+queue_job_update(uid_t caller, job_update_x *arg, status_x *res)
+{
+	struct buf skipped;
+	struct value v;
+	struct job j;
+	const char *name, *text;
+	char err[512];
+	uid_t uid;
+	gid_t gid;
+	u_int i;
+	int st, status_changed = 0;
+
+	res->code = 0;
+	if (job_find(arg->id.cluster, arg->id.proc, &j) == -1) {
+		res->code = ENOENT;
+		res->message = xstrdup("no such job");
+		return;
+	}
+	if (caller != 0 && (job_owner_ids(&j, &uid, &gid) == -1 ||
+	    uid != caller)) {
+		res->code = EPERM;
+		res->message = xstrdup("not the job's owner");
+		return;
+	}
+	st = job_status(&j);
+	buf_init(&skipped);
+	qlog_begin(schedd_queue);
+	for (i = 0; i < arg->attrs.attrs.attrs_len; i++) {
+		name = arg->attrs.attrs.attrs_val[i].name;
+		text = arg->attrs.attrs.attrs_val[i].text;
+		if (schedd_owns(name)) {
+			buf_printf(&skipped, " %s", name);
+			continue;
+		}
+		if (strcasecmp(name, "JobStatus") == 0) {
+			expr_eval_text(text, NULL, NULL, &v);
+			if (v.type != VAL_INT ||
+			    (v.u.i != JOB_RUNNING && v.u.i != JOB_SUSPENDED) ||
+			    (st != JOB_RUNNING && st != JOB_SUSPENDED)) {
+				value_free(&v);
+				buf_printf(&skipped, " %s", name);
+				continue;
+			}
+			if (v.u.i != st) {
+				qlog_set_int(schedd_queue, j.cluster, j.proc,
+				    "EnteredCurrentStatus",
+				    (long long)time(NULL));
+				status_changed = 1;
+			}
+			value_free(&v);
+		}
+		if (qlog_set(schedd_queue, j.cluster, j.proc, name, text, err,
+		    sizeof(err)) == -1) {
+			qlog_abort(schedd_queue);
+			res->code = EINVAL;
+			res->message = xstrdup(err);
+			buf_free(&skipped);
+			return;
+		}
+	}
+	/* Not synced: the shadow's exit, which follows, is. */
+	if (queue_commit_request(0, err, sizeof(err)) == -1) {
+		res->code = EIO;
+		res->message = xstrdup(err);
+		buf_free(&skipped);
+		return;
+	}
+	if (skipped.len > 0) {
+		log_warnx("update of job %d.%d: left out%s", j.cluster,
+		    j.proc, skipped.data);
+		res->message = xasprintf("left out (the schedd keeps them):%s",
+		    skipped.data);
+	} else
+		res->message = xstrdup("");
+	buf_free(&skipped);
+	if (status_changed)
+		schedd_counts_changed();
+}
+
+/* Start-up. */
+
+/* Remove leftovers a crash may leave in SPOOL. */
+static void
+spool_cleanup(void)
+{
+	struct dirent *d;
+	DIR *dir;
+	char *path;
+	int c, p, n;
+
+	if ((dir = opendir(spool)) == NULL) {
+		log_warn("cannot read %s", spool);
+		return;
+	}
+	while ((d = readdir(dir)) != NULL) {
+		int stale = 0;
+		size_t len = strlen(d->d_name);
+
+		if (strncmp(d->d_name, "cluster", 7) != 0)
+			continue;
+		n = 0;
+		if (len > 4 && strcmp(d->d_name + len - 4, ".tmp") == 0)
+			stale = 1;
+		else if (sscanf(d->d_name, "cluster%d.proc%d.ckpt%n", &c, &p,
+		    &n) == 2 && (size_t)n == len)
+			stale = qlog_ad(schedd_queue, c, p) == NULL;
+		else if (sscanf(d->d_name, "cluster%d.ickpt%n", &c, &n) == 1 &&
+		    (size_t)n == len)
+			stale = qlog_ad(schedd_queue, c, -1) == NULL;
+		if (!stale)
+			continue;
+		path = xasprintf("%s/%s", spool, d->d_name);
+		log_info("removing stale %s", path);
+		if (unlink(path) == -1)
+			log_warn("cannot remove %s", path);
+		free(path);
+	}
+	closedir(dir);
+}
+
+/*
+ * After a restart: jobs the log says are running lost their shadows
+ * (which are stopped if they still run) and go back to Idle; removed
+ * and completed jobs that did not make it out of the queue finish
+ * leaving it, without a second history record; cluster ads without
+ * procs go.
+ */
+static void
+recover(void)
+{
+	struct job_id *finish = NULL;
+	const struct qlog_entry *e;
+	struct job j;
+	size_t nfinish = 0, cap = 0, i, requeued = 0, empty = 0;
+	int *clusters, *procs, *found, ok, st;
+	time_t now = time(NULL);
+	long long pid;
+
+	qlog_begin(schedd_queue);
+	for (ok = job_next(&j, 1); ok; ok = job_next(&j, 0)) {
+		queue_cluster_add(j.cluster, 1);
+		st = job_status(&j);
+		if (st == JOB_RUNNING || st == JOB_SUSPENDED) {
+			pid = job_int(&j, "ShadowPid", 0);
+			if (pid > 0 && pid <= INT_MAX)
+				shadow_orphan(j.cluster, j.proc, (pid_t)pid);
+			tx_run_ended(&j, 0);
+			tx_status(&j, JOB_IDLE, now);
+			requeued++;
+		} else if (st == JOB_REMOVED || st == JOB_COMPLETED) {
+			if (nfinish == cap) {
+				cap = cap ? cap * 2 : 16;
+				finish = xreallocarray(finish, cap,
+				    sizeof(*finish));
+			}
+			finish[nfinish].cluster = j.cluster;
+			finish[nfinish++].proc = j.proc;
+		}
+	}
+	for (e = qlog_first(schedd_queue); e != NULL; e = qlog_next(e)) {
+		if (qlog_entry_proc(e) >= 0)
+			continue;
+		if (ccount_slot(qlog_entry_cluster(e), 0) == NULL) {
+			qlog_destroy(schedd_queue, qlog_entry_cluster(e), -1);
+			empty++;
+		}
+	}
+	if (qlog_pending(schedd_queue) > 0)
+		queue_commit(1);
+	else
+		qlog_abort(schedd_queue);
+	if (requeued > 0)
+		log_info("%zu job(s) that were running are idle again",
+		    requeued);
+	if (empty > 0)
+		log_info("%zu empty cluster(s) removed", empty);
+	if (nfinish > 0) {
+		clusters = xcalloc(nfinish, sizeof(int));
+		procs = xcalloc(nfinish, sizeof(int));
+		found = xcalloc(nfinish, sizeof(int));
+		for (i = 0; i < nfinish; i++) {
+			clusters[i] = finish[i].cluster;
+			procs[i] = finish[i].proc;
+		}
+		history_find(clusters, procs, nfinish, found);
+		log_info("%zu finished job(s) leave the queue", nfinish);
+		jobs_finish(finish, nfinish, found);
+		free(clusters);
+		free(procs);
+		free(found);
+	}
+	free(finish);
+}
+
+int
+queue_open(char *err, size_t errlen)
+{
+	const struct qlog_stats *st;
+	char *path;
+	int max_cluster = 0;
+	const struct qlog_entry *e;
+
+	free(spool);
+	spool = xstrdup(param("SPOOL"));
+	if (daemon_mkdir(spool, 0755) == -1) {
+		snprintf(err, errlen, "cannot create %s: %s", spool,
+		    strerror(errno));
+		return -1;
+	}
+	if (history_open(err, errlen) == -1)
+		return -1;
+	path = xasprintf("%s/%s", spool, QUEUE_LOG_NAME);
+	schedd_queue = qlog_open(path, err, errlen);
+	free(path);
+	if (schedd_queue == NULL)
+		return -1;
+	st = qlog_replay_stats(schedd_queue);
+	log_info("job queue: %zu ads from %lld transactions%s",
+	    qlog_count(schedd_queue), st->transactions,
+	    st->dropped_bytes ? " (a damaged tail was cut)" : "");
+	for (e = qlog_first(schedd_queue); e != NULL; e = qlog_next(e))
+		if (qlog_entry_cluster(e) > max_cluster)
+			max_cluster = qlog_entry_cluster(e);
+	if (max_cluster >= qlog_counter(schedd_queue)) {
+		/* Never hand out an id the queue already uses. */
+		qlog_begin(schedd_queue);
+		qlog_set_counter(schedd_queue, max_cluster + 1);
+		queue_commit(1);
+	}
+	recover();
+	spool_cleanup();
+	if (qlog_should_compact(schedd_queue,
+	    param_double("QUEUE_COMPACT_RATIO", 4.0)))
+		compact_tick(NULL);
+	return 0;
+}
+
+void
+queue_close(void)
+{
+	event_timer_cancel(compact_timer);
+	compact_timer = 0;
+	qlog_close(schedd_queue);
+	schedd_queue = NULL;
+	history_close();
+}

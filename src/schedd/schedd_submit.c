@@ -1,0 +1,733 @@
+/*
+ * schedd_submit.c: new clusters.
+ *
+ * A submission is checked, its executable is copied into SPOOL (read
+ * with the submitter's rights, written under a temporary name, synced,
+ * renamed), and the cluster ad and every proc ad go into the queue in
+ * one transaction, synced before the answer.  The schedd sets the
+ * attributes it is responsible for itself and never takes them from the
+ * client.  A cluster too large for one request arrives in pieces
+ * (SUBMIT_BEGIN, SUBMIT_MORE) and is held here, invisible, until its
+ * last piece commits it.
+ *
+ * Each proc's "submitted" event (000) is written to its user log as the
+ * owner after the answer, a batch at a time, so that a large cluster
+ * does not keep the submitter waiting; any later event of the cluster
+ * first writes the ones still pending.
+ */
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ad.h"
+#include "config.h"
+#include "event.h"
+#include "expr.h"
+#include "log.h"
+#include "priv.h"
+#include "queue_log.h"
+#include "schedd.h"
+#include "submit.h"
+#include "userlog.h"
+#include "xalloc.h"
+
+#define PENDING_MAX		16	/* submissions in pieces at once */
+#define PENDING_PER_USER	4
+#define PENDING_IDLE		120	/* seconds before one is forgotten */
+#define EVENTS_PER_TICK		2000	/* submit events per loop turn */
+#define COPY_CHUNK		(1024 * 1024)
+
+/* Attributes the schedd sets; a client's values are dropped. */
+static const char *const schedd_sets[] = {
+	"ClusterId", "ProcId", "Owner", "QDate", "JobStatus",
+	"EnteredCurrentStatus", "NumJobStarts", "NumCkpts", "RemoteHost",
+	"LastRemoteHost", "ShadowPid", "JobStartDate", "CompletionDate",
+	"NumShadowExceptions", "LastCkptTime", "HoldReason", "RemoveReason",
+	"ExitCode", "ExitBySignal", "ExitSignal", NULL
+};
+
+/* Accounting the schedd starts at 0.0 unless the client set it. */
+static const char *const zeroed[] = {
+	"RemoteUserCpu", "RemoteSysCpu", "LocalUserCpu", "LocalSysCpu",
+	"RemoteWallClockTime", NULL
+};
+
+/* A cluster being submitted. */
+struct pending {
+	int		 cluster;
+	uid_t		 uid;
+	gid_t		 gid;
+	char		 owner[64];
+	struct ad	*cad;
+	struct ad	**procs;
+	size_t		 nprocs, cap;
+	char		*executable;
+	double		 touched;	/* monotime() */
+	struct pending	*next;
+};
+
+/* User-log submit events still to write. */
+struct pending_events {
+	int			 cluster;
+	int			 next_proc;
+	int			 nprocs;
+	struct pending_events	*next;
+};
+
+static struct pending		*pendings;
+static struct pending_events	*events, **events_tail = &events;
+static long			 events_timer, sweep_timer;
+static int			 reserved_cluster;
+
+static void	events_tick(void *);
+static void	sweep_tick(void *);
+
+static void
+res_error(submit_res_x *res, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+res_error(submit_res_x *res, int code, const char *fmt, ...)
+{
+	char msg[ERRSTR_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	res->code = code;
+	free(res->message);
+	res->message = xstrdup(msg);
+}
+
+static void
+pending_free(struct pending *p)
+{
+	size_t i;
+
+	if (p == NULL)
+		return;
+	ad_free(p->cad);
+	for (i = 0; i < p->nprocs; i++)
+		ad_free(p->procs[i]);
+	free(p->procs);
+	free(p->executable);
+	free(p);
+}
+
+static void
+pending_unlink(struct pending *p)
+{
+	struct pending **pp;
+
+	for (pp = &pendings; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == p) {
+			*pp = p->next;
+			return;
+		}
+}
+
+/* An id no cluster has or will have: the counter, or past reservations. */
+static int
+cluster_reserve(void)
+{
+	int c = qlog_counter(schedd_queue);
+
+	if (reserved_cluster > c)
+		c = reserved_cluster;
+	reserved_cluster = c + 1;
+	return c;
+}
+
+static int
+schedd_sets_it(const char *name)
+{
+	size_t i;
+
+	for (i = 0; schedd_sets[i] != NULL; i++)
+		if (strcasecmp(schedd_sets[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Read an ad off the wire into AD, with $(Cluster) replaced, leaving out
+ * what the schedd sets.  -1 with a message in ERR.
+ */
+static int
+wire_to_ad(const ad_x *x, int cluster, struct ad *ad, char *err,
+    size_t errlen)
+{
+	char perr[300], *expanded;
+	const attr_x *a;
+	u_int i;
+	int rc;
+
+	for (i = 0; i < x->attrs.attrs_len; i++) {
+		a = &x->attrs.attrs_val[i];
+		if (a->name == NULL || a->text == NULL ||
+		    !ad_name_valid(a->name)) {
+			snprintf(err, errlen, "bad attribute name \"%.64s\"",
+			    a->name ? a->name : "");
+			return -1;
+		}
+		if (schedd_sets_it(a->name))
+			continue;
+		expanded = submit_expand_cluster(a->text, cluster);
+		rc = ad_set_expr(ad, a->name, expanded ? expanded : a->text,
+		    perr, sizeof(perr));
+		free(expanded);
+		if (rc == -1) {
+			snprintf(err, errlen, "%s", perr);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The caller's name and group; -1 (with a message) if unusable. */
+static int
+caller_identity(uid_t uid, struct pending *p, submit_res_x *res)
+{
+	struct passwd *pw = getpwuid(uid);
+
+	p->uid = uid;
+	if (pw != NULL) {
+		snprintf(p->owner, sizeof(p->owner), "%s", pw->pw_name);
+		p->gid = pw->pw_gid;
+		return 0;
+	}
+	if (geteuid() == 0) {
+		/* Jobs run as their Owner: one that is nobody cannot run. */
+		res_error(res, EPERM, "uid %u has no user name on this host",
+		    (unsigned)uid);
+		return -1;
+	}
+	user_name(uid, p->owner, sizeof(p->owner));
+	p->gid = getgid();
+	return 0;
+}
+
+/* The checks that need only the cluster ad; -1 with the reply set. */
+static int
+check_cluster_ad(struct pending *p, submit_res_x *res)
+{
+	char *universe = NULL;
+	long long ju, prio;
+	int rc = 0;
+
+	if (ad_get_string(p->cad, "Universe", &universe) == 0) {
+		if (strcasecmp(universe, "standard") == 0)
+			ad_set_int(p->cad, "JobUniverse", 1);
+		else if (strcasecmp(universe, "vanilla") == 0)
+			ad_set_int(p->cad, "JobUniverse", 5);
+		else {
+			res_error(res, EINVAL, "unknown universe \"%.64s\" "
+			    "(standard or vanilla)", universe);
+			rc = -1;
+		}
+		free(universe);
+	} else if (ad_get_int(p->cad, "JobUniverse", &ju) == 0) {
+		if (ju == 1)
+			ad_set_string(p->cad, "Universe", "standard");
+		else if (ju == 5)
+			ad_set_string(p->cad, "Universe", "vanilla");
+		else {
+			res_error(res, EINVAL, "unknown JobUniverse %lld "
+			    "(1 or 5)", ju);
+			rc = -1;
+		}
+	} else {
+		ad_set_string(p->cad, "Universe", "standard");
+		ad_set_int(p->cad, "JobUniverse", 1);
+	}
+	if (ad_get_int(p->cad, "UserPrio", &prio) == -1)
+		prio = 0;
+	ad_set_int(p->cad, "UserPrio", prio < -20 ? -20 : prio > 20 ? 20 :
+	    prio);
+	return rc;
+}
+
+/* Start a submission from a submit_x; NULL with the reply set. */
+static struct pending *
+pending_new(uid_t caller, submit_x *arg, submit_res_x *res)
+{
+	struct pending *p;
+	char err[512];
+
+	p = xcalloc(1, sizeof(*p));
+	if (caller_identity(caller, p, res) == -1)
+		goto fail;
+	if (arg->executable == NULL || arg->executable[0] != '/') {
+		res_error(res, EINVAL, "the executable must be an absolute "
+		    "path");
+		goto fail;
+	}
+	p->executable = xstrdup(arg->executable);
+	p->cluster = cluster_reserve();
+	p->cad = ad_new();
+	if (wire_to_ad(&arg->cluster_ad, p->cluster, p->cad, err,
+	    sizeof(err)) == -1) {
+		res_error(res, EINVAL, "cluster ad: %s", err);
+		goto fail;
+	}
+	if (check_cluster_ad(p, res) == -1)
+		goto fail;
+	p->touched = monotime();
+	return p;
+fail:
+	pending_free(p);
+	return NULL;
+}
+
+static int
+pending_add_procs(struct pending *p, const ad_x *procs, u_int n,
+    submit_res_x *res)
+{
+	char err[512];
+	struct ad *ad;
+	u_int i;
+
+	if (n > SCHEDD_MAX_PROCS - p->nprocs) {
+		res_error(res, E2BIG, "more than %d procs in one cluster",
+		    SCHEDD_MAX_PROCS);
+		return -1;
+	}
+	if (p->nprocs + n > p->cap) {
+		p->cap = p->nprocs + n > p->cap * 2 ? p->nprocs + n :
+		    p->cap * 2;
+		p->procs = xreallocarray(p->procs, p->cap, sizeof(*p->procs));
+	}
+	for (i = 0; i < n; i++) {
+		ad = ad_new();
+		if (wire_to_ad(&procs[i], p->cluster, ad, err,
+		    sizeof(err)) == -1) {
+			ad_free(ad);
+			res_error(res, EINVAL, "proc %zu: %s",
+			    p->nprocs, err);
+			return -1;
+		}
+		ad_set_int(ad, "ProcId", (long long)p->nprocs);
+		p->procs[p->nprocs++] = ad;
+	}
+	p->touched = monotime();
+	return 0;
+}
+
+/*
+ * Open the executable with the submitter's rights; -1 with the reply
+ * set.  O_NONBLOCK so that a FIFO cannot stall the schedd.
+ */
+static int
+open_executable(const struct pending *p, struct stat *st,
+    submit_res_x *res)
+{
+	int fd, saved;
+
+	if (priv_as_user(p->uid, p->gid) == -1) {
+		res_error(res, EPERM, "cannot act as uid %u: %s",
+		    (unsigned)p->uid, strerror(errno));
+		return -1;
+	}
+	fd = open(p->executable, O_RDONLY | O_NONBLOCK | O_CLOEXEC |
+	    O_NOCTTY);
+	saved = errno;
+	priv_restore();
+	if (fd == -1) {
+		res_error(res, saved, "cannot read the executable %s: %s",
+		    p->executable, strerror(saved));
+		return -1;
+	}
+	if (fstat(fd, st) == -1 || !S_ISREG(st->st_mode)) {
+		res_error(res, EINVAL, "the executable %s is not a regular "
+		    "file", p->executable);
+		close(fd);
+		return -1;
+	}
+	if (fcntl(fd, F_SETFL, 0) == -1) {
+		close(fd);
+		res_error(res, errno, "%s: %s", p->executable,
+		    strerror(errno));
+		return -1;
+	}
+	return fd;
+}
+
+static int
+fsync_dir(const char *dir)
+{
+	int fd, rc;
+
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return -1;
+	rc = fsync(fd);
+	close(fd);
+	return rc;
+}
+
+/* Copy FD to SPOOL/cluster<C>.ickpt durably; -1 with the reply set. */
+static int
+copy_executable(int fd, int cluster, submit_res_x *res)
+{
+	char *dst = spool_ickpt(cluster), *tmp = xasprintf("%s.tmp", dst);
+	char *buf = xmalloc(COPY_CHUNK);
+	ssize_t n, w, off;
+	int out, saved;
+
+	out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	if (out == -1)
+		goto fail;
+	for (;;) {
+		n = read(fd, buf, COPY_CHUNK);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1)
+			goto fail;
+		if (n == 0)
+			break;
+		for (off = 0; off < n; off += w) {
+			w = write(out, buf + off, (size_t)(n - off));
+			if (w == -1 && errno == EINTR) {
+				w = 0;
+				continue;
+			}
+			if (w <= 0)
+				goto fail;
+		}
+	}
+	if (fsync(out) == -1 || close(out) == -1) {
+		out = -1;
+		goto fail;
+	}
+	out = -1;
+	if (rename(tmp, dst) == -1)
+		goto fail;
+	if (fsync_dir(spool_dir()) == -1)
+		log_warn("cannot fsync %s", spool_dir());
+	free(buf);
+	free(tmp);
+	free(dst);
+	return 0;
+fail:
+	saved = errno;
+	log_warn("cannot copy the executable to %s", dst);
+	if (out != -1)
+		close(out);
+	unlink(tmp);
+	res_error(res, saved, "cannot store the executable in the spool: %s",
+	    strerror(saved));
+	free(buf);
+	free(tmp);
+	free(dst);
+	return -1;
+}
+
+static void
+events_queue(int cluster, int nprocs)
+{
+	struct pending_events *pe = xcalloc(1, sizeof(*pe));
+
+	pe->cluster = cluster;
+	pe->nprocs = nprocs;
+	*events_tail = pe;
+	events_tail = &pe->next;
+	if (events_timer == 0)
+		events_timer = event_timer_add(0, events_tick, NULL);
+}
+
+/*
+ * Commit P as one transaction; the reply says how it went.  P is
+ * consumed either way.
+ */
+static void
+pending_commit(struct pending *p, submit_res_x *res)
+{
+	struct stat st;
+	char err[512], *ickpt;
+	int fd, std_universe, cluster = p->cluster;
+	long long universe;
+	time_t now = time(NULL);
+	size_t i, n = p->nprocs;
+
+	if (n == 0) {
+		res_error(res, EINVAL, "a cluster needs at least one proc");
+		goto out;
+	}
+	if ((fd = open_executable(p, &st, res)) == -1)
+		goto out;
+	std_universe = ad_get_int(p->cad, "JobUniverse", &universe) == 0 &&
+	    universe == 1;
+	if (std_universe) {
+		char fdpath[64];
+		int r;
+
+		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+		r = submit_elf_relinked(fdpath, err, sizeof(err));
+		if (r != 1) {
+			res_error(res, EINVAL, "%s is not relinked for Condor "
+			    "(link it with condor_cc, or use universe = "
+			    "vanilla)%s%s", p->executable, r == -1 ? ": " : "",
+			    r == -1 ? strerror(ENOEXEC) : "");
+			close(fd);
+			goto out;
+		}
+	}
+	if (copy_executable(fd, cluster, res) == -1) {
+		close(fd);
+		goto out;
+	}
+	close(fd);
+
+	ad_set_int(p->cad, "ClusterId", cluster);
+	ad_set_string(p->cad, "Owner", p->owner);
+	ad_set_int(p->cad, "QDate", (long long)now);
+	ad_set_int(p->cad, "JobStatus", JOB_UNEXPANDED);
+	ad_set_int(p->cad, "EnteredCurrentStatus", (long long)now);
+	ad_set_int(p->cad, "NumJobStarts", 0);
+	ad_set_int(p->cad, "NumCkpts", 0);
+	if (ad_lookup(p->cad, "Cmd") == NULL)
+		ad_set_string(p->cad, "Cmd", p->executable);
+	if (ad_lookup(p->cad, "ImageSize") == NULL)
+		ad_set_int(p->cad, "ImageSize",
+		    ((long long)st.st_size + 1023) / 1024);
+	/* Accounting starts at zero, so that it always adds up. */
+	for (i = 0; zeroed[i] != NULL; i++)
+		if (ad_lookup(p->cad, zeroed[i]) == NULL)
+			ad_set_real(p->cad, zeroed[i], 0.0);
+
+	qlog_begin(schedd_queue);
+	if (cluster >= qlog_counter(schedd_queue))
+		qlog_set_counter(schedd_queue, cluster + 1);
+	qlog_new_ad_from(schedd_queue, cluster, -1, p->cad);
+	p->cad = NULL;
+	for (i = 0; i < n; i++) {
+		qlog_new_ad_from(schedd_queue, cluster, (int)i, p->procs[i]);
+		p->procs[i] = NULL;
+	}
+	p->nprocs = 0;
+	if (qlog_commit(schedd_queue, 1) == -1) {
+		int saved = errno;
+
+		log_warn("cannot write the job queue");
+		ickpt = spool_ickpt(cluster);
+		unlink(ickpt);
+		free(ickpt);
+		res_error(res, saved, "cannot write the job queue: %s",
+		    strerror(saved));
+		goto out;
+	}
+	queue_cluster_add(cluster, (int)n);
+	queue_maybe_compact();
+	res->code = 0;
+	res->cluster = cluster;
+	res->nprocs = (int)n;
+	log_info("cluster %d: %zu job(s) submitted by %s", cluster, n,
+	    p->owner);
+	events_queue(cluster, (int)n);
+	schedd_advertise_now();
+out:
+	pending_free(p);
+}
+
+void
+submit_one(uid_t caller, submit_x *arg, submit_res_x *res)
+{
+	struct pending *p;
+
+	res->message = xstrdup("");
+	if ((p = pending_new(caller, arg, res)) == NULL)
+		return;
+	if (pending_add_procs(p, arg->proc_ads.proc_ads_val,
+	    arg->proc_ads.proc_ads_len, res) == -1) {
+		pending_free(p);
+		return;
+	}
+	pending_commit(p, res);
+}
+
+void
+submit_begin(uid_t caller, submit_x *arg, submit_res_x *res)
+{
+	struct pending *p, *q;
+	int total = 0, mine = 0;
+
+	res->message = xstrdup("");
+	for (q = pendings; q != NULL; q = q->next) {
+		total++;
+		mine += q->uid == caller;
+	}
+	if (total >= PENDING_MAX || mine >= PENDING_PER_USER) {
+		res_error(res, EAGAIN, "too many submissions in progress");
+		return;
+	}
+	if ((p = pending_new(caller, arg, res)) == NULL)
+		return;
+	if (pending_add_procs(p, arg->proc_ads.proc_ads_val,
+	    arg->proc_ads.proc_ads_len, res) == -1) {
+		pending_free(p);
+		return;
+	}
+	p->next = pendings;
+	pendings = p;
+	res->cluster = p->cluster;
+	res->nprocs = (int)p->nprocs;
+	if (sweep_timer == 0)
+		sweep_timer = event_timer_add(PENDING_IDLE / 4, sweep_tick,
+		    NULL);
+}
+
+void
+submit_more(uid_t caller, submit_more_x *arg, submit_res_x *res)
+{
+	struct pending *p;
+
+	res->message = xstrdup("");
+	for (p = pendings; p != NULL; p = p->next)
+		if (p->cluster == arg->cluster)
+			break;
+	if (p == NULL || p->uid != caller) {
+		res_error(res, ENOENT, "no submission of cluster %d is in "
+		    "progress", arg->cluster);
+		return;
+	}
+	res->cluster = p->cluster;
+	if (arg->last == -1) {
+		pending_unlink(p);
+		pending_free(p);
+		return;
+	}
+	if (pending_add_procs(p, arg->proc_ads.proc_ads_val,
+	    arg->proc_ads.proc_ads_len, res) == -1) {
+		/* The cluster as a whole can no longer be right. */
+		pending_unlink(p);
+		pending_free(p);
+		return;
+	}
+	res->nprocs = (int)p->nprocs;
+	if (arg->last == 1) {
+		pending_unlink(p);
+		pending_commit(p, res);
+	}
+}
+
+static void
+sweep_tick(void *arg)
+{
+	struct pending **pp, *p;
+	double now = monotime();
+
+	sweep_timer = 0;
+	for (pp = &pendings; (p = *pp) != NULL;) {
+		if (now - p->touched > PENDING_IDLE) {
+			log_warnx("submission of cluster %d by %s abandoned "
+			    "after %zu procs", p->cluster, p->owner,
+			    p->nprocs);
+			*pp = p->next;
+			pending_free(p);
+		} else
+			pp = &p->next;
+	}
+	if (pendings != NULL)
+		sweep_timer = event_timer_add(PENDING_IDLE / 4, sweep_tick,
+		    NULL);
+}
+
+/* User-log submit events. */
+
+/* Write up to MAX events of PE; returns how many procs it went past. */
+static int
+events_write(struct pending_events *pe, int max)
+{
+	struct job j;
+	char *path = NULL, *last_path = NULL;
+	uid_t uid = 0, cur_uid = (uid_t)-1;
+	gid_t gid = 0;
+	int done = 0, as_user = 0;
+
+	while (pe->next_proc < pe->nprocs && done < max) {
+		int proc = pe->next_proc++;
+
+		done++;
+		if (job_find(pe->cluster, proc, &j) == -1 ||
+		    (path = job_userlog_path(&j)) == NULL)
+			continue;
+		if (job_owner_ids(&j, &uid, &gid) == -1) {
+			if (geteuid() == 0) {
+				free(path);
+				continue;
+			}
+		} else if (geteuid() == 0 && uid != cur_uid) {
+			if (as_user)
+				priv_restore();
+			as_user = priv_as_user(uid, gid) == 0;
+			cur_uid = as_user ? uid : (uid_t)-1;
+			if (!as_user) {
+				free(path);
+				continue;
+			}
+		}
+		if (userlog_submit(path, pe->cluster, proc, schedd_addr) ==
+		    -1 && (last_path == NULL || strcmp(last_path, path) != 0))
+			log_warn("job %d.%d: cannot write its user log %s",
+			    pe->cluster, proc, path);
+		free(last_path);
+		last_path = path;
+	}
+	if (as_user)
+		priv_restore();
+	free(last_path);
+	return done;
+}
+
+static void
+events_tick(void *arg)
+{
+	struct pending_events *pe;
+	int budget = EVENTS_PER_TICK;
+
+	events_timer = 0;
+	while ((pe = events) != NULL && budget > 0) {
+		budget -= events_write(pe, budget);
+		if (pe->next_proc < pe->nprocs)
+			break;
+		events = pe->next;
+		if (events == NULL)
+			events_tail = &events;
+		free(pe);
+	}
+	if (events != NULL)
+		events_timer = event_timer_add(0, events_tick, NULL);
+}
+
+void
+submit_flush_events(int cluster)
+{
+	struct pending_events **pp, *pe;
+
+	for (pp = &events; (pe = *pp) != NULL;) {
+		if (pe->cluster != cluster) {
+			pp = &pe->next;
+			continue;
+		}
+		events_write(pe, pe->nprocs);
+		*pp = pe->next;
+		if (*pp == NULL)
+			events_tail = pp;
+		free(pe);
+	}
+}
+
+void
+submit_init(void)
+{
+	reserved_cluster = 0;
+}
