@@ -1,0 +1,1288 @@
+/*
+ * ckptfile.c: the checkpoint file format (include/ckptfile.h).
+ *
+ * Two builds of this one file: the daemons and condor_ckpt get all of it
+ * (libcondor_common.a; the reading and merging half uses libelf), the
+ * job's checkpoint library gets the first half only (-DCKPTFILE_NO_LIBELF):
+ * the checksum, the state checker and the streaming writer, which use no
+ * libc at all, because the job runs them inside a signal handler and on
+ * its restart path while its own memory is being replaced.
+ */
+#include <elf.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ckptfile.h"
+
+/* ---------------------------------------------------------------- */
+/* The checksum: CRC32C over four interleaved lanes of 64-bit words. */
+
+static uint32_t crc32c_table[256];
+static int	crc32c_hw;	/* 0 unknown, 1 software, 2 SSE4.2 */
+
+static void
+crc32c_detect(void)
+{
+	uint32_t a, b, c, d, i, k, crc;
+
+	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d)
+	    : "a"(1), "c"(0));
+	if (c & (1u << 20)) {
+		crc32c_hw = 2;
+		return;
+	}
+	for (i = 0; i < 256; i++) {
+		crc = i;
+		for (k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0x82f63b78u & (0u - (crc & 1)));
+		crc32c_table[i] = crc;
+	}
+	crc32c_hw = 1;
+}
+
+static inline uint64_t
+crc32c_u64_sw(uint64_t crc, uint64_t v)
+{
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		crc = crc32c_table[(crc ^ v) & 0xff] ^ (crc >> 8);
+		v >>= 8;
+	}
+	return crc;
+}
+
+static inline uint32_t
+crc32c_u8_sw(uint32_t crc, uint8_t v)
+{
+	return crc32c_table[(crc ^ v) & 0xff] ^ (crc >> 8);
+}
+
+__attribute__((target("sse4.2")))
+static void
+lanes_hw(uint64_t *lane, const uint64_t *w, size_t nblocks)
+{
+	uint64_t a = lane[0], b = lane[1], c = lane[2], d = lane[3];
+
+	while (nblocks-- > 0) {
+		a = __builtin_ia32_crc32di(a, w[0]);
+		b = __builtin_ia32_crc32di(b, w[1]);
+		c = __builtin_ia32_crc32di(c, w[2]);
+		d = __builtin_ia32_crc32di(d, w[3]);
+		w += 4;
+	}
+	lane[0] = a, lane[1] = b, lane[2] = c, lane[3] = d;
+}
+
+__attribute__((target("sse4.2")))
+static uint32_t
+fold_hw(const uint64_t *lane, uint64_t len, const uint8_t *tail,
+    size_t ntail)
+{
+	uint32_t t = (uint32_t)lane[0];
+	uint64_t r = 0xffffffffu;
+	size_t i;
+
+	for (i = 0; i < ntail; i++)
+		t = __builtin_ia32_crc32qi(t, tail[i]);
+	r = __builtin_ia32_crc32di(r, t);
+	r = __builtin_ia32_crc32di(r, lane[1]);
+	r = __builtin_ia32_crc32di(r, lane[2]);
+	r = __builtin_ia32_crc32di(r, lane[3]);
+	r = __builtin_ia32_crc32di(r, len);
+	return ~(uint32_t)r;
+}
+
+static void
+lanes_sw(uint64_t *lane, const uint64_t *w, size_t nblocks)
+{
+	int k;
+
+	while (nblocks-- > 0) {
+		for (k = 0; k < 4; k++)
+			lane[k] = crc32c_u64_sw(lane[k], w[k]);
+		w += 4;
+	}
+}
+
+static uint32_t
+fold_sw(const uint64_t *lane, uint64_t len, const uint8_t *tail,
+    size_t ntail)
+{
+	uint32_t t = (uint32_t)lane[0];
+	uint64_t r = 0xffffffffu;
+	size_t i;
+
+	for (i = 0; i < ntail; i++)
+		t = crc32c_u8_sw(t, tail[i]);
+	r = crc32c_u64_sw(r, t);
+	r = crc32c_u64_sw(r, lane[1]);
+	r = crc32c_u64_sw(r, lane[2]);
+	r = crc32c_u64_sw(r, lane[3]);
+	r = crc32c_u64_sw(r, len);
+	return ~(uint32_t)r;
+}
+
+void
+ckpt_sum_init(struct ckpt_sumctx *s)
+{
+	if (crc32c_hw == 0)
+		crc32c_detect();
+	s->lane[0] = s->lane[1] = s->lane[2] = s->lane[3] = 0xffffffffu;
+	s->len = 0;
+	s->tail = 0;
+	s->ntail = 0;
+	s->hw = crc32c_hw == 2;
+}
+
+/*
+ * Whole 32-byte blocks go through the lanes; a tail (only allowed in the
+ * last chunk) is folded into lane 0 byte by byte at the end.
+ */
+void
+ckpt_sum_more(struct ckpt_sumctx *s, const void *p, size_t n)
+{
+	size_t nb = n / 32;
+
+	if (s->hw)
+		lanes_hw(s->lane, p, nb);
+	else
+		lanes_sw(s->lane, p, nb);
+	s->len += n;
+	s->tail = (const uint8_t *)p + nb * 32;
+	s->ntail = n - nb * 32;
+}
+
+uint32_t
+ckpt_sum_end(struct ckpt_sumctx *s)
+{
+	if (s->hw)
+		return fold_hw(s->lane, s->len, s->tail, s->ntail);
+	return fold_sw(s->lane, s->len, s->tail, s->ntail);
+}
+
+uint32_t
+ckpt_sum(const void *p, size_t n)
+{
+	struct ckpt_sumctx s;
+
+	ckpt_sum_init(&s);
+	ckpt_sum_more(&s, p, n);
+	return ckpt_sum_end(&s);
+}
+
+/* ---------------------------------------------------------------- */
+/* Checking a restart state: every bound, no libc. */
+
+static const char *const kind_names[CKPT_R_MAX] = {
+	"?", "text", "data", "bss", "heap", "anon", "shared", "stack",
+	"vdso", "vvar", "vvar_vclock", "vsyscall", "gate",
+};
+
+const char *
+ckpt_kind_name(uint32_t kind)
+{
+	return kind < CKPT_R_MAX ? kind_names[kind] : "?";
+}
+
+static int
+table_ok(uint64_t off, uint64_t n, uint64_t size, uint64_t len)
+{
+	if (off % 8 != 0 || off > len)
+		return 0;
+	if (n != 0 && size > (len - off) / n)
+		return 0;
+	return 1;
+}
+
+#define STATE_UNSUMMED	32	/* bytes at the start checked field by field */
+
+_Static_assert(offsetof(struct ckpt_head, pad_sum) + 4 == STATE_UNSUMMED,
+    "the state's checksum covers what follows its first 32 bytes");
+_Static_assert(sizeof(struct ckpt_head) % 8 == 0, "head alignment");
+
+uint32_t
+ckpt_state_sum(const struct ckpt_head *h, uint64_t len)
+{
+	return ckpt_sum((const char *)h + STATE_UNSUMMED,
+	    len - STATE_UNSUMMED);
+}
+
+const char *
+ckpt_state_check(const struct ckpt_head *h, uint64_t len, uint64_t file_size)
+{
+	const struct ckpt_region *r;
+	const struct ckpt_extent *e;
+	const struct ckpt_file *f;
+	const struct ckpt_fd *d;
+	const char *strtab;
+	uint64_t i, prev_end, data = 0;
+	int k;
+
+	if (len < sizeof(*h))
+		return "restart state truncated";
+	for (k = 0; k < 8; k++)
+		if (h->magic[k] != CKPT_HEAD_MAGIC[k])
+			return "bad restart state magic";
+	if (h->version != CKPT_VERSION)
+		return "unsupported checkpoint version";
+	if (h->head_size != sizeof(*h) || h->state_len != len)
+		return "restart state size mismatch";
+	if (ckpt_state_sum(h, len) != h->sum)
+		return "restart state checksum mismatch";
+	if (!table_ok(h->regions_off, h->nregions, sizeof(*r), len) ||
+	    !table_ok(h->extents_off, h->nextents, sizeof(*e), len) ||
+	    !table_ok(h->files_off, h->nfiles, sizeof(*f), len) ||
+	    !table_ok(h->fds_off, h->nfds, sizeof(*d), len) ||
+	    h->strtab_off > len || h->strtab_len > len - h->strtab_off)
+		return "restart state table out of bounds";
+	if (h->strtab_len == 0)
+		return "restart state has no string table";
+	strtab = (const char *)h + h->strtab_off;
+	if (strtab[h->strtab_len - 1] != '\0' || strtab[0] != '\0')
+		return "restart state string table not terminated";
+	if (h->program >= h->strtab_len || h->cwd >= h->strtab_len)
+		return "restart state string out of bounds";
+	if (h->build_id_len > sizeof(h->build_id))
+		return "bad build id length";
+	if (h->start_brk > h->brk)
+		return "break below its start";
+
+	r = CKPT_REGIONS(h);
+	e = CKPT_EXTENTS(h);
+	prev_end = 0;
+	for (i = 0; i < h->nregions; i++) {
+		uint64_t j, at;
+
+		if (r[i].start % CKPT_PAGE || r[i].end % CKPT_PAGE ||
+		    r[i].start >= r[i].end || r[i].start < prev_end)
+			return "regions overlap or are not page aligned";
+		if (r[i].kind == 0 || r[i].kind >= CKPT_R_MAX)
+			return "unknown region kind";
+		if (r[i].name >= h->strtab_len)
+			return "region name out of bounds";
+		if (r[i].first_extent > h->nextents ||
+		    r[i].nextents > h->nextents - r[i].first_extent)
+			return "region extents out of bounds";
+		at = r[i].start;
+		for (j = r[i].first_extent;
+		    j < r[i].first_extent + r[i].nextents; j++) {
+			if (e[j].region != i)
+				return "extent of the wrong region";
+			if (e[j].addr % CKPT_PAGE || e[j].len % CKPT_PAGE ||
+			    e[j].len == 0 || e[j].addr < at ||
+			    e[j].len > r[i].end - e[j].addr)
+				return "extent outside its region";
+			at = e[j].addr + e[j].len;
+			if (file_size != 0 && (e[j].off > file_size ||
+			    e[j].len > file_size - e[j].off))
+				return "extent beyond the end of the file";
+			data += e[j].len;
+		}
+		prev_end = r[i].end;
+	}
+	for (i = 0; i < h->nextents; i++)
+		if (e[i].region >= h->nregions)
+			return "extent without a region";
+	if (data != h->data_bytes)
+		return "extent lengths do not add up";
+	f = CKPT_FILES(h);
+	for (i = 0; i < h->nfiles; i++) {
+		if (f[i].kind != CKPT_F_FILE && f[i].kind != CKPT_F_INHERITED)
+			return "unknown open file kind";
+		if (f[i].path >= h->strtab_len)
+			return "file path out of bounds";
+	}
+	d = CKPT_FDS(h);
+	for (i = 0; i < h->nfds; i++) {
+		if (d[i].fd < 0 || d[i].fd > 65535 || d[i].file >= h->nfiles)
+			return "bad descriptor entry";
+		if (i > 0 && d[i].fd <= d[i - 1].fd)
+			return "descriptors not in order";
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* Layout and the streaming writer. */
+
+static uint64_t
+align_up(uint64_t v, uint64_t a)
+{
+	return (v + a - 1) & ~(a - 1);
+}
+
+uint64_t
+ckpt_data_offset(uint64_t exe_len)
+{
+	return align_up(exe_len, CKPT_PAGE);
+}
+
+uint64_t
+ckpt_state_offset(const struct ckpt_head *h)
+{
+	return ckpt_data_offset(h->exe_len) + h->data_bytes;
+}
+
+static void
+bcopy_(void *d, const void *s, size_t n)
+{
+	volatile char *dp = d;
+	const char *sp = s;
+
+	while (n-- > 0)
+		*dp++ = *sp++;
+}
+
+static void
+bzero_(void *d, size_t n)
+{
+	volatile char *dp = d;
+
+	while (n-- > 0)
+		*dp++ = 0;
+}
+
+static int
+streq(const char *a, const char *b)
+{
+	while (*a != '\0' && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
+#define NEW_NAMES	CKPT_DATA_SECTION "\0" CKPT_RESTART_SECTION
+#define MAX_SHDRS	1024
+
+int64_t
+ckpt_write(struct ckpt_head *h, struct ckpt_io *io, void *bufv, size_t buflen,
+    const char **why)
+{
+	char *buf = bufv;
+	Elf64_Ehdr eh;
+	Elf64_Shdr *sh, *nsh;
+	struct ckpt_marker mk;
+	struct ckpt_extent *ext;
+	struct ckpt_sumctx s;
+	uint64_t shstr_off, shstr_len, new_str_len, data_off, state_off,
+	    str_off, shdr_off, marker_off = 0, marker_len = 0, at, total,
+	    chunk, i;
+	size_t meta, names_len = sizeof(NEW_NAMES);
+	uint32_t nsec, nnew, data_name, restart_name;
+	char *chunkbuf;
+	int rc, found = 0;
+
+	*why = "";
+	if (buflen < 65536 || buflen % CKPT_PAGE != 0) {
+		*why = "writer buffer too small";
+		return -22;
+	}
+	/* The original ELF header and sections, as linked. */
+	if ((rc = io->exe_read(io->arg, 0, &eh, sizeof(eh))) < 0) {
+		*why = "cannot read the executable";
+		return rc;
+	}
+	if (eh.e_ident[EI_MAG0] != ELFMAG0 || eh.e_ident[EI_MAG1] != ELFMAG1 ||
+	    eh.e_ident[EI_MAG2] != ELFMAG2 || eh.e_ident[EI_MAG3] != ELFMAG3 ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != EM_X86_64 ||
+	    eh.e_type != ET_EXEC) {
+		*why = "the executable is not an x86-64 ELF executable";
+		return -8;
+	}
+	nsec = h->exe_shnum;
+	if (nsec == 0 || nsec > MAX_SHDRS - 2 || h->exe_shstrndx >= nsec ||
+	    h->exe_shoff > h->exe_len ||
+	    (uint64_t)nsec * sizeof(Elf64_Shdr) > h->exe_len - h->exe_shoff) {
+		*why = "the executable's section headers are unusable";
+		return -8;
+	}
+	/* Scratch layout: [new shdrs][new shstrtab][chunk buffer]. */
+	nnew = nsec + 2;
+	sh = (Elf64_Shdr *)buf;
+	meta = (size_t)nnew * sizeof(Elf64_Shdr);
+	if ((rc = io->exe_read(io->arg, h->exe_shoff, sh,
+	    nsec * sizeof(Elf64_Shdr))) < 0) {
+		*why = "cannot read the section headers";
+		return rc;
+	}
+	shstr_off = sh[h->exe_shstrndx].sh_offset;
+	shstr_len = sh[h->exe_shstrndx].sh_size;
+	if (shstr_off > h->exe_len || shstr_len > h->exe_len - shstr_off ||
+	    shstr_len + names_len + meta > buflen / 2) {
+		*why = "the executable's section names are unusable";
+		return -8;
+	}
+	if ((rc = io->exe_read(io->arg, shstr_off, buf + meta, shstr_len)) < 0) {
+		*why = "cannot read the section names";
+		return rc;
+	}
+	buf[meta + shstr_len - 1] = '\0';
+	for (i = 0; i < nsec; i++) {
+		if (sh[i].sh_name >= shstr_len)
+			continue;
+		if (streq(buf + meta + sh[i].sh_name, CKPT_MARKER_SECTION)) {
+			marker_off = sh[i].sh_offset;
+			marker_len = sh[i].sh_size;
+			found = sh[i].sh_type == SHT_PROGBITS;
+		}
+	}
+	if (!found || marker_len < sizeof(mk) || marker_off > h->exe_len ||
+	    sizeof(mk) > h->exe_len - marker_off) {
+		*why = "no " CKPT_MARKER_SECTION " section: not relinked with condor_cc";
+		return -8;
+	}
+	bcopy_(buf + meta + shstr_len, NEW_NAMES, names_len);
+	data_name = (uint32_t)shstr_len;
+	restart_name = (uint32_t)(shstr_len + sizeof(CKPT_DATA_SECTION));
+	new_str_len = shstr_len + names_len;
+	chunkbuf = buf + align_up(meta + new_str_len, CKPT_PAGE);
+	chunk = buflen - (uint64_t)(chunkbuf - buf);
+	if (chunk < 32768) {
+		*why = "writer buffer too small";
+		return -22;
+	}
+	chunk &= ~(uint64_t)(CKPT_PAGE - 1);
+
+	/* Where everything goes. */
+	data_off = ckpt_data_offset(h->exe_len);
+	ext = (struct ckpt_extent *)((char *)h + h->extents_off);
+	at = data_off;
+	for (i = 0; i < h->nextents; i++) {
+		ext[i].off = at;
+		at += ext[i].len;
+	}
+	h->data_off = data_off;
+	state_off = at;
+	str_off = state_off + h->state_len;
+	shdr_off = align_up(str_off + new_str_len, 8);
+	total = shdr_off + (uint64_t)nnew * sizeof(Elf64_Shdr);
+
+	/* New section headers: the original ones, the new shstrtab in
+	 * place of the old, .condor_data and .condor_restart. */
+	sh[h->exe_shstrndx].sh_offset = str_off;
+	sh[h->exe_shstrndx].sh_size = new_str_len;
+	nsh = &sh[nsec];
+	bzero_(nsh, 2 * sizeof(Elf64_Shdr));
+	nsh[0].sh_name = data_name;
+	nsh[0].sh_type = SHT_PROGBITS;
+	nsh[0].sh_offset = data_off;
+	nsh[0].sh_size = h->data_bytes;
+	nsh[0].sh_addralign = CKPT_PAGE;
+	nsh[1].sh_name = restart_name;
+	nsh[1].sh_type = SHT_PROGBITS;
+	nsh[1].sh_offset = state_off;
+	nsh[1].sh_size = h->state_len;
+	nsh[1].sh_addralign = 8;
+
+	/* The marker as the checkpoint carries it. */
+	bzero_(&mk, sizeof(mk));
+	bcopy_(mk.magic, CKPT_MARKER_MAGIC, sizeof(CKPT_MARKER_MAGIC));
+	mk.version = CKPT_VERSION;
+	mk.is_ckpt = 1;
+	mk.state_off = state_off;
+	mk.state_len = h->state_len;
+
+	/* 1. The executable, patched, with its checksum. */
+	ckpt_sum_init(&s);
+	for (at = 0; at < h->exe_len; at += chunk) {
+		uint64_t n = h->exe_len - at < chunk ? h->exe_len - at : chunk;
+		uint64_t lo, hi;
+
+		if ((rc = io->exe_read(io->arg, at, chunkbuf, n)) < 0) {
+			*why = "cannot read the executable";
+			return rc;
+		}
+		if (at == 0) {
+			Elf64_Ehdr *e = (Elf64_Ehdr *)chunkbuf;
+
+			e->e_shoff = shdr_off;
+			e->e_shnum = nnew;
+			e->e_shstrndx = h->exe_shstrndx;
+		}
+		lo = marker_off > at ? marker_off : at;
+		hi = marker_off + sizeof(mk) < at + n ?
+		    marker_off + sizeof(mk) : at + n;
+		if (lo < hi)
+			bcopy_(chunkbuf + (lo - at),
+			    (char *)&mk + (lo - marker_off), hi - lo);
+		ckpt_sum_more(&s, chunkbuf, n);
+		if ((rc = io->write(io->arg, chunkbuf, n)) < 0) {
+			*why = "cannot write the checkpoint";
+			return rc;
+		}
+	}
+	h->exe_sum = ckpt_sum_end(&s);
+	if (data_off > h->exe_len) {
+		bzero_(chunkbuf, data_off - h->exe_len);
+		if ((rc = io->write(io->arg, chunkbuf,
+		    data_off - h->exe_len)) < 0) {
+			*why = "cannot write the checkpoint";
+			return rc;
+		}
+	}
+
+	/* 2. The extents, each with its checksum. */
+	for (i = 0; i < h->nextents; i++) {
+		ckpt_sum_init(&s);
+		for (at = 0; at < ext[i].len; at += chunk) {
+			uint64_t n = ext[i].len - at < chunk ?
+			    ext[i].len - at : chunk;
+			const void *p;
+			int err = 0;
+
+			p = io->data(io->arg, &ext[i], at, chunkbuf, n, &err);
+			if (p == 0) {
+				*why = "cannot read the image";
+				return err < 0 ? err : -5;
+			}
+			ckpt_sum_more(&s, p, n);
+			if ((rc = io->write(io->arg, p, n)) < 0) {
+				*why = "cannot write the checkpoint";
+				return rc;
+			}
+		}
+		ext[i].sum = ckpt_sum_end(&s);
+	}
+
+	/* 3. The restart state, 4. names, 5. section headers. */
+	h->sum = ckpt_state_sum(h, h->state_len);
+	if ((rc = io->write(io->arg, h, h->state_len)) < 0) {
+		*why = "cannot write the checkpoint";
+		return rc;
+	}
+	bzero_(buf + meta + new_str_len, shdr_off - str_off - new_str_len);
+	if ((rc = io->write(io->arg, buf + meta, shdr_off - str_off)) < 0 ||
+	    (rc = io->write(io->arg, sh, meta)) < 0) {
+		*why = "cannot write the checkpoint";
+		return rc;
+	}
+	return (int64_t)total;
+}
+
+#ifndef CKPTFILE_NO_LIBELF
+/* ---------------------------------------------------------------- */
+/* Reading, verifying, describing, merging (libelf). */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "xalloc.h"
+
+#define MAX_STATE	(256u << 20)	/* bytes: a sane upper bound */
+
+static int
+pread_full(int fd, void *buf, size_t len, uint64_t off)
+{
+	char *p = buf;
+	ssize_t n;
+
+	while (len > 0) {
+		n = pread(fd, p, len, (off_t)off);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0) {
+			errno = EIO;
+			return -1;
+		}
+		p += n, len -= (size_t)n, off += (uint64_t)n;
+	}
+	return 0;
+}
+
+static int
+write_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	ssize_t n;
+
+	while (len > 0) {
+		n = write(fd, p, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n, len -= (size_t)n;
+	}
+	return 0;
+}
+
+static void
+elf_init_once(void)
+{
+	static int done;
+
+	if (!done) {
+		(void)elf_version(EV_CURRENT);
+		done = 1;
+	}
+}
+
+/* Find a section by name: its header into *SHDR; 0, or -1. */
+static int
+find_section(Elf *e, const char *name, GElf_Shdr *shdr)
+{
+	Elf_Scn *scn = NULL;
+	size_t strndx;
+	const char *n;
+
+	if (elf_getshdrstrndx(e, &strndx) != 0)
+		return -1;
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		if (gelf_getshdr(scn, shdr) == NULL)
+			return -1;
+		if ((n = elf_strptr(e, strndx, shdr->sh_name)) != NULL &&
+		    strcmp(n, name) == 0)
+			return 0;
+	}
+	return -1;
+}
+
+/* Read a restart state of LEN bytes at OFF and check it. */
+static struct ckpt_head *
+read_state(int fd, uint64_t off, uint64_t len, uint64_t file_size,
+    char *err, size_t errlen)
+{
+	struct ckpt_head *h;
+	const char *why;
+
+	if (len < sizeof(*h) || len > MAX_STATE || off > file_size ||
+	    len > file_size - off) {
+		snprintf(err, errlen, "restart state out of the file "
+		    "(offset %llu, %llu bytes, file %llu bytes)",
+		    (unsigned long long)off, (unsigned long long)len,
+		    (unsigned long long)file_size);
+		return NULL;
+	}
+	h = xmalloc(len);
+	if (pread_full(fd, h, len, off) == -1) {
+		snprintf(err, errlen, "reading the restart state: %s",
+		    strerror(errno));
+		free(h);
+		return NULL;
+	}
+	if ((why = ckpt_state_check(h, len, file_size)) != NULL) {
+		snprintf(err, errlen, "%s", why);
+		free(h);
+		return NULL;
+	}
+	return h;
+}
+
+/* The CONDOR note of a core: its state; NULL with ERR if none. */
+static struct ckpt_head *
+core_state(Elf *e, int fd, uint64_t file_size, char *err, size_t errlen)
+{
+	GElf_Phdr ph;
+	GElf_Nhdr nh;
+	Elf_Data *d;
+	size_t n, i, off, name_off, desc_off;
+
+	if (elf_getphdrnum(e, &n) != 0) {
+		snprintf(err, errlen, "no program headers");
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		if (gelf_getphdr(e, (int)i, &ph) == NULL ||
+		    ph.p_type != PT_NOTE)
+			continue;
+		if (ph.p_offset > file_size || ph.p_filesz > file_size -
+		    ph.p_offset) {
+			snprintf(err, errlen, "note segment beyond the file");
+			return NULL;
+		}
+		d = elf_getdata_rawchunk(e, (off_t)ph.p_offset, ph.p_filesz,
+		    ELF_T_NHDR);
+		if (d == NULL)
+			continue;
+		off = 0;
+		while ((off = gelf_getnote(d, off, &nh, &name_off,
+		    &desc_off)) > 0) {
+			if (nh.n_type == NT_CONDOR_RESTART &&
+			    nh.n_namesz == sizeof(CKPT_NOTE_NAME) &&
+			    memcmp((char *)d->d_buf + name_off,
+			    CKPT_NOTE_NAME, sizeof(CKPT_NOTE_NAME)) == 0)
+				return read_state(fd, ph.p_offset + desc_off,
+				    nh.n_descsz, file_size, err, errlen);
+		}
+	}
+	snprintf(err, errlen, "no CONDOR restart note: not a core the "
+	    "checkpoint library wrote");
+	return NULL;
+}
+
+int
+ckpt_open(const char *path, struct ckpt_file_info *ci, char *err,
+    size_t errlen)
+{
+	struct stat st;
+	GElf_Ehdr eh;
+	GElf_Shdr shdr;
+	Elf *e = NULL;
+
+	memset(ci, 0, sizeof(*ci));
+	ci->fd = -1;
+	elf_init_once();
+	if ((ci->fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(ci->fd, &st) == -1 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		goto fail;
+	}
+	ci->size = (uint64_t)st.st_size;
+	if ((e = elf_begin(ci->fd, ELF_C_READ, NULL)) == NULL ||
+	    elf_kind(e) != ELF_K_ELF || gelf_getehdr(e, &eh) == NULL) {
+		snprintf(err, errlen, "%s: not an ELF file", path);
+		goto fail;
+	}
+	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != EM_X86_64) {
+		snprintf(err, errlen, "%s: not an x86-64 ELF file", path);
+		goto fail;
+	}
+	if (eh.e_type == ET_CORE) {
+		ci->is_core = 1;
+		ci->head = core_state(e, ci->fd, ci->size, err, errlen);
+		if (ci->head == NULL)
+			goto fail;
+		elf_end(e);
+		return 0;
+	}
+	if (eh.e_type != ET_EXEC) {
+		snprintf(err, errlen, "%s: not an executable", path);
+		goto fail;
+	}
+	if (find_section(e, CKPT_MARKER_SECTION, &shdr) == -1 ||
+	    shdr.sh_size < sizeof(ci->marker)) {
+		snprintf(err, errlen, "%s: no %s section: not a program "
+		    "relinked with condor_cc", path, CKPT_MARKER_SECTION);
+		goto fail;
+	}
+	ci->marker_off = shdr.sh_offset;
+	if (shdr.sh_offset > ci->size || sizeof(ci->marker) > ci->size -
+	    shdr.sh_offset || pread_full(ci->fd, &ci->marker,
+	    sizeof(ci->marker), shdr.sh_offset) == -1) {
+		snprintf(err, errlen, "%s: marker section beyond the file",
+		    path);
+		goto fail;
+	}
+	if (memcmp(ci->marker.magic, CKPT_MARKER_MAGIC,
+	    sizeof(CKPT_MARKER_MAGIC)) != 0 ||
+	    ci->marker.version != CKPT_VERSION) {
+		snprintf(err, errlen, "%s: bad marker magic or version", path);
+		goto fail;
+	}
+	if (!ci->marker.is_ckpt) {
+		snprintf(err, errlen, "%s: a relinked program, not a "
+		    "checkpoint", path);
+		goto fail;
+	}
+	if (find_section(e, CKPT_RESTART_SECTION, &shdr) == -1) {
+		snprintf(err, errlen, "%s: no %s section", path,
+		    CKPT_RESTART_SECTION);
+		goto fail;
+	}
+	if (shdr.sh_offset != ci->marker.state_off ||
+	    shdr.sh_size != ci->marker.state_len) {
+		snprintf(err, errlen, "%s: marker and %s section disagree",
+		    path, CKPT_RESTART_SECTION);
+		goto fail;
+	}
+	ci->head = read_state(ci->fd, ci->marker.state_off,
+	    ci->marker.state_len, ci->size, err + 0, errlen);
+	if (ci->head == NULL) {
+		char why[256];
+
+		snprintf(why, sizeof(why), "%s", err);
+		snprintf(err, errlen, "%s: %s", path, why);
+		goto fail;
+	}
+	if (ckpt_state_offset(ci->head) != ci->marker.state_off ||
+	    ci->head->exe_len > ci->size) {
+		snprintf(err, errlen, "%s: restart state not where the "
+		    "layout puts it", path);
+		goto fail;
+	}
+	elf_end(e);
+	return 0;
+fail:
+	if (e != NULL)
+		elf_end(e);
+	ckpt_close(ci);
+	return -1;
+}
+
+void
+ckpt_close(struct ckpt_file_info *ci)
+{
+	if (ci->fd != -1)
+		close(ci->fd);
+	free(ci->head);
+	ci->head = NULL;
+	ci->fd = -1;
+}
+
+#define VBUF	(1u << 20)
+
+/* Checksum LEN bytes of FD at OFF. */
+static int
+sum_range(int fd, uint64_t off, uint64_t len, uint32_t *sum, char *buf)
+{
+	struct ckpt_sumctx s;
+	uint64_t n;
+
+	ckpt_sum_init(&s);
+	while (len > 0) {
+		n = len < VBUF ? len : VBUF;
+		if (pread_full(fd, buf, n, off) == -1)
+			return -1;
+		ckpt_sum_more(&s, buf, n);	/* VBUF: a multiple of 32 */
+		off += n, len -= n;
+	}
+	*sum = ckpt_sum_end(&s);
+	return 0;
+}
+
+int
+ckpt_verify(struct ckpt_file_info *ci, char *err, size_t errlen)
+{
+	const struct ckpt_head *h = ci->head;
+	const struct ckpt_extent *e = CKPT_EXTENTS(h);
+	char *buf;
+	uint32_t sum;
+	uint64_t i;
+	int rc = -1;
+
+	buf = xmalloc(VBUF);
+	if (!ci->is_core) {
+		if (sum_range(ci->fd, 0, h->exe_len, &sum, buf) == -1) {
+			snprintf(err, errlen, "reading the executable part: "
+			    "%s", strerror(errno));
+			goto out;
+		}
+		if (sum != h->exe_sum) {
+			snprintf(err, errlen, "executable part checksum "
+			    "mismatch (%08x, expected %08x)", sum, h->exe_sum);
+			goto out;
+		}
+	}
+	for (i = 0; i < h->nextents; i++) {
+		if (!ci->is_core && e[i].off != (i == 0 ? h->data_off :
+		    e[i - 1].off + e[i - 1].len)) {
+			snprintf(err, errlen, "extent %llu not where the "
+			    "layout puts it", (unsigned long long)i);
+			goto out;
+		}
+		if (sum_range(ci->fd, e[i].off, e[i].len, &sum, buf) == -1) {
+			snprintf(err, errlen, "reading extent %llu: %s",
+			    (unsigned long long)i, strerror(errno));
+			goto out;
+		}
+		if (sum != e[i].sum) {
+			snprintf(err, errlen, "checksum mismatch in memory at "
+			    "%#llx-%#llx (%s)",
+			    (unsigned long long)e[i].addr,
+			    (unsigned long long)(e[i].addr + e[i].len),
+			    ckpt_kind_name(CKPT_REGIONS(h)[e[i].region].kind));
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(buf);
+	return rc;
+}
+
+static void
+print_size(FILE *fp, uint64_t n)
+{
+	if (n >= (10ull << 30))
+		fprintf(fp, "%llu GiB", (unsigned long long)(n >> 30));
+	else if (n >= (10ull << 20))
+		fprintf(fp, "%llu MiB", (unsigned long long)(n >> 20));
+	else if (n >= (10ull << 10))
+		fprintf(fp, "%llu KiB", (unsigned long long)(n >> 10));
+	else
+		fprintf(fp, "%llu B", (unsigned long long)n);
+}
+
+static const char *
+sig_name(int sig)
+{
+	static const char *const names[] = {
+		"0", "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE",
+		"KILL", "USR1", "SEGV", "USR2", "PIPE", "ALRM", "TERM",
+		"STKFLT", "CHLD", "CONT", "STOP", "TSTP", "TTIN", "TTOU",
+		"URG", "XCPU", "XFSZ", "VTALRM", "PROF", "WINCH", "IO", "PWR",
+		"SYS",
+	};
+	static char buf[16];
+
+	if (sig > 0 && sig < 32)
+		return names[sig];
+	snprintf(buf, sizeof(buf), "RT%d", sig - 32);
+	return buf;
+}
+
+static void
+print_sigset(FILE *fp, uint64_t set)
+{
+	int sig, any = 0;
+
+	for (sig = 1; sig <= 64; sig++)
+		if (set & (1ull << (sig - 1))) {
+			fprintf(fp, "%s%s", any ? " " : "", sig_name(sig));
+			any = 1;
+		}
+	if (!any)
+		fprintf(fp, "(none)");
+}
+
+void
+ckpt_describe(struct ckpt_file_info *ci, FILE *fp)
+{
+	const struct ckpt_head *h = ci->head;
+	const struct ckpt_region *r = CKPT_REGIONS(h);
+	const struct ckpt_file *f = CKPT_FILES(h);
+	const struct ckpt_fd *d = CKPT_FDS(h);
+	static const char *const itn[3] = { "real", "virtual", "prof" };
+	char tbuf[64];
+	time_t t = (time_t)h->created;
+	struct tm tm;
+	uint64_t i;
+	int sig, k;
+
+	strftime(tbuf, sizeof(tbuf), "%Y-%m-%d %H:%M:%S %z",
+	    localtime_r(&t, &tm));
+	fprintf(fp, "%s of %s\n", ci->is_core ? "core" : "checkpoint",
+	    CKPT_STR(h, h->program));
+	fprintf(fp, "created       %s (pid %u, signal %s)\n", tbuf, h->pid,
+	    sig_name((int)h->ckpt_signal));
+	fprintf(fp, "file          ");
+	print_size(fp, ci->size);
+	fprintf(fp, " (executable ");
+	print_size(fp, h->exe_len);
+	fprintf(fp, ", saved memory ");
+	print_size(fp, h->data_bytes);
+	fprintf(fp, " of ");
+	print_size(fp, h->image_bytes);
+	fprintf(fp, ")\n");
+	fprintf(fp, "build id      ");
+	for (i = 0; i < h->build_id_len; i++)
+		fprintf(fp, "%02x", h->build_id[i]);
+	fprintf(fp, "%s\n", h->build_id_len ? "" : "(none)");
+	fprintf(fp, "cwd           %s\n", CKPT_STR(h, h->cwd));
+	fprintf(fp, "brk           %#llx-%#llx, fs base %#llx, umask %03o\n",
+	    (unsigned long long)h->start_brk, (unsigned long long)h->brk,
+	    (unsigned long long)h->fs_base, h->umask);
+	fprintf(fp, "resumes at    rip %#llx rsp %#llx (interrupted at rip "
+	    "%#llx rsp %#llx)\n", (unsigned long long)h->ctx.rip,
+	    (unsigned long long)h->ctx.rsp,
+	    (unsigned long long)h->gregs[16], (unsigned long long)h->gregs[19]);
+	fprintf(fp, "regions       %u\n", h->nregions);
+	for (i = 0; i < h->nregions; i++) {
+		uint64_t saved = 0, j;
+
+		for (j = r[i].first_extent; j < r[i].first_extent +
+		    r[i].nextents; j++)
+			saved += CKPT_EXTENTS(h)[j].len;
+		fprintf(fp, "  %012llx-%012llx %c%c%c%c %-11s %10llu KiB, "
+		    "%10llu KiB saved in %u extent%s %s\n",
+		    (unsigned long long)r[i].start,
+		    (unsigned long long)r[i].end,
+		    r[i].prot & 1 ? 'r' : '-', r[i].prot & 2 ? 'w' : '-',
+		    r[i].prot & 4 ? 'x' : '-',
+		    r[i].flags & CKPT_RF_PRIVATE ? 'p' : 's',
+		    ckpt_kind_name(r[i].kind),
+		    (unsigned long long)((r[i].end - r[i].start) >> 10),
+		    (unsigned long long)(saved >> 10), r[i].nextents,
+		    r[i].nextents == 1 ? "" : "s", CKPT_STR(h, r[i].name));
+	}
+	fprintf(fp, "descriptors   %u\n", h->nfds);
+	for (i = 0; i < h->nfds; i++) {
+		const struct ckpt_file *cf = &f[d[i].file];
+
+		if (cf->kind == CKPT_F_INHERITED)
+			fprintf(fp, "  fd %d: inherited, offset %lld%s\n",
+			    d[i].fd, (long long)cf->offset,
+			    d[i].cloexec ? ", close-on-exec" : "");
+		else
+			fprintf(fp, "  fd %d: %s, flags %#o, offset %lld%s\n",
+			    d[i].fd, CKPT_STR(h, cf->path), cf->flags,
+			    (long long)cf->offset,
+			    d[i].cloexec ? ", close-on-exec" : "");
+	}
+	fprintf(fp, "handled       ");
+	for (sig = 1, k = 0; sig <= CKPT_NSIG; sig++) {
+		uint64_t hd = h->sigactions[sig - 1].handler;
+
+		if (hd == 0 || hd == 1)	/* SIG_DFL, SIG_IGN */
+			continue;
+		fprintf(fp, "%s%s", k++ ? " " : "", sig_name(sig));
+	}
+	fprintf(fp, "%s\n", k ? "" : "(none)");
+	fprintf(fp, "ignored       ");
+	for (sig = 1, k = 0; sig <= CKPT_NSIG; sig++)
+		if (h->sigactions[sig - 1].handler == 1)
+			fprintf(fp, "%s%s", k++ ? " " : "", sig_name(sig));
+	fprintf(fp, "%s\n", k ? "" : "(none)");
+	fprintf(fp, "blocked       ");
+	print_sigset(fp, h->prog_sigmask);
+	fprintf(fp, "\npending       ");
+	print_sigset(fp, h->sigpending);
+	fprintf(fp, "\n");
+	for (k = 0; k < 3; k++) {
+		const struct ckpt_itimer *it = &h->itimers[k];
+
+		if (it->value_sec == 0 && it->value_usec == 0)
+			continue;
+		fprintf(fp, "itimer %-7s %lld.%06lld s left, interval "
+		    "%lld.%06lld s\n", itn[k], (long long)it->value_sec,
+		    (long long)it->value_usec, (long long)it->interval_sec,
+		    (long long)it->interval_usec);
+	}
+}
+
+/* ---- merge ---- */
+
+struct merge_io {
+	int		 exe_fd;
+	int		 core_fd;
+	int		 out_fd;
+	uint64_t	*core_off;	/* each extent's offset in the core */
+	const struct ckpt_extent *ext0;
+};
+
+static int
+merge_exe_read(void *arg, uint64_t off, void *buf, size_t len)
+{
+	struct merge_io *m = arg;
+
+	return pread_full(m->exe_fd, buf, len, off) == -1 ? -errno : 0;
+}
+
+static const void *
+merge_data(void *arg, const struct ckpt_extent *e, uint64_t off, void *buf,
+    size_t len, int *err)
+{
+	struct merge_io *m = arg;
+
+	if (pread_full(m->core_fd, buf, len, m->core_off[e - m->ext0] +
+	    off) == -1) {
+		*err = -errno;
+		return NULL;
+	}
+	return buf;
+}
+
+static int
+merge_write(void *arg, const void *buf, size_t len)
+{
+	struct merge_io *m = arg;
+
+	return write_full(m->out_fd, buf, len) == -1 ? -errno : 0;
+}
+
+/* The GNU build id of an ELF file; its length or 0. */
+static size_t
+build_id(Elf *e, uint8_t *id, size_t max)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	GElf_Nhdr nh;
+	Elf_Data *d;
+	size_t off, name_off, desc_off;
+
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_NOTE)
+			continue;
+		if ((d = elf_getdata(scn, NULL)) == NULL)
+			continue;
+		off = 0;
+		while ((off = gelf_getnote(d, off, &nh, &name_off,
+		    &desc_off)) > 0) {
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    memcmp((char *)d->d_buf + name_off, "GNU", 4) == 0 &&
+			    nh.n_descsz <= max) {
+				memcpy(id, (char *)d->d_buf + desc_off,
+				    nh.n_descsz);
+				return nh.n_descsz;
+			}
+		}
+	}
+	return 0;
+}
+
+int64_t
+ckpt_merge(const char *exe_path, const char *core_path, int out_fd,
+    char *err, size_t errlen)
+{
+	struct ckpt_file_info core;
+	struct merge_io m;
+	struct ckpt_head *h;
+	struct ckpt_extent *e;
+	struct stat st;
+	GElf_Ehdr eh;
+	GElf_Shdr shdr;
+	Elf *elf = NULL;
+	uint8_t id[32];
+	uint32_t *want = NULL;
+	size_t idlen;
+	const char *why;
+	char *buf = NULL;
+	int64_t n = -1;
+	uint64_t i;
+
+	memset(&m, 0, sizeof(m));
+	m.exe_fd = -1;
+	if (ckpt_open(core_path, &core, err, errlen) == -1)
+		return -1;
+	if (!core.is_core) {
+		snprintf(err, errlen, "%s: not a core", core_path);
+		goto out;
+	}
+	h = core.head;
+	if ((m.exe_fd = open(exe_path, O_RDONLY | O_CLOEXEC)) == -1 ||
+	    fstat(m.exe_fd, &st) == -1) {
+		snprintf(err, errlen, "%s: %s", exe_path, strerror(errno));
+		goto out;
+	}
+	if ((elf = elf_begin(m.exe_fd, ELF_C_READ, NULL)) == NULL ||
+	    gelf_getehdr(elf, &eh) == NULL || eh.e_type != ET_EXEC ||
+	    eh.e_machine != EM_X86_64) {
+		snprintf(err, errlen, "%s: not an x86-64 executable",
+		    exe_path);
+		goto out;
+	}
+	if (find_section(elf, CKPT_MARKER_SECTION, &shdr) == -1) {
+		snprintf(err, errlen, "%s: not relinked with condor_cc",
+		    exe_path);
+		goto out;
+	}
+	idlen = build_id(elf, id, sizeof(id));
+	if ((uint64_t)st.st_size < h->exe_len || idlen != h->build_id_len ||
+	    memcmp(id, h->build_id, idlen) != 0) {
+		snprintf(err, errlen, "%s is not the program %s was taken "
+		    "from", exe_path, core_path);
+		goto out;
+	}
+	/* Keep what the core says each extent holds, then write. */
+	e = (struct ckpt_extent *)((char *)h + h->extents_off);
+	m.core_fd = core.fd;
+	m.out_fd = out_fd;
+	m.ext0 = e;
+	m.core_off = xreallocarray(NULL, h->nextents + 1, sizeof(uint64_t));
+	want = xreallocarray(NULL, h->nextents + 1, sizeof(uint32_t));
+	for (i = 0; i < h->nextents; i++) {
+		m.core_off[i] = e[i].off;
+		want[i] = e[i].sum;
+	}
+	buf = xmalloc(4u << 20);
+	{
+		struct ckpt_io io = {
+			merge_exe_read, merge_data, merge_write, &m
+		};
+
+		n = ckpt_write(h, &io, buf, 4u << 20, &why);
+	}
+	if (n < 0) {
+		snprintf(err, errlen, "%s%s%s", why, *why ? ": " : "",
+		    strerror((int)-n));
+		n = -1;
+		goto out;
+	}
+	for (i = 0; i < h->nextents; i++)
+		if (e[i].sum != want[i]) {
+			snprintf(err, errlen, "%s: checksum mismatch in memory "
+			    "at %#llx", core_path,
+			    (unsigned long long)e[i].addr);
+			n = -1;
+			goto out;
+		}
+out:
+	free(buf);
+	free(want);
+	free(m.core_off);
+	if (elf != NULL)
+		elf_end(elf);
+	if (m.exe_fd != -1)
+		close(m.exe_fd);
+	ckpt_close(&core);
+	return n;
+}
+
+int
+ckpt_merge_install(const char *exe_path, const char *core_path,
+    const char *target, char *err, size_t errlen)
+{
+	struct ckpt_file_info ci;
+	char tmp[PATH_MAX], dir[PATH_MAX], why[512];
+	const char *slash;
+	int fd, dfd;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", target,
+	    (long)getpid()) >= (int)sizeof(tmp)) {
+		snprintf(err, errlen, "%s: path too long", target);
+		return -1;
+	}
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    0755)) == -1) {
+		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	if (ckpt_merge(exe_path, core_path, fd, err, errlen) < 0)
+		goto fail;
+	if (fsync(fd) == -1 || close(fd) == -1) {
+		fd = -1;
+		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		goto fail;
+	}
+	fd = -1;
+	if (ckpt_open(tmp, &ci, why, sizeof(why)) == -1) {
+		snprintf(err, errlen, "the new checkpoint does not read back: "
+		    "%s", why);
+		goto fail;
+	}
+	if (ckpt_verify(&ci, why, sizeof(why)) == -1) {
+		ckpt_close(&ci);
+		snprintf(err, errlen, "the new checkpoint does not verify: %s",
+		    why);
+		goto fail;
+	}
+	ckpt_close(&ci);
+	if (rename(tmp, target) == -1) {
+		snprintf(err, errlen, "rename to %s: %s", target,
+		    strerror(errno));
+		goto fail;
+	}
+	slash = strrchr(target, '/');
+	if (slash == NULL)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s",
+		    (int)(slash == target ? 1 : slash - target), target);
+	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) != -1) {
+		(void)fsync(dfd);
+		close(dfd);
+	}
+	return 0;
+fail:
+	if (fd != -1)
+		close(fd);
+	unlink(tmp);
+	return -1;
+}
+#endif

@@ -1,0 +1,460 @@
+/*
+ * ckpt.c: CKPT(), the handler of the checkpoint signals, and the calls a
+ * program may make itself (condor_ckpt.h).
+ *
+ *	SIGUSR2	 checkpoint and go on.  The state of the process (registers,
+ *		 signals, timers, files) is taken in the handler, then the
+ *		 handler forks a writer (clone without SIGCHLD, invisible to
+ *		 the program's wait()) and returns at once: the program is
+ *		 frozen only for the fork.  The writer, whose memory is the
+ *		 program's at that instant, writes the checkpoint and exits.
+ *		 CONDOR_CKPT_FORK=0 writes in the handler instead.
+ *	SIGTSTP	 checkpoint and exit with status 85 once the checkpoint is
+ *		 safely on disk.  If it cannot be written the program says
+ *		 why on stderr and goes on running.
+ *
+ * The checkpoint goes to $CONDOR_CKPT_FILE or PROGRAM.ckpt in the working
+ * directory the program started in, written under a temporary name,
+ * fsynced, read back and checked, then renamed over the old one (and the
+ * directory fsynced): a failed checkpoint never replaces a good one.
+ * With CONDOR_CKPT_CORE=PATH the library writes an ELF core (with the
+ * restart state in a CONDOR note) to PATH instead, for gdb or for
+ * `condor_ckpt merge`.
+ *
+ * Restart: the restart code (ckpt_restart.c) jumps back to the context
+ * saved below, inside this handler, in the restored process; the handler
+ * then returns as from any signal handler, and the program goes on where
+ * the signal interrupted it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "condor_ckpt.h"
+#include "ckpt.h"
+
+#ifndef __WCLONE
+#define __WCLONE	0x80000000
+#endif
+
+struct ckpt_globals ckpt_g;
+
+/* ---------------------------------------------------------------- */
+/* Output. */
+
+struct out {
+	long	fd;
+	long	exe_fd;
+	int	err;
+	const struct ckpt_head *h;
+};
+
+static int
+out_exe_read(void *arg, uint64_t off, void *buf, size_t len)
+{
+	struct out *o = arg;
+	char *p = buf;
+	long n;
+
+	while (len > 0) {
+		n = condor_sys4(SYS_pread64, o->exe_fd, p, len, off);
+		if (n == -EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? (int)n : -EIO;
+		p += n, len -= (size_t)n, off += (uint64_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Memory is written from where it is, except the stack: the writer's own
+ * frames live below CKPT()'s, and change between the checksum and the
+ * write, so stack chunks are copied first and both taken from the copy.
+ */
+static const void *
+out_data(void *arg, const struct ckpt_extent *e, uint64_t off, void *buf,
+    size_t len, int *err)
+{
+	struct out *o = arg;
+	const void *p = (const void *)(uintptr_t)(e->addr + off);
+
+	(void)err;
+	if (CKPT_REGIONS(o->h)[e->region].kind == CKPT_R_STACK) {
+		cj_memcpy(buf, p, len);
+		return buf;
+	}
+	return p;
+}
+
+int
+ckpt_out_write(long fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	long n;
+
+	while (len > 0) {
+		n = condor_sys3(SYS_write, fd, p, len);
+		if (n == -EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? (int)n : -EIO;
+		p += n, len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int
+out_write(void *arg, const void *buf, size_t len)
+{
+	struct out *o = arg;
+
+	return ckpt_out_write(o->fd, buf, len);
+}
+
+static void
+tmp_name(char *tmp, size_t len, const char *target)
+{
+	char num[24];
+
+	cj_strlcpy(tmp, target, len);
+	cj_strlcat(tmp, ".tmp.", len);
+	cj_strlcat(tmp, cj_utoa((unsigned long long)condor_sys0(SYS_getpid),
+	    num, 10), len);
+}
+
+static void
+fsync_dir(const char *target)
+{
+	char dir[PATH_MAX];
+	size_t n;
+	long fd;
+
+	cj_strlcpy(dir, target, sizeof(dir));
+	for (n = cj_strlen(dir); n > 0 && dir[n - 1] != '/'; n--)
+		;
+	if (n == 0)
+		cj_strlcpy(dir, ".", sizeof(dir));
+	else
+		dir[n > 1 ? n - 1 : 1] = '\0';
+	if ((fd = condor_sys3(SYS_open, dir, O_RDONLY | O_DIRECTORY |
+	    O_CLOEXEC, 0)) >= 0) {
+		condor_sys1(SYS_fsync, fd);
+		condor_sys1(SYS_close, fd);
+	}
+}
+
+/* Read back what was written and check it before renaming it. */
+static int
+verify_written(long fd, struct ckpt_build *b, int64_t total, const char **why)
+{
+	struct ckpt_head *rb = (struct ckpt_head *)b->mapsbuf;
+	const struct ckpt_head *h = b->packed;
+	struct ckpt_marker mk;
+	struct stat st;
+	uint64_t off = ckpt_state_offset(h);
+	const char *bad;
+	long n;
+
+	if (condor_sys2(SYS_fstat, fd, &st) < 0 || st.st_size != total) {
+		*why = "the checkpoint's size is wrong after writing";
+		return -1;
+	}
+	if (h->state_len > CB_MAPSBUF)
+		return 0;
+	n = condor_sys4(SYS_pread64, fd, rb, h->state_len, off);
+	if (n != (long)h->state_len) {
+		*why = "cannot read the checkpoint back";
+		return -1;
+	}
+	if ((bad = ckpt_state_check(rb, h->state_len, (uint64_t)total)) != 0) {
+		*why = bad;
+		return -1;
+	}
+	(void)mk;
+	return 0;
+}
+
+/*
+ * write_image: gather the memory and write the checkpoint (or the core)
+ * safely.  Runs in the writer child, or in the handler.
+ */
+static int
+write_image(struct ckpt_build *b, ucontext_t *uc, const char **why)
+{
+	char tmp[PATH_MAX + 32];
+	const char *target = ckpt_g.core_target[0] != '\0' ?
+	    ckpt_g.core_target : ckpt_g.target;
+	struct out o = { -1, -1, 0, 0 };
+	int64_t total;
+	int rc = -1;
+
+	if (ckpt_build_memory(b, why) == -1 || ckpt_build_pack(b, why) == -1)
+		goto out;
+	tmp_name(tmp, sizeof(tmp), target);
+	o.fd = condor_sys3(SYS_open, tmp, O_RDWR | O_CREAT | O_TRUNC |
+	    O_CLOEXEC, 0755);
+	if (o.fd < 0) {
+		*why = "cannot create the temporary checkpoint file";
+		goto out;
+	}
+	if (ckpt_g.core_target[0] != '\0') {
+		if (ckpt_core_write((int)o.fd, b, uc, why) == -1)
+			goto out;
+	} else {
+		struct ckpt_io io = { out_exe_read, out_data, out_write, &o };
+
+		o.h = b->packed;
+		o.exe_fd = condor_sys3(SYS_open, "/proc/self/exe",
+		    O_RDONLY | O_CLOEXEC, 0);
+		if (o.exe_fd < 0) {
+			*why = "cannot read /proc/self/exe";
+			goto out;
+		}
+		total = ckpt_write(b->packed, &io, b->iobuf, CB_IOBUF, why);
+		if (total < 0)
+			goto out;
+		if (condor_sys1(SYS_fsync, o.fd) < 0) {
+			*why = "fsync failed (disk full?)";
+			goto out;
+		}
+		if (verify_written(o.fd, b, total, why) == -1)
+			goto out;
+	}
+	if (ckpt_g.core_target[0] != '\0' && condor_sys1(SYS_fsync, o.fd) < 0) {
+		*why = "fsync failed (disk full?)";
+		goto out;
+	}
+	condor_sys1(SYS_close, o.fd);
+	o.fd = -1;
+	if (condor_sys2(SYS_rename, tmp, target) < 0) {
+		*why = "cannot rename the new checkpoint into place";
+		goto out;
+	}
+	fsync_dir(target);
+	rc = 0;
+out:
+	ckpt_build_restore_prot(b);
+	if (o.exe_fd >= 0)
+		condor_sys1(SYS_close, o.exe_fd);
+	if (o.fd >= 0) {
+		condor_sys1(SYS_close, o.fd);
+		condor_sys1(SYS_unlink, tmp);
+	}
+	return rc;
+}
+
+static void
+say_failed(const char *why)
+{
+	cj_say("checkpoint failed: ", why, " (", ckpt_g.core_target[0] ?
+	    ckpt_g.core_target : ckpt_g.target, " left as it was)", (char *)0);
+}
+
+/* Wait for the writer of a periodic checkpoint; its result. */
+static int
+wait_writer(void)
+{
+	int status = 0;
+	long r;
+
+	if (ckpt_g.writer_pid <= 0)
+		return 0;
+	do
+		r = condor_sys4(SYS_wait4, ckpt_g.writer_pid, &status,
+		    __WCLONE, 0);
+	while (r == -EINTR);
+	ckpt_g.writer_pid = 0;
+	if (r < 0)
+		return 0;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+void
+condor_ckpt_before_exit(void)
+{
+	(void)wait_writer();
+}
+
+/* ---------------------------------------------------------------- */
+/* The handler. */
+
+/* Back from a restart: we are in the restored process. */
+static __attribute__((noinline)) void
+after_restart(void)
+{
+	if (ckpt_g.scratch_addr != 0)
+		condor_sys2(SYS_munmap, ckpt_g.scratch_addr,
+		    ckpt_g.scratch_len);
+	ckpt_g.scratch_addr = 0;
+	ckpt_g.writer_pid = 0;
+	ckpt_g.last_result = 1;
+	ckpt_g.generation++;
+}
+
+static void
+ckpt_handler(int sig, siginfo_t *si, void *ucv)
+{
+	struct ckpt_ctx ctx;
+	struct ckpt_build b;
+	ucontext_t *uc = ucv;
+	const char *why = "";
+	volatile int sync = ckpt_g.sync_request;
+	long pid;
+
+	(void)si;
+	ckpt_g.sync_request = 0;
+	(void)wait_writer();	/* one checkpoint at a time */
+	if (ckpt_build_init(&b, &why) == -1) {
+		say_failed(why);
+		ckpt_g.last_result = -1;
+		return;
+	}
+	if (ckpt_ctx_save(&ctx) != 0) {
+		after_restart();
+		return;
+	}
+	if (ckpt_build_process(&b, sig, uc, &ctx, &why) == -1)
+		goto fail;
+	if (sig == CONDOR_SIG_CKPT && ckpt_g.fork_writer) {
+		pid = condor_sys5(SYS_clone, 0, 0, 0, 0, 0);
+		if (pid == 0) {
+			condor_sys2(SYS_prctl, PR_SET_NAME, "condor_ckptwr");
+			if (write_image(&b, uc, &why) == -1) {
+				say_failed(why);
+				condor_sys1(SYS_exit_group, 1);
+			}
+			condor_sys1(SYS_exit_group, 0);
+		}
+		ckpt_build_free(&b);
+		if (pid < 0) {
+			why = "cannot start the checkpoint writer";
+			say_failed(why);
+			ckpt_g.last_result = -1;
+			return;
+		}
+		ckpt_g.writer_pid = pid;
+		ckpt_g.last_result = sync ? wait_writer() : 0;
+		return;
+	}
+	if (write_image(&b, uc, &why) == -1)
+		goto fail;
+	ckpt_build_free(&b);
+	ckpt_g.last_result = 0;
+	if (sig == CONDOR_SIG_VACATE)
+		condor_sys1(SYS_exit_group, CONDOR_VACATE_STATUS);
+	return;
+fail:
+	ckpt_build_free(&b);
+	say_failed(why);
+	ckpt_g.last_result = -1;
+}
+
+extern void	condor_restore_rt(void);
+
+#define SYNC_SIGS	(SIGBIT(SIGSEGV) | SIGBIT(SIGBUS) | SIGBIT(SIGILL) | \
+			 SIGBIT(SIGFPE) | SIGBIT(SIGTRAP))
+
+/* Install CKPT() on the checkpoint signals; 0 or -errno. */
+int
+ckpt_install_handlers(void)
+{
+	struct ksigaction sa;
+	long r;
+
+	cj_memset(&sa, 0, sizeof(sa));
+	sa.handler = (uint64_t)ckpt_handler;
+	sa.flags = SA_SIGINFO | SA_RESTART | SA_RESTORER;
+	sa.restorer = (uint64_t)condor_restore_rt;
+	sa.mask = ~(SYNC_SIGS | SIGBIT(SIGKILL) | SIGBIT(SIGSTOP));
+	if ((r = condor_sys4(SYS_rt_sigaction, CONDOR_SIG_CKPT, &sa, 0, 8)) < 0)
+		return (int)r;
+	return (int)condor_sys4(SYS_rt_sigaction, CONDOR_SIG_VACATE, &sa, 0, 8);
+}
+
+/* ---------------------------------------------------------------- */
+/* The program's calls (condor_ckpt.h). */
+
+static void
+signal_self(int sig)
+{
+	condor_sys3(SYS_tgkill, condor_sys0(SYS_getpid),
+	    condor_sys0(SYS_gettid), sig);
+}
+
+int
+ckpt(void)
+{
+	ckpt_g.last_result = -1;
+	ckpt_g.sync_request = 1;
+	signal_self(CONDOR_SIG_CKPT);
+	ckpt_g.sync_request = 0;
+	return ckpt_g.last_result;
+}
+
+void
+ckpt_and_exit(void)
+{
+	signal_self(CONDOR_SIG_VACATE);
+}
+
+/* ---------------------------------------------------------------- */
+/* The environment's say in where checkpoints go. */
+
+static const char *
+env_get(char **envp, const char *name)
+{
+	size_t n = cj_strlen(name);
+
+	for (; envp != 0 && *envp != 0; envp++)
+		if (cj_strncmp(*envp, name, n) == 0 && (*envp)[n] == '=')
+			return *envp + n + 1;
+	return 0;
+}
+
+static void
+absolute(char *out, size_t len, const char *path)
+{
+	char cwd[PATH_MAX];
+
+	if (path[0] == '/') {
+		cj_strlcpy(out, path, len);
+		return;
+	}
+	if (condor_sys2(SYS_getcwd, cwd, sizeof(cwd)) <= 0)
+		cj_strlcpy(cwd, ".", sizeof(cwd));
+	cj_strlcpy(out, cwd, len);
+	if (cwd[1] != '\0')
+		cj_strlcat(out, "/", len);
+	cj_strlcat(out, path, len);
+}
+
+void
+ckpt_fixup_from_env(struct ckpt_fixup *f, const char *program, char **envp)
+{
+	const char *v;
+	char name[300];
+
+	if ((v = env_get(envp, "CONDOR_CKPT_FILE")) != 0 && *v != '\0')
+		absolute(f->target, sizeof(f->target), v);
+	else {
+		cj_strlcpy(name, program, sizeof(name));
+		cj_strlcat(name, ".ckpt", sizeof(name));
+		absolute(f->target, sizeof(f->target), name);
+	}
+	if ((v = env_get(envp, "CONDOR_CKPT_CORE")) != 0 && *v != '\0')
+		absolute(f->core_target, sizeof(f->core_target), v);
+	else
+		f->core_target[0] = '\0';
+	v = env_get(envp, "CONDOR_CKPT_FORK");
+	f->fork_writer = !(v != 0 && v[0] == '0');
+	v = env_get(envp, "CONDOR_TRAP_ALL");
+	f->trap_all = v != 0 && v[0] == '1';
+	f->mode = REMOTE_MODE_LOCAL;
+}

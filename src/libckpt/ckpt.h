@@ -1,0 +1,133 @@
+/*
+ * ckpt.h: private to src/libckpt, the checkpoint library linked into every
+ * relinked program (lib/libcondor_ckpt.a, started by lib/condor_rt0.o).
+ *
+ *	ckpt_startup.c	before main: the gate, a fixed layout (re-exec),
+ *			restart or first start, the handlers and the trap
+ *	ckpt.c		CKPT(), the signal handler that takes checkpoints;
+ *			ckpt() and ckpt_and_exit()
+ *	ckpt_state.c	gathering the process's state and memory map into
+ *			a restart state (ckptfile.h)
+ *	ckpt_core.c	writing an ELF core instead of a checkpoint
+ *	ckpt_restart.c	resuming from a checkpoint
+ *	ckpt_asm.S	context save/jump, stack switch
+ */
+#ifndef CONDOR_CKPT_PRIVATE_H
+#define CONDOR_CKPT_PRIVATE_H
+
+#include <limits.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <ucontext.h>
+
+#include "ckptfile.h"
+#include "condor_job.h"
+
+/*
+ * The library's own state.  It lives in the program's memory and so is
+ * checkpointed and restored with it; what must describe the restarting
+ * environment instead (where to write the next checkpoint, the trap's
+ * mode) the restart overwrites from a struct ckpt_fixup.
+ */
+struct ckpt_globals {
+	char		 program[256];	/* the program's file name */
+	char		 target[PATH_MAX];	/* where checkpoints go */
+	char		 core_target[PATH_MAX];	/* "": write checkpoints */
+	int		 fork_writer;	/* periodic checkpoints in a child */
+	uint64_t	 exe_len;	/* the original executable */
+	uint64_t	 exe_shoff;
+	uint32_t	 exe_shnum, exe_shstrndx;
+	uint8_t		 build_id[32];
+	uint32_t	 build_id_len;
+	long		 writer_pid;	/* a periodic checkpoint being written */
+	int		 sync_request;	/* ckpt() waits for the writer */
+	int		 last_result;	/* for ckpt(): 0, 1 restarted, -1 */
+	uint64_t	 scratch_addr;	/* the restart's, unmapped by CKPT */
+	uint64_t	 scratch_len;
+	unsigned	 generation;	/* restarts so far */
+};
+
+extern struct ckpt_globals ckpt_g;
+
+struct ckpt_fixup {
+	char		 target[PATH_MAX];
+	char		 core_target[PATH_MAX];
+	int		 fork_writer;
+	int		 mode;
+	int		 trap_all;
+};
+
+/* Read the environment (CONDOR_CKPT_FILE, _CORE, _FORK, CONDOR_TRAP_ALL)
+ * of this process into F; PROGRAM names the default target. */
+void	ckpt_fixup_from_env(struct ckpt_fixup *f, const char *program,
+	    char **envp);
+
+int	ckpt_ctx_save(struct ckpt_ctx *) __attribute__((returns_twice));
+void	ckpt_ctx_jump(const struct ckpt_ctx *, int) __attribute__((noreturn));
+void	ckpt_call_on_stack(void (*)(void *), void *, void *)
+	    __attribute__((noreturn));
+
+/*
+ * Building a restart state (ckpt_state.c).  All memory comes from one
+ * scratch mapping made at checkpoint time (MAP_NORESERVE: only what is
+ * touched costs), never from malloc.
+ */
+#define CB_MAX_REGIONS	65536
+#define CB_MAX_EXTENTS	(1 << 20)
+#define CB_MAX_FILES	FT_MAXFILES
+#define CB_MAX_FDS	FT_MAXFD
+#define CB_STRTAB	(4u << 20)	/* bytes */
+#define CB_MAPSBUF	(16u << 20)	/* bytes for /proc/self/maps */
+#define CB_IOBUF	(4u << 20)	/* bytes: the writer's buffer */
+
+struct ckpt_build {
+	char			*scratch;
+	size_t			 scratch_len;
+	struct ckpt_head	*head;	/* built here, then packed */
+	struct ckpt_region	*regions;
+	uint32_t		 nregions;
+	struct ckpt_extent	*extents;
+	uint32_t		 nextents;
+	struct ckpt_file	*files;
+	uint32_t		 nfiles;
+	struct ckpt_fd		*fds;
+	uint32_t		 nfds;
+	char			*strtab;
+	uint32_t		 strtab_len;
+	char			*mapsbuf;
+	char			*iobuf;
+	struct ckpt_head	*packed;	/* the final state */
+	uint64_t		 packed_len;
+	uint32_t		 prot_fixed;	/* regions made readable */
+};
+
+int	ckpt_build_init(struct ckpt_build *, const char **why);
+void	ckpt_build_free(struct ckpt_build *);
+/* The process: signals, timers, registers, files (in the handler). */
+int	ckpt_build_process(struct ckpt_build *, int sig, ucontext_t *uc,
+	    const struct ckpt_ctx *ctx, const char **why);
+/* The memory: regions, then the extents worth saving. */
+int	ckpt_build_memory(struct ckpt_build *, const char **why);
+/* Pack head and tables into one state (b->packed). */
+int	ckpt_build_pack(struct ckpt_build *, const char **why);
+/* After writing: give back the read access lent to PROT_NONE regions. */
+void	ckpt_build_restore_prot(struct ckpt_build *);
+uint32_t ckpt_build_str(struct ckpt_build *, const char *);
+
+/* The core writer (ckpt_core.c): a core with the CONDOR note to FD. */
+int	ckpt_core_write(int fd, struct ckpt_build *, ucontext_t *uc,
+	    const char **why);
+
+/* Resuming (ckpt_restart.c); never returns. */
+void	ckpt_restart(const struct ckpt_marker *, char **envp)
+	    __attribute__((noreturn));
+
+/* CKPT() on the checkpoint signals (ckpt.c); 0 or -errno. */
+int	ckpt_install_handlers(void);
+/* Write all of BUF to FD through the gate; 0 or -errno. */
+int	ckpt_out_write(long fd, const void *buf, size_t len);
+
+/* start_brk from /proc/self/stat; 0 if unknown. */
+uint64_t ckpt_start_brk(void);
+
+#endif

@@ -1,0 +1,63 @@
+/*
+ * ckpt_asm.S: the checkpoint library's own setjmp/longjmp and stack
+ * switch.
+ *
+ * glibc's sigsetjmp would do, but its jmp_buf is mangled with the pointer
+ * guard at %fs:0x30 and its longjmp unwinds through libc state; the
+ * restart jumps while libc's memory is half replaced, so it uses these:
+ * plain callee-saved registers, stack pointer and return address, nothing
+ * mangled, no system call.
+ *
+ *	int  ckpt_ctx_save(struct ckpt_ctx *)	0 now; VAL when jumped to
+ *	void ckpt_ctx_jump(const struct ckpt_ctx *, int val)
+ *	void ckpt_call_on_stack(void (*fn)(void *), void *arg, void *top)
+ *		calls FN(ARG) on the stack ending at TOP; FN must not return
+ */
+	.text
+	.globl	ckpt_ctx_save
+	.type	ckpt_ctx_save, @function
+	.p2align 4
+ckpt_ctx_save:
+	movq	%rbx, 0(%rdi)
+	movq	%rbp, 8(%rdi)
+	movq	%r12, 16(%rdi)
+	movq	%r13, 24(%rdi)
+	movq	%r14, 32(%rdi)
+	movq	%r15, 40(%rdi)
+	leaq	8(%rsp), %rdx		/* the caller's stack pointer */
+	movq	%rdx, 48(%rdi)
+	movq	(%rsp), %rdx		/* where to return */
+	movq	%rdx, 56(%rdi)
+	xorl	%eax, %eax
+	ret
+	.size	ckpt_ctx_save, . - ckpt_ctx_save
+
+	.globl	ckpt_ctx_jump
+	.type	ckpt_ctx_jump, @function
+	.p2align 4
+ckpt_ctx_jump:
+	movq	0(%rdi), %rbx
+	movq	8(%rdi), %rbp
+	movq	16(%rdi), %r12
+	movq	24(%rdi), %r13
+	movq	32(%rdi), %r14
+	movq	40(%rdi), %r15
+	movq	48(%rdi), %rsp
+	movl	%esi, %eax
+	jmpq	*56(%rdi)
+	.size	ckpt_ctx_jump, . - ckpt_ctx_jump
+
+	.globl	ckpt_call_on_stack
+	.type	ckpt_call_on_stack, @function
+	.p2align 4
+ckpt_call_on_stack:
+	movq	%rdx, %rsp
+	andq	$-16, %rsp
+	xorl	%ebp, %ebp
+	movq	%rdi, %rax
+	movq	%rsi, %rdi
+	callq	*%rax
+	hlt
+	.size	ckpt_call_on_stack, . - ckpt_call_on_stack
+
+	.section .note.GNU-stack,"",@progbits

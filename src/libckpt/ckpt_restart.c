@@ -1,0 +1,737 @@
+/*
+ * ckpt_restart.c: resume a program from its checkpoint.
+ *
+ * A checkpoint is an executable whose .condor_relinked marker says
+ * is_ckpt; the kernel loads it like the program (same program headers,
+ * same text), its start-up code gets here instead of to main, and:
+ *
+ *  A. on the normal stack: reads the restart state the marker points to
+ *     and checks it (ckpt_state_check: magic, sizes, bounds, checksum);
+ *     checks that the heap starts where it started (the same layout,
+ *     which ADDR_NO_RANDOMIZE gives); maps a scratch area at an address
+ *     no saved region uses; installs the system-call trap; and switches
+ *     to a stack in the scratch area, since the program's stack is about
+ *     to be replaced.
+ *  B. on the scratch stack, before touching anything: the executable
+ *     part's checksum; the stack top and the kernel's [vdso]/[vvar]
+ *     layout; every file reopens (without O_CREAT/O_EXCL/O_TRUNC, with
+ *     O_APPEND, and seeks to its offset); the working directory exists.
+ *     Any failure here refuses with a message and exit status 1.
+ *  C. the point of no return: moves [vvar]/[vdso] back where they were
+ *     (mremap, as DMTCP does) if the kernel put them elsewhere; sets the
+ *     break; maps every saved region from the checkpoint file, private
+ *     and fixed, so pages come in as they are touched (holes stay zero,
+ *     PROT_NONE regions stay reserved); copies the saved stack into the
+ *     process's own stack (so it still grows); verifies every extent's
+ *     checksum (a mismatch: message, exit 1: a corrupt image never runs);
+ *     re-applies protections; puts each file on its descriptor (dup3);
+ *     restores the working directory, umask, signal dispositions,
+ *     alternate stack, interval timers, then the thread pointer (after
+ *     the heap: static glibc keeps the TCB in it, and with it the stack
+ *     guard and pointer guard), the signal mask, and re-raises the
+ *     pending signals; and jumps into CKPT(), which returns to the
+ *     interrupted code.
+ *
+ * From B on nothing here calls libc: its memory is being replaced.  This
+ * file is built with -fno-stack-protector and without loop-to-memcpy
+ * transformations (mk/job.mk).
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/rseq.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <asm/prctl.h>
+
+#include "ckpt.h"
+
+#define PAGE		4096UL
+#define RS_STACK	(256UL << 10)
+#define RS_IOBUF	(1UL << 20)
+#define RS_VDSO		(1UL << 20)
+#define MAX_SHARED	256
+
+#ifndef MREMAP_FIXED
+#define MREMAP_MAYMOVE	1
+#define MREMAP_FIXED	2
+#endif
+
+struct rs {
+	struct ckpt_fixup	 fix;
+	struct ckpt_head	*h;
+	char			*scratch;
+	uint64_t		 scratch_len;
+	char			*iobuf;
+	char			*vdso_tmp;
+	uint64_t		 file_size;
+	long			 exe_fd;
+	long			 cwd_fd;
+	long			 file_fd[CB_MAX_FILES];
+	long			 shared_fd[MAX_SHARED];
+	uint64_t		 cur_stack_lo, cur_stack_hi;
+	uint64_t		 cur_special[3][2];	/* vvar, vvar_vclock, vdso */
+};
+
+static __attribute__((noreturn)) void
+refuse(const char *why, const char *what)
+{
+	cj_say("cannot resume this checkpoint: ", why, what ? what : "",
+	    (char *)0);
+	condor_sys1(SYS_exit_group, 1);
+	__builtin_unreachable();
+}
+
+static long
+pread_full(long fd, void *buf, uint64_t len, uint64_t off)
+{
+	char *p = buf;
+	long n;
+
+	while (len > 0) {
+		n = condor_sys4(SYS_pread64, fd, p, len, off);
+		if (n == -EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n, len -= (uint64_t)n, off += (uint64_t)n;
+	}
+	return 0;
+}
+
+static int
+overlaps_saved(const struct ckpt_head *h, uint64_t lo, uint64_t hi)
+{
+	const struct ckpt_region *r = CKPT_REGIONS(h);
+	uint32_t i;
+
+	for (i = 0; i < h->nregions; i++)
+		if (lo < r[i].end + PAGE && hi + PAGE > r[i].start)
+			return 1;
+	return 0;
+}
+
+static void restart_main(void *);
+
+/* Unregister rseq if glibc registered it (GLIBC_TUNABLES not honoured). */
+static void
+rseq_off(void)
+{
+	uint64_t fs = 0;
+
+	if (__rseq_size == 0)
+		return;
+	condor_sys2(SYS_arch_prctl, ARCH_GET_FS, &fs);
+	if (condor_sys4(SYS_rseq, fs + (uint64_t)__rseq_offset, 32,
+	    RSEQ_FLAG_UNREGISTER, RSEQ_SIG) < 0)
+		condor_sys4(SYS_rseq, fs + (uint64_t)__rseq_offset,
+		    __rseq_size, RSEQ_FLAG_UNREGISTER, RSEQ_SIG);
+}
+
+void
+ckpt_restart(const struct ckpt_marker *mk, char **envp)
+{
+	struct ckpt_head head;
+	struct stat st;
+	struct rs *rs;
+	const char *bad;
+	char *tmp, *scr = 0;
+	uint64_t len = mk->state_len, size, k;
+	long fd, p;
+
+	fd = condor_sys3(SYS_open, "/proc/self/exe", O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		fd = condor_sys3(SYS_open, (const char *)getauxval(AT_EXECFN),
+		    O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		refuse("cannot open its own executable file", 0);
+	if (condor_sys2(SYS_fstat, fd, &st) < 0)
+		refuse("cannot stat its own executable file", 0);
+	if (mk->version != CKPT_VERSION)
+		refuse("it was written by another version", 0);
+	if (mk->state_off > (uint64_t)st.st_size || len < sizeof(head) ||
+	    len > (uint64_t)st.st_size - mk->state_off || len > (256UL << 20))
+		refuse("the file is truncated or its marker is corrupt", 0);
+	p = condor_sys6(SYS_mmap, 0, len, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p < 0 && p > -4096)
+		refuse("out of memory", 0);
+	tmp = (char *)p;
+	if (pread_full(fd, tmp, len, mk->state_off) < 0)
+		refuse("cannot read the restart state (file truncated?)", 0);
+	if ((bad = ckpt_state_check((struct ckpt_head *)tmp, len,
+	    (uint64_t)st.st_size)) != 0)
+		refuse(bad, 0);
+	cj_memcpy(&head, tmp, sizeof(head));
+	if (ckpt_state_offset(&head) != mk->state_off ||
+	    head.exe_len > mk->state_off)
+		refuse("the restart state is not where the layout puts it", 0);
+	if (ckpt_start_brk() != head.start_brk)
+		refuse("the heap would start at another address than when it "
+		    "was checkpointed (address space randomization?)", 0);
+
+	/* Scratch: the state, our variables, a buffer, a stack. */
+	size = ((len + PAGE - 1) & ~(PAGE - 1)) + ((sizeof(*rs) + PAGE - 1) &
+	    ~(PAGE - 1)) + RS_IOBUF + RS_VDSO + RS_STACK;
+	for (k = 1; k < 127 && scr == 0; k++) {
+		uint64_t at = k << 40;
+
+		if (overlaps_saved((struct ckpt_head *)tmp, at, at + size))
+			continue;
+		p = condor_sys6(SYS_mmap, at, size, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+		if (p == (long)at)
+			scr = (char *)p;
+		else if (p >= 0 || p < -4095)
+			condor_sys2(SYS_munmap, p, size);
+	}
+	if (scr == 0)
+		refuse("no room for the restart's scratch memory", 0);
+	cj_memcpy(scr, tmp, len);
+	condor_sys2(SYS_munmap, tmp, len);
+	rs = (struct rs *)(scr + ((len + PAGE - 1) & ~(PAGE - 1)));
+	rs->h = (struct ckpt_head *)scr;
+	rs->scratch = scr;
+	rs->scratch_len = size;
+	rs->iobuf = (char *)rs + ((sizeof(*rs) + PAGE - 1) & ~(PAGE - 1));
+	rs->vdso_tmp = rs->iobuf + RS_IOBUF;
+	rs->exe_fd = fd;
+	rs->file_size = (uint64_t)st.st_size;
+	ckpt_fixup_from_env(&rs->fix, CKPT_STR(rs->h, rs->h->program), envp);
+	rseq_off();
+	if (remote_trap_install((enum remote_mode)rs->fix.mode,
+	    rs->fix.trap_all) < 0)
+		refuse("cannot install the system-call trap", 0);
+	ckpt_call_on_stack(restart_main, rs, scr + size);
+}
+
+/* ---------------------------------------------------------------- */
+
+static const char *
+errstr(long e)
+{
+	switch (-e) {
+	case ENOENT:
+		return " (no such file or directory)";
+	case EACCES:
+		return " (permission denied)";
+	case EISDIR:
+		return " (is a directory)";
+	case EMFILE:
+	case ENFILE:
+		return " (too many open files)";
+	default:
+		return "";
+	}
+}
+
+static void
+say_path(const char *why, const char *path, long err)
+{
+	char msg[PATH_MAX + 64];
+
+	cj_strlcpy(msg, path, sizeof(msg));
+	cj_strlcat(msg, errstr(err), sizeof(msg));
+	refuse(why, msg);
+}
+
+/* Parse /proc/self/maps for the stack and the kernel's special pages. */
+static void
+current_map(struct rs *rs)
+{
+	static const char *const names[3] = {
+		"[vvar]", "[vvar_vclock]", "[vdso]"
+	};
+	char *p, *line;
+	long fd, n, at = 0;
+	int k;
+
+	cj_memset(rs->cur_special, 0, sizeof(rs->cur_special));
+	rs->cur_stack_lo = rs->cur_stack_hi = 0;
+	fd = condor_sys3(SYS_open, "/proc/self/maps", O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		refuse("cannot read /proc/self/maps", 0);
+	while (at < (long)RS_IOBUF - 1 && (n = condor_sys3(SYS_read, fd,
+	    rs->iobuf + at, RS_IOBUF - 1 - (uint64_t)at)) > 0)
+		at += n;
+	condor_sys1(SYS_close, fd);
+	rs->iobuf[at] = '\0';
+	for (line = rs->iobuf; *line != '\0'; line = p) {
+		uint64_t lo = 0, hi = 0;
+		char *name;
+
+		for (p = line; *p != '-'; p++)
+			lo = lo * 16 + (uint64_t)(*p <= '9' ? *p - '0' :
+			    *p - 'a' + 10);
+		for (p++; *p != ' '; p++)
+			hi = hi * 16 + (uint64_t)(*p <= '9' ? *p - '0' :
+			    *p - 'a' + 10);
+		for (name = p; *name != '\n' && *name != '[' && *name != '\0';)
+			name++;
+		for (p = name; *p != '\n' && *p != '\0'; p++)
+			;
+		if (*p == '\n')
+			*p++ = '\0';
+		if (cj_strcmp(name, "[stack]") == 0) {
+			rs->cur_stack_lo = lo;
+			rs->cur_stack_hi = hi;
+		}
+		for (k = 0; k < 3; k++)
+			if (cj_strcmp(name, names[k]) == 0) {
+				rs->cur_special[k][0] = lo;
+				rs->cur_special[k][1] = hi;
+			}
+	}
+}
+
+static const struct ckpt_region *
+saved_of(const struct ckpt_head *h, uint32_t kind)
+{
+	const struct ckpt_region *r = CKPT_REGIONS(h);
+	uint32_t i;
+
+	for (i = 0; i < h->nregions; i++)
+		if (r[i].kind == kind)
+			return &r[i];
+	return 0;
+}
+
+static int
+is_mapped_kind(uint32_t kind)
+{
+	return kind == CKPT_R_DATA || kind == CKPT_R_BSS ||
+	    kind == CKPT_R_HEAP || kind == CKPT_R_ANON;
+}
+
+/* Checks that need nothing destroyed; refuses on failure. */
+static void
+check_everything(struct rs *rs)
+{
+	const struct ckpt_head *h = rs->h;
+	const struct ckpt_region *r = CKPT_REGIONS(h), *s;
+	const struct ckpt_file *f = CKPT_FILES(h);
+	const struct ckpt_fd *d = CKPT_FDS(h);
+	struct ckpt_sumctx sc;
+	struct rlimit rl;
+	uint64_t at, n;
+	uint32_t i, nshared = 0;
+	long fd, minfd = 3;
+	int k;
+
+	/* The executable part. */
+	ckpt_sum_init(&sc);
+	for (at = 0; at < h->exe_len; at += n) {
+		n = h->exe_len - at < RS_IOBUF ? h->exe_len - at : RS_IOBUF;
+		if (pread_full(rs->exe_fd, rs->iobuf, n, at) < 0)
+			refuse("cannot read the executable part", 0);
+		ckpt_sum_more(&sc, rs->iobuf, n);
+	}
+	if (ckpt_sum_end(&sc) != h->exe_sum)
+		refuse("checksum mismatch in the executable part", 0);
+
+	/* Layout. */
+	current_map(rs);
+	if ((s = saved_of(h, CKPT_R_STACK)) == 0)
+		refuse("no stack was saved", 0);
+	if (rs->cur_stack_hi != s->end)
+		refuse("the stack would end at another address than when it "
+		    "was checkpointed", 0);
+	if (condor_sys4(SYS_prlimit64, 0, RLIMIT_STACK, 0, &rl) == 0 &&
+	    rl.rlim_cur != RLIM_INFINITY && s->end - s->start > rl.rlim_cur)
+		refuse("its stack is larger than the stack limit (ulimit -s)",
+		    0);
+	for (k = 0; k < 3; k++) {
+		static const uint32_t kinds[3] = {
+			CKPT_R_VVAR, CKPT_R_VVAR_VCLOCK, CKPT_R_VDSO
+		};
+
+		s = saved_of(h, kinds[k]);
+		if ((s == 0) != (rs->cur_special[k][0] == 0) || (s != 0 &&
+		    s->end - s->start != rs->cur_special[k][1] -
+		    rs->cur_special[k][0]))
+			refuse("this kernel's [vdso]/[vvar] differ from the "
+			    "checkpointed ones (another kernel?)", 0);
+	}
+
+	/* Descriptors we use stay above every saved one. */
+	for (i = 0; i < h->nfds; i++)
+		if (d[i].fd >= minfd)
+			minfd = d[i].fd + 1;
+	if (condor_sys4(SYS_prlimit64, 0, RLIMIT_NOFILE, 0, &rl) == 0 &&
+	    (uint64_t)minfd + h->nfiles + MAX_SHARED + 8 > rl.rlim_cur)
+		refuse("its descriptors exceed the open file limit "
+		    "(ulimit -n)", 0);
+	fd = condor_sys3(SYS_fcntl, rs->exe_fd, F_DUPFD_CLOEXEC, minfd);
+	if (fd < 0)
+		refuse("cannot move its own descriptor", 0);
+	condor_sys1(SYS_close, rs->exe_fd);
+	rs->exe_fd = fd;
+
+	/* Files. */
+	for (i = 0; i < h->nfiles; i++) {
+		rs->file_fd[i] = -1;
+		if (f[i].kind != CKPT_F_FILE)
+			continue;
+		fd = condor_sys3(SYS_open, CKPT_STR(h, f[i].path),
+		    (f[i].flags & ~(O_CREAT | O_EXCL | O_TRUNC)) | O_CLOEXEC,
+		    0);
+		if (fd < 0)
+			say_path("cannot reopen ", CKPT_STR(h, f[i].path), fd);
+		if (f[i].offset >= 0)
+			(void)condor_sys3(SYS_lseek, fd, f[i].offset, SEEK_SET);
+		rs->file_fd[i] = condor_sys3(SYS_fcntl, fd, F_DUPFD_CLOEXEC,
+		    minfd);
+		condor_sys1(SYS_close, fd);
+		if (rs->file_fd[i] < 0)
+			refuse("too many open files", 0);
+	}
+	for (i = 0; i < h->nregions; i++) {
+		if (r[i].kind != CKPT_R_SHARED)
+			continue;
+		if (nshared >= MAX_SHARED)
+			refuse("too many shared file mappings", 0);
+		fd = condor_sys3(SYS_open, CKPT_STR(h, r[i].name),
+		    (r[i].prot & PROT_WRITE ? O_RDWR : O_RDONLY) | O_CLOEXEC,
+		    0);
+		if (fd < 0)
+			say_path("cannot reopen the mapped file ",
+			    CKPT_STR(h, r[i].name), fd);
+		rs->shared_fd[nshared++] = fd;
+	}
+	rs->cwd_fd = condor_sys3(SYS_open, CKPT_STR(h, h->cwd),
+	    O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+	if (rs->cwd_fd < 0)
+		say_path("its working directory is gone: ", CKPT_STR(h, h->cwd),
+		    rs->cwd_fd);
+}
+
+static void
+move_specials(struct rs *rs)
+{
+	static const uint32_t kinds[3] = {
+		CKPT_R_VVAR, CKPT_R_VVAR_VCLOCK, CKPT_R_VDSO
+	};
+	const struct ckpt_region *s;
+	char *tmp = rs->vdso_tmp;
+	uint64_t len;
+	int k, moved = 0;
+	long r;
+
+	for (k = 0; k < 3; k++) {
+		s = saved_of(rs->h, kinds[k]);
+		if (s != 0 && s->start != rs->cur_special[k][0])
+			moved = 1;
+	}
+	if (!moved)
+		return;
+	/* Out of the way first (they may sit where another must go). */
+	for (k = 0; k < 3; k++) {
+		if (rs->cur_special[k][0] == 0)
+			continue;
+		len = rs->cur_special[k][1] - rs->cur_special[k][0];
+		r = condor_sys5(SYS_mremap, rs->cur_special[k][0], len, len,
+		    MREMAP_MAYMOVE | MREMAP_FIXED, tmp);
+		if (r != (long)tmp)
+			refuse("cannot move the vDSO", 0);
+		rs->cur_special[k][0] = (uint64_t)tmp;
+		rs->cur_special[k][1] = (uint64_t)tmp + len;
+		tmp += len;
+	}
+	for (k = 0; k < 3; k++) {
+		if ((s = saved_of(rs->h, kinds[k])) == 0)
+			continue;
+		len = s->end - s->start;
+		r = condor_sys5(SYS_mremap, rs->cur_special[k][0], len, len,
+		    MREMAP_MAYMOVE | MREMAP_FIXED, s->start);
+		if (r != (long)s->start)
+			refuse("cannot move the vDSO back", 0);
+	}
+}
+
+static void
+map_regions(struct rs *rs)
+{
+	const struct ckpt_head *h = rs->h;
+	const struct ckpt_region *r = CKPT_REGIONS(h);
+	const struct ckpt_extent *e = CKPT_EXTENTS(h);
+	uint32_t i, j, nshared = 0;
+	long p;
+
+	for (i = 0; i < h->nregions; i++) {
+		if (r[i].kind == CKPT_R_SHARED) {
+			p = condor_sys6(SYS_mmap, r[i].start,
+			    r[i].end - r[i].start, r[i].prot,
+			    MAP_SHARED | MAP_FIXED, rs->shared_fd[nshared++],
+			    r[i].file_off);
+			if (p != (long)r[i].start)
+				refuse("cannot map a shared file back", 0);
+			continue;
+		}
+		if (!is_mapped_kind(r[i].kind))
+			continue;
+		if (r[i].nextents != 1 || e[r[i].first_extent].addr !=
+		    r[i].start || e[r[i].first_extent].len !=
+		    r[i].end - r[i].start) {
+			p = condor_sys6(SYS_mmap, r[i].start,
+			    r[i].end - r[i].start, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED |
+			    MAP_NORESERVE, -1, 0);
+			if (p != (long)r[i].start)
+				refuse("cannot map memory back", 0);
+		}
+		for (j = r[i].first_extent; j < r[i].first_extent +
+		    r[i].nextents; j++) {
+			p = condor_sys6(SYS_mmap, e[j].addr, e[j].len,
+			    PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED,
+			    rs->exe_fd, e[j].off);
+			if (p != (long)e[j].addr)
+				refuse("cannot map memory back from the "
+				    "checkpoint file", 0);
+		}
+	}
+}
+
+/* Unmap what this process has and the checkpointed one had not. */
+static void
+unmap_leftovers(struct rs *rs)
+{
+	const struct ckpt_head *h = rs->h;
+	const struct ckpt_region *r = CKPT_REGIONS(h);
+	uint64_t scr_lo = (uint64_t)rs->scratch;
+	uint64_t scr_hi = scr_lo + rs->scratch_len;
+	char *p, *line;
+	long fd, n, at = 0;
+	uint32_t i;
+
+	fd = condor_sys3(SYS_open, "/proc/self/maps", O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	while (at < (long)RS_IOBUF - 1 && (n = condor_sys3(SYS_read, fd,
+	    rs->iobuf + at, RS_IOBUF - 1 - (uint64_t)at)) > 0)
+		at += n;
+	condor_sys1(SYS_close, fd);
+	rs->iobuf[at] = '\0';
+	for (line = rs->iobuf; *line != '\0'; line = p) {
+		uint64_t lo = 0, hi = 0, a;
+
+		for (p = line; *p != '-'; p++)
+			lo = lo * 16 + (uint64_t)(*p <= '9' ? *p - '0' :
+			    *p - 'a' + 10);
+		for (p++; *p != ' '; p++)
+			hi = hi * 16 + (uint64_t)(*p <= '9' ? *p - '0' :
+			    *p - 'a' + 10);
+		while (*p != '\n' && *p != '\0')
+			p++;
+		if (*p == '\n')
+			p++;
+		if ((lo >= scr_lo && hi <= scr_hi) || lo == CONDOR_GATE_ADDR ||
+		    hi > 0x800000000000ULL)
+			continue;
+		if (lo >= rs->cur_stack_lo && hi <= rs->cur_stack_hi)
+			continue;
+		/* Subtract the saved regions from [lo, hi). */
+		a = lo;
+		for (i = 0; i < h->nregions && a < hi; i++) {
+			if (r[i].end <= a || r[i].start >= hi)
+				continue;
+			if (r[i].start > a)
+				condor_sys2(SYS_munmap, a, r[i].start - a);
+			a = r[i].end;
+		}
+		if (a < hi)
+			condor_sys2(SYS_munmap, a, hi - a);
+	}
+}
+
+static void
+check_sum(const struct ckpt_extent *e, const void *p)
+{
+	char a[24];
+
+	if (ckpt_sum(p, e->len) != e->sum)
+		refuse("checksum mismatch in memory at 0x",
+		    cj_utoa(e->addr, a, 16));
+}
+
+static void
+restore_stack(struct rs *rs)
+{
+	const struct ckpt_head *h = rs->h;
+	const struct ckpt_region *s = saved_of(h, CKPT_R_STACK);
+	const struct ckpt_extent *e = CKPT_EXTENTS(h);
+	volatile char *q;
+	uint64_t a, j;
+
+	/* Grow the stack down to the saved size, a page at a time. */
+	for (a = rs->cur_stack_lo; a > s->start; a -= PAGE) {
+		q = (volatile char *)(a - PAGE);
+		*q = 0;
+	}
+	a = s->start;
+	for (j = s->first_extent; j < s->first_extent + s->nextents; j++) {
+		if (e[j].addr > a)
+			cj_memset((void *)a, 0, e[j].addr - a);
+		if (pread_full(rs->exe_fd, (void *)e[j].addr, e[j].len,
+		    e[j].off) < 0)
+			refuse("cannot read the stack back", 0);
+		check_sum(&e[j], (const void *)e[j].addr);
+		a = e[j].addr + e[j].len;
+	}
+	if (a < s->end)
+		cj_memset((void *)a, 0, s->end - a);
+}
+
+static void
+verify_and_protect(struct rs *rs)
+{
+	const struct ckpt_head *h = rs->h;
+	const struct ckpt_region *r = CKPT_REGIONS(h);
+	const struct ckpt_extent *e = CKPT_EXTENTS(h);
+	uint32_t i, j;
+
+	for (i = 0; i < h->nregions; i++) {
+		if (!is_mapped_kind(r[i].kind))
+			continue;
+		for (j = r[i].first_extent; j < r[i].first_extent +
+		    r[i].nextents; j++)
+			check_sum(&e[j], (const void *)e[j].addr);
+		if (r[i].prot != (PROT_READ | PROT_WRITE))
+			condor_sys3(SYS_mprotect, r[i].start,
+			    r[i].end - r[i].start, r[i].prot);
+	}
+}
+
+static void
+restore_files(struct rs *rs)
+{
+	const struct ckpt_head *h = rs->h;
+	const struct ckpt_file *f = CKPT_FILES(h);
+	const struct ckpt_fd *d = CKPT_FDS(h);
+	char buf[4096];
+	long dfd, n, pos;
+	uint32_t i;
+	int fd, k;
+
+	for (i = 0; i < h->nfds; i++) {
+		if (f[d[i].file].kind != CKPT_F_FILE)
+			continue;
+		if (condor_sys3(SYS_dup3, rs->file_fd[d[i].file], d[i].fd,
+		    d[i].cloexec ? O_CLOEXEC : 0) < 0)
+			refuse("cannot put a file back on its descriptor", 0);
+	}
+	for (i = 0; i < h->nfiles; i++)
+		if (rs->file_fd[i] >= 0)
+			condor_sys1(SYS_close, rs->file_fd[i]);
+	/* Close what the checkpointed program did not have open. */
+	dfd = condor_sys3(SYS_open, "/proc/self/fd", O_RDONLY | O_DIRECTORY |
+	    O_CLOEXEC, 0);
+	if (dfd < 0)
+		return;
+	while ((n = condor_sys3(SYS_getdents64, dfd, buf, sizeof(buf))) > 0)
+		for (pos = 0; pos < n;) {
+			unsigned short reclen = *(unsigned short *)(buf + pos + 16);
+			const char *name = buf + pos + 19;
+			int found = 0;
+
+			pos += reclen;
+			if (name[0] < '0' || name[0] > '9')
+				continue;
+			for (fd = 0, k = 0; name[k] >= '0' && name[k] <= '9' &&
+			    fd < 1 << 20; k++)
+				fd = fd * 10 + (name[k] - '0');
+			if (fd == dfd || fd == rs->exe_fd || fd == rs->cwd_fd)
+				continue;
+			for (i = 0; i < h->nfds && !found; i++)
+				found = d[i].fd == fd;
+			if (!found)
+				condor_sys1(SYS_close, fd);
+		}
+	condor_sys1(SYS_close, dfd);
+}
+
+static void
+restore_signals(struct rs *rs)
+{
+	const struct ckpt_head *h = rs->h;
+	struct itimerval itv;
+	stack_t ss;
+	int i;
+
+	for (i = 1; i <= CKPT_NSIG; i++) {
+		if (i == SIGKILL || i == SIGSTOP)
+			continue;
+		condor_sys4(SYS_rt_sigaction, i, &h->sigactions[i - 1], 0, 8);
+	}
+	cj_memset(&ss, 0, sizeof(ss));
+	if (h->altstack_flags & SS_DISABLE)
+		ss.ss_flags = SS_DISABLE;
+	else {
+		ss.ss_sp = (void *)h->altstack_sp;
+		ss.ss_size = h->altstack_size;
+		ss.ss_flags = (int)(h->altstack_flags & ~(uint32_t)SS_ONSTACK);
+	}
+	condor_sys2(SYS_sigaltstack, &ss, 0);
+	for (i = 0; i < 3; i++) {
+		itv.it_interval.tv_sec = h->itimers[i].interval_sec;
+		itv.it_interval.tv_usec = h->itimers[i].interval_usec;
+		itv.it_value.tv_sec = h->itimers[i].value_sec;
+		itv.it_value.tv_usec = h->itimers[i].value_usec;
+		if (itv.it_value.tv_sec != 0 || itv.it_value.tv_usec != 0)
+			condor_sys3(SYS_setitimer, i, &itv, 0);
+	}
+}
+
+static void
+restart_main(void *arg)
+{
+	struct rs *rs = arg;
+	const struct ckpt_head *h = rs->h;
+	uint64_t pending, mask;
+	long pid, tid;
+	int sig;
+
+	check_everything(rs);
+
+	/* No way back from here. */
+	move_specials(rs);
+	if ((uint64_t)condor_sys1(SYS_brk, h->brk) != h->brk)
+		refuse("cannot set the break", 0);
+	map_regions(rs);
+	unmap_leftovers(rs);
+	restore_stack(rs);
+	verify_and_protect(rs);
+	restore_files(rs);
+	condor_sys1(SYS_fchdir, rs->cwd_fd);
+	condor_sys1(SYS_close, rs->cwd_fd);
+	condor_sys1(SYS_umask, h->umask);
+	restore_signals(rs);
+	condor_sys2(SYS_arch_prctl, ARCH_SET_FS, h->fs_base);
+	if (h->gs_base != 0)
+		condor_sys2(SYS_arch_prctl, ARCH_SET_GS, h->gs_base);
+
+	/* The library's own view of its new surroundings. */
+	cj_strlcpy(ckpt_g.target, rs->fix.target, sizeof(ckpt_g.target));
+	cj_strlcpy(ckpt_g.core_target, rs->fix.core_target,
+	    sizeof(ckpt_g.core_target));
+	ckpt_g.fork_writer = rs->fix.fork_writer;
+	ckpt_g.scratch_addr = (uint64_t)rs->scratch;
+	ckpt_g.scratch_len = rs->scratch_len;
+	remote_trap_restored((enum remote_mode)rs->fix.mode, rs->fix.trap_all);
+
+	mask = h->sigmask;
+	condor_sys4(SYS_rt_sigprocmask, SIG_SETMASK, &mask, 0, 8);
+	pending = h->sigpending & ~(CONDOR_SIGS | SIGBIT(SIGKILL) |
+	    SIGBIT(SIGSTOP));
+	pid = condor_sys0(SYS_getpid);
+	tid = condor_sys0(SYS_gettid);
+	for (sig = 1; sig <= CKPT_NSIG; sig++)
+		if (pending & SIGBIT(sig))
+			condor_sys3(SYS_tgkill, pid, tid, sig);
+	condor_sys1(SYS_close, rs->exe_fd);
+	ckpt_ctx_jump(&h->ctx, 1);
+}

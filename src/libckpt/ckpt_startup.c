@@ -1,0 +1,259 @@
+/*
+ * ckpt_startup.c: what a relinked program does before main (called by the
+ * constructor in lib/condor_rt0.o, at the highest priority, after libc's
+ * own start-up and before any other constructor).
+ *
+ *  1. Map the system-call gate page (condor_job.h).
+ *  2. Make the layout fixed: if the process's personality lacks
+ *     ADDR_NO_RANDOMIZE, or glibc registered rseq (it writes into the
+ *     thread control block behind our back), re-execute /proc/self/exe
+ *     with the same arguments, ADDR_NO_RANDOMIZE set and
+ *     GLIBC_TUNABLES=glibc.pthread.rseq=0 added to the environment.  The
+ *     re-executed process puts the personality and the environment back
+ *     the way the program was started (CONDOR_RT0_REEXEC carries what
+ *     to undo), so the program and its children see no difference; only
+ *     its own layout is fixed, the same for every run and every restart
+ *     of the same executable.
+ *  3. If this executable is a checkpoint, resume it (ckpt_restart.c).
+ *  4. Otherwise: remember what the checkpoints need (the executable's
+ *     size, sections, build id; the program's name; where checkpoints
+ *     go), record the inherited descriptors and the working directory,
+ *     install CKPT() on SIGUSR2 and SIGTSTP and the system-call trap.
+ *
+ * Environment read here: CONDOR_CKPT_FILE, CONDOR_CKPT_CORE,
+ * CONDOR_CKPT_FORK, CONDOR_TRAP_ALL (condor_cc(1) documents them).
+ */
+#include <elf.h>
+#include <fcntl.h>
+#include <sys/auxv.h>
+#include <sys/personality.h>
+#include <sys/rseq.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+
+#include "ckpt.h"
+
+extern struct ckpt_marker condor_relinked_marker;
+extern char	__executable_start[];
+
+#define REEXEC_VAR	"CONDOR_RT0_REEXEC"
+#define TUNABLE		"glibc.pthread.rseq=0"
+#define MAX_ENV		8192
+
+static char	*new_env[MAX_ENV + 3];
+static char	 tunables_buf[4096];
+static char	 reexec_buf[64];
+
+static const char *
+env_value(char **envp, const char *name, int *index)
+{
+	size_t n = cj_strlen(name);
+	int i;
+
+	for (i = 0; envp[i] != 0; i++)
+		if (cj_strncmp(envp[i], name, n) == 0 && envp[i][n] == '=') {
+			if (index != 0)
+				*index = i;
+			return envp[i] + n + 1;
+		}
+	return 0;
+}
+
+static void
+env_remove(char **envp, int i)
+{
+	for (; envp[i] != 0; i++)
+		envp[i] = envp[i + 1];
+}
+
+static int
+has_tunable(const char *v)
+{
+	size_t n = cj_strlen(TUNABLE);
+
+	for (; v != 0 && *v != '\0'; v++)
+		if (cj_strncmp(v, TUNABLE, n) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * In the re-executed process: undo what the re-execution added.
+ * REEXEC_VAR is "PERSONALITY:ADDED" (ADDED: 1 if GLIBC_TUNABLES was not
+ * set before, 2 if our tunable was appended to the user's).
+ */
+static void
+undo_reexec(char **envp, const char *v, int vi)
+{
+	unsigned long pers = 0;
+	int added, ti;
+	const char *t;
+
+	while (*v >= '0' && *v <= '9')
+		pers = pers * 10 + (unsigned long)(*v++ - '0');
+	added = *v == ':' ? v[1] - '0' : 0;
+	env_remove(envp, vi);
+	if ((t = env_value(envp, "GLIBC_TUNABLES", &ti)) != 0) {
+		if (added == 1)
+			env_remove(envp, ti);
+		else if (added == 2) {
+			/* Cut ":glibc.pthread.rseq=0" off in place. */
+			size_t n = cj_strlen(envp[ti]), k = cj_strlen(TUNABLE) + 1;
+
+			if (n > k)
+				envp[ti][n - k] = '\0';
+		}
+	}
+	condor_sys1(SYS_personality, pers);
+}
+
+static void
+reexec_if_needed(char **argv, char **envp)
+{
+	const char *v, *t;
+	char num[24];
+	long pers;
+	int i, n, vi, added = 0;
+
+	if ((v = env_value(envp, REEXEC_VAR, &vi)) != 0) {
+		undo_reexec(envp, v, vi);
+		return;
+	}
+	pers = condor_sys1(SYS_personality, 0xffffffff);
+	if (pers < 0 || ((pers & ADDR_NO_RANDOMIZE) && __rseq_size == 0))
+		return;
+	for (n = 0; envp[n] != 0; n++)
+		if (n >= MAX_ENV)
+			return;
+	for (i = 0; i < n; i++)
+		new_env[i] = envp[i];
+	t = env_value(envp, "GLIBC_TUNABLES", &i);
+	if (t == 0) {
+		cj_strlcpy(tunables_buf, "GLIBC_TUNABLES=" TUNABLE,
+		    sizeof(tunables_buf));
+		new_env[n++] = tunables_buf;
+		added = 1;
+	} else if (!has_tunable(t)) {
+		cj_strlcpy(tunables_buf, envp[i], sizeof(tunables_buf));
+		cj_strlcat(tunables_buf, ":" TUNABLE, sizeof(tunables_buf));
+		new_env[i] = tunables_buf;
+		added = 2;
+	}
+	cj_strlcpy(reexec_buf, REEXEC_VAR "=", sizeof(reexec_buf));
+	cj_strlcat(reexec_buf, cj_utoa((unsigned long)pers, num, 10),
+	    sizeof(reexec_buf));
+	cj_strlcat(reexec_buf, ":", sizeof(reexec_buf));
+	cj_strlcat(reexec_buf, cj_utoa((unsigned)added, num, 10),
+	    sizeof(reexec_buf));
+	new_env[n++] = reexec_buf;
+	new_env[n] = 0;
+	condor_sys1(SYS_personality, pers | ADDR_NO_RANDOMIZE);
+	condor_sys3(SYS_execve, "/proc/self/exe", argv, new_env);
+	t = (const char *)getauxval(AT_EXECFN);
+	if (t != 0)
+		condor_sys3(SYS_execve, t, argv, new_env);
+	/* Could not: go on with a layout that may not restart. */
+	condor_sys1(SYS_personality, pers);
+	cj_say("cannot re-execute with a fixed memory layout; checkpoints "
+	    "may not restart", (char *)0);
+}
+
+/* The GNU build id, from the program headers in memory. */
+static void
+find_build_id(void)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)__executable_start;
+	const Elf64_Phdr *ph = (const Elf64_Phdr *)(__executable_start +
+	    eh->e_phoff);
+	int i;
+
+	ckpt_g.build_id_len = 0;
+	for (i = 0; i < eh->e_phnum; i++) {
+		const char *p, *end;
+
+		if (ph[i].p_type != PT_NOTE)
+			continue;
+		p = (const char *)ph[i].p_vaddr;
+		end = p + ph[i].p_memsz;
+		while (p + sizeof(Elf64_Nhdr) <= end) {
+			const Elf64_Nhdr *nh = (const Elf64_Nhdr *)p;
+			const char *name = p + sizeof(*nh);
+			const char *desc = name + ((nh->n_namesz + 3) & ~3u);
+
+			if (nh->n_type == NT_GNU_BUILD_ID &&
+			    nh->n_namesz == 4 && cj_strcmp(name, "GNU") == 0 &&
+			    nh->n_descsz <= sizeof(ckpt_g.build_id)) {
+				cj_memcpy(ckpt_g.build_id, desc, nh->n_descsz);
+				ckpt_g.build_id_len = nh->n_descsz;
+				return;
+			}
+			p = desc + ((nh->n_descsz + 3) & ~3u);
+		}
+	}
+}
+
+static void
+first_start(char **envp)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)__executable_start;
+	struct ckpt_fixup fix;
+	struct stat st;
+	char path[PATH_MAX];
+	const char *base;
+	long n, fd, r;
+
+	n = condor_sys3(SYS_readlink, "/proc/self/exe", path, sizeof(path) - 1);
+	if (n <= 0)
+		cj_strlcpy(path, "a.out", sizeof(path));
+	else
+		path[n] = '\0';
+	for (base = path + cj_strlen(path); base > path && base[-1] != '/';)
+		base--;
+	cj_strlcpy(ckpt_g.program, base, sizeof(ckpt_g.program));
+	ckpt_g.exe_len = 0;
+	if ((fd = condor_sys3(SYS_open, "/proc/self/exe", O_RDONLY |
+	    O_CLOEXEC, 0)) >= 0) {
+		if (condor_sys2(SYS_fstat, fd, &st) == 0)
+			ckpt_g.exe_len = (uint64_t)st.st_size;
+		condor_sys1(SYS_close, fd);
+	}
+	ckpt_g.exe_shoff = eh->e_shoff;
+	ckpt_g.exe_shnum = eh->e_shnum;
+	ckpt_g.exe_shstrndx = eh->e_shstrndx;
+	find_build_id();
+
+	ckpt_fixup_from_env(&fix, ckpt_g.program, envp);
+	cj_strlcpy(ckpt_g.target, fix.target, sizeof(ckpt_g.target));
+	cj_strlcpy(ckpt_g.core_target, fix.core_target,
+	    sizeof(ckpt_g.core_target));
+	ckpt_g.fork_writer = fix.fork_writer;
+
+	remote_files_init();
+	if ((r = ckpt_install_handlers()) < 0)
+		cj_say("cannot install the checkpoint handlers", (char *)0);
+	if ((r = remote_trap_install((enum remote_mode)fix.mode,
+	    fix.trap_all)) < 0)
+		cj_say("cannot install the system-call trap (seccomp); "
+		    "checkpoints will not know the open files", (char *)0);
+}
+
+void
+condor_ckpt_startup(int argc, char **argv, char **envp)
+{
+	(void)argc;
+	static const char msg[] = "condor: cannot map the system-call gate "
+	    "page; running without checkpoints\n";
+	long r;
+
+	if (condor_gate_install() < 0) {
+		/* No gate, no cj_say: one raw write. */
+		__asm__ volatile("syscall" : "=a"(r) : "a"(SYS_write), "D"(2),
+		    "S"(msg), "d"(sizeof(msg) - 1) : "rcx", "r11", "memory");
+		return;
+	}
+	reexec_if_needed(argv, envp);
+	/* Read through volatile: the compiler knows the initial value. */
+	if (((volatile struct ckpt_marker *)&condor_relinked_marker)->is_ckpt)
+		ckpt_restart(&condor_relinked_marker, envp);
+	first_start(envp);
+}

@@ -1,0 +1,121 @@
+/*
+ * condor_ckpt: describe, check and build checkpoint files.
+ *
+ *	condor_ckpt info FILE
+ *	condor_ckpt merge EXE CORE -o OUT
+ *
+ * info prints what a checkpoint (or a core written by the checkpoint
+ * library) holds: the program, when and why it was taken, its memory
+ * regions with what was saved of each, its open files and offsets, its
+ * signal dispositions, mask, pending signals and timers; and it verifies
+ * every checksum (the executable part, each memory extent, the restart
+ * state).  Exit status 0 if all is well, 1 with the reason on stderr if
+ * anything is wrong: truncated, corrupted, foreign.
+ *
+ * merge builds a checkpoint from the relinked executable EXE (or an
+ * earlier checkpoint of it) and a CORE the library wrote (CONDOR_CKPT_CORE
+ * in condor_cc(1)), as the starter does: written under a temporary name,
+ * fsynced, verified, then renamed to OUT.  OUT "-" streams it to stdout.
+ * The format is in include/ckptfile.h.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ckptfile.h"
+#include "log.h"
+
+static void
+usage(FILE *fp)
+{
+	fprintf(fp,
+	    "usage: condor_ckpt info FILE\n"
+	    "       condor_ckpt merge EXE CORE -o OUT\n"
+	    "  info   describe a checkpoint and verify every checksum\n"
+	    "         (exit 1 with the reason if it is damaged)\n"
+	    "  merge  build the checkpoint OUT (- for stdout) from a relinked\n"
+	    "         executable and a core its checkpoint library wrote\n"
+	    "  -h     print this help\n");
+}
+
+static int
+cmd_info(const char *path)
+{
+	struct ckpt_file_info ci;
+	char err[1024];
+
+	if (ckpt_open(path, &ci, err, sizeof(err)) == -1) {
+		fprintf(stderr, "condor_ckpt: %s\n", err);
+		return 1;
+	}
+	ckpt_describe(&ci, stdout);
+	fflush(stdout);
+	if (ckpt_verify(&ci, err, sizeof(err)) == -1) {
+		fprintf(stderr, "condor_ckpt: %s: %s\n", path, err);
+		ckpt_close(&ci);
+		return 1;
+	}
+	printf("checksums     all %u extents%s and the restart state "
+	    "verified\n", ci.head->nextents, ci.is_core ? "" :
+	    ", the executable part");
+	ckpt_close(&ci);
+	return 0;
+}
+
+static int
+cmd_merge(int argc, char **argv)
+{
+	const char *exe = NULL, *core = NULL, *out = NULL;
+	char err[1024];
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+			out = argv[++i];
+		else if (exe == NULL)
+			exe = argv[i];
+		else if (core == NULL)
+			core = argv[i];
+		else {
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (exe == NULL || core == NULL || out == NULL) {
+		usage(stderr);
+		return 2;
+	}
+	if (strcmp(out, "-") == 0) {
+		if (ckpt_merge(exe, core, STDOUT_FILENO, err, sizeof(err)) < 0) {
+			fprintf(stderr, "condor_ckpt: %s\n", err);
+			return 1;
+		}
+		return 0;
+	}
+	if (ckpt_merge_install(exe, core, out, err, sizeof(err)) == -1) {
+		fprintf(stderr, "condor_ckpt: %s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	log_init("condor_ckpt");
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "info") == 0 && argc == 3)
+		return cmd_info(argv[2]);
+	if (strcmp(argv[1], "merge") == 0)
+		return cmd_merge(argc - 2, argv + 2);
+	usage(stderr);
+	return 2;
+}
