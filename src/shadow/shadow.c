@@ -28,8 +28,9 @@
  *	STARTD_ADDR for the machine (STARTD_REQUEST_CLAIM with the job ad).
  *	A refusal, or no answer, sends the job back to idle.  On success
  *	it writes the execute event (001, with the startd's address and
- *	"SlotName: MACHINE_NAME") and updates RemoteHost, NumJobStarts,
- *	JobStartDate and JobCurrentStartDate.  The startd's starter then
+ *	"SlotName: MACHINE_NAME") and sends JobCurrentStartDate (the
+ *	schedd itself keeps RemoteHost, NumJobStarts, JobStartDate and
+ *	RemoteWallClockTime).  The startd's starter then
  *	connects back, presents the capability, and is served: the job ad
  *	and the executable and input (GET), the output and error written at
  *	the starter's offsets as they grow (PUT), suspend and continue
@@ -38,9 +39,9 @@
  *
  *	A normal end or a death by a signal completes the job: ExitCode (or
  *	ExitSignal), ExitBySignal, CompletionDate, RemoteUserCpu,
- *	RemoteSysCpu, LocalUserCpu and LocalSysCpu (the shadow's own CPU),
- *	RemoteWallClockTime (all accumulated over the job's runs),
- *	LastRemoteHost and ImageSize go to the schedd, the user log gets
+ *	RemoteSysCpu, LocalUserCpu and LocalSysCpu (the shadow's own CPU,
+ *	all accumulated over the job's runs), LastRemoteHost and ImageSize
+ *	go to the schedd, the user log gets
  *	event 005 with the usage, and the owner (NotifyUser, else Owner) is
  *	mailed as Notification asks: Complete and Always every time, Error
  *	when the job died by a signal or exited non-zero, Never (or none)

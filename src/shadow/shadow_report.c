@@ -74,24 +74,22 @@ log_result(int r, const char *what)
 		    what, sj.userlog);
 }
 
+/*
+ * The schedd itself keeps RemoteHost, NumJobStarts, JobStartDate and
+ * RemoteWallClockTime (it knows when it started and reaped us); we send
+ * only what it cannot know.
+ */
 void
 report_execute(void)
 {
 	struct ad *up = ad_new();
-	long long starts = 0;
-	time_t now = time(NULL);
 
 	if (sj.userlog != NULL && shadow_as_owner() == 0) {
 		log_result(userlog_execute(sj.userlog, sj.cluster, sj.proc,
 		    sj.startd_addr, sj.machine), "the execute event");
 		shadow_as_self();
 	}
-	ad_get_int(sj.ad, "NumJobStarts", &starts);
-	ad_set_string(up, "RemoteHost", sj.machine);
-	ad_set_int(up, "JobCurrentStartDate", (long long)now);
-	if (ad_lookup(sj.ad, "JobStartDate") == NULL)
-		ad_set_int(up, "JobStartDate", (long long)now);
-	ad_set_int(up, "NumJobStarts", starts + 1);
+	ad_set_int(up, "JobCurrentStartDate", (long long)sj.run_start);
 	schedd_update_job(up, 3);
 	ad_free(up);
 }
@@ -124,7 +122,6 @@ report_usage_attrs(struct ad *ad, const struct shadow_outcome *o)
 	ad_set_real(ad, "RemoteSysCpu", u.total_remote_sys);
 	ad_set_real(ad, "LocalUserCpu", u.total_local_user);
 	ad_set_real(ad, "LocalSysCpu", u.total_local_sys);
-	ad_set_real(ad, "RemoteWallClockTime", sj.prev_wall + run_wall());
 	if (sj.machine != NULL)
 		ad_set_string(ad, "LastRemoteHost", sj.machine);
 	if (o != NULL && o->image_size > sj.prev_image_size)
