@@ -48,10 +48,10 @@ struct qlog_entry;
 
 /* What replay found: for the caller's log and for the tests. */
 struct qlog_stats {
-	long long	transactions;	/* committed transactions applied */
+	long long	transactions;	/* committed ones applied */
 	long long	dropped_bytes;	/* cut from the tail */
-	long long	bad_line;	/* line number of the first bad one, or 0 */
-	long long	skipped_ops;	/* committed records that could not apply */
+	long long	bad_line;	/* the first bad line, or 0 */
+	long long	skipped_ops;	/* records that did not apply */
 };
 
 /*
@@ -76,16 +76,18 @@ const struct qlog_stats *qlog_replay_stats(const struct qlog *);
  */
 void	 qlog_begin(struct qlog *);
 void	 qlog_new_ad(struct qlog *, int cluster, int proc);
-void	 qlog_new_ad_from(struct qlog *, int cluster, int proc, struct ad *ad);
+void	 qlog_new_ad_from(struct qlog *, int cluster, int proc,
+	    struct ad *ad);
 int	 qlog_set(struct qlog *, int cluster, int proc, const char *name,
 	    const char *text, char *err, size_t errlen);
-void	 qlog_set_int(struct qlog *, int cluster, int proc, const char *name,
-	    long long value);
+void	 qlog_set_int(struct qlog *, int cluster, int proc,
+	    const char *name, long long value);
 void	 qlog_set_real(struct qlog *, int cluster, int proc,
 	    const char *name, double value);
 void	 qlog_set_string(struct qlog *, int cluster, int proc,
 	    const char *name, const char *value);
-void	 qlog_delete(struct qlog *, int cluster, int proc, const char *name);
+void	 qlog_delete(struct qlog *, int cluster, int proc,
+	    const char *name);
 void	 qlog_destroy(struct qlog *, int cluster, int proc);
 void	 qlog_set_counter(struct qlog *, int next_cluster);
 /* Changes recorded in the open transaction (0: nothing to commit). */
@@ -108,7 +110,8 @@ int	 qlog_sync(struct qlog *);
 /* Reading the committed state. */
 const struct ad	*qlog_ad(const struct qlog *, int cluster, int proc);
 int		 qlog_counter(const struct qlog *);
-size_t		 qlog_count(const struct qlog *);	/* ads, clusters too */
+/* Ads in the queue, cluster ads included. */
+size_t		 qlog_count(const struct qlog *);
 /*
  * qlog_first, qlog_next: every ad in creation order (which is cluster,
  * proc order for the schedd); NULL at the end.  Do not commit while

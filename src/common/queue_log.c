@@ -34,8 +34,8 @@
 #include "queue_log.h"
 #include "xalloc.h"
 
-#define QLOG_COMPACT_FLOOR	(64 * 1024)	/* bytes: never compact below */
-#define QLOG_COMPACT_CHUNK	1024	/* ads per transaction when compacting */
+#define QLOG_COMPACT_FLOOR	(64 * 1024)	/* bytes: kept below */
+#define QLOG_COMPACT_CHUNK	1024	/* ads per transaction */
 #define QLOG_FLUSH_BYTES	(1024 * 1024)	/* compaction write size */
 #define QLOG_MAX_WARNINGS	10	/* per replay or commit */
 
@@ -43,7 +43,7 @@ struct qlog_entry {
 	int			 cluster;
 	int			 proc;
 	struct ad		*ad;
-	long long		 bytes;		/* estimated bytes in a log */
+	long long		 bytes;		/* in a log, roughly */
 	struct qlog_entry	*next;		/* creation order */
 	struct qlog_entry	*prev;
 	struct qlog_entry	*hnext;		/* hash chain */
@@ -65,18 +65,18 @@ struct qlog_op {
 	int		 cluster;
 	int		 proc;
 	char		*name;
-	char		*text;		/* OP_SET_TEXT, OP_SET_STRING */
+	char		*text;		/* OP_SET_TEXT, _STRING */
 	long long	 i;		/* OP_COUNTER, OP_SET_INT */
 	double		 r;		/* OP_SET_REAL */
 	struct ad	*ad;		/* OP_NEW: initial attributes */
-	long long	 bytes;		/* what the records took in the log */
+	long long	 bytes;		/* its records' bytes */
 };
 
 struct qlog {
 	char			*path;
 	int			 fd;		/* O_APPEND */
 	long long		 size;		/* bytes in the file */
-	int			 dirty;		/* written, not yet fsynced */
+	int			 dirty;		/* not yet synced */
 	int			 counter;	/* next cluster id */
 
 	struct qlog_entry	**table;
@@ -86,7 +86,7 @@ struct qlog {
 	long long		 live_bytes;	/* estimate */
 
 	int			 in_tx;
-	struct buf		 tx;		/* the records, from "B" */
+	struct buf		 tx;		/* records from "B" */
 	struct qlog_op		*ops;
 	size_t			 nops, capops;
 

@@ -110,6 +110,7 @@
 
 #define SHUTDOWN_WAIT	10.0	/* seconds for shadows to leave */
 #define COUNTS_DELAY	0.5	/* seconds: changes coalesce */
+#define NOW_SPACING	0.5	/* seconds between urgent ads */
 
 char		 schedd_addr[ADDR_STRLEN];
 
@@ -119,6 +120,7 @@ static long	 ad_timer, counts_timer, now_timer;
 static struct queue_counts last_sent;
 static int	 advertised;
 static int	 collector_down;
+static double	 last_now = -1e9;
 
 /* The dispatcher rpcgen writes in schedd_rpc_svc.c. */
 void	schedd_prog_1(struct svc_req *, SVCXPRT *);
@@ -437,6 +439,7 @@ now_tick(void *arg)
 	struct queue_counts c;
 
 	now_timer = 0;
+	last_now = monotime();
 	event_timer_cancel(counts_timer);
 	counts_timer = 0;
 	queue_counts(&c);
@@ -448,9 +451,13 @@ now_tick(void *arg)
 void
 schedd_advertise_now(void)
 {
-	/* From the loop, after the reply is on its way. */
+	double wait = last_now + NOW_SPACING - monotime();
+
+	/* From the loop, after the reply is on its way; under a stream of
+	 * changes, once per NOW_SPACING. */
 	if (now_timer == 0)
-		now_timer = event_timer_add(0, now_tick, NULL);
+		now_timer = event_timer_add(wait > 0 ? wait : 0, now_tick,
+		    NULL);
 }
 
 /* Start-up and shutdown. */

@@ -5,7 +5,7 @@
  * schedd_queue.c	the job queue: jobs, queries, actions, transitions
  * schedd_submit.c	new clusters: checks, the executable, user-log events
  * schedd_history.c	$(SPOOL)/history: finished jobs and their accounting
- * schedd_negotiate.c	SCHEDD_NEXT_JOB, SCHEDD_MATCH, poking the negotiator
+ * schedd_negotiate.c	SCHEDD_NEXT_JOB, SCHEDD_MATCH, negotiator pokes
  * schedd_shadow.c	one shadow per running job: spawn, signal, reap
  * schedd_reply.c	query replies encoded as they are built
  */
@@ -44,7 +44,8 @@ struct value;
 #define QUEUE_LOG_NAME		"job_queue.log"
 
 /* schedd.c */
-extern char	 schedd_addr[ADDR_STRLEN];	/* "<ip:port>" of the TCP service */
+/* "<ip:port>" of the TCP service. */
+extern char	 schedd_addr[ADDR_STRLEN];
 /* The schedd's counts may have changed: advertise soon if they did. */
 void	 schedd_counts_changed(void);
 /* Send the ad now (new idle jobs: the negotiator must see them). */
@@ -59,7 +60,7 @@ struct job {
 	int		 cluster;
 	int		 proc;
 	const struct ad	*ad;
-	const struct ad	*cad;		/* NULL if the cluster ad is gone */
+	const struct ad	*cad;		/* NULL: no cluster ad */
 	const struct qlog_entry *entry;
 };
 
@@ -100,7 +101,8 @@ int	 job_owner_ids(const struct job *, uid_t *, gid_t *);
 
 /* Requests from the RPC layer; the caller has checked where they came
  * from.  CALLER is the local caller's uid. */
-void	 queue_action(uid_t caller, job_action_x *arg, job_action_res_x *res);
+void	 queue_action(uid_t caller, job_action_x *arg,
+	    job_action_res_x *res);
 void	 queue_job_update(uid_t caller, job_update_x *arg, status_x *res);
 /* QUERY and QUERY_ATTRS (NAMES NULL: every attribute) into R. */
 struct query_reply;
@@ -175,7 +177,7 @@ struct query_reply {
 	struct buf	 b;		/* the XDR bytes */
 	size_t		 count_at;	/* offset of the count of ads */
 	u_int		 njobs;
-	size_t		 ad_at;		/* offset of the open ad's count */
+	size_t		 ad_at;		/* the open ad's count */
 	u_int		 nattrs;
 	struct buf	 text;		/* scratch: one value's text */
 };

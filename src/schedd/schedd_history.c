@@ -30,7 +30,7 @@
 #include "schedd.h"
 #include "xalloc.h"
 
-#define TAIL_CHUNK	65536	/* bytes read per step looking for the end */
+#define TAIL_CHUNK	65536	/* bytes read per step back */
 
 static int	 hist_fd = -1;
 static char	*hist_path;

@@ -95,7 +95,7 @@ candidates_build(void)
 				cands[ncands].prio = v.u.r;
 			else if (v.type == VAL_BOOL)
 				cands[ncands].prio = v.u.b;
-			else	/* UNDEFINED or ERROR: after every number. */
+			else	/* UNDEFINED, ERROR: after any number */
 				cands[ncands].prio = -HUGE_VAL;
 			value_free(&v);
 		}

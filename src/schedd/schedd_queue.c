@@ -776,7 +776,9 @@ queue_shadow_exited(int cluster, int proc, int status, double wall,
 	}
 	if (finish)
 		jobs_finish(&id, 1, NULL);
-	schedd_counts_changed();
+	/* A machine is free: if jobs wait, a cycle now rather than at the
+	 * next interval. */
+	schedd_advertise_now();
 }
 
 /* Queries. */

@@ -33,7 +33,7 @@
 #include "schedd.h"
 #include "xalloc.h"
 
-#define ORPHAN_CHECK	1.0	/* seconds between looks at old shadows */
+#define ORPHAN_CHECK	1.0	/* seconds between looks at orphans */
 
 extern char **environ;
 

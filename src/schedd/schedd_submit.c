@@ -42,8 +42,8 @@
 
 #define PENDING_MAX		16	/* submissions in pieces at once */
 #define PENDING_PER_USER	4
-#define PENDING_IDLE		120	/* seconds before one is forgotten */
-#define EVENTS_PER_TICK		2000	/* submit events per loop turn */
+#define PENDING_IDLE		120	/* seconds, then dropped */
+#define EVENTS_PER_TICK		2000	/* submit events per turn */
 #define COPY_CHUNK		(1024 * 1024)
 
 /* Attributes the schedd sets; a client's values are dropped. */
