@@ -90,4 +90,15 @@ void		 ad_to_xdr(const struct ad *, struct ad_x *x);
 struct ad	*ad_from_xdr(const struct ad_x *x, char *err, size_t errlen);
 void		 ad_x_free(struct ad_x *x);
 
+/*
+ * ad_to_xdr_view: like ad_to_xdr, but X borrows the ad's names and (cached)
+ * texts instead of copying them, and holds only the attributes NAMES lists
+ * (all when NAMES is NULL; names the ad lacks are skipped).  X is valid
+ * until the ad changes; release it with ad_x_free_view, never ad_x_free.
+ * For replies sent many times over (queries of the collector and schedd).
+ */
+void		 ad_to_xdr_view(struct ad *, const char *const *names,
+		    size_t nnames, struct ad_x *x);
+void		 ad_x_free_view(struct ad_x *x);
+
 #endif

@@ -27,6 +27,11 @@ int	collector_update_many(int adtype, struct ad **ads, size_t n,
  */
 int	collector_query(int adtype, const char *constraint, struct ad ***ads,
 	    char *err, size_t errlen);
+/* The same, but the ads hold only the attributes ATTRS names (space or
+ * comma separated; NULL or "": all), which is much cheaper for large
+ * pools when a tool needs a few columns. */
+int	collector_query_attrs(int adtype, const char *constraint,
+	    const char *attrs, struct ad ***ads, char *err, size_t errlen);
 void	collector_free_ads(struct ad **ads, int n);
 int	collector_invalidate(int adtype, const char *name, char *err,
 	    size_t errlen);

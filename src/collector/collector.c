@@ -138,10 +138,12 @@ struct query_state {
 	struct expr		*constraint;
 	collector_query_res_x	*res;
 	u_int			 cap;
+	char			**names;	/* projection, or NULL */
+	size_t			 nnames;
 };
 
 static void
-query_one(const struct ad *ad, void *arg)
+query_one(struct ad *ad, void *arg)
 {
 	struct query_state *q = arg;
 	struct value v;
@@ -159,8 +161,10 @@ query_one(const struct ad *ad, void *arg)
 		q->res->ads.ads_val = xreallocarray(q->res->ads.ads_val,
 		    q->cap, sizeof(ad_x));
 	}
-	memset(&q->res->ads.ads_val[q->res->ads.ads_len], 0, sizeof(ad_x));
-	ad_to_xdr(ad, &q->res->ads.ads_val[q->res->ads.ads_len]);
+	/* The reply borrows the stored ads' texts: nothing changes them
+	 * before it is sent, and collector_prog_1_freeresult knows. */
+	ad_to_xdr_view(ad, (const char *const *)q->names,
+	    q->nnames, &q->res->ads.ads_val[q->res->ads.ads_len]);
 	q->res->ads.ads_len++;
 }
 
@@ -198,8 +202,23 @@ collector_query_1_svc(collector_query_x *arg, collector_query_res_x *res,
 			return TRUE;
 		}
 	}
+	if (arg->projection != NULL && *arg->projection != '\0') {
+		char *copy = xstrdup(arg->projection), *tok, *save = NULL;
+
+		for (tok = strtok_r(copy, ", \t", &save); tok != NULL &&
+		    q.nnames < AD_MAX_ATTRS; tok = strtok_r(NULL, ", \t",
+		    &save)) {
+			q.names = xreallocarray(q.names, q.nnames + 1,
+			    sizeof(*q.names));
+			q.names[q.nnames++] = xstrdup(tok);
+		}
+		free(copy);
+	}
 	store_foreach(arg->adtype, query_one, &q);
 	expr_free(q.constraint);
+	while (q.nnames > 0)
+		free(q.names[--q.nnames]);
+	free(q.names);
 	return TRUE;
 }
 
@@ -224,6 +243,17 @@ collector_invalidate_1_svc(collector_invalidate_x *arg, status_x *res,
 int
 collector_prog_1_freeresult(SVCXPRT *xprt, xdrproc_t xres, caddr_t res)
 {
+	if (xres == (xdrproc_t)xdr_collector_query_res_x) {
+		/* The ads in a query reply are views of the store. */
+		collector_query_res_x *q = (collector_query_res_x *)res;
+		u_int i;
+
+		for (i = 0; i < q->ads.ads_len; i++)
+			ad_x_free_view(&q->ads.ads_val[i]);
+		free(q->ads.ads_val);
+		q->ads.ads_val = NULL;
+		q->ads.ads_len = 0;
+	}
 	xdr_free(xres, res);
 	return 1;
 }

@@ -18,7 +18,7 @@ int	store_invalidate(int adtype, const char *name);
 /* Drop ads not refreshed since NOW - LIFETIME; returns how many. */
 int	store_expire(time_t now, long lifetime);
 /* Call FN for every ad of ADTYPE (0: all) in a stable order. */
-void	store_foreach(int adtype, void (*fn)(const struct ad *, void *),
+void	store_foreach(int adtype, void (*fn)(struct ad *, void *),
 	    void *arg);
 size_t	store_count(int adtype);
 void	store_clear(void);

@@ -182,7 +182,7 @@ cmp_seq(const void *a, const void *b)
 }
 
 void
-store_foreach(int adtype, void (*fn)(const struct ad *, void *), void *arg)
+store_foreach(int adtype, void (*fn)(struct ad *, void *), void *arg)
 {
 	struct entry **v;
 	size_t i, n = 0;

@@ -29,6 +29,7 @@
 struct ad_attr {
 	char		*name;
 	struct expr	*expr;
+	char		*text;		/* canonical text, cached; or NULL */
 	unsigned	 hash;
 };
 
@@ -103,6 +104,7 @@ ad_free(struct ad *ad)
 	for (i = 0; i < ad->n; i++) {
 		free(ad->attrs[i].name);
 		expr_free(ad->attrs[i].expr);
+		free(ad->attrs[i].text);
 	}
 	free(ad->attrs);
 	free(ad->slots);
@@ -176,6 +178,8 @@ ad_put(struct ad *ad, const char *name, struct expr *e)
 		a = &ad->attrs[i];
 		expr_free(a->expr);
 		a->expr = e;
+		free(a->text);
+		a->text = NULL;
 		if (strcmp(a->name, name) != 0) {
 			free(a->name);
 			a->name = xstrdup(name);
@@ -190,6 +194,7 @@ ad_put(struct ad *ad, const char *name, struct expr *e)
 	a = &ad->attrs[ad->n++];
 	a->name = xstrdup(name);
 	a->expr = e;
+	a->text = NULL;
 	a->hash = ad_hash(name);
 	if (ad->n > AD_INDEX_MIN) {
 		if (ad->slots == NULL || ad->n * 2 > ad->nslots)
@@ -309,6 +314,7 @@ ad_delete(struct ad *ad, const char *name)
 		return -1;
 	free(ad->attrs[i].name);
 	expr_free(ad->attrs[i].expr);
+	free(ad->attrs[i].text);
 	memmove(&ad->attrs[i], &ad->attrs[i + 1],
 	    (ad->n - (size_t)i - 1) * sizeof(*ad->attrs));
 	ad->n--;
@@ -635,6 +641,59 @@ ad_to_xdr(const struct ad *ad, struct ad_x *x)
 		x->attrs.attrs_val[x->attrs.attrs_len].text = text;
 		x->attrs.attrs_len++;
 	}
+}
+
+/*
+ * The canonical text of attribute I, computed once and kept until the
+ * attribute changes: an ad sent many times (the collector's, the
+ * schedd's) is unparsed once.
+ */
+static const char *
+attr_text(struct ad *ad, size_t i)
+{
+	if (ad->attrs[i].text == NULL)
+		ad->attrs[i].text = expr_to_string(ad->attrs[i].expr);
+	return ad->attrs[i].text;
+}
+
+void
+ad_to_xdr_view(struct ad *ad, const char *const *names, size_t nnames,
+    struct ad_x *x)
+{
+	size_t i, j, n;
+	ssize_t k;
+
+	x->attrs.attrs_len = 0;
+	x->attrs.attrs_val = NULL;
+	if (ad == NULL || ad->n == 0)
+		return;
+	n = names != NULL ? nnames : ad->n;
+	if (n > AD_MAX_ATTRS)
+		n = AD_MAX_ATTRS;
+	x->attrs.attrs_val = xcalloc(n ? n : 1, sizeof(attr_x));
+	for (j = 0; j < n; j++) {
+		if (names != NULL) {
+			if ((k = ad_find(ad, names[j])) < 0)
+				continue;
+			i = (size_t)k;
+		} else
+			i = j;
+		if (strlen(attr_text(ad, i)) > AD_MAX_TEXT)
+			continue;
+		x->attrs.attrs_val[x->attrs.attrs_len].name =
+		    ad->attrs[i].name;
+		x->attrs.attrs_val[x->attrs.attrs_len].text =
+		    ad->attrs[i].text;
+		x->attrs.attrs_len++;
+	}
+}
+
+void
+ad_x_free_view(struct ad_x *x)
+{
+	free(x->attrs.attrs_val);
+	x->attrs.attrs_val = NULL;
+	x->attrs.attrs_len = 0;
 }
 
 struct ad *

@@ -131,6 +131,14 @@ int
 collector_query(int adtype, const char *constraint, struct ad ***adsp,
     char *err, size_t errlen)
 {
+	return collector_query_attrs(adtype, constraint, NULL, adsp, err,
+	    errlen);
+}
+
+int
+collector_query_attrs(int adtype, const char *constraint, const char *attrs,
+    struct ad ***adsp, char *err, size_t errlen)
+{
 	collector_query_x arg;
 	collector_query_res_x res;
 	struct ad **ads;
@@ -139,6 +147,7 @@ collector_query(int adtype, const char *constraint, struct ad ***adsp,
 	memset(&res, 0, sizeof(res));
 	arg.adtype = adtype;
 	arg.constraint = (char *)(constraint ? constraint : "");
+	arg.projection = (char *)(attrs ? attrs : "");
 	if (collector_call(COLLECTOR_QUERY,
 	    (xdrproc_t)xdr_collector_query_x, &arg,
 	    (xdrproc_t)xdr_collector_query_res_x, &res, err, errlen) == -1)

@@ -362,7 +362,7 @@ main(int argc, char **argv)
 	enum format fmt = FMT_TABLE;
 	struct ad **ads;
 	struct row *rows;
-	struct buf constraint;
+	struct buf constraint, projection;
 	struct expr *e;
 	struct sockaddr_in sin;
 	char err[1024], **attrs = NULL, **names;
@@ -445,8 +445,26 @@ main(int argc, char **argv)
 		buf_printf(&constraint, "%s(%s)", constraint.len ? " && " : "",
 		    filter);
 
-	n = collector_query(submitters ? ADTYPE_SCHEDD : ADTYPE_STARTD,
-	    constraint.data, &ads, err, sizeof(err));
+	/*
+	 * Ask only for the columns shown: a large pool's full ads cost far
+	 * more to send and parse than the few attributes a table needs.
+	 */
+	buf_init(&projection);
+	if (fmt == FMT_AF) {
+		buf_adds(&projection, "Name");
+		for (i = 0; i < nattrs; i++) {
+			if (!ad_name_valid(attrs[i])) {
+				buf_reset(&projection);	/* an expression */
+				break;
+			}
+			buf_printf(&projection, " %s", attrs[i]);
+		}
+	} else if (fmt != FMT_LONG && !submitters)
+		buf_adds(&projection, "Name State VirtualMemory Disk LoadAvg "
+		    "KeyboardIdle Arch OpSys RemoteUser JobId");
+	n = collector_query_attrs(submitters ? ADTYPE_SCHEDD : ADTYPE_STARTD,
+	    constraint.data, projection.data, &ads, err, sizeof(err));
+	buf_free(&projection);
 	if (n == -1)
 		die("cannot query the collector at %s: %s",
 		    param("COLLECTOR_HOST") ? param("COLLECTOR_HOST") : "?",

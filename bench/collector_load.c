@@ -1,0 +1,100 @@
+/*
+ * collector_load: a crowd of simulated startds for the collector
+ * benchmark.  Each update is one COLLECTOR_UPDATE call carrying one
+ * machine ad, as a real startd sends it.
+ *
+ *   collector_load N RATE SECONDS
+ *
+ * sends the ads of N machines round-robin, RATE updates a second (0: as
+ * fast as possible) for SECONDS seconds (0: one round of N), and prints
+ * "updates seconds rate".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ad.h"
+#include "collector_client.h"
+#include "daemon.h"
+#include "event.h"
+#include "log.h"
+#include "xalloc.h"
+
+static struct ad *
+machine_ad(int i)
+{
+	struct ad *ad = ad_new();
+	char name[64];
+
+	snprintf(name, sizeof(name), "sim%05d.example.org", i);
+	ad_set_string(ad, "Name", name);
+	ad_set_string(ad, "Machine", name);
+	ad_set_string(ad, "Arch", "X86_64");
+	ad_set_string(ad, "OpSys", "LINUX");
+	ad_set_int(ad, "Memory", 2048 + i % 8 * 1024);
+	ad_set_int(ad, "VirtualMemory", 4194304);
+	ad_set_int(ad, "Disk", 50000000 + i);
+	ad_set_real(ad, "LoadAvg", (i % 100) / 100.0);
+	ad_set_real(ad, "CondorLoadAvg", 0.0);
+	ad_set_real(ad, "NonCondorLoadAvg", (i % 100) / 100.0);
+	ad_set_int(ad, "KeyboardIdle", 60 * (i % 120));
+	ad_set_int(ad, "ConsoleIdle", 60 * (i % 120));
+	ad_set_string(ad, "State", i % 3 ? "Idle" : "Owner");
+	ad_set_string(ad, "Activity", "Idle");
+	ad_set_int(ad, "EnteredCurrentState", 1700000000);
+	ad_set_string(ad, "StartdIpAddr", "<10.0.0.1:40000>");
+	ad_set_expr(ad, "START", "(NonCondorLoadAvg <= 0.3) && "
+	    "KeyboardIdle > 15 * 60", NULL, 0);
+	ad_set_expr(ad, "Requirements", "START", NULL, 0);
+	ad_set_int(ad, "Rank", 0);
+	ad_set_int(ad, "Cpus", 1);
+	ad_set_int(ad, "TotalCpus", 2);
+	ad_set_int(ad, "UpdateSequenceNumber", 1);
+	ad_set_int(ad, "DaemonStartTime", 1700000000);
+	return ad;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct ad **ads;
+	double rate, secs, t0, now, next;
+	long sent = 0;
+	char err[256];
+	int i, n;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: collector_load N RATE SECONDS\n");
+		return 2;
+	}
+	common_init(argv[0]);
+	n = atoi(argv[1]);
+	rate = atof(argv[2]);
+	secs = atof(argv[3]);
+	if (n <= 0)
+		return 2;
+	ads = xcalloc((size_t)n, sizeof(*ads));
+	for (i = 0; i < n; i++)
+		ads[i] = machine_ad(i);
+	t0 = next = monotime();
+	for (;;) {
+		if (collector_update(ADTYPE_STARTD, ads[sent % n], err,
+		    sizeof(err)) == -1)
+			fatalx("update: %s", err);
+		sent++;
+		now = monotime();
+		if (secs == 0 && sent == n)
+			break;
+		if (secs > 0 && now - t0 >= secs)
+			break;
+		if (rate > 0) {
+			next += 1.0 / rate;
+			if (next > now)
+				usleep((useconds_t)((next - now) * 1e6));
+		}
+	}
+	now = monotime();
+	printf("%ld %.3f %.0f\n", sent, now - t0, sent / (now - t0));
+	return 0;
+}
