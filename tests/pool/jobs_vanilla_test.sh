@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# tests/pool/jobs_vanilla_test.sh: vanilla jobs from condor_submit to
+# condor_history through the whole pool (collector, negotiator, schedd,
+# shadows, two startds and their starters): input, output, exit codes,
+# user-log events, mail, a missing input file held and released,
+# condor_rm of a running job, condor_vacate, and a startd killed under a
+# running job.
+set -u
+. "$(dirname "$0")/../lib/pool.sh"
+
+pool_init
+# EXECUTE_USER (nobody, when the tests run as root) must reach the
+# execute directories inside the pool.
+chmod 755 "$POOL"
+cat >"$POOL/mailer" <<EOF
+#!/bin/sh
+{ echo "=== to \$1"; cat; } >>"$POOL/mail.out"
+EOF
+chmod 755 "$POOL/mailer"
+pool_config 'START : TRUE' "MAIL = $POOL/mailer" \
+	'STARTER_UPDATE_INTERVAL = 1' 'STARTER_TIMEOUT = 20' \
+	'VACATE_GRACE = 2' 'MAX_JOB_STARTS = 10'
+pool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD"
+pool_host exec1 "MASTER, STARTD"
+pool_host exec2 "MASTER, STARTD"
+pool_start
+
+check "the schedd listens" wait_for 60 test -S "$POOL/cm/spool/.schedd_socket"
+check "two machines advertise" pool_wait_machines 2 60
+
+W="$POOL/work"
+mkdir -p "$W"
+chmod 755 "$W"
+cd "$W" || exit 1
+cm() { on cm "$@"; }
+# submit FILE: the cluster number, from "N job(s) submitted to cluster C."
+submit() {
+	cm condor_submit "$1" 2>&1 | sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p'
+}
+status_is() { test "$(cm condor_q "$1" -af JobStatus 2>/dev/null)" = "$2"; }
+in_history() { test -n "$(cm condor_history "$1" -af ProcId 2>/dev/null)"; }
+count_events() {	# LOG EVENT C.P
+	local c=${3%.*} p=${3#*.}
+	grep -c "^$2 ($(printf '%03d.%03d' "$c" "$p").000)" "$1" 2>/dev/null
+}
+events_at_least() { test "$(count_events "$1" "$2" "$3")" -ge "$4"; }
+running_on() { cm condor_q "$1" -af RemoteHost 2>/dev/null; }
+is_running() { status_is "$1" 2 && test -n "$(running_on "$1")"; }
+
+# --- 1. three jobs: stdin, stdout, stderr, exit codes, log, mail ------
+cat >job.sh <<'EOF'
+#!/bin/sh
+read line
+echo "job $1 read: $line"
+echo "uid $(id -u)"
+echo "to stderr $1" >&2
+exit $1
+EOF
+chmod 755 job.sh
+for i in 0 1 2; do echo "input $i" >"in.$i"; done
+cat >three.sub <<'EOF'
+universe     = vanilla
+executable   = job.sh
+arguments    = $(Process)
+input        = in.$(Process)
+output       = out.$(Process)
+error        = err.$(Process)
+log          = three.log
+notification = Complete
+queue 3
+EOF
+C=$(submit three.sub)
+check "three jobs submitted" test -n "$C"
+for i in 0 1 2; do
+	check "job $C.$i completes" wait_for 90 in_history "$C.$i"
+done
+for i in 0 1 2; do
+	check "job $C.$i read its input" grep -qx "job $i read: input $i" "out.$i"
+	check "job $C.$i stderr" grep -qx "to stderr $i" "err.$i"
+	check "job $C.$i did not run as root" bash -c "! grep -qx 'uid 0' out.$i"
+	check "job $C.$i ExitCode $i" \
+		test "$(cm condor_history "$C.$i" -af ExitCode)" = "$i"
+	check "job $C.$i events 000 001 005" bash -c "
+		grep -q '^000 ($(printf '%03d.%03d' "$C" "$i").000)' three.log &&
+		grep -q '^001 ($(printf '%03d.%03d' "$C" "$i").000)' three.log &&
+		grep -q '^005 ($(printf '%03d.%03d' "$C" "$i").000)' three.log"
+	check "job $C.$i mail" grep -q "Subject: \[Condor\] Condor Job $C.$i\$" "$POOL/mail.out"
+done
+check "the user log records the return values" \
+	grep -q "Normal termination (return value 2)" three.log
+check "SlotName names an execute host" grep -Eq "SlotName: exec[12]\$" three.log
+check "LastRemoteHost in the history" bash -c \
+	"CONDOR_CONFIG=$POOL/cm/condor_config condor_history $C -af LastRemoteHost | grep -Eqx 'exec[12]'"
+check "RemoteWallClockTime in the history" \
+	test -n "$(cm condor_history "$C.0" -af RemoteWallClockTime)"
+
+# --- 2. input removed after submit: held, then released --------------
+echo "late input" >late.in
+cat >late.sub <<'EOF'
+universe   = vanilla
+executable = job.sh
+arguments  = 0
+input      = late.in
+output     = late.out
+log        = late.log
+queue
+EOF
+C=$(submit late.sub)
+cm condor_hold "$C" >/dev/null 2>&1
+rm -f late.in
+cm condor_release "$C" >/dev/null 2>&1
+check "a job whose input vanished goes Held" wait_for 60 status_is "$C.0" 5
+reason=$(cm condor_q "$C.0" -af HoldReason 2>/dev/null)
+check "HoldReason names the input file" \
+	grep -q "Cannot open input file $W/late.in" <<<"$reason"
+echo "late input" >late.in
+cm condor_release "$C" >/dev/null 2>&1
+check "released with its input back, it completes" wait_for 90 in_history "$C.0"
+check "and read its input" grep -qx "job 0 read: late input" late.out
+
+# --- 3. condor_rm of a running job -----------------------------------
+cat >sleeper.sh <<'EOF'
+#!/bin/sh
+echo "pid $$"
+trap '' TERM
+while :; do sleep 1; done
+EOF
+chmod 755 sleeper.sh
+cat >rm.sub <<'EOF'
+universe   = vanilla
+executable = sleeper.sh
+output     = rm.out
+log        = rm.log
+queue
+EOF
+C=$(submit rm.sub)
+check "the job to remove runs" wait_for 60 is_running "$C.0"
+check "its output reaches the submit host while it runs" \
+	wait_for 20 grep -q '^pid ' rm.out
+host=$(running_on "$C.0")
+jpid=$(sed -n 's/^pid //p' rm.out)
+check "condor_rm" bash -c "CONDOR_CONFIG=$POOL/cm/condor_config condor_rm $C.0 >/dev/null"
+check "the removed job leaves the queue" wait_for 30 in_history "$C.0"
+check "the removed job's process is killed" \
+	wait_for 20 bash -c "! kill -0 $jpid 2>/dev/null"
+check "its execute directory is removed" wait_for 20 bash -c \
+	"test -z \"\$(ls -A $POOL/$host/execute)\""
+check "its machine is free again" wait_for 20 bash -c \
+	"CONDOR_CONFIG=$POOL/cm/condor_config condor_status -af State -constraint 'Name == \"$host\"' | grep -qx Idle"
+
+# --- 4. condor_vacate: back to idle, and it runs again ---------------
+cat >vac.sub <<'EOF'
+universe   = vanilla
+executable = sleeper.sh
+output     = vac.out
+log        = vac.log
+queue
+EOF
+C=$(submit vac.sub)
+check "the job to vacate runs" wait_for 60 is_running "$C.0"
+host=$(running_on "$C.0")
+check "condor_vacate $host" bash -c \
+	"CONDOR_CONFIG=$POOL/cm/condor_config condor_vacate $host | grep -qx 'Sent vacate command to $host'"
+check "the vacated job is evicted (004)" wait_for 30 events_at_least vac.log 004 "$C.0" 1
+check "it says it was not checkpointed" grep -q "Job was not checkpointed" vac.log
+check "the vacated job runs again" wait_for 60 events_at_least vac.log 001 "$C.0" 2
+check "NumJobStarts counts both runs" wait_for 10 \
+	test "$(cm condor_q "$C.0" -af NumJobStarts)" = 2
+cm condor_rm "$C.0" >/dev/null 2>&1
+wait_for 30 in_history "$C.0"
+
+# --- 5. the startd dies under a running job --------------------------
+cat >kill.sub <<'EOF'
+universe   = vanilla
+executable = sleeper.sh
+output     = kill.out
+log        = kill.log
+queue
+EOF
+C=$(submit kill.sub)
+check "the job whose startd dies runs" wait_for 60 is_running "$C.0"
+wait_for 20 grep -q '^pid ' kill.out
+host=$(running_on "$C.0")
+jpid=$(sed -n 's/^pid //p' kill.out)
+spid=$(sed -n 's/.*started STARTD .*pid \([0-9]*\).*/\1/p' "$POOL/$host/log/MasterLog" | tail -1)
+check "found the startd of $host" test -n "$spid"
+kill -KILL "$spid"
+check "the job is evicted (004)" wait_for 60 events_at_least kill.log 004 "$C.0" 1
+check "its process on $host is stopped" wait_for 30 bash -c "! kill -0 $jpid 2>/dev/null"
+check "the job runs again" wait_for 90 events_at_least kill.log 001 "$C.0" 2
+cm condor_rm "$C.0" >/dev/null 2>&1
+wait_for 30 in_history "$C.0"
+
+check "no shadow reported a user-log failure" \
+	bash -c "! grep -q 'to the user log' $POOL/cm/log/ShadowLog"
