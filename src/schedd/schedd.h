@@ -94,6 +94,8 @@ void	 job_eval(const struct job *, const struct expr *e, int merged,
 int	 expr_needs_merge(const char *text);
 /* The whole ad, cluster attributes then the proc's (caller frees). */
 struct ad *job_full_ad(const struct job *);
+/* The whole ad as "Name = value" lines and a blank line, onto B. */
+void	 job_print(const struct job *, struct buf *b);
 /* The whole ad on the wire (for the negotiator). */
 void	 job_to_xdr(const struct job *, ad_x *out);
 /* The owner's uid and gid; -1 if the Owner is not a user here. */
@@ -142,8 +144,13 @@ char	*job_userlog_path(const struct job *);
 /*
  * job_log_event: write ULOG_ABORTED, ULOG_HELD or ULOG_RELEASED with
  * REASON to the job's user log, as its owner; failures are logged.
+ * Between job_log_batch_begin and job_log_batch_end the schedd keeps
+ * the identity of the last owner instead of switching for each event
+ * (nothing else may touch files in between).
  */
 void	 job_log_event(const struct job *, int event, const char *reason);
+void	 job_log_batch_begin(void);
+void	 job_log_batch_end(void);
 
 /* schedd_submit.c */
 void	 submit_one(uid_t caller, submit_x *arg, submit_res_x *res);
@@ -151,13 +158,17 @@ void	 submit_begin(uid_t caller, submit_x *arg, submit_res_x *res);
 void	 submit_more(uid_t caller, submit_more_x *arg, submit_res_x *res);
 /* Write pending submit events of CLUSTER before any later event. */
 void	 submit_flush_events(int cluster);
+int	 submit_events_pending(int cluster);
 void	 submit_init(void);
 
 /* schedd_history.c */
 int	 history_open(char *err, size_t errlen);
 void	 history_close(void);
-/* Append the full ads of N jobs, one write and one fsync.  0 or -1. */
-int	 history_append(struct ad **ads, size_t n);
+/*
+ * history_append: append LEN bytes of records (job_print's), in one
+ * write and one fsync.  0, or -1 with errno set and nothing appended.
+ */
+int	 history_append(const char *text, size_t len);
 /* Which of N (cluster, proc) pairs are in the history already. */
 void	 history_find(const int *clusters, const int *procs, size_t n,
 	    int *found);

@@ -110,10 +110,9 @@ history_close(void)
 }
 
 int
-history_append(struct ad **ads, size_t n)
+history_append(const char *text, size_t len)
 {
-	struct buf b;
-	size_t i, off = 0;
+	size_t off = 0;
 	ssize_t w;
 	int saved;
 
@@ -121,13 +120,8 @@ history_append(struct ad **ads, size_t n)
 		errno = EBADF;
 		return -1;
 	}
-	buf_init(&b);
-	for (i = 0; i < n; i++) {
-		ad_print(ads[i], &b);
-		buf_addc(&b, '\n');
-	}
-	while (off < b.len) {
-		w = write(hist_fd, b.data + off, b.len - off);
+	while (off < len) {
+		w = write(hist_fd, text + off, len - off);
 		if (w == -1 && errno == EINTR)
 			continue;
 		if (w <= 0)
@@ -136,14 +130,12 @@ history_append(struct ad **ads, size_t n)
 	}
 	if (fdatasync(hist_fd) == -1)
 		goto fail;
-	hist_size += (off_t)b.len;
-	buf_free(&b);
+	hist_size += (off_t)len;
 	return 0;
 fail:
 	saved = errno;
 	if (ftruncate(hist_fd, hist_size) == -1)
 		log_warn("%s: cannot cut a failed write", hist_path);
-	buf_free(&b);
 	errno = saved;
 	return -1;
 }

@@ -37,6 +37,8 @@
 #define PRIO_MIN	(-20)
 #define PRIO_MAX	20
 #define COMPACT_RETRY	60	/* seconds after a failed compaction */
+#define OWNER_CACHE	5	/* seconds an owner's ids are kept */
+#define FINISH_BATCH	20000	/* jobs leaving the queue per turn */
 
 struct qlog	*schedd_queue;
 
@@ -289,6 +291,30 @@ job_full_ad(const struct job *j)
 	return ad;
 }
 
+void
+job_print(const struct job *j, struct buf *b)
+{
+	const char *name;
+	size_t i;
+
+	for (i = 0; i < ad_count(j->cad); i++) {
+		name = ad_name_at(j->cad, i);
+		if (ad_lookup(j->ad, name) != NULL)
+			continue;
+		buf_adds(b, name);
+		buf_adds(b, " = ");
+		expr_unparse(ad_expr_at(j->cad, i), b);
+		buf_addc(b, '\n');
+	}
+	for (i = 0; i < ad_count(j->ad); i++) {
+		buf_adds(b, ad_name_at(j->ad, i));
+		buf_adds(b, " = ");
+		expr_unparse(ad_expr_at(j->ad, i), b);
+		buf_addc(b, '\n');
+	}
+	buf_addc(b, '\n');
+}
+
 /*
  * Without MY. or TARGET. the job's own ad stands as MY and the cluster
  * ad as TARGET: a name missing from the first is found in the second,
@@ -427,15 +453,40 @@ job_to_xdr(const struct job *j, ad_x *out)
 		    ad_expr_at(j->ad, k));
 }
 
+/*
+ * Owners repeat from job to job: the last lookup is kept for a few
+ * seconds, which spares a read of the password database per job when
+ * thousands change at once.
+ */
 int
 job_owner_ids(const struct job *j, uid_t *uid, gid_t *gid)
 {
+	static char *last;
+	static uid_t last_uid;
+	static gid_t last_gid;
+	static double when;
 	char *owner = job_string(j, "Owner");
-	int rc;
 
-	rc = user_lookup(owner, uid, gid);
-	free(owner);
-	return rc;
+	if (owner == NULL)
+		return -1;
+	if (last != NULL && strcmp(owner, last) == 0 &&
+	    monotime() - when < OWNER_CACHE) {
+		free(owner);
+		*uid = last_uid;
+		*gid = last_gid;
+		return 0;
+	}
+	free(last);
+	last = NULL;
+	if (user_lookup(owner, uid, gid) == -1) {
+		free(owner);
+		return -1;
+	}
+	last = owner;
+	last_uid = *uid;
+	last_gid = *gid;
+	when = monotime();
+	return 0;
 }
 
 char *
@@ -458,6 +509,48 @@ job_userlog_path(const struct job *j)
 	return path;
 }
 
+/* Acting as an owner for user logs: see job_log_batch_begin. */
+static int	 as_batch, as_active;
+static uid_t	 as_uid;
+
+static int
+act_as(uid_t uid, gid_t gid)
+{
+	if (geteuid() != 0 && !as_active)
+		return 0;	/* not root: no identities to switch */
+	if (as_active && as_uid == uid)
+		return 0;
+	if (as_active)
+		priv_restore();
+	as_active = 0;
+	if (priv_as_user(uid, gid) == -1)
+		return -1;
+	as_active = 1;
+	as_uid = uid;
+	return 0;
+}
+
+static void
+act_as_done(void)
+{
+	if (as_active)
+		priv_restore();
+	as_active = 0;
+}
+
+void
+job_log_batch_begin(void)
+{
+	as_batch = 1;
+}
+
+void
+job_log_batch_end(void)
+{
+	as_batch = 0;
+	act_as_done();
+}
+
 void
 job_log_event(const struct job *j, int event, const char *reason)
 {
@@ -468,14 +561,22 @@ job_log_event(const struct job *j, int event, const char *reason)
 
 	if ((path = job_userlog_path(j)) == NULL)
 		return;
-	submit_flush_events(j->cluster);
-	if (job_owner_ids(j, &uid, &gid) == -1 && geteuid() == 0) {
-		log_warnx("job %d.%d: its owner is unknown; no user log event",
-		    j->cluster, j->proc);
-		free(path);
-		return;
+	if (submit_events_pending(j->cluster)) {
+		/* They switch identities themselves. */
+		act_as_done();
+		submit_flush_events(j->cluster);
 	}
-	if (geteuid() == 0 && priv_as_user(uid, gid) == -1) {
+	if (job_owner_ids(j, &uid, &gid) == -1) {
+		if (getuid() == 0) {
+			log_warnx("job %d.%d: its owner is unknown; no user "
+			    "log event", j->cluster, j->proc);
+			free(path);
+			return;
+		}
+		uid = getuid();
+		gid = getgid();
+	}
+	if (act_as(uid, gid) == -1) {
 		log_warn("job %d.%d: cannot act as its owner", j->cluster,
 		    j->proc);
 		free(path);
@@ -495,7 +596,8 @@ job_log_event(const struct job *j, int event, const char *reason)
 	if (rc == -1)
 		log_warn("job %d.%d: cannot write its user log %s",
 		    j->cluster, j->proc, path);
-	priv_restore();
+	if (!as_batch)
+		act_as_done();
 	free(path);
 }
 
@@ -608,27 +710,27 @@ struct job_id {
 static void
 jobs_finish(const struct job_id *ids, size_t n, const int *skip)
 {
-	struct ad **ads;
+	struct buf text;
 	struct job j;
-	size_t i, na = 0;
+	size_t i, nrec = 0;
 	char *path;
 
 	if (n == 0)
 		return;
-	ads = xcalloc(n, sizeof(*ads));
+	buf_init(&text);
 	for (i = 0; i < n; i++) {
 		if ((skip != NULL && skip[i]) ||
 		    job_find(ids[i].cluster, ids[i].proc, &j) == -1)
 			continue;
-		ads[na++] = job_full_ad(&j);
+		job_print(&j, &text);
+		nrec++;
 	}
-	if (na > 0 && history_append(ads, na) == -1)
+	if (nrec > 0 && history_append(text.data, text.len) == -1)
 		log_warn("cannot write the history; %zu job(s) leave the "
-		    "queue without a record", na);
-	for (i = 0; i < na; i++)
-		ad_free(ads[i]);
-	free(ads);
+		    "queue without a record", nrec);
+	buf_free(&text);
 
+	job_log_batch_begin();
 	for (i = 0; i < n; i++) {
 		if (job_find(ids[i].cluster, ids[i].proc, &j) == -1)
 			continue;
@@ -640,6 +742,7 @@ jobs_finish(const struct job_id *ids, size_t n, const int *skip)
 			free(why);
 		}
 	}
+	job_log_batch_end();
 	qlog_begin(schedd_queue);
 	for (i = 0; i < n; i++) {
 		if (job_find(ids[i].cluster, ids[i].proc, &j) == -1)
@@ -659,6 +762,45 @@ jobs_finish(const struct job_id *ids, size_t n, const int *skip)
 	}
 	queue_commit(0);
 	schedd_counts_changed();
+}
+
+/*
+ * Many jobs leaving at once (condor_rm of a large cluster) leave from
+ * the loop, a batch per turn, after the answer: their removal is already
+ * committed, and a restart would finish the work.
+ */
+static struct job_id	*leaving;
+static size_t		 nleaving, capleaving;
+static long		 leaving_timer;
+
+static void
+leaving_tick(void *arg)
+{
+	size_t n = nleaving < FINISH_BATCH ? nleaving : FINISH_BATCH;
+
+	leaving_timer = 0;
+	jobs_finish(leaving, n, NULL);
+	memmove(leaving, leaving + n, (nleaving - n) * sizeof(*leaving));
+	nleaving -= n;
+	if (nleaving > 0)
+		leaving_timer = event_timer_add(0, leaving_tick, NULL);
+}
+
+static void
+jobs_finish_soon(const struct job_id *ids, size_t n)
+{
+	if (n == 0)
+		return;
+	if (nleaving + n > capleaving) {
+		capleaving = nleaving + n > capleaving * 2 ? nleaving + n :
+		    capleaving * 2;
+		leaving = xreallocarray(leaving, capleaving,
+		    sizeof(*leaving));
+	}
+	memcpy(leaving + nleaving, ids, n * sizeof(*ids));
+	nleaving += n;
+	if (leaving_timer == 0)
+		leaving_timer = event_timer_add(0, leaving_tick, NULL);
 }
 
 /* Transitions asked for by the shadow side. */
@@ -1096,17 +1238,19 @@ queue_action(uid_t caller, job_action_x *arg, job_action_res_x *res)
 		log_info("%s of %zu job(s) by %s (%d denied)",
 		    action_name(arg->action), nchanged, user, res->denied);
 	/* The user log hears of it before the job leaves or stops. */
+	job_log_batch_begin();
 	for (i = 0; i < nchanged; i++) {
+		if (arg->action != JOB_HOLD && arg->action != JOB_RELEASE)
+			break;
 		if (job_find(changed[i].cluster, changed[i].proc, &j) == -1)
 			continue;
-		if (arg->action == JOB_HOLD)
-			job_log_event(&j, ULOG_HELD, reason);
-		else if (arg->action == JOB_RELEASE)
-			job_log_event(&j, ULOG_RELEASED, reason);
+		job_log_event(&j, arg->action == JOB_HOLD ? ULOG_HELD :
+		    ULOG_RELEASED, reason);
 	}
+	job_log_batch_end();
 	for (i = 0; i < nstop; i++)
 		shadow_stop(stop[i].cluster, stop[i].proc);
-	jobs_finish(finish, nfinish, NULL);
+	jobs_finish_soon(finish, nfinish);
 	if (nchanged > 0) {
 		if (arg->action == JOB_RELEASE)
 			schedd_advertise_now();

@@ -726,6 +726,17 @@ submit_flush_events(int cluster)
 	}
 }
 
+int
+submit_events_pending(int cluster)
+{
+	struct pending_events *pe;
+
+	for (pe = events; pe != NULL; pe = pe->next)
+		if (pe->cluster == cluster)
+			return 1;
+	return 0;
+}
+
 void
 submit_init(void)
 {
