@@ -394,20 +394,32 @@ setup_job(void)
 	ad_get_int(sj.ad, "ImageSize", &sj.prev_image_size);
 }
 
-/* Open an output file as the owner, without emptying it yet. */
+/*
+ * Open one of the job's files as the owner (the caller acts as the
+ * owner).  Only regular files will do: data moves at offsets, and a FIFO
+ * or a device could hang the shadow (hence O_NONBLOCK, cleared after).
+ * An output file is not emptied yet: the job may not start.
+ */
 static int
-open_output(const char *path, const char *what)
+open_job_file(const char *path, int flags, const char *what)
 {
-	int fd;
+	struct stat st;
+	int fd, e;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY, 0644);
-	if (fd == -1) {
-		int e = errno;
-
-		shadow_as_self();
-		hold("Cannot open %s file %s: %s", what, path, strerror(e));
+	fd = open(path, flags | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0644);
+	if (fd == -1 || fstat(fd, &st) == -1)
+		e = errno;
+	else if (!S_ISREG(st.st_mode))
+		e = EINVAL;
+	else {
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+		return fd;
 	}
-	return fd;
+	if (fd != -1)
+		close(fd);
+	shadow_as_self();
+	hold("Cannot open %s file %s: %s", what, path, e == EINVAL ?
+	    "not a regular file" : strerror(e));
 }
 
 /* Everything the job needs on this side, before a machine is claimed. */
@@ -431,18 +443,14 @@ check_files(void)
 		hold("Cannot access initial working directory %s: %s",
 		    sj.iwd, strerror(e));
 	}
-	if (sj.in != NULL &&
-	    (sj.in_fd = open(sj.in, O_RDONLY | O_CLOEXEC | O_NOCTTY)) == -1) {
-		e = errno;
-		shadow_as_self();
-		hold("Cannot open input file %s: %s", sj.in, strerror(e));
-	}
+	if (sj.in != NULL)
+		sj.in_fd = open_job_file(sj.in, O_RDONLY, "input");
 	if (sj.out != NULL)
-		sj.out_fd = open_output(sj.out, "output");
+		sj.out_fd = open_job_file(sj.out, O_WRONLY | O_CREAT, "output");
 	if (sj.err != NULL && sj.out != NULL && strcmp(sj.err, sj.out) == 0)
 		sj.err_fd = sj.out_fd;
 	else if (sj.err != NULL)
-		sj.err_fd = open_output(sj.err, "error");
+		sj.err_fd = open_job_file(sj.err, O_WRONLY | O_CREAT, "error");
 	shadow_as_self();
 
 	/* The job's latest checkpoint, else what was submitted. */

@@ -11,9 +11,12 @@
  * Run from the top of the tree after make (it runs sbin/condor_startd,
  * sbin/condor_shadow and bin/condor_vacate).
  */
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+
+#include <netinet/in.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -27,6 +30,7 @@
 #include <unistd.h>
 
 #include "ad.h"
+#include "buf.h"
 #include "config.h"
 #include "daemon.h"
 #include "event.h"
@@ -656,6 +660,146 @@ test_refuse(void)
 	ad_free(job);
 }
 
+/* A big executable and a big output: many chunks each way. */
+static void
+test_big(void)
+{
+	struct buf script;
+	struct stat st;
+	char *path;
+	int i, rc;
+
+	buf_init(&script);
+	buf_adds(&script, "#!/bin/sh\n"
+	    "head -c 3000000 /dev/zero | tr '\\0' x\n"
+	    "exit 0\n");
+	/* Padding the shell never reads: 700 KiB of comment. */
+	for (i = 0; i < 7000; i++)
+		buf_adds(&script, "# padding padding padding padding padding "
+		    "padding padding padding padding padding\n");
+	job = new_job(16, script.data);
+	buf_free(&script);
+	ad_set_string(job, "Out", "big.txt");
+	rc = run_shadow("exec1", NULL, 0);
+	CHECK("big: completes", rc == SHADOW_EXIT_COMPLETED);
+	path = path_of("big.txt");
+	CHECK("big: 3,000,000 bytes of output arrive", stat(path, &st) == 0 &&
+	    st.st_size == 3000000);
+	free(path);
+	ad_free(job);
+}
+
+/* Strangers at the shadow's port, while its job runs. */
+static int	stranger_hello, stranger_get, stranger_garbage;
+
+static void
+strangers(pid_t shadow)
+{
+	char *log = slurp("log/StartLog"), *p, *q, addr[64], err[256];
+	struct sockaddr_in sin;
+	hello_res_x hres;
+	get_res_x gres;
+	hello_x h;
+	get_x g;
+	CLIENT *cl;
+	int fd, i;
+
+	/* The claim's shadow address, from the startd's log. */
+	addr[0] = '\0';
+	for (p = log; p != NULL && (q = strstr(p, "shadow <")) != NULL;
+	    p = q + 1)
+		sscanf(q + 7, "%63[^)]", addr);
+	free(log);
+	if ((cl = rpc_connect(addr, PROG_SHADOW, 1, 5, err,
+	    sizeof(err))) == NULL)
+		return;
+	memset(&hres, 0, sizeof(hres));
+	h.capability = "0000000000000000000000000000000000000000000000000";
+	h.starter_host = "evil";
+	h.starter_pid = 1;
+	if (rpc_invoke(cl, SHADOW_HELLO, (xdrproc_t)xdr_hello_x, &h,
+	    (xdrproc_t)xdr_hello_res_x, &hres, err, sizeof(err)) == 0) {
+		stranger_hello = hres.code == EPERM &&
+		    hres.job.attrs.attrs_len == 0;
+		xdr_free((xdrproc_t)xdr_hello_res_x, (char *)&hres);
+	}
+	memset(&gres, 0, sizeof(gres));
+	g.which = FILE_EXECUTABLE;
+	g.offset = 0;
+	g.length = 100;
+	if (rpc_invoke(cl, SHADOW_GET, (xdrproc_t)xdr_get_x, &g,
+	    (xdrproc_t)xdr_get_res_x, &gres, err, sizeof(err)) == 0) {
+		stranger_get = gres.code == EPERM && gres.data.data_len == 0;
+		xdr_free((xdrproc_t)xdr_get_res_x, (char *)&gres);
+	}
+	rpc_close(cl);
+	/* Garbage: record marks that lie, then random bytes. */
+	if (addr_parse(addr, &sin) == 0 &&
+	    (fd = socket(AF_INET, SOCK_STREAM, 0)) != -1) {
+		unsigned char junk[4096];
+
+		for (i = 0; i < (int)sizeof(junk); i++)
+			junk[i] = (unsigned char)(random() & 0xff);
+		junk[0] = 0xff;	/* a huge last fragment */
+		if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) == 0 &&
+		    write(fd, junk, sizeof(junk)) == (ssize_t)sizeof(junk))
+			stranger_garbage = 1;
+		close(fd);
+	}
+}
+
+static void
+test_strangers(void)
+{
+	char *out;
+	int rc;
+
+	job = new_job(17, "#!/bin/sh\nsleep 3\necho finished\n");
+	ad_set_string(job, "Out", "out17.txt");
+	rc = run_shadow("exec1", strangers, 1);
+	CHECK("strangers: a wrong capability is refused", stranger_hello);
+	CHECK("strangers: GET without HELLO is refused", stranger_get);
+	CHECK("strangers: garbage was sent", stranger_garbage);
+	out = slurp("out17.txt");
+	CHECK("strangers: the job still completes", rc ==
+	    SHADOW_EXIT_COMPLETED && has(out, "finished\n"));
+	free(out);
+	ad_free(job);
+}
+
+/* Files the shadow will not use, and a root EXECUTE_USER. */
+static void
+test_refusals(void)
+{
+	char *reason = NULL, *path, *log;
+	int rc;
+
+	path = path_of("fifo18");
+	mkfifo(path, 0644);
+	free(path);
+	job = new_job(18, "#!/bin/sh\ncat\n");
+	ad_set_string(job, "In", "fifo18");
+	rc = run_shadow("exec1", NULL, 0);
+	ad_get_string(job, "HoldReason", &reason);
+	CHECK("refusals: a FIFO as input holds the job (no hang)",
+	    rc == SHADOW_EXIT_HELD && has(reason, "not a regular file"));
+	free(reason);
+	ad_free(job);
+
+	if (geteuid() != 0)
+		return;
+	write_file("condor_config.local", "START : TRUE\n"
+	    "EXECUTE_USER = root\n", 0644);
+	job = new_job(19, "#!/bin/sh\ntrue\n");
+	rc = run_shadow("exec1", NULL, 0);
+	log = slurp("log/StarterLog");
+	CHECK("refusals: EXECUTE_USER root is refused, the job requeued",
+	    rc == SHADOW_EXIT_REQUEUE && has(log, "jobs never run as root"));
+	free(log);
+	ad_free(job);
+	write_file("condor_config.local", "START : TRUE\n", 0644);
+}
+
 /* Garbage claims: refused, and the startd goes on serving. */
 static void
 test_bad_claims(void)
@@ -876,6 +1020,9 @@ main(void)
 		test_remove();
 		test_refuse();
 		test_bad_claims();
+		test_big();
+		test_strangers();
+		test_refusals();
 		test_lost();
 	}
 	stop_startd(SIGTERM);
