@@ -660,12 +660,14 @@ events_write(struct pending_events *pe, int max)
 		if (job_find(pe->cluster, proc, &j) == -1 ||
 		    (path = job_userlog_path(&j)) == NULL)
 			continue;
+		/* The real uid tells whether the schedd is root: the
+		 * effective one is the last owner's. */
 		if (job_owner_ids(&j, &uid, &gid) == -1) {
-			if (geteuid() == 0) {
+			if (getuid() == 0) {
 				free(path);
 				continue;
 			}
-		} else if (geteuid() == 0 && uid != cur_uid) {
+		} else if (getuid() == 0 && uid != cur_uid) {
 			if (as_user)
 				priv_restore();
 			as_user = priv_as_user(uid, gid) == 0;

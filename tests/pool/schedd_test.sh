@@ -178,6 +178,31 @@ if id nobody >/dev/null 2>&1 && command -v runuser >/dev/null &&
 	fi
 	check "root's job is still there" test "$(job_attr 1.3 JobStatus)" = 0
 	on cm condor_rm -a >/dev/null 2>&1
+	# Jobs of an ordinary user: theirs to change, logged as them.
+	nd=$POOL/nobody
+	mkdir -p "$nd"
+	chown nobody "$nd"
+	cat >"$nd/job.sub" <<EOS
+universe = vanilla
+executable = /bin/true
+log = $nd/job.log
+queue 2
+EOS
+	as_nobody() {
+		CONDOR_CONFIG="$POOL/cm/condor_config" runuser -u nobody -- \
+		    "$TOP/bin/$1" "${@:2}" >/dev/null 2>&1
+	}
+	check "nobody submits" as_nobody condor_submit "$nd/job.sub"
+	NC=$(q -af ClusterId | sort -n | tail -1)
+	check "the job is nobody's" test "$(job_attr "$NC.0" Owner)" = nobody
+	check "nobody holds their own job" as_nobody condor_hold "$NC.0"
+	check "held" test "$(job_attr "$NC.0" JobStatus)" = 5
+	wait_for 5 grep -q "^012" "$nd/job.log"
+	check "nobody's user log is written as nobody" \
+	    test "$(stat -c %U "$nd/job.log")" = nobody
+	check "the log has submit and hold events" bash -c \
+	    "grep -q '^000' $nd/job.log && grep -q '^012' $nd/job.log"
+	on cm condor_rm -a >/dev/null 2>&1
 else
 	on cm condor_rm -a >/dev/null 2>&1
 fi
