@@ -118,6 +118,9 @@ size_t		 qlog_count(const struct qlog *);
  * walking.
  */
 const struct qlog_entry *qlog_first(const struct qlog *);
+/* qlog_entry_find: the entry of ad CLUSTER.PROC, or NULL. */
+const struct qlog_entry *qlog_entry_find(const struct qlog *, int cluster,
+	    int proc);
 const struct qlog_entry *qlog_next(const struct qlog_entry *);
 int		 qlog_entry_cluster(const struct qlog_entry *);
 int		 qlog_entry_proc(const struct qlog_entry *);

@@ -1137,6 +1137,12 @@ qlog_first(const struct qlog *q)
 }
 
 const struct qlog_entry *
+qlog_entry_find(const struct qlog *q, int cluster, int proc)
+{
+	return entry_find(q, cluster, proc);
+}
+
+const struct qlog_entry *
 qlog_next(const struct qlog_entry *e)
 {
 	return e->next;

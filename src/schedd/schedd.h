@@ -76,6 +76,20 @@ void	 queue_commit(int durable);
 void	 queue_maybe_compact(void);
 
 int	 job_find(int cluster, int proc, struct job *);
+/*
+ * Walking the jobs a constraint may select: scope_init, then
+ * scope_next until it returns 0.  A constraint that names one job or
+ * one cluster ("ClusterId == C && ProcId == P", "ClusterId == C")
+ * yields only those; any other yields every job.
+ */
+struct job_scope {
+	int	kind;		/* 0 all, 1 a cluster, 2 a job */
+	int	cluster;
+	int	proc;
+	int	started;
+};
+void	 scope_init(struct job_scope *, const char *constraint);
+int	 scope_next(struct job_scope *, struct job *);
 /* The next proc after J in queue order (J NULL: the first); 0 at end. */
 int	 job_next(struct job *j, int first);
 long long job_int(const struct job *, const char *name, long long dflt);

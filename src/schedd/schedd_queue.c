@@ -201,6 +201,59 @@ job_next(struct job *j, int first)
 	return 0;
 }
 
+/*
+ * The jobs a constraint can select.  The tools and the shadows name a
+ * job or a cluster as "ClusterId == C && ProcId == P" or "ClusterId ==
+ * C"; for those only that job or that cluster's procs (which follow
+ * their cluster ad in the queue) are looked at, not the whole queue.
+ * Any other constraint walks every job.  The constraint is still
+ * evaluated for each job the scope yields.
+ */
+void
+scope_init(struct job_scope *s, const char *constraint)
+{
+	int c, p, n = -1;
+
+	memset(s, 0, sizeof(*s));
+	if (constraint == NULL)
+		return;
+	if (sscanf(constraint, " ClusterId == %d && ProcId == %d %n", &c, &p,
+	    &n) == 2 && n >= 0 && constraint[n] == '\0') {
+		s->kind = 2;
+		s->cluster = c;
+		s->proc = p;
+	} else if (n = -1, sscanf(constraint, " ClusterId == %d %n", &c,
+	    &n) == 1 && n >= 0 && constraint[n] == '\0') {
+		s->kind = 1;
+		s->cluster = c;
+	}
+}
+
+int
+scope_next(struct job_scope *s, struct job *j)
+{
+	const struct qlog_entry *e;
+
+	switch (s->kind) {
+	case 2:
+		if (s->started++)
+			return 0;
+		return job_find(s->cluster, s->proc, j) == 0;
+	case 1:
+		if (!s->started++) {
+			e = qlog_entry_find(schedd_queue, s->cluster, -1);
+			if (e == NULL)
+				return 0;
+			j->entry = e;
+			j->cluster = s->cluster;
+			j->cad = qlog_entry_ad(e);
+		}
+		return job_next(j, 0) && j->cluster == s->cluster;
+	default:
+		return job_next(j, !s->started++);
+	}
+}
+
 /* NAME's value, evaluated where it is found (ClassAd scoping). */
 static void
 job_value(const struct job *j, const char *name, struct value *out)
@@ -932,6 +985,7 @@ queue_query(const char *constraint, int history, char **names,
 	struct expr *e = NULL;
 	struct value v;
 	struct job j;
+	struct job_scope scope;
 	char err[256], **uniq = NULL;
 	int merged, ok;
 
@@ -958,8 +1012,8 @@ queue_query(const char *constraint, int history, char **names,
 		names = uniq;
 		nnames = k;
 	}
-	for (ok = job_next(&j, 1); ok && !reply_full(r);
-	    ok = job_next(&j, 0)) {
+	scope_init(&scope, constraint);
+	while (!reply_full(r) && scope_next(&scope, &j)) {
 		if (e != NULL) {
 			job_eval(&j, e, merged, &v);
 			ok = value_is_true(&v);
@@ -1153,6 +1207,7 @@ queue_action(uid_t caller, job_action_x *arg, job_action_res_x *res)
 	struct job_id *finish = NULL, *stop = NULL, *changed = NULL;
 	struct expr *e = NULL;
 	struct value v;
+	struct job_scope scope;
 	struct job j;
 	char err[256], user[64], *reason, *owner = NULL;
 	size_t nfinish = 0, nstop = 0, nchanged = 0, cap = 0, i;
@@ -1188,7 +1243,8 @@ queue_action(uid_t caller, job_action_x *arg, job_action_res_x *res)
 		    xasprintf("via condor_rm (by user %s)", user);
 
 	qlog_begin(schedd_queue);
-	for (ok = job_next(&j, 1); ok; ok = job_next(&j, 0)) {
+	scope_init(&scope, arg->constraint);
+	while (scope_next(&scope, &j)) {
 		if (e != NULL) {
 			job_eval(&j, e, merged, &v);
 			ok = value_is_true(&v);
