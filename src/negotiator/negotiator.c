@@ -29,7 +29,9 @@
  *	   this cycle, whose ad makes the job's Requirements TRUE and whose
  *	   Requirements (or START) are TRUE against the job, with the
  *	   highest job Rank (UNDEFINED counts as 0; ties by Name).  The
- *	   schedd is then told to run the job there (SCHEDD_MATCH).
+ *	   schedd is then told to run the job there (SCHEDD_MATCH).  A
+ *	   machine given out is not offered again until its startd has
+ *	   advertised since (its ad says Idle until the claim arrives).
  *	4. Priority preemption, if PREEMPTION_ENABLED: a station that got
  *	   nothing although it offered a job has one Claimed machine
  *	   vacated (STARTD_VACATE: the job checkpoints and goes back to its
