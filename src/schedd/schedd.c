@@ -121,6 +121,7 @@ static struct queue_counts last_sent;
 static int	 advertised;
 static int	 collector_down;
 static double	 last_now = -1e9;
+static int	 poke_forced;
 
 /* The dispatcher rpcgen writes in schedd_rpc_svc.c. */
 void	schedd_prog_1(struct svc_req *, SVCXPRT *);
@@ -320,6 +321,8 @@ schedd_reschedule_1_svc(void *arg, status_x *res, struct svc_req *req)
 		status_set(res, EPERM, "not allowed to reschedule");
 		return TRUE;
 	}
+	/* Asked for: a cycle even without idle jobs here. */
+	poke_forced = 1;
 	schedd_advertise_now();
 	status_set(res, 0, NULL);
 	return TRUE;
@@ -444,8 +447,9 @@ now_tick(void *arg)
 	counts_timer = 0;
 	queue_counts(&c);
 	advertise(&c);
-	if (c.idle > 0)
+	if (c.idle > 0 || poke_forced)
 		negotiate_poke();
+	poke_forced = 0;
 }
 
 void
