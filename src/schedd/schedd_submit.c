@@ -383,7 +383,9 @@ copy_executable(int fd, int cluster, submit_res_x *res)
 	ssize_t n, w, off;
 	int out, saved;
 
-	out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	/* Only the schedd and its shadows read it: the submitter's program
+	 * may be private. */
+	out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0700);
 	if (out == -1)
 		goto fail;
 	for (;;) {
