@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#define JOBARGS_MAX_WORDS	4096	/* words in Args, variables in Env */
+#define JOBARGS_MAX_WORDS	4096	/* words of Args, entries of Env */
 
 /*
  * jobargs_split: the words of ARGS (NULL or "" gives none) into *WORDS,
@@ -28,7 +28,8 @@ int	jobargs_split(const char *args, char ***words, char *err,
  * an entry with no '=' or whose name is not [A-Za-z_][A-Za-z0-9_]* is an
  * error.  Returns how many, or -1 with a message in ERR.
  */
-int	jobenv_parse(const char *env, char ***vars, char *err, size_t errlen);
+int	jobenv_parse(const char *env, char ***vars, char *err,
+	    size_t errlen);
 
 /*
  * jobenv_set: in the NULL-terminated array *VARS of N entries, replace

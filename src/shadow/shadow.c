@@ -112,7 +112,7 @@ struct shadow_job sj = {
 	.exe_fd = -1, .in_fd = -1, .out_fd = -1, .err_fd = -1,
 };
 
-static int			 as_root;	/* switch ids for the owner */
+static int			 as_root;	/* act as the owner */
 static long			 lease_timer;
 static int			 finished;	/* an outcome is recorded */
 static struct shadow_outcome	 outcome;

@@ -49,7 +49,7 @@ extern struct shadow_job sj;
 
 /* How this run ended, as the starter (or the shadow) saw it. */
 struct shadow_outcome {
-	int		 how;		/* EXIT_NORMAL ... EXIT_FAILED */
+	int		 how;		/* EXIT_NORMAL..EXIT_FAILED */
 	int		 code;
 	double		 user_cpu, sys_cpu;	/* the job, this run */
 	long long	 image_size;		/* KiB */

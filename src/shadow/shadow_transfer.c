@@ -30,9 +30,10 @@
 #include "userlog.h"
 #include "xalloc.h"
 
-#define MAX_FILE_OFFSET	(1LL << 50)	/* bytes: a larger offset is garbage */
+/* Bytes: a larger offset is garbage. */
+#define MAX_FILE_OFFSET	(1LL << 50)
 
-static SVCXPRT	*trusted;	/* the starter's transport, after HELLO */
+static SVCXPRT	*trusted;	/* the starter's, after HELLO */
 static int	 greeted;
 
 /* The dispatcher rpcgen writes in shadow_rpc_svc.c. */

@@ -48,7 +48,7 @@
 #include "startd_rpc.h"
 #include "xalloc.h"
 
-#define CAPABILITY_MIN	16	/* bytes: anything shorter is guessable */
+#define CAPABILITY_MIN	16	/* bytes; shorter is guessable */
 
 struct claim {
 	pid_t	 pid;		/* the starter; 0: no claim */

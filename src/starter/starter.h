@@ -40,7 +40,7 @@ struct starter_job {
 	gid_t		 gid;
 	char		 user[64];
 
-	pid_t		 pid;		/* the job (and its process group) */
+	pid_t		 pid;		/* the job, its process group */
 	int		 running;
 	int		 suspended;
 	enum leave_reason leave;
@@ -48,9 +48,9 @@ struct starter_job {
 
 	/* The job's standard files: the child's ends, the starter's. */
 	int		 stdin_fd, stdout_fd, stderr_fd;	/* child */
-	int		 out_rfd, err_rfd;			/* starter */
-	int		 ship_out, ship_err;	/* the shadow wants them */
-	int		 err_is_out;		/* Err names Out's file */
+	int		 out_rfd, err_rfd;	/* starter */
+	int		 ship_out, ship_err;	/* the job has Out, Err */
+	int		 err_is_out;		/* Err is Out's file */
 	long long	 out_sent, err_sent;	/* bytes shipped */
 };
 

@@ -362,7 +362,7 @@ job_child(struct starter_job *job, char **argv, char **envp, int errfd,
 	if (geteuid() == 0 && priv_become_user(job->uid, job->gid) == -1)
 		child_fail(errfd, STAGE_USER);
 	if (geteuid() == 0 && job->uid != 0)
-		child_fail(errfd, STAGE_USER);	/* still root: never run */
+		child_fail(errfd, STAGE_USER);	/* still root */
 	/* Set after the id change, which clears it: if the starter dies
 	 * (even by SIGKILL), the job dies with it. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1)
