@@ -24,11 +24,14 @@
  *   section headers     the original sections, .condor_data,
  *                       .condor_restart and a new .shstrtab.
  *
- * Every extent, the executable part and the restart state carry a
- * checksum (ckpt_sum: CRC32C computed over four interleaved lanes of
- * 64-bit words, then folded; about 17 GB/s here, so a 1 GiB image
- * verifies in 60 ms).  A reader refuses the file if any of them, any
- * magic, version, size or offset is wrong.
+ * Every byte is covered: the executable part, every extent, the restart
+ * state and the trailer (section names and headers) carry a checksum
+ * (ckpt_sum: CRC32C computed over four interleaved lanes of 64-bit
+ * words, then folded; about 17 GB/s here, so a 1 GiB image verifies in
+ * 60 ms), and the padding must be zeros.  A reader refuses the file if
+ * any of them, any magic, version, size or offset is wrong.  A
+ * checkpoint's entry point is the library's condor_ckpt_entry, which
+ * checks the executable part before libc's start-up code runs from it.
  *
  * The job library writes the same restart state into a note named
  * "CONDOR" (type NT_CONDOR_RESTART) of an ELF core when asked for a core
@@ -68,7 +71,10 @@ struct ckpt_marker {
 	uint32_t	is_ckpt;
 	uint64_t	state_off;	/* file offset of struct ckpt_head */
 	uint64_t	state_len;	/* bytes of restart state */
-	uint64_t	reserved[4];
+	uint64_t	entry;		/* condor_ckpt_entry: a checkpoint's
+					   e_entry, which checks the file
+					   before libc's start-up runs */
+	uint64_t	reserved[3];
 };
 
 /* Region kinds: what a saved mapping was. */
@@ -172,7 +178,10 @@ struct ckpt_head {
 	uint32_t	pad_sum;
 	uint32_t	exe_sum;	/* ckpt_sum of the executable part
 					   (0 in a core) */
-	uint32_t	pad_exe;
+	uint32_t	trailer_sum;	/* ckpt_sum of what follows the state:
+					   section names and headers (0 in a
+					   core); the padding before the data
+					   must be zeros */
 	uint64_t	exe_len;	/* bytes of the original executable */
 	uint64_t	exe_shoff;	/* its section headers, as linked */
 	uint32_t	exe_shnum, exe_shstrndx;
@@ -213,14 +222,13 @@ struct ckpt_head {
 
 /* ckpt_sum: the checksum used everywhere in the format. */
 uint32_t	 ckpt_sum(const void *, size_t);
-/* A running checksum: ckpt_sum_more over chunks whose lengths, except
- * the last's, are multiples of 32, then ckpt_sum_end (while the last
- * chunk is still in memory) equals ckpt_sum of the concatenation. */
+/* A running checksum: ckpt_sum_more over chunks of any lengths, then
+ * ckpt_sum_end, equals ckpt_sum of their concatenation. */
 struct ckpt_sumctx {
 	uint64_t	 lane[4];
 	uint64_t	 len;
-	const uint8_t	*tail;
-	size_t		 ntail;
+	uint8_t		 pend[32];	/* bytes short of a block */
+	uint32_t	 npend;
 	int		 hw;
 };
 void		 ckpt_sum_init(struct ckpt_sumctx *);

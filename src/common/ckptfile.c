@@ -130,35 +130,54 @@ ckpt_sum_init(struct ckpt_sumctx *s)
 		crc32c_detect();
 	s->lane[0] = s->lane[1] = s->lane[2] = s->lane[3] = 0xffffffffu;
 	s->len = 0;
-	s->tail = 0;
-	s->ntail = 0;
+	s->npend = 0;
 	s->hw = crc32c_hw == 2;
 }
 
-/*
- * Whole 32-byte blocks go through the lanes; a tail (only allowed in the
- * last chunk) is folded into lane 0 byte by byte at the end.
- */
-void
-ckpt_sum_more(struct ckpt_sumctx *s, const void *p, size_t n)
+static void
+sum_blocks(struct ckpt_sumctx *s, const void *p, size_t nb)
 {
-	size_t nb = n / 32;
-
 	if (s->hw)
 		lanes_hw(s->lane, p, nb);
 	else
 		lanes_sw(s->lane, p, nb);
+}
+
+/*
+ * Whole 32-byte blocks go through the lanes; bytes short of a block wait
+ * in pend; what is left at the end is folded into lane 0 byte by byte.
+ */
+void
+ckpt_sum_more(struct ckpt_sumctx *s, const void *pv, size_t n)
+{
+	const uint8_t *p = pv;
+	size_t nb;
+
 	s->len += n;
-	s->tail = (const uint8_t *)p + nb * 32;
-	s->ntail = n - nb * 32;
+	if (s->npend > 0) {
+		while (n > 0 && s->npend < 32) {
+			s->pend[s->npend++] = *p++;
+			n--;
+		}
+		if (s->npend < 32)
+			return;
+		sum_blocks(s, s->pend, 1);
+		s->npend = 0;
+	}
+	nb = n / 32;
+	sum_blocks(s, p, nb);
+	p += nb * 32;
+	n -= nb * 32;
+	while (n-- > 0)
+		s->pend[s->npend++] = *p++;
 }
 
 uint32_t
 ckpt_sum_end(struct ckpt_sumctx *s)
 {
 	if (s->hw)
-		return fold_hw(s->lane, s->len, s->tail, s->ntail);
-	return fold_sw(s->lane, s->len, s->tail, s->ntail);
+		return fold_hw(s->lane, s->len, s->pend, s->npend);
+	return fold_sw(s->lane, s->len, s->pend, s->npend);
 }
 
 uint32_t
@@ -226,7 +245,8 @@ ckpt_state_check(const struct ckpt_head *h, uint64_t len, uint64_t file_size)
 			return "bad restart state magic";
 	if (h->version != CKPT_VERSION)
 		return "unsupported checkpoint version";
-	if (h->head_size != sizeof(*h) || h->state_len != len)
+	if (h->head_size != sizeof(*h) || h->state_len != len ||
+	    h->pad_sum != 0)
 		return "restart state size mismatch";
 	if (ckpt_state_sum(h, len) != h->sum)
 		return "restart state checksum mismatch";
@@ -368,6 +388,7 @@ ckpt_write(struct ckpt_head *h, struct ckpt_io *io, void *bufv, size_t buflen,
 	    str_off, shdr_off, marker_off = 0, marker_len = 0, at, total,
 	    chunk, i;
 	size_t meta, names_len = sizeof(NEW_NAMES);
+	uint64_t entry;
 	uint32_t nsec, nnew, data_name, restart_name;
 	char *chunkbuf;
 	int rc, found = 0;
@@ -431,6 +452,11 @@ ckpt_write(struct ckpt_head *h, struct ckpt_io *io, void *bufv, size_t buflen,
 		*why = "no " CKPT_MARKER_SECTION " section: not relinked with condor_cc";
 		return -8;
 	}
+	if ((rc = io->exe_read(io->arg, marker_off, &mk, sizeof(mk))) < 0) {
+		*why = "cannot read the executable's marker";
+		return rc;
+	}
+	entry = mk.entry;
 	bcopy_(buf + meta + shstr_len, NEW_NAMES, names_len);
 	data_name = (uint32_t)shstr_len;
 	restart_name = (uint32_t)(shstr_len + sizeof(CKPT_DATA_SECTION));
@@ -481,6 +507,14 @@ ckpt_write(struct ckpt_head *h, struct ckpt_io *io, void *bufv, size_t buflen,
 	mk.is_ckpt = 1;
 	mk.state_off = state_off;
 	mk.state_len = h->state_len;
+	mk.entry = entry;
+
+	/* The trailer is known now: its checksum goes in the state. */
+	bzero_(buf + meta + new_str_len, shdr_off - str_off - new_str_len);
+	ckpt_sum_init(&s);
+	ckpt_sum_more(&s, buf + meta, shdr_off - str_off);
+	ckpt_sum_more(&s, sh, meta);
+	h->trailer_sum = ckpt_sum_end(&s);
 
 	/* 1. The executable, patched, with its checksum. */
 	ckpt_sum_init(&s);
@@ -498,6 +532,8 @@ ckpt_write(struct ckpt_head *h, struct ckpt_io *io, void *bufv, size_t buflen,
 			e->e_shoff = shdr_off;
 			e->e_shnum = nnew;
 			e->e_shstrndx = h->exe_shstrndx;
+			if (entry != 0)
+				e->e_entry = entry;
 		}
 		lo = marker_off > at ? marker_off : at;
 		hi = marker_off + sizeof(mk) < at + n ?
@@ -550,7 +586,6 @@ ckpt_write(struct ckpt_head *h, struct ckpt_io *io, void *bufv, size_t buflen,
 		*why = "cannot write the checkpoint";
 		return rc;
 	}
-	bzero_(buf + meta + new_str_len, shdr_off - str_off - new_str_len);
 	if ((rc = io->write(io->arg, buf + meta, shdr_off - str_off)) < 0 ||
 	    (rc = io->write(io->arg, sh, meta)) < 0) {
 		*why = "cannot write the checkpoint";
@@ -811,7 +846,8 @@ ckpt_open(const char *path, struct ckpt_file_info *ci, char *err,
 		goto fail;
 	}
 	if (ckpt_state_offset(ci->head) != ci->marker.state_off ||
-	    ci->head->exe_len > ci->size) {
+	    ci->head->exe_len > ci->size ||
+	    ci->head->data_off != ckpt_data_offset(ci->head->exe_len)) {
 		snprintf(err, errlen, "%s: restart state not where the "
 		    "layout puts it", path);
 		goto fail;
@@ -849,10 +885,27 @@ sum_range(int fd, uint64_t off, uint64_t len, uint32_t *sum, char *buf)
 		n = len < VBUF ? len : VBUF;
 		if (pread_full(fd, buf, n, off) == -1)
 			return -1;
-		ckpt_sum_more(&s, buf, n);	/* VBUF: a multiple of 32 */
+		ckpt_sum_more(&s, buf, n);
 		off += n, len -= n;
 	}
 	*sum = ckpt_sum_end(&s);
+	return 0;
+}
+
+static int
+check_padding(int fd, uint64_t from, uint64_t to, char *buf)
+{
+	uint64_t i;
+
+	if (to < from || to - from > CKPT_PAGE)
+		return -1;
+	if (to == from)
+		return 0;
+	if (pread_full(fd, buf, to - from, from) == -1)
+		return -1;
+	for (i = 0; i < to - from; i++)
+		if (buf[i] != 0)
+			return -1;
 	return 0;
 }
 
@@ -876,6 +929,18 @@ ckpt_verify(struct ckpt_file_info *ci, char *err, size_t errlen)
 		if (sum != h->exe_sum) {
 			snprintf(err, errlen, "executable part checksum "
 			    "mismatch (%08x, expected %08x)", sum, h->exe_sum);
+			goto out;
+		}
+		if (check_padding(ci->fd, h->exe_len, h->data_off, buf) == -1) {
+			snprintf(err, errlen, "padding after the executable "
+			    "part is not zero");
+			goto out;
+		}
+		if (sum_range(ci->fd, ci->marker.state_off + h->state_len,
+		    ci->size - ci->marker.state_off - h->state_len, &sum,
+		    buf) == -1 || sum != h->trailer_sum) {
+			snprintf(err, errlen, "section headers checksum "
+			    "mismatch");
 			goto out;
 		}
 	}

@@ -118,6 +118,9 @@ uint32_t ckpt_build_str(struct ckpt_build *, const char *);
 int	ckpt_core_write(int fd, struct ckpt_build *, ucontext_t *uc,
 	    const char **why);
 
+/* Set by ckpt_entry_check when it verified the executable part. */
+extern int	ckpt_exe_verified;
+
 /* Resuming (ckpt_restart.c); never returns. */
 void	ckpt_restart(const struct ckpt_marker *, char **envp)
 	    __attribute__((noreturn));

@@ -60,4 +60,25 @@ ckpt_call_on_stack:
 	hlt
 	.size	ckpt_call_on_stack, . - ckpt_call_on_stack
 
+/*
+ * condor_ckpt_entry: a checkpoint file's entry point (its ELF header's
+ * e_entry; a program's stays _start).  Before anything of libc runs from
+ * the file's text, ckpt_entry_check() verifies the executable part's
+ * checksum and refuses a damaged file; then on to _start with the
+ * registers the kernel gave (rsp: argc, argv...; rdx: 0).
+ */
+	.globl	condor_ckpt_entry
+	.type	condor_ckpt_entry, @function
+	.p2align 4
+condor_ckpt_entry:
+	movq	%rsp, %r12
+	movq	%rdx, %r13
+	andq	$-16, %rsp
+	callq	ckpt_entry_check
+	movq	%r12, %rsp
+	movq	%r13, %rdx
+	xorl	%ebp, %ebp
+	jmp	_start
+	.size	condor_ckpt_entry, . - condor_ckpt_entry
+
 	.section .note.GNU-stack,"",@progbits

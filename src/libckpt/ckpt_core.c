@@ -129,6 +129,8 @@ ckpt_core_write(int fd, struct ckpt_build *b, ucontext_t *uc,
 	prs.pr_sigpend = h->sigpending;
 	prs.pr_sighold = h->sigmask;
 	prs.pr_pid = (int)h->pid;
+	prs.pr_pgrp = (int)condor_sys0(SYS_getpgrp);
+	prs.pr_sid = (int)condor_sys1(SYS_getsid, 0);
 	prs.pr_ppid = (int)condor_sys0(SYS_getppid);
 	for (i = 0; i < CKPT_NGREG && i < ELF_NGREG; i++)
 		prs.pr_reg[i] = (elf_greg_t)h->gregs[i];
@@ -158,10 +160,20 @@ ckpt_core_write(int fd, struct ckpt_build *b, ucontext_t *uc,
 			xsize = *(const uint32_t *)(fx + 464 + 16);
 		if (xsize >= 576 && xsize <= 65536) {
 			char *desc;
-			uint32_t lo, hi;
+			uint32_t lo, hi, a, bx, c, d;
 
+			/* gdb wants the whole area XCR0 enables; the signal
+			 * frame may hold less (zero-filled here). */
+			__asm__ volatile("cpuid" : "=a"(a), "=b"(bx), "=c"(c),
+			    "=d"(d) : "a"(0xd), "c"(0));
 			desc = np + sizeof(Elf64_Nhdr) + 8;
 			np = put_note(np, "LINUX", NT_X86_XSTATE, fx, xsize);
+			if (bx > xsize && bx <= 65536) {
+				cj_memset(desc + xsize, 0, bx - xsize);
+				((Elf64_Nhdr *)(desc - 8 -
+				    sizeof(Elf64_Nhdr)))->n_descsz = bx;
+				np = desc + ((bx + 3) & ~3u);
+			}
 			/* gdb reads XCR0 from the software-reserved bytes. */
 			__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
 			*(uint64_t *)(desc + 464) = ((uint64_t)hi << 32) | lo;
@@ -216,13 +228,32 @@ ckpt_core_write(int fd, struct ckpt_build *b, ucontext_t *uc,
 	    nph * sizeof(Elf64_Phdr))) < 0)
 		goto werr;
 
-	/* Memory, with the checksums the restart state carries. */
+	/* Memory, with the checksums the restart state carries.  The
+	 * stack changes under us (our own frames): copied, then summed. */
 	for (i = 0; i < h->nextents; i++) {
-		e[i].sum = ckpt_sum((const void *)(uintptr_t)e[i].addr,
-		    e[i].len);
-		if ((rc = ckpt_out_write(fd, (const void *)(uintptr_t)e[i].addr,
-		    e[i].len)) < 0)
-			goto werr;
+		const char *m = (const char *)(uintptr_t)e[i].addr;
+
+		if (r[e[i].region].kind != CKPT_R_STACK) {
+			e[i].sum = ckpt_sum(m, e[i].len);
+			if ((rc = ckpt_out_write(fd, m, e[i].len)) < 0)
+				goto werr;
+			continue;
+		}
+		{
+			struct ckpt_sumctx sc;
+			uint64_t k, n;
+
+			ckpt_sum_init(&sc);
+			for (k = 0; k < e[i].len; k += n) {
+				n = e[i].len - k < CB_IOBUF ? e[i].len - k :
+				    CB_IOBUF;
+				cj_memcpy(b->iobuf, m + k, n);
+				ckpt_sum_more(&sc, b->iobuf, n);
+				if ((rc = ckpt_out_write(fd, b->iobuf, n)) < 0)
+					goto werr;
+			}
+			e[i].sum = ckpt_sum_end(&sc);
+		}
 	}
 	h->exe_sum = 0;
 	h->data_off = data_off;

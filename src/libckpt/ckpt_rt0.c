@@ -13,9 +13,12 @@
 #include "ckptfile.h"
 #include "condor_job.h"
 
+extern void	condor_ckpt_entry(void);
+
 struct ckpt_marker condor_relinked_marker
     __attribute__((section(CKPT_MARKER_SECTION), used, aligned(64))) = {
-	CKPT_MARKER_MAGIC, CKPT_VERSION, 0, 0, 0, { 0, 0, 0, 0 }
+	CKPT_MARKER_MAGIC, CKPT_VERSION, 0, 0, 0,
+	(uint64_t)(uintptr_t)condor_ckpt_entry, { 0, 0, 0 }
 };
 
 static void __attribute__((constructor(101), used))

@@ -25,6 +25,7 @@
  */
 #include <elf.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/auxv.h>
 #include <sys/personality.h>
 #include <sys/rseq.h>
@@ -231,6 +232,11 @@ first_start(char **envp)
 	remote_files_init();
 	if ((r = ckpt_install_handlers()) < 0)
 		cj_say("cannot install the checkpoint handlers", (char *)0);
+	else {
+		uint64_t m = SIGBIT(CONDOR_SIG_CKPT) | SIGBIT(CONDOR_SIG_VACATE);
+
+		condor_sys4(SYS_rt_sigprocmask, SIG_UNBLOCK, &m, 0, 8);
+	}
 	if ((r = remote_trap_install((enum remote_mode)fix.mode,
 	    fix.trap_all)) < 0)
 		cj_say("cannot install the system-call trap (seccomp); "
@@ -250,6 +256,17 @@ condor_ckpt_startup(int argc, char **argv, char **envp)
 		__asm__ volatile("syscall" : "=a"(r) : "a"(SYS_write), "D"(2),
 		    "S"(msg), "d"(sizeof(msg) - 1) : "rcx", "r11", "memory");
 		return;
+	}
+	/*
+	 * Hold the checkpoint signals until CKPT() is their handler (or, in
+	 * a restart, until the restored program's mask is back): blocked,
+	 * they wait, across the re-execution too, instead of stopping the
+	 * process (SIGTSTP's default) or killing it (SIGUSR2's).
+	 */
+	{
+		uint64_t m = SIGBIT(CONDOR_SIG_CKPT) | SIGBIT(CONDOR_SIG_VACATE);
+
+		condor_sys4(SYS_rt_sigprocmask, SIG_BLOCK, &m, 0, 8);
 	}
 	reexec_if_needed(argv, envp);
 	/* Read through volatile: the compiler knows the initial value. */

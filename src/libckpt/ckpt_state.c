@@ -604,13 +604,101 @@ ckpt_build_restore_prot(struct ckpt_build *b)
 	b->prot_fixed = 0;
 }
 
+/* One line of /proc/self/maps, parsed. */
+struct mapline {
+	uint64_t	lo, hi, off, inode;
+	char		perms[5];
+	char		name[PATH_MAX];
+};
+
+static int
+add_region(struct ckpt_build *b, const struct mapline *m, uint64_t lo,
+    uint64_t hi, const struct seg *segs, int nsegs, unsigned char *vec,
+    const char **why)
+{
+	struct ckpt_head *h = b->head;
+	uint64_t heap_hi = (h->brk + PAGE - 1) & ~(PAGE - 1);
+	const char *name = m->name;
+	struct ckpt_region *r;
+	size_t n;
+	int k;
+
+	if (b->nregions >= CB_MAX_REGIONS) {
+		*why = "too many memory regions";
+		return -1;
+	}
+	r = &b->regions[b->nregions];
+	cj_memset(r, 0, sizeof(*r));
+	r->start = lo;
+	r->end = hi;
+	r->prot = (m->perms[0] == 'r' ? PROT_READ : 0) |
+	    (m->perms[1] == 'w' ? PROT_WRITE : 0) |
+	    (m->perms[2] == 'x' ? PROT_EXEC : 0);
+	r->flags = m->perms[3] == 'p' ? CKPT_RF_PRIVATE : 0;
+	r->kind = CKPT_R_ANON;
+	if (cj_strcmp(name, "[vdso]") == 0)
+		r->kind = CKPT_R_VDSO;
+	else if (cj_strcmp(name, "[vvar]") == 0)
+		r->kind = CKPT_R_VVAR;
+	else if (cj_strcmp(name, "[vvar_vclock]") == 0)
+		r->kind = CKPT_R_VVAR_VCLOCK;
+	else if (cj_strcmp(name, "[vsyscall]") == 0)
+		r->kind = CKPT_R_VSYSCALL;
+	else if (cj_strcmp(name, "[stack]") == 0) {
+		r->kind = CKPT_R_STACK;
+		r->flags |= CKPT_RF_GROWSDOWN;
+	} else if (lo == CONDOR_GATE_ADDR)
+		r->kind = CKPT_R_GATE;
+	else if (lo >= h->start_brk && hi <= heap_hi)
+		r->kind = CKPT_R_HEAP;
+	else {
+		for (k = 0; k < nsegs; k++) {
+			if (lo < segs[k].lo || hi > segs[k].hi)
+				continue;
+			if (segs[k].writable)
+				r->kind = m->inode != 0 ? CKPT_R_DATA :
+				    CKPT_R_BSS;
+			else
+				r->kind = r->prot & PROT_WRITE ?
+				    CKPT_R_DATA : CKPT_R_TEXT;
+			break;
+		}
+		if (k == nsegs && m->perms[3] == 's' && m->inode != 0 &&
+		    !starts_with(name, "/dev/zero") &&
+		    !starts_with(name, "/SYSV") &&
+		    !starts_with(name, "/memfd:")) {
+			n = cj_strlen(name);
+			if (n > 10 && cj_strcmp(name + n - 10,
+			    " (deleted)") == 0) {
+				cj_strlcpy(refuse_buf, "a shared mapping "
+				    "of the deleted file ", sizeof(refuse_buf));
+				cj_strlcat(refuse_buf, name, sizeof(refuse_buf));
+				*why = refuse_buf;
+				return -1;
+			}
+			r->kind = CKPT_R_SHARED;
+			r->file_off = m->off + (lo - m->lo);
+		}
+	}
+	r->name = ckpt_build_str(b, name);
+	if (saveable(r->kind)) {
+		h->image_bytes += hi - lo;
+		if (region_extents(b, b->nregions, m->inode == 0, vec) == -1) {
+			*why = "too many memory extents";
+			return -1;
+		}
+	}
+	b->nregions++;
+	return 0;
+}
+
 int
 ckpt_build_memory(struct ckpt_build *b, const char **why)
 {
 	struct ckpt_head *h = b->head;
 	struct seg segs[16];
+	struct mapline m;
 	unsigned char *vec = (unsigned char *)b->iobuf;
-	uint64_t heap_hi = (h->brk + PAGE - 1) & ~(PAGE - 1);
 	uint64_t scr_lo = (uint64_t)b->scratch, scr_hi = scr_lo + b->scratch_len;
 	uint32_t i;
 	const char *p;
@@ -625,106 +713,50 @@ ckpt_build_memory(struct ckpt_build *b, const char **why)
 	b->nextents = 0;
 	h->image_bytes = 0;
 	for (p = b->mapsbuf; *p != '\0';) {
-		struct ckpt_region *r;
-		uint64_t lo, hi, off, inode;
-		char perms[5], name[PATH_MAX];
 		size_t n;
 
-		if (parse_hex(&p, &lo) == -1 || *p++ != '-' ||
-		    parse_hex(&p, &hi) == -1 || *p++ != ' ') {
+		if (parse_hex(&p, &m.lo) == -1 || *p++ != '-' ||
+		    parse_hex(&p, &m.hi) == -1 || *p++ != ' ') {
 			*why = "cannot parse /proc/self/maps";
 			return -1;
 		}
 		for (k = 0; k < 4 && *p != '\0'; k++)
-			perms[k] = *p++;
-		perms[4] = '\0';
+			m.perms[k] = *p++;
+		m.perms[4] = '\0';
 		p++;
-		parse_hex(&p, &off);
+		parse_hex(&p, &m.off);
 		while (*p == ' ')
 			p++;
 		while (*p != ' ' && *p != '\0')	/* device */
 			p++;
 		while (*p == ' ')
 			p++;
-		inode = parse_dec(&p);
+		m.inode = parse_dec(&p);
 		while (*p == ' ')
 			p++;
 		for (n = 0; *p != '\n' && *p != '\0'; p++)
-			if (n < sizeof(name) - 1)
-				name[n++] = *p;
-		name[n] = '\0';
+			if (n < sizeof(m.name) - 1)
+				m.name[n++] = *p;
+		m.name[n] = '\0';
 		if (*p == '\n')
 			p++;
-		if (lo < scr_hi && hi > scr_lo)
-			continue;	/* our own scratch */
-		if (b->nregions >= CB_MAX_REGIONS) {
-			*why = "too many memory regions";
-			return -1;
-		}
-		r = &b->regions[b->nregions];
-		cj_memset(r, 0, sizeof(*r));
-		r->start = lo;
-		r->end = hi;
-		r->prot = (perms[0] == 'r' ? PROT_READ : 0) |
-		    (perms[1] == 'w' ? PROT_WRITE : 0) |
-		    (perms[2] == 'x' ? PROT_EXEC : 0);
-		r->flags = perms[3] == 'p' ? CKPT_RF_PRIVATE : 0;
-		r->kind = CKPT_R_ANON;
-		if (cj_strcmp(name, "[vdso]") == 0)
-			r->kind = CKPT_R_VDSO;
-		else if (cj_strcmp(name, "[vvar]") == 0)
-			r->kind = CKPT_R_VVAR;
-		else if (cj_strcmp(name, "[vvar_vclock]") == 0)
-			r->kind = CKPT_R_VVAR_VCLOCK;
-		else if (cj_strcmp(name, "[vsyscall]") == 0)
-			r->kind = CKPT_R_VSYSCALL;
-		else if (cj_strcmp(name, "[stack]") == 0) {
-			r->kind = CKPT_R_STACK;
-			r->flags |= CKPT_RF_GROWSDOWN;
-		} else if (lo == CONDOR_GATE_ADDR)
-			r->kind = CKPT_R_GATE;
-		else if (lo >= h->start_brk && hi <= heap_hi)
-			r->kind = CKPT_R_HEAP;
-		else {
-			for (k = 0; k < nsegs; k++) {
-				if (lo < segs[k].lo || hi > segs[k].hi)
-					continue;
-				if (segs[k].writable)
-					r->kind = inode != 0 ? CKPT_R_DATA :
-					    CKPT_R_BSS;
-				else
-					r->kind = r->prot & PROT_WRITE ?
-					    CKPT_R_DATA : CKPT_R_TEXT;
-				break;
-			}
-			if (k == nsegs && perms[3] == 's' && inode != 0 &&
-			    !starts_with(name, "/dev/zero") &&
-			    !starts_with(name, "/SYSV") &&
-			    !starts_with(name, "/memfd:")) {
-				n = cj_strlen(name);
-				if (n > 10 && cj_strcmp(name + n - 10,
-				    " (deleted)") == 0) {
-					cj_strlcpy(refuse_buf, "a shared mapping "
-					    "of the deleted file ",
-					    sizeof(refuse_buf));
-					cj_strlcat(refuse_buf, name,
-					    sizeof(refuse_buf));
-					*why = refuse_buf;
-					return -1;
-				}
-				r->kind = CKPT_R_SHARED;
-				r->file_off = off;
-			}
-		}
-		r->name = ckpt_build_str(b, name);
-		if (saveable(r->kind)) {
-			h->image_bytes += hi - lo;
-			if (region_extents(b, b->nregions, inode == 0, vec) == -1) {
-				*why = "too many memory extents";
+		/*
+		 * Our own scratch is not the program's; the kernel may have
+		 * merged it with a neighbouring anonymous mapping of the
+		 * program, so it is cut out of the line, not skipped.
+		 */
+		if (m.hi <= scr_lo || m.lo >= scr_hi) {
+			if (add_region(b, &m, m.lo, m.hi, segs, nsegs, vec,
+			    why) == -1)
 				return -1;
-			}
+			continue;
 		}
-		b->nregions++;
+		if (m.lo < scr_lo && add_region(b, &m, m.lo, scr_lo, segs,
+		    nsegs, vec, why) == -1)
+			return -1;
+		if (m.hi > scr_hi && add_region(b, &m, scr_hi, m.hi, segs,
+		    nsegs, vec, why) == -1)
+			return -1;
 	}
 	h->data_bytes = 0;
 	for (i = 0; i < b->nextents; i++)

@@ -856,6 +856,20 @@ condor_gate_install(void)
 	r = raw_syscall6(SYS_mmap, (long)CONDOR_GATE_ADDR, CONDOR_GATE_SIZE,
 	    PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
 	    MAP_FIXED_NOREPLACE, -1, 0);
+	if (r == -EEXIST) {
+		/* Mapped already (condor_ckpt_entry did it)? */
+		unsigned char v = 0;
+		size_t i;
+
+		if (raw_syscall6(SYS_mincore, (long)CONDOR_GATE_ADDR,
+		    CONDOR_GATE_SIZE, (long)&v, 0, 0, 0) < 0)
+			return -EEXIST;
+		for (i = 0; i < n; i++)
+			if (((const char *)CONDOR_GATE_ADDR)[i] !=
+			    condor_gate_template[i])
+				return -EEXIST;
+		return 0;
+	}
 	if (r < 0)
 		return (int)r;
 	if ((unsigned long)r != CONDOR_GATE_ADDR) {

@@ -1,0 +1,510 @@
+#!/usr/bin/env bash
+# tests/ckpt/run_suite.sh: the standalone checkpoint suite (issue 5, no
+# daemons).  Every program here is built twice, natively (cc -static) and
+# relinked (condor_cc); the relinked one is checkpointed and restarted at
+# random moments and its output must be the native run's, byte for byte.
+#
+#   tests/ckpt/run_suite.sh [NAME...]     run all checks, or those named
+#
+# Prints "PASS name" or "FAIL name: why" per check.  Needs (Debian):
+# liblua5.4-dev, libsqlite3-dev, gdb, binutils; the tree built (make).
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+src=$top/tests/ckpt
+condor_cc=$top/bin/condor_cc
+condor_ckpt=$top/bin/condor_ckpt
+work=$(mktemp -d /tmp/ckpt-suite.XXXXXX)
+started=()
+
+cleanup() {
+	local p
+	for p in "${started[@]}"; do
+		kill -KILL "$p" 2>/dev/null
+	done
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; }
+
+want() {
+	local n
+	[ ${#selected[@]} -eq 0 ] && return 0
+	for n in "${selected[@]}"; do
+		case "$1" in *"$n"*) return 0 ;; esac
+	done
+	return 1
+}
+selected=("$@")
+
+# A random pause of 0.04 to 0.24 s: where checkpoints land.
+pause() { sleep "0.$(printf '%02d' $((RANDOM % 21 + 4)))"; }
+
+# wait_for PID: its exit status, within 60 s; a stopped process (a signal
+# that came before the library was up) is continued.
+wait_for() {
+	local pid=$1 i state
+	for ((i = 0; i < 6000; i++)); do
+		[ -d /proc/$pid ] || break
+		state=$(awk '{print $3}' /proc/$pid/stat 2>/dev/null)
+		[ "$state" = Z ] && break
+		[ "$state" = T ] && kill -CONT "$pid" 2>/dev/null
+		sleep 0.01
+	done
+	if [ -d /proc/$pid ] && [ "$(awk '{print $3}' /proc/$pid/stat 2>/dev/null)" != Z ]; then
+		kill -KILL "$pid" 2>/dev/null
+	fi
+	wait "$pid"
+}
+
+# build NAME [cc args...]: bin/NAME.native and bin/NAME (relinked).
+build() {
+	local name=$1
+	shift
+	mkdir -p "$work/bin"
+	if ! cc -O2 -g -static -o "$work/bin/$name.native" "$src/$name.c" "$@" \
+	    >"$work/bin/$name.log" 2>&1; then
+		fail "build-$name" "native build failed: $(grep -m1 error "$work/bin/$name.log")"
+		return 1
+	fi
+	if ! "$condor_cc" -O2 -g -o "$work/bin/$name" "$src/$name.c" "$@" \
+	    >>"$work/bin/$name.log" 2>&1; then
+		fail "build-$name" "condor_cc failed: $(grep -m1 error "$work/bin/$name.log")"
+		return 1
+	fi
+	if ! readelf -S "$work/bin/$name" | grep -q '\.condor_relinked'; then
+		fail "build-$name" "no .condor_relinked section in the relinked program"
+		return 1
+	fi
+	return 0
+}
+
+# native NAME DIR [args]: the reference output, DIR/out.native.
+native() {
+	local name=$1 dir=$2
+	shift 2
+	mkdir -p "$dir"
+	(cd "$dir" && "$work/bin/$name.native" "$@" >out.native 2>err.native)
+}
+
+# tstp_cycles NAME DIR [args]: run the relinked program in DIR, stop it
+# with SIGTSTP (checkpoint and exit 85) at random moments and run its
+# checkpoint again, until it finishes (after MAX_CYCLES it is left to
+# finish).  Sets CYCLES and RC; output in DIR/out.relinked, stderr in
+# DIR/err.relinked.
+MAX_CYCLES=${MAX_CYCLES:-8}
+tstp_cycles() {
+	local name=$1 dir=$2 pid
+	shift 2
+	mkdir -p "$dir"
+	cp "$work/bin/$name" "$dir/$name"
+	CYCLES=0
+	(cd "$dir" && rm -f "$name.ckpt" && exec "./$name" "$@" >out.relinked 2>err.relinked) &
+	pid=$!
+	started+=("$pid")
+	while :; do
+		pause
+		[ "$CYCLES" -lt "$MAX_CYCLES" ] && kill -TSTP "$pid" 2>/dev/null
+		wait_for "$pid"
+		RC=$?
+		[ "$RC" -eq 85 ] || break
+		CYCLES=$((CYCLES + 1))
+		(cd "$dir" && exec "./$name.ckpt" >>out.relinked 2>>err.relinked) &
+		pid=$!
+		started+=("$pid")
+	done
+}
+
+# same_output NAME DIR: compare the relinked run with the native one.
+same_output() {
+	local check=$1 dir=$2
+	if [ "$RC" -ne 0 ]; then
+		fail "$check" "exit status $RC after $CYCLES restarts; $(head -c 300 "$dir/err.relinked")"
+	elif [ -s "$dir/err.relinked" ]; then
+		fail "$check" "the library complained: $(head -c 300 "$dir/err.relinked")"
+	elif ! cmp -s "$dir/out.native" "$dir/out.relinked"; then
+		fail "$check" "output differs from the native run after $CYCLES restarts ($(diff "$dir/out.native" "$dir/out.relinked" | head -3 | tr '\n' ' '))"
+	elif [ "$CYCLES" -lt 1 ]; then
+		fail "$check" "no checkpoint was taken"
+	else
+		pass "$check ($CYCLES checkpoint-restart cycles)"
+	fi
+}
+
+# usr2_run NAME DIR [args]: SIGUSR2 (checkpoint and go on) twice while it
+# runs; the run must be unaffected, and a restart from the last
+# checkpoint must finish the output exactly.
+usr2_run() {
+	local name=$1 dir=$2 pid off n=0 i
+	shift 2
+	mkdir -p "$dir"
+	cp "$work/bin/$name" "$dir/$name"
+	(cd "$dir" && rm -f "$name.ckpt" && exec "./$name" "$@" >out.relinked 2>err.relinked) &
+	pid=$!
+	started+=("$pid")
+	for i in 1 2; do
+		pause
+		kill -USR2 "$pid" 2>/dev/null && n=$((n + 1))
+	done
+	wait_for "$pid"
+	RC=$?
+	CYCLES=$n
+	if [ "$RC" -ne 0 ] || [ -s "$dir/err.relinked" ] ||
+	    ! cmp -s "$dir/out.native" "$dir/out.relinked"; then
+		same_output "$name-usr2" "$dir"
+		return
+	fi
+	if [ ! -f "$dir/$name.ckpt" ]; then
+		fail "$name-usr2" "no checkpoint file after SIGUSR2"
+		return
+	fi
+	# Where stdout stood at the checkpoint: the restart writes the rest.
+	off=$("$condor_ckpt" info "$dir/$name.ckpt" | awk '$1 == "fd" && $2 == "1:" {print $5}' | tr -d ,)
+	if [ -z "$off" ]; then
+		fail "$name-usr2" "condor_ckpt info shows no stdout offset"
+		return
+	fi
+	(cd "$dir" && exec "./$name.ckpt" >out.restart 2>err.restart) &
+	pid=$!
+	started+=("$pid")
+	wait_for "$pid"
+	RC=$?
+	head -c "$off" "$dir/out.native" >"$dir/out.combined"
+	cat "$dir/out.restart" >>"$dir/out.combined"
+	if [ "$RC" -ne 0 ]; then
+		fail "$name-usr2" "restart from the periodic checkpoint exited $RC: $(head -c 300 "$dir/err.restart")"
+	elif ! cmp -s "$dir/out.native" "$dir/out.combined"; then
+		fail "$name-usr2" "restart from the periodic checkpoint (stdout at $off) gave other output"
+	else
+		pass "$name-usr2 (ran on through $n periodic checkpoints; restart from the last one finished it)"
+	fi
+}
+
+# ------------------------------------------------------------------ #
+# Programs written for the suite (checkpoint-pitfalls.md's list).
+
+for t in stdio recurse memory regs signals; do
+	want "$t" || continue
+	build "$t" || continue
+	native "$t" "$work/$t"
+	tstp_cycles "$t" "$work/$t"
+	same_output "$t-tstp" "$work/$t"
+done
+
+if want files && build files; then
+	d=$work/files
+	mkdir -p "$d/n" "$d/r"
+	(cd "$d/n" && "$work/bin/files.native" init)
+	cp "$d/n/input.dat" "$d/r/"
+	native files "$d/n"
+	cp "$d/n/out.native" "$d/r/"
+	tstp_cycles files "$d/r"
+	same_output files-tstp "$d/r"
+	for f in out.log report.txt; do
+		if cmp -s "$d/n/$f" "$d/r/$f"; then
+			pass "files-$f (written across restarts, same as native)"
+		else
+			fail "files-$f" "differs from the native run's"
+		fi
+	done
+fi
+
+for t in stdio memory signals regs; do
+	want "$t-usr2" || continue
+	[ -x "$work/bin/$t" ] || build "$t" || continue
+	[ -f "$work/$t/out.native" ] || native "$t" "$work/$t"
+	mkdir -p "$work/$t-usr2"
+	cp "$work/$t/out.native" "$work/$t-usr2/"
+	usr2_run "$t" "$work/$t-usr2"
+done
+
+if want cycles && build cycles; then
+	d=$work/cycles
+	native cycles "$d"
+	mkdir -p "$d"
+	cp "$work/bin/cycles" "$d/"
+	n=0
+	(cd "$d" && rm -f cycles.ckpt && exec ./cycles >out.relinked 2>err.relinked)
+	RC=$?
+	while [ "$RC" -eq 85 ] && [ "$n" -lt 300 ]; do
+		n=$((n + 1))
+		(cd "$d" && exec ./cycles.ckpt >>out.relinked 2>>err.relinked)
+		RC=$?
+	done
+	CYCLES=$n
+	if [ "$n" -ne 200 ]; then
+		fail cycles-200 "$n checkpoint-and-exit cycles instead of 200 (exit $RC): $(head -c 200 "$d/err.relinked")"
+	else
+		same_output cycles-200 "$d"
+	fi
+fi
+
+if want forkexec && build forkexec; then
+	native forkexec "$work/forkexec"
+	(cd "$work/forkexec" && "$work/bin/forkexec" >out.relinked 2>err.relinked)
+	if cmp -s "$work/forkexec/out.native" "$work/forkexec/out.relinked"; then
+		pass "forkexec (fork, exec, pipe, popen, exec of a relinked program: as native outside Condor)"
+	else
+		fail forkexec "differs from native: $(diff "$work/forkexec/out.native" "$work/forkexec/out.relinked" | head -3 | tr '\n' ' ')"
+	fi
+fi
+
+# Every trapped call (CONDOR_TRAP_ALL=1): the trap must be transparent.
+if want trapall && { [ -x "$work/bin/files" ] || build files; }; then
+	d=$work/trapall
+	mkdir -p "$d/n" "$d/r"
+	(cd "$d/n" && "$work/bin/files.native" init && "$work/bin/files.native" >out.native)
+	cp "$d/n/input.dat" "$d/n/out.native" "$d/r/"
+	export CONDOR_TRAP_ALL=1
+	tstp_cycles files "$d/r"
+	unset CONDOR_TRAP_ALL
+	same_output trapall-files "$d/r"
+fi
+
+# ------------------------------------------------------------------ #
+# Real programs nobody here wrote.
+
+if want lua && build lua_main -I/usr/include/lua5.4 -llua5.4 -lm; then
+	native lua_main "$work/lua"
+	tstp_cycles lua_main "$work/lua"
+	same_output lua-tstp "$work/lua"
+fi
+
+if want sqlite && build sqlite_main -lsqlite3 -lm; then
+	native sqlite_main "$work/sqlite/n"
+	mkdir -p "$work/sqlite/r"
+	cp "$work/sqlite/n/out.native" "$work/sqlite/r/"
+	tstp_cycles sqlite_main "$work/sqlite/r"
+	same_output sqlite-tstp "$work/sqlite/r"
+fi
+
+# ------------------------------------------------------------------ #
+# Cores, gdb, merge, readelf, a moved vDSO.
+
+if want core && { [ -x "$work/bin/recurse" ] || build recurse; }; then
+	d=$work/core
+	mkdir -p "$d"
+	cp "$work/bin/recurse" "$d/"
+	[ -f "$work/recurse/out.native" ] || native recurse "$work/recurse"
+	cp "$work/recurse/out.native" "$d/"
+	(cd "$d" && CONDOR_CKPT_CORE=core.recurse exec ./recurse >out.relinked 2>err.relinked) &
+	pid=$!
+	started+=("$pid")
+	sleep 0.15
+	kill -TSTP "$pid"
+	wait_for "$pid"
+	RC=$?
+	if [ "$RC" -ne 85 ] || [ ! -s "$d/core.recurse" ]; then
+		fail core-written "no core after SIGTSTP (exit $RC): $(head -c 200 "$d/err.relinked")"
+	else
+		pass "core-written (an ELF core of $(stat -c %s "$d/core.recurse") bytes)"
+		if [ "$(readelf -h "$d/core.recurse" | awk '/Type:/{print $2}')" = CORE ]; then
+			pass "core-is-et-core (readelf: Type CORE)"
+		else
+			fail core-is-et-core "readelf does not see an ET_CORE"
+		fi
+		gdb -batch -ex "bt 6" -ex "bt -3" "$d/recurse" "$d/core.recurse" >"$d/gdb.out" 2>&1
+		if grep -q ' in work ' "$d/gdb.out" && grep -q ' in recurse ' "$d/gdb.out" &&
+		    grep -q ' in main ' "$d/gdb.out"; then
+			pass "gdb-backtrace (gdb PROGRAM CORE: work <- recurse <- ... <- main)"
+		else
+			fail gdb-backtrace "gdb printed no work/recurse/main frames: $(grep '^#' "$d/gdb.out" | head -3 | tr '\n' ' ')"
+		fi
+		if "$condor_ckpt" merge "$d/recurse" "$d/core.recurse" -o "$d/merged.ckpt" 2>"$d/merge.err"; then
+			pass "merge (condor_ckpt merge EXE CORE -o CKPT)"
+			if "$condor_ckpt" info "$d/merged.ckpt" >/dev/null 2>"$d/info.err"; then
+				pass "merge-info (the merged checkpoint verifies)"
+			else
+				fail merge-info "$(cat "$d/info.err")"
+			fi
+			(cd "$d" && exec ./merged.ckpt >>out.relinked 2>>err.relinked)
+			RC=$?
+			CYCLES=1
+			same_output merge-restart "$d"
+		else
+			fail merge "$(cat "$d/merge.err")"
+		fi
+	fi
+fi
+
+if want readelf && { [ -x "$work/bin/stdio" ] || build stdio; }; then
+	d=$work/readelf
+	mkdir -p "$d"
+	cp "$work/bin/stdio" "$d/"
+	(cd "$d" && exec ./stdio >out 2>err) &
+	pid=$!
+	started+=("$pid")
+	sleep 0.1
+	kill -TSTP "$pid"
+	wait_for "$pid"
+	if readelf -lW "$d/stdio.ckpt" >"$d/readelf.out" 2>&1 &&
+	    grep -q 'LOAD' "$d/readelf.out" && ! grep -qi 'error\|warning' "$d/readelf.out"; then
+		pass "readelf (readelf -l reads a checkpoint: $(grep -c LOAD "$d/readelf.out") LOAD segments)"
+	else
+		fail readelf "$(head -3 "$d/readelf.out" | tr '\n' ' ')"
+	fi
+	if readelf -SW "$d/stdio.ckpt" 2>&1 | grep -q '\.condor_restart' &&
+	    ! readelf -SW "$d/stdio.ckpt" 2>&1 | grep -qi 'warning\|error'; then
+		pass "readelf-sections (readelf -S shows .condor_restart and .condor_data)"
+	else
+		fail readelf-sections "readelf -S does not read the sections cleanly"
+	fi
+fi
+
+# A restart where the kernel puts [vdso]/[vvar] elsewhere (a bigger stack
+# limit moves the mmap base): the library must move them back.
+if want vdso && { [ -x "$work/bin/stdio" ] || build stdio; }; then
+	d=$work/vdso
+	mkdir -p "$d"
+	cp "$work/bin/stdio" "$d/"
+	[ -f "$work/stdio/out.native" ] || native stdio "$work/stdio"
+	cp "$work/stdio/out.native" "$d/"
+	(cd "$d" && exec ./stdio >out.relinked 2>err.relinked) &
+	pid=$!
+	started+=("$pid")
+	sleep 0.15
+	kill -TSTP "$pid"
+	wait_for "$pid"
+	(cd "$d" && ulimit -s 1048576 && exec ./stdio.ckpt >>out.relinked 2>>err.relinked)
+	RC=$?
+	CYCLES=1
+	same_output vdso-moved "$d"
+fi
+
+# ------------------------------------------------------------------ #
+# Damaged checkpoints: refused, never resumed, never a crash.
+
+if want fuzz && { [ -x "$work/bin/stdio" ] || build stdio; }; then
+	d=$work/fuzz
+	mkdir -p "$d"
+	cp "$work/bin/stdio" "$d/"
+	(cd "$d" && exec ./stdio >out 2>err) &
+	pid=$!
+	started+=("$pid")
+	sleep 0.1
+	kill -TSTP "$pid"
+	wait_for "$pid"
+	good=$d/stdio.ckpt
+	size=$(stat -c %s "$good")
+	if ! "$condor_ckpt" info "$good" >/dev/null 2>&1; then
+		fail fuzz-info "the undamaged checkpoint does not verify"
+	else
+		bad_info=0 crash_info=0 n=0
+		for ((i = 0; i < 300; i++)); do
+			cp "$good" "$d/bad.ckpt"
+			if ((i % 3 == 0)); then
+				off=$(( (RANDOM * 32768 + RANDOM) % size ))
+				truncate -s "$off" "$d/bad.ckpt"
+			else
+				# Flip one byte: anywhere, or in the headers and
+				# the restart state at the end.
+				if ((i % 3 == 1)); then
+					off=$(( (RANDOM * 32768 + RANDOM) % size ))
+				else
+					off=$(( size - 1 - (RANDOM * 32768 + RANDOM) % 16384 ))
+				fi
+				orig=$(od -An -tu1 -j "$off" -N1 "$d/bad.ckpt" | tr -d ' ')
+				new=$(( (orig ^ (RANDOM % 255 + 1)) & 255 ))
+				printf "$(printf '\\%03o' "$new")" |
+				    dd of="$d/bad.ckpt" bs=1 seek="$off" conv=notrunc status=none
+			fi
+			n=$((n + 1))
+			"$condor_ckpt" info "$d/bad.ckpt" >/dev/null 2>"$d/info.err"
+			rc=$?
+			if [ "$rc" -ge 128 ]; then
+				crash_info=$((crash_info + 1))
+			elif [ "$rc" -eq 0 ]; then
+				bad_info=$((bad_info + 1))
+				echo "accepted: offset $off" >>"$d/accepted"
+			fi
+		done
+		if [ "$crash_info" -ne 0 ]; then
+			fail fuzz-info "condor_ckpt info crashed on $crash_info of $n damaged files"
+		elif [ "$bad_info" -ne 0 ]; then
+			fail fuzz-info "condor_ckpt info accepted $bad_info of $n damaged files ($(head -1 "$d/accepted"))"
+		else
+			pass "fuzz-info (condor_ckpt info refused all $n truncated or flipped checkpoints, no crash)"
+		fi
+		# Truncated inside its loadable segments, a file cannot even be
+		# exec'd: the kernel kills the process in execve (SIGSEGV)
+		# before any of its code runs.  Anything else must be refused
+		# by the checkpoint's own checks (status 1, a message).
+		load_end=0
+		while read -r typ off_ x_ x_ fsz x_; do
+			[ "$typ" = LOAD ] || continue
+			e=$(( off_ + fsz ))
+			[ "$e" -gt "$load_end" ] && load_end=$e
+		done < <(readelf -lW "$good")
+		ran=0 crashed=0 refused=0 kernel=0 n=0
+		for ((i = 0; i < 60; i++)); do
+			cp "$good" "$d/bad.ckpt"
+			trunc=0
+			if ((i % 4 == 0)); then
+				off=$(( (RANDOM * 32768 + RANDOM) % size ))
+				truncate -s "$off" "$d/bad.ckpt"
+				trunc=1
+			else
+				off=$(( (RANDOM * 32768 + RANDOM) % size ))
+				orig=$(od -An -tu1 -j "$off" -N1 "$d/bad.ckpt" | tr -d ' ')
+				new=$(( (orig ^ (RANDOM % 255 + 1)) & 255 ))
+				printf "$(printf '\\%03o' "$new")" |
+				    dd of="$d/bad.ckpt" bs=1 seek="$off" conv=notrunc status=none
+			fi
+			n=$((n + 1))
+			# Through sh, whose "Segmentation fault" goes to /dev/null.
+			sh -c 'cd "$1" && timeout -k 2 10 ./bad.ckpt >run.out 2>run.err; echo $? >rc' \
+			    sh "$d" 2>/dev/null
+			rc=$(cat "$d/rc")
+			if [ -s "$d/run.out" ]; then
+				ran=$((ran + 1))
+				echo "ran: offset $off rc $rc" >>"$d/ran"
+			elif [ "$trunc" = 1 ] && [ "$off" -lt "$load_end" ] && [ "$rc" -ge 128 ]; then
+				kernel=$((kernel + 1))
+			elif [ "$rc" -eq 1 ] && grep -q 'cannot resume' "$d/run.err"; then
+				refused=$((refused + 1))
+			elif [ "$rc" -eq 126 ] || [ "$rc" -eq 127 ]; then
+				kernel=$((kernel + 1))	# exec format error
+			else
+				crashed=$((crashed + 1))
+				echo "offset $off rc $rc trunc $trunc: $(head -c 100 "$d/run.err")" >>"$d/crashed"
+			fi
+		done
+		if [ "$ran" -ne 0 ]; then
+			fail fuzz-restart "$ran of $n damaged checkpoints resumed ($(head -1 "$d/ran"))"
+		elif [ "$crashed" -ne 0 ]; then
+			fail fuzz-restart "$crashed of $n damaged checkpoints were not refused cleanly ($(head -1 "$d/crashed"))"
+		else
+			pass "fuzz-restart (none of $n damaged checkpoints resumed: $refused refused with a message, $kernel not loadable by the kernel)"
+		fi
+	fi
+fi
+
+# A checkpoint whose open file is gone: refused with the reason.
+if want missing && { [ -x "$work/bin/files" ] || build files; }; then
+	d=$work/missing
+	mkdir -p "$d"
+	(cd "$d" && "$work/bin/files.native" init)
+	cp "$work/bin/files" "$d/"
+	(cd "$d" && exec ./files >out.relinked 2>err.relinked) &
+	pid=$!
+	started+=("$pid")
+	sleep 0.3
+	kill -TSTP "$pid"
+	wait_for "$pid"
+	RC=$?
+	if [ "$RC" -ne 85 ]; then
+		fail missing-file "the program did not checkpoint (exit $RC)"
+	else
+		rm -f "$d/input.dat"
+		(cd "$d" && exec ./files.ckpt >out.restart 2>err.restart)
+		RC=$?
+		if [ "$RC" -eq 1 ] && [ ! -s "$d/out.restart" ] &&
+		    grep -q 'cannot reopen .*input.dat' "$d/err.restart"; then
+			pass "missing-file (restart refused: $(head -c 120 "$d/err.restart"))"
+		else
+			fail missing-file "exit $RC, stderr: $(head -c 200 "$d/err.restart")"
+		fi
+	fi
+fi
+exit 0
