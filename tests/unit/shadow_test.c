@@ -903,6 +903,61 @@ kill_starter(pid_t shadow)
 		fprintf(stderr, "no starter to kill\n");
 }
 
+/* Suspend the job through its starter, as the startd will, and go on. */
+static long long	status_suspended = -1, status_continued = -1;
+static int		job_stopped;
+
+static void
+suspend_and_continue(pid_t shadow)
+{
+	pid_t starter = starter_pid();
+	double deadline;
+	char path[64], *stat;
+
+	read_job_pid();
+	if (starter <= 0)
+		return;
+	kill(starter, SIGTSTP);
+	deadline = monotime() + 5;
+	while (monotime() < deadline && status_suspended != 7) {
+		event_run_once(0.05);
+		ad_get_int(job, "JobStatus", &status_suspended);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)job_pid);
+	stat = slurp(path);
+	job_stopped = has(stat, ") T ");
+	free(stat);
+	kill(starter, SIGCONT);
+	deadline = monotime() + 5;
+	while (monotime() < deadline && status_continued != 2) {
+		event_run_once(0.05);
+		ad_get_int(job, "JobStatus", &status_continued);
+	}
+}
+
+static void
+test_suspend(void)
+{
+	char *log;
+	int rc;
+
+	job = new_job(20, "#!/bin/sh\necho $$\nsleep 4\necho done\n");
+	ad_set_string(job, "Out", "pid.txt");
+	ad_set_string(job, "UserLog", "log20.txt");
+	ad_set_int(job, "JobStatus", 2);
+	rc = run_shadow("exec1", suspend_and_continue, 1.5);
+	CHECK("suspend: JobStatus 7 while suspended", status_suspended == 7);
+	CHECK("suspend: the job is stopped", job_stopped);
+	CHECK("suspend: JobStatus 2 again after continue",
+	    status_continued == 2);
+	log = slurp("log20.txt");
+	CHECK("suspend: user log 010 and 011", has(log, "010 (020.000.000)")
+	    && has(log, "011 (020.000.000)"));
+	free(log);
+	CHECK("suspend: the job then completes", rc == SHADOW_EXIT_COMPLETED);
+	ad_free(job);
+}
+
 static void
 kill_startd(pid_t shadow)
 {
@@ -1023,6 +1078,7 @@ main(void)
 		test_big();
 		test_strangers();
 		test_refusals();
+		test_suspend();
 		test_lost();
 	}
 	stop_startd(SIGTERM);
