@@ -250,6 +250,50 @@ if want forkexec && build forkexec; then
 	fi
 fi
 
+# condor_ckpt.h, and checkpoints that must fail without harm.
+if want api && build api -lpthread; then
+	d=$work/api
+	mkdir -p "$d"
+	cp "$work/bin/api" "$d/"
+	# The second checkpoint outgrows a 32 MiB file size limit (as a full
+	# disk would stop it): ckpt() says -1, the first checkpoint stays.
+	(cd "$d" && ulimit -f 32768 && trap '' XFSZ && exec ./api ckpt >out 2>err)
+	if [ "$(cat "$d/out")" = "$(printf 'ckpt returned 0\nsecond ckpt returned -1')" ] &&
+	    grep -q 'checkpoint failed' "$d/err" &&
+	    "$condor_ckpt" info "$d/api.ckpt" >/dev/null 2>&1 &&
+	    [ -z "$(ls "$d" | grep '\.tmp\.')" ]; then
+		pass "api-failed-ckpt (ckpt() returned 0, then -1 when the file size limit stopped the writer; the first checkpoint stayed, no temporary left)"
+	else
+		fail api-failed-ckpt "$(tr '\n' ' ' <"$d/out") / $(head -c 200 "$d/err")"
+	fi
+	(cd "$d" && exec ./api.ckpt >out2 2>err2)
+	if grep -q 'ckpt returned 1' "$d/out2" && grep -q 'resumed from the first' "$d/out2"; then
+		pass "api-ckpt-returns-1 (resumed from the checkpoint, ckpt() returned 1)"
+	else
+		fail api-ckpt-returns-1 "$(tr '\n' ' ' <"$d/out2") $(head -c 200 "$d/err2")"
+	fi
+	(cd "$d" && exec ./api unlinked >out3 2>err3)
+	if grep -q 'deleted open file returned -1' "$d/out3" &&
+	    grep -q 'once it is closed returned 0' "$d/out3" &&
+	    grep -q 'was deleted' "$d/err3"; then
+		pass "api-unlinked-refused (an open deleted file: refused, named; fine once closed)"
+	else
+		fail api-unlinked-refused "$(tr '\n' ' ' <"$d/out3") $(head -c 200 "$d/err3")"
+	fi
+	(cd "$d" && exec ./api threads >out4 2>err4)
+	if grep -q 'two threads returned -1' "$d/out4" && grep -q 'several threads' "$d/err4"; then
+		pass "api-threads-refused (a second thread: refused with the reason)"
+	else
+		fail api-threads-refused "$(tr '\n' ' ' <"$d/out4") $(head -c 200 "$d/err4")"
+	fi
+	(cd "$d" && "$work/bin/api.native" environ >env.native && ./api environ >env.relinked)
+	if cmp -s "$d/env.native" "$d/env.relinked"; then
+		pass "api-environ (the re-execution leaves the environment as native: $(cat "$d/env.native"))"
+	else
+		fail api-environ "native: $(cat "$d/env.native") relinked: $(cat "$d/env.relinked")"
+	fi
+fi
+
 # Every trapped call (CONDOR_TRAP_ALL=1): the trap must be transparent.
 if want trapall && { [ -x "$work/bin/files" ] || build files; }; then
 	d=$work/trapall
