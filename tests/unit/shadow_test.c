@@ -550,13 +550,21 @@ test_vacate(void)
 
 static pid_t	job_pid;	/* from the job's output */
 
+/* The job's pid, once its output reached us (5 seconds at most). */
 static void
 read_job_pid(void)
 {
-	char *out = slurp("pid.txt");
+	double deadline = monotime() + 5;
+	char *out;
 
-	job_pid = out != NULL ? (pid_t)atoi(out) : 0;
-	free(out);
+	do {
+		out = slurp("pid.txt");
+		job_pid = out != NULL ? (pid_t)atoi(out) : 0;
+		free(out);
+		if (job_pid > 0)
+			return;
+		event_run_once(0.1);
+	} while (monotime() < deadline);
 }
 
 static void
