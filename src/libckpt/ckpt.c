@@ -32,6 +32,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -53,7 +54,12 @@ struct out {
 	long	exe_fd;
 	int	err;
 	const struct ckpt_head *h;
+	uint64_t written, flushed;	/* bytes; writeback started */
 };
+
+/* Start writeback every WB_STEP bytes, so that the final fsync finds
+ * little left to do and dirty pages do not pile up. */
+#define WB_STEP		(32ULL << 20)
 
 static int
 out_exe_read(void *arg, uint64_t off, void *buf, size_t len)
@@ -114,8 +120,17 @@ static int
 out_write(void *arg, const void *buf, size_t len)
 {
 	struct out *o = arg;
+	int rc;
 
-	return ckpt_out_write(o->fd, buf, len);
+	if ((rc = ckpt_out_write(o->fd, buf, len)) < 0)
+		return rc;
+	o->written += len;
+	if (o->written - o->flushed >= WB_STEP) {
+		condor_sys4(SYS_sync_file_range, o->fd, o->flushed,
+		    o->written - o->flushed, SYNC_FILE_RANGE_WRITE);
+		o->flushed = o->written;
+	}
+	return 0;
 }
 
 static void
@@ -191,7 +206,7 @@ write_image(struct ckpt_build *b, ucontext_t *uc, const char **why)
 	char tmp[PATH_MAX + 32];
 	const char *target = ckpt_g.core_target[0] != '\0' ?
 	    ckpt_g.core_target : ckpt_g.target;
-	struct out o = { -1, -1, 0, 0 };
+	struct out o = { -1, -1, 0, 0, 0, 0 };
 	int64_t total;
 	int rc = -1;
 
@@ -325,7 +340,10 @@ ckpt_handler(int sig, siginfo_t *si, void *ucv)
 	if (sig == CONDOR_SIG_CKPT && ckpt_g.fork_writer) {
 		pid = condor_sys5(SYS_clone, 0, 0, 0, 0, 0);
 		if (pid == 0) {
+			/* The program keeps the CPU it had; the writer takes
+			 * what is left (nice 10: a tenth when they compete). */
 			condor_sys2(SYS_prctl, PR_SET_NAME, "condor_ckptwr");
+			condor_sys3(SYS_setpriority, PRIO_PROCESS, 0, 10);
 			if (write_image(&b, uc, &why) == -1) {
 				say_failed(why);
 				condor_sys1(SYS_exit_group, 1);

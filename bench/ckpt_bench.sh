@@ -1,0 +1,340 @@
+#!/usr/bin/env bash
+# bench/ckpt_bench.sh: checkpoint and restart timings of a relinked
+# program that fills N MiB of heap and then counts, for N = 16, 256 and
+# 1024 (or the sizes given), and the cost of the system-call trap.
+#
+#   bench/ckpt_bench.sh [MiB...]
+#
+# Columns, each the median of REPEAT runs (default 3):
+#   frozen     how long a periodic checkpoint (SIGUSR2) stops the program:
+#              the stall of the counting loop the signal fell into (CKPT()
+#              taking the state and forking the writer); under 0.1 ms
+#              shows as 0.0001
+#   durable    SIGUSR2 to the new checkpoint renamed into place (written,
+#              fsynced, read back, checked, renamed, directory fsynced)
+#   vacate     SIGTSTP to exit 85 (the checkpoint durable first)
+#   core       ckpt_and_exit() to exit with CONDOR_CKPT_CORE (an ELF core
+#              written instead, not fsynced)
+#   merge      condor_ckpt merge EXE CORE -o CKPT (fsynced, verified)
+#   resumed    exec of the checkpoint to the program running again
+#              (checksums of the file and every extent verified)
+#   all back   exec to every page of the image read once more
+#   ckpt MiB   the checkpoint file's size
+#
+# The checkpoint's page cache is warm for the restarts, as in the CRIU
+# figures of shared/notes/checkpoint-pitfalls.md.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+sizes=("$@")
+[ ${#sizes[@]} -gt 0 ] || sizes=(16 256 1024)
+REPEAT=${REPEAT:-3}
+work=$(mktemp -d /tmp/ckpt-bench.XXXXXX)
+pids=()
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+if [ ! -x "$top/bin/condor_cc" ] || [ ! -x "$top/bin/condor_ckpt" ]; then
+	echo "ckpt_bench: build first (make)" >&2
+	exit 1
+fi
+
+# The program: fill N MiB, then either count (measuring its own longest
+# stall) until SIGINT, or checkpoint itself and, once resumed, report
+# when it runs again and when all its memory has been read back.
+cat >"$work/prog.c" <<'EOF'
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "condor_ckpt.h"
+
+static volatile sig_atomic_t stop;
+static void on_int(int s) { stop = 1; }
+
+static long long
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+int
+main(int argc, char **argv)
+{
+	size_t n = (size_t)atol(argv[1]) << 20, i;
+	unsigned char *p = malloc(n);
+	unsigned long sum = 0, count = 0;
+	long long last, t, gs[512], ge[512];
+	int ngaps = 0, k;
+
+	for (i = 0; i < n; i++)
+		p[i] = (unsigned char)(i * 2654435761u >> 13);
+	signal(SIGINT, on_int);
+	if (strcmp(argv[2], "self") == 0) {
+		ckpt_and_exit();
+		printf("resumed %lld\n", now_ns());
+		fflush(stdout);
+		for (i = 0; i < n; i += 4096)
+			sum += p[i];
+		printf("allback %lld %lu\n", now_ns(), sum & 1);
+		return 0;
+	}
+	printf("ready\n");
+	fflush(stdout);
+	/* Every stall over 100 us, to find the one the checkpoint caused. */
+	last = now_ns();
+	while (!stop) {
+		if ((++count & 1023) == 0) {
+			t = now_ns();
+			if (t - last > 100000 && ngaps < 512) {
+				gs[ngaps] = last;
+				ge[ngaps++] = t;
+			}
+			last = t;
+		}
+	}
+	for (k = 0; k < ngaps; k++)
+		printf("gap %lld %lld\n", gs[k], ge[k]);
+	return 0;
+}
+EOF
+
+# The driver's clock, signals and waiting, to the microsecond.
+cat >"$work/drive.c" <<'EOF'
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static long long
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static pid_t
+start(char **argv, FILE **out)
+{
+	int fds[2];
+	pid_t pid;
+
+	if (pipe(fds) == -1)
+		exit(1);
+	if ((pid = fork()) == 0) {
+		dup2(fds[1], 1);
+		close(fds[0]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	*out = fdopen(fds[0], "r");
+	return pid;
+}
+
+/* Wait for PATH to be replaced (a new inode); the time it happened. */
+static long long
+wait_replaced(const char *path, ino_t old)
+{
+	struct stat st;
+
+	for (;;) {
+		if (stat(path, &st) == 0 && st.st_ino != old)
+			return now_ns();
+		usleep(200);
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	char line[256];
+	FILE *out;
+	struct stat st;
+	long long t0, t1, gap = -1, a, b, gs, ge;
+	int status;
+	pid_t pid;
+
+	if (strcmp(argv[1], "periodic") == 0 || strcmp(argv[1], "vacate") == 0) {
+		/* drive periodic|vacate CKPTFILE PROG MIB */
+		char *av[] = { argv[3], argv[4], "loop", NULL };
+		ino_t old;
+
+		pid = start(av, &out);
+		if (fgets(line, sizeof(line), out) == NULL)
+			return 1;
+		usleep(200000);
+		old = stat(argv[2], &st) == 0 ? st.st_ino : 0;
+		t0 = now_ns();
+		if (argv[1][0] == 'v') {
+			kill(pid, SIGTSTP);
+			waitpid(pid, &status, 0);
+			t1 = now_ns();
+			printf("%.3f %d\n", (t1 - t0) / 1e9,
+			    WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+			return 0;
+		}
+		kill(pid, SIGUSR2);
+		t1 = wait_replaced(argv[2], old);
+		usleep(100000);
+		kill(pid, SIGINT);
+		/* The stall the signal fell into, or the first after it. */
+		while (fgets(line, sizeof(line), out) != NULL)
+			if (sscanf(line, "gap %lld %lld", &gs, &ge) == 2 &&
+			    gap < 0 && ge > t0 && gs < t0 + 2000000)
+				gap = ge - gs;
+		waitpid(pid, &status, 0);
+		printf("%.4f %.3f\n", gap < 0 ? 0.0001 : gap / 1e9,
+		    (t1 - t0) / 1e9);
+		return 0;
+	}
+	if (strcmp(argv[1], "self") == 0) {
+		/* drive self PROG MIB: run to its own checkpoint */
+		char *av[] = { argv[2], argv[3], "self", NULL };
+
+		t0 = now_ns();
+		pid = start(av, &out);
+		while (fgets(line, sizeof(line), out) != NULL)
+			;
+		waitpid(pid, &status, 0);
+		t1 = now_ns();
+		printf("%d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		return 0;
+	}
+	if (strcmp(argv[1], "restart") == 0) {
+		/* drive restart CKPTFILE */
+		char *av[] = { argv[2], NULL };
+
+		a = b = 0;
+		t0 = now_ns();
+		pid = start(av, &out);
+		while (fgets(line, sizeof(line), out) != NULL) {
+			sscanf(line, "resumed %lld", &a);
+			sscanf(line, "allback %lld", &b);
+		}
+		waitpid(pid, &status, 0);
+		printf("%.4f %.4f\n", (a - t0) / 1e9, (b - t0) / 1e9);
+		return 0;
+	}
+	if (strcmp(argv[1], "time") == 0) {
+		/* drive time CMD...: wall time of a command */
+		t0 = now_ns();
+		if ((pid = fork()) == 0) {
+			execvp(argv[2], argv + 2);
+			_exit(127);
+		}
+		waitpid(pid, &status, 0);
+		printf("%.3f %d\n", (now_ns() - t0) / 1e9,
+		    WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		return 0;
+	}
+	return 2;
+}
+EOF
+
+# The trap's cost: small reads and writes (never trapped outside
+# Condor), and open/close pairs (trapped: the file table keeps them).
+cat >"$work/sys.c" <<'EOF'
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int
+main(void)
+{
+	char c;
+	double t;
+	int i, fd = open("/dev/zero", O_RDONLY), nul = open("/dev/null", O_WRONLY);
+
+	t = now();
+	for (i = 0; i < 1000000; i++)
+		if (read(fd, &c, 1) != 1 || write(nul, &c, 1) != 1)
+			return 1;
+	printf("%.3f ", (now() - t) * 1e6 / 2e6);
+	t = now();
+	for (i = 0; i < 100000; i++)
+		close(open("/dev/null", O_RDONLY));
+	printf("%.3f\n", (now() - t) * 1e6 / 2e5);
+	return 0;
+}
+EOF
+
+cc -O2 -o "$work/drive" "$work/drive.c" || exit 1
+"$top/bin/condor_cc" -O2 -o "$work/prog" "$work/prog.c" 2>/dev/null || exit 1
+cc -O2 -static -o "$work/sys.native" "$work/sys.c" 2>/dev/null || exit 1
+"$top/bin/condor_cc" -O2 -o "$work/sys" "$work/sys.c" 2>/dev/null || exit 1
+cd "$work" || exit 1
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+printf '%8s %9s %9s %9s %9s %9s %9s %9s %9s\n' "image" "frozen" "durable" \
+    "vacate" "core" "merge" "resumed" "all back" "ckpt"
+for mib in "${sizes[@]}"; do
+	: >f.frozen; : >f.durable; : >f.vacate; : >f.core; : >f.merge
+	: >f.resumed; : >f.allback
+	for ((r = 0; r < REPEAT; r++)); do
+		rm -f prog.ckpt core.prog
+		read -r fz du < <(./drive periodic prog.ckpt ./prog "$mib")
+		echo "$fz" >>f.frozen
+		echo "$du" >>f.durable
+		read -r va st < <(./drive vacate prog.ckpt ./prog "$mib")
+		[ "$st" = 85 ] && echo "$va" >>f.vacate
+		# The program checkpoints itself, then resumes from the file.
+		rm -f prog.ckpt
+		./drive self ./prog "$mib" >/dev/null
+		read -r rs ab < <(./drive restart ./prog.ckpt)
+		echo "$rs" >>f.resumed
+		echo "$ab" >>f.allback
+		ckpt_size=$(stat -c %s prog.ckpt)
+		read -r co st < <(CONDOR_CKPT_CORE=core.prog ./drive time ./prog "$mib" self)
+		echo "$co" >>f.core
+		read -r me st < <(./drive time "$top/bin/condor_ckpt" merge ./prog core.prog -o merged.ckpt)
+		echo "$me" >>f.merge
+		rm -f core.prog merged.ckpt
+	done
+	printf '%5s MiB %8ss %8ss %8ss %8ss %8ss %8ss %8ss %5s MiB\n' "$mib" \
+	    "$(median <f.frozen)" "$(median <f.durable)" "$(median <f.vacate)" \
+	    "$(median <f.core)" "$(median <f.merge)" "$(median <f.resumed)" \
+	    "$(median <f.allback)" "$((ckpt_size >> 20))"
+done
+read -r dd st < <(./drive time dd if=/dev/zero of=dd.out bs=4M count=256 conv=fsync status=none)
+rm -f dd.out
+echo "(core: the whole run, filling included; the others from the signal"
+echo " or the exec.  Reference in this run: dd of 1 GiB with fsync $dd s;"
+echo " load average $(cut -d' ' -f1 /proc/loadavg).  CRIU 4.2 on this machine, idle:"
+echo " 16 MiB / 256 MiB / 1 GiB frozen 0.016 / 0.21 / 0.96 s, dump 0.073 /"
+echo " 0.26 / 1.03 s without fsync, restore 0.048 / 0.25 / 0.81 s.)"
+
+echo
+read -r rw oc < <(./sys.native)
+read -r rw2 oc2 < <(./sys)
+read -r rw3 oc3 < <(CONDOR_TRAP_ALL=1 ./sys)
+printf '%-38s %10s %10s\n' "system calls (microseconds per call)" "read/write" "open+close"
+printf '%-38s %10s %10s\n' "native (cc -static)" "$rw" "$oc"
+printf '%-38s %10s %10s\n' "relinked, outside Condor" "$rw2" "$oc2"
+printf '%-38s %10s %10s\n' "relinked, every call trapped" "$rw3" "$oc3"
