@@ -66,3 +66,8 @@ lib/include/condor_ckpt.h: include/condor_ckpt.h
 # starter, which merges and ships them (src/common/ckptfile.c).
 TOOL_LIBS_condor_ckpt := -lelf
 sbin/condor_starter: LDLIBS += -lelf
+
+# condor_fc: condor_cc driving gfortran.
+extra: bin/condor_fc
+bin/condor_fc: bin/condor_cc
+	ln -sf condor_cc $@

@@ -7,7 +7,8 @@
 #   tests/ckpt/run_suite.sh [NAME...]     run all checks, or those named
 #
 # Prints "PASS name" or "FAIL name: why" per check.  Needs (Debian):
-# liblua5.4-dev, libsqlite3-dev, gdb, binutils; the tree built (make).
+# liblua5.4-dev, libsqlite3-dev, gfortran, gdb, binutils; the tree built
+# (make).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 src=$top/tests/ckpt
@@ -321,6 +322,27 @@ if want sqlite && build sqlite_main -lsqlite3 -lm; then
 	cp "$work/sqlite/n/out.native" "$work/sqlite/r/"
 	tstp_cycles sqlite_main "$work/sqlite/r"
 	same_output sqlite-tstp "$work/sqlite/r"
+fi
+
+if want fortran; then
+	d=$work/fortran
+	mkdir -p "$d/n" "$d/r" "$work/bin"
+	if ! gfortran -O2 -static -o "$work/bin/fortran.native" "$src/fortran.f90" \
+	    >"$work/bin/fortran.log" 2>&1 ||
+	    ! "$top/bin/condor_fc" -O2 -o "$work/bin/fortran" "$src/fortran.f90" \
+	    >>"$work/bin/fortran.log" 2>&1; then
+		fail build-fortran "$(head -c 200 "$work/bin/fortran.log")"
+	else
+		native fortran "$d/n"
+		cp "$d/n/out.native" "$d/r/"
+		tstp_cycles fortran "$d/r"
+		same_output fortran-tstp "$d/r"
+		if cmp -s "$d/n/table.out" "$d/r/table.out"; then
+			pass "fortran-table (the formatted file written across restarts is the native one)"
+		else
+			fail fortran-table "table.out differs from the native run's"
+		fi
+	fi
 fi
 
 # ------------------------------------------------------------------ #
