@@ -71,7 +71,7 @@ main(int argc, char **argv)
 	char *names[64];
 	unsigned long c = 0;
 	long size, chunk = 0;
-	int in, out, nnames = 0, i;
+	int in, out, sparse, nnames = 0, i;
 	FILE *rep;
 	DIR *d;
 	struct dirent *de;
@@ -111,6 +111,11 @@ main(int argc, char **argv)
 	if (dup2(out, 15) != 15)
 		return 1;
 	close(out);
+	/* A sparse file written past 2 GiB, across the checkpoints. */
+	if ((sparse = open("sparse.dat", O_RDWR | O_CREAT | O_TRUNC, 0644)) == -1 ||
+	    lseek(sparse, 3LL << 30, SEEK_SET) != 3LL << 30 ||
+	    write(sparse, "A", 1) != 1)
+		return 1;
 	while ((n = read(in, buf, sizeof(buf))) > 0) {
 		c = crc(c, buf, (size_t)n);
 		if (chunk % 16 == 0) {
@@ -147,6 +152,18 @@ main(int argc, char **argv)
 	}
 	close(in);
 	close(15);
+	if (write(sparse, "B", 1) != 1)
+		return 1;
+	{
+		char ab[3] = "";
+
+		printf("offset past 2 GiB kept: %s\n",
+		    pread(sparse, ab, 2, 3LL << 30) == 2 && ab[0] == 'A' &&
+		    ab[1] == 'B' && lseek(sparse, 0, SEEK_CUR) == (3LL << 30) + 2 ?
+		    "yes" : "no");
+	}
+	close(sparse);
+	unlink("sparse.dat");
 	fclose(rep);
 	qsort(names, (size_t)nnames, sizeof(names[0]), cmp);
 	printf("directory:");

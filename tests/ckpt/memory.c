@@ -1,8 +1,8 @@
 /*
  * memory: a large heap, an anonymous mapping with holes, PROT_NONE pages
- * holding data, a read-only region, a 1 TiB MAP_NORESERVE region with a
+ * holding data, a read-only region, a 2 TiB MAP_NORESERVE region with a
  * few pages used, many small mappings, a mapping moved with mremap to a
- * fixed address.  Each step changes some of it and prints a checksum of
+ * fixed address.  (2 TiB of NORESERVE, a few pages used.)  Each step changes some of it and prints a checksum of
  * everything, so any page lost or misplaced by a restart shows.
  */
 #define _GNU_SOURCE
@@ -14,7 +14,7 @@
 #define PAGE	4096UL
 #define HEAP	(48UL << 20)
 #define HOLEY	(256UL << 20)
-#define HUGE	(1UL << 40)
+#define HUGE	(2UL << 40)
 #define NSMALL	300
 
 static unsigned long

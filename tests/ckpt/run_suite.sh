@@ -419,20 +419,21 @@ if want readelf && { [ -x "$work/bin/stdio" ] || build stdio; }; then
 fi
 
 # A restart where the kernel puts [vdso]/[vvar] elsewhere (a bigger stack
-# limit moves the mmap base): the library must move them back.
-if want vdso && { [ -x "$work/bin/stdio" ] || build stdio; }; then
+# limit moves the mmap base): the library must move them back, or the
+# clock calls after the restart (the vDSO's) would jump into nothing.
+if want vdso && { [ -x "$work/bin/signals" ] || build signals; }; then
 	d=$work/vdso
 	mkdir -p "$d"
-	cp "$work/bin/stdio" "$d/"
-	[ -f "$work/stdio/out.native" ] || native stdio "$work/stdio"
-	cp "$work/stdio/out.native" "$d/"
-	(cd "$d" && exec ./stdio >out.relinked 2>err.relinked) &
+	cp "$work/bin/signals" "$d/"
+	[ -f "$work/signals/out.native" ] || native signals "$work/signals"
+	cp "$work/signals/out.native" "$d/"
+	(cd "$d" && exec ./signals >out.relinked 2>err.relinked) &
 	pid=$!
 	started+=("$pid")
-	sleep 0.15
+	sleep 0.3
 	kill -TSTP "$pid"
 	wait_for "$pid"
-	(cd "$d" && ulimit -s 1048576 && exec ./stdio.ckpt >>out.relinked 2>>err.relinked)
+	(cd "$d" && ulimit -s 1048576 && exec ./signals.ckpt >>out.relinked 2>>err.relinked)
 	RC=$?
 	CYCLES=1
 	same_output vdso-moved "$d"

@@ -82,13 +82,21 @@ main(void)
 	signal(SIGPIPE, SIG_IGN);
 	setenv("CONDOR_TEST_VAR", "set by the program", 1);
 
-	/* Blocked, then raised: pending through the whole run. */
-	sigemptyset(&block);
-	sigaddset(&block, SIGHUP);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGRTMIN + 1);
-	sigaddset(&block, SIGUSR1);
+	/* Most signals blocked (the timers' excepted), four of them raised:
+	 * pending through the whole run. */
+	sigfillset(&block);
+	sigdelset(&block, SIGALRM);
+	sigdelset(&block, SIGVTALRM);
+	sigdelset(&block, SIGPROF);
 	sigprocmask(SIG_BLOCK, &block, NULL);
+	{
+		sigset_t cur;
+
+		sigprocmask(SIG_BLOCK, NULL, &cur);
+		printf("blocked as asked (SIGTERM, SIGUSR2, SIGTSTP): %s\n",
+		    sigismember(&cur, SIGTERM) && sigismember(&cur, SIGUSR2) &&
+		    sigismember(&cur, SIGTSTP) ? "yes" : "no");
+	}
 	raise(SIGHUP);
 	raise(SIGINT);
 	raise(SIGRTMIN + 1);
