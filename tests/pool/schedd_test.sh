@@ -71,6 +71,12 @@ stop_schedd() {	# SIGNAL
 # job_attr C.P ATTR: one attribute of one queued job.
 job_attr() { q "$1" -af "$2"; }
 none_running() { [ -z "$(q -af JobStatus | grep -x 2)" ]; }
+# Removed jobs leave the queue a batch at a time, after the answer.
+queue_empty() { [ -z "$(q -af ClusterId)" ]; }
+rm_all() {
+	on cm condor_rm -a >/dev/null 2>&1
+	wait_for 30 queue_empty
+}
 submitters() {
 	on cm condor_status -submitters -af Name TotalIdleJobs "$@" 2>/dev/null
 }
@@ -107,18 +113,31 @@ check "schedd restarts" start_schedd
 check "replay gives the same queue" test "$(q -l)" = "$before"
 
 # 3. SIGKILL in the middle of submits, again and again: every cluster is
-# whole or absent, and each one condor_submit reported is there.
+# whole or absent, and each one condor_submit reported is there.  Small
+# clusters go in one request, the large one in pieces.
 cat >"$POOL/c20.sub" <<EOF
 universe = vanilla
 executable = /bin/true
 queue 20
 EOF
+cat >"$POOL/c5000.sub" <<EOF
+universe = vanilla
+executable = /bin/true
+arguments = --input data/part-\$(Process).dat --output out/part-\$(Process)
+queue 5000
+EOF
 : >"$POOL/acked"
 bad_kill=0
-for round in 1 2 3 4 5 6; do
+for round in 1 2 3 4 5 6 7 8; do
 	(
-		while out=$(on cm condor_submit "$POOL/c20.sub" 2>/dev/null); do
+		i=0
+		while :; do
+			f=c20
+			[ $((i % 4)) -eq 3 ] && f=c5000
+			out=$(on cm condor_submit "$POOL/$f.sub" 2>/dev/null) ||
+			    break
 			echo "$out" >>"$POOL/acked"
+			i=$((i + 1))
 		done
 	) &
 	loop=$!
@@ -128,13 +147,16 @@ for round in 1 2 3 4 5 6; do
 	wait "$loop" 2>/dev/null
 	start_schedd || bad_kill=$((bad_kill + 1))
 done
-check "schedd survives six SIGKILLs" test "$bad_kill" -eq 0
-counts=$(q -af ClusterId | sort -n | uniq -c | awk '$2 > 1 && $1 != 20')
+check "schedd survives eight SIGKILLs" test "$bad_kill" -eq 0
+counts=$(q -af ClusterId | sort -n | uniq -c |
+    awk '$2 > 1 && $1 != 20 && $1 != 5000')
 check "no cluster is partial" test -z "$counts"
+check "large clusters were submitted too" \
+    grep -q "^5000 job(s)" "$POOL/acked"
 missing=0
-while read -r _ _ _ _ _ c; do
+while read -r n _ _ _ _ c; do
 	c=${c%.}
-	[ "$(q "$c" -af ProcId | wc -l)" -eq 20 ] || missing=$((missing + 1))
+	[ "$(q "$c" -af ProcId | wc -l)" -eq "$n" ] || missing=$((missing + 1))
 done <"$POOL/acked"
 check "every acknowledged cluster is there ($(wc -l <"$POOL/acked") of them)" \
     test "$missing" -eq 0
@@ -177,7 +199,7 @@ if id nobody >/dev/null 2>&1 && command -v runuser >/dev/null &&
 		pass "nobody cannot remove root's job"
 	fi
 	check "root's job is still there" test "$(job_attr 1.3 JobStatus)" = 0
-	on cm condor_rm -a >/dev/null 2>&1
+	rm_all
 	# Jobs of an ordinary user: theirs to change, logged as them.
 	nd=$POOL/nobody
 	mkdir -p "$nd"
@@ -202,11 +224,11 @@ EOS
 	    test "$(stat -c %U "$nd/job.log")" = nobody
 	check "the log has submit and hold events" bash -c \
 	    "grep -q '^000' $nd/job.log && grep -q '^012' $nd/job.log"
-	on cm condor_rm -a >/dev/null 2>&1
+	rm_all
 else
-	on cm condor_rm -a >/dev/null 2>&1
+	rm_all
 fi
-check "rm -a empties the queue" test -z "$(q -af ClusterId)"
+check "rm -a empties the queue" wait_for 30 queue_empty
 
 # 6. Negotiation and the shadows' exit statuses.
 cat >"$POOL/c5.sub" <<EOF
@@ -259,7 +281,7 @@ case "$(job_attr "$C.3" HoldReason)" in
 esac
 check "requeued job completes on its second run" \
     test "$(hist_attr "$C.1" NumJobStarts)" = 2
-on cm condor_rm -a >/dev/null 2>&1
+rm_all
 
 # 7. MAX_JOB_STARTS per cycle, after a reconfiguration.
 echo "MAX_JOB_STARTS = 2" >>"$POOL/cm/condor_config.local"
@@ -301,7 +323,7 @@ check "requeued without counting a failure" test -z \
     "$(q "$C" -af NumShadowExceptions | grep -v -x -e 0 -e undefined)"
 check "nothing running after the restart" test -z \
     "$(q "$C" -af JobStatus | grep -x 2)"
-on cm condor_rm -a >/dev/null 2>&1
+rm_all
 
 # 10. Hostile requests.
 check "garbage on the TCP port" peer garbage "$(addr)"
