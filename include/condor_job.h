@@ -32,6 +32,12 @@
 #define CONDOR_GATE_SIZE	4096UL
 
 extern const char	condor_gate_template[], condor_gate_template_end[];
+extern const char	condor_gate_template_ret[];
+/* The address right after the gate's `syscall`: a signal interrupting a
+ * gate call that has completed finds its RIP here (one that must be
+ * restarted, at the `syscall` itself). */
+#define CONDOR_GATE_RET	(CONDOR_GATE_ADDR + \
+	(unsigned long)(condor_gate_template_ret - condor_gate_template))
 
 typedef long (*condor_gate_fn)(long, long, long, long, long, long, long);
 #define condor_gate	((condor_gate_fn)CONDOR_GATE_ADDR)
@@ -102,8 +108,19 @@ void	remote_trap_restored(enum remote_mode, int trap_all);
 extern struct ksigaction remote_virtual_action[3];	/* SYS, USR2, TSTP */
 extern uint64_t	remote_virtual_blocked;
 
-/* Nonzero while the trap handler is running (checkpoints wait). */
+/* Nonzero while the trap handler is running. */
 extern volatile int remote_in_call;
+/*
+ * Calls that may wait (open of a FIFO, a lock, sigsuspend) run inside
+ * the trap handler with the program's signal mask, so a checkpoint
+ * signal can come while one is in flight: remote_unblocked counts them.
+ * If it comes after the call completed but before the handler did its
+ * bookkeeping (a new descriptor not yet in the file table), CKPT() must
+ * not take the checkpoint: it stores the signal in remote_deferred_sig
+ * and returns, and the handler raises it again once it is done.
+ */
+extern volatile int remote_unblocked;
+extern volatile int remote_deferred_sig;
 
 /* ---------------------------------------------------------------- */
 /* The open-file table (src/libremote/remote_files.c). */

@@ -324,6 +324,13 @@ ckpt_handler(int sig, siginfo_t *si, void *ucv)
 	long pid;
 
 	(void)si;
+	/* A trapped call that has just completed, its bookkeeping not done:
+	 * later (condor_job.h, remote_unblocked). */
+	if (remote_unblocked > 0 &&
+	    (uint64_t)uc->uc_mcontext.gregs[REG_RIP] == CONDOR_GATE_RET) {
+		remote_deferred_sig = sig;
+		return;
+	}
 	ckpt_g.sync_request = 0;
 	(void)wait_writer();	/* one checkpoint at a time */
 	if (ckpt_build_init(&b, &why) == -1) {

@@ -17,6 +17,7 @@
 	.section .condor_gate,"ax",@progbits
 	.globl	condor_gate_template
 	.globl	condor_gate_template_end
+	.globl	condor_gate_template_ret
 	.type	condor_gate_template, @function
 	.p2align 4
 condor_gate_template:
@@ -28,6 +29,7 @@ condor_gate_template:
 	movq	%r9, %r8
 	movq	8(%rsp), %r9
 	syscall
+condor_gate_template_ret:		/* where a completed call returns to */
 	ret
 condor_gate_template_end:
 	.size	condor_gate_template, condor_gate_template_end - condor_gate_template

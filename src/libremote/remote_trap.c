@@ -230,6 +230,8 @@ never_trapped_locally(long nr)
 static enum remote_mode	mode;
 static int		trap_all;
 volatile int		remote_in_call;
+volatile int		remote_unblocked;
+volatile int		remote_deferred_sig;
 struct ksigaction	remote_virtual_action[3];
 uint64_t		remote_virtual_blocked;
 static volatile int	table_lock;
@@ -291,11 +293,11 @@ sc_do_mask(struct sc_call *c, int blocks)
 	if (!blocks)
 		return sc_gate(c);
 	prog = *(uint64_t *)&c->uc->uc_sigmask;
-	remote_in_call = 0;
+	remote_unblocked++;
 	condor_sys4(SYS_rt_sigprocmask, SIG_SETMASK, &prog, 0, 8);
 	r = sc_gate(c);
 	condor_sys4(SYS_rt_sigprocmask, SIG_SETMASK, &full, 0, 8);
-	remote_in_call = 1;
+	remote_unblocked--;
 	return r;
 }
 
@@ -590,12 +592,15 @@ static long
 h_sigsuspend(struct sc_call *c)
 {
 	uint64_t m;
+	long r;
 
 	if (c->a[1] != 8)
 		return -EINVAL;
 	m = *(const uint64_t *)c->a[0] & ~CONDOR_SIGS;
-	remote_in_call = 0;
-	return condor_sys2(SYS_rt_sigsuspend, &m, 8);
+	remote_unblocked++;
+	r = condor_sys2(SYS_rt_sigsuspend, &m, 8);
+	remote_unblocked--;
+	return r;
 }
 
 static long
@@ -692,6 +697,14 @@ sigsys_handler(int sig, siginfo_t *si, void *ucv)
 	}
 	g[REG_RAX] = r;
 	remote_in_call = 0;
+	if (remote_deferred_sig != 0 && remote_unblocked == 0) {
+		/* A checkpoint came while the call was finishing: now. */
+		int sig = remote_deferred_sig;
+
+		remote_deferred_sig = 0;
+		condor_sys3(SYS_tgkill, condor_sys0(SYS_getpid),
+		    condor_sys0(SYS_gettid), sig);
+	}
 }
 
 /* ---------------------------------------------------------------- */

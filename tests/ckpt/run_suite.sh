@@ -295,6 +295,31 @@ if want api && build api -lpthread; then
 	fi
 fi
 
+# Checkpoints raining on a loop of trapped calls.
+if want storm && build storm; then
+	d=$work/storm
+	native storm "$d"
+	cp "$work/bin/storm" "$d/"
+	(cd "$d" && exec ./storm >out.relinked 2>err.relinked) &
+	pid=$!
+	started+=("$pid")
+	n=0
+	while [ -d /proc/$pid ] && [ "$n" -lt 60 ]; do
+		sleep 0.01
+		kill -USR2 "$pid" 2>/dev/null && n=$((n + 1))
+	done
+	wait_for "$pid"
+	RC=$?
+	CYCLES=$n
+	same_output storm-usr2 "$d"
+	(cd "$d" && exec ./storm.ckpt >out.restart 2>err.restart)
+	if [ $? -eq 0 ] && [ ! -s "$d/err.restart" ] && cmp -s "$d/out.native" "$d/out.restart"; then
+		pass "storm-restart (the last of them restarts and finishes)"
+	else
+		fail storm-restart "$(head -c 200 "$d/err.restart")"
+	fi
+fi
+
 # Every trapped call (CONDOR_TRAP_ALL=1): the trap must be transparent.
 if want trapall && { [ -x "$work/bin/files" ] || build files; }; then
 	d=$work/trapall
