@@ -728,9 +728,13 @@ tx_unset(const struct job *j, const char *name)
 		qlog_delete(schedd_queue, j->cluster, j->proc, name);
 }
 
-/* The end of a run: where it ran becomes where it last ran. */
+/*
+ * The end of a run: where it ran becomes where it last ran.  A job that
+ * completed keeps RemoteHost too, so that its history record says where
+ * it finished (condor_history -af RemoteHost).
+ */
 static void
-tx_run_ended(const struct job *j, double wall)
+tx_run_ended(const struct job *j, double wall, int completed)
 {
 	char *host = job_string(j, "RemoteHost");
 
@@ -739,7 +743,8 @@ tx_run_ended(const struct job *j, double wall)
 		    "LastRemoteHost", host);
 		free(host);
 	}
-	tx_unset(j, "RemoteHost");
+	if (!completed)
+		tx_unset(j, "RemoteHost");
 	tx_unset(j, "ShadowPid");
 	if (wall > 0)
 		qlog_set_real(schedd_queue, j->cluster, j->proc,
@@ -912,7 +917,7 @@ queue_shadow_exited(int cluster, int proc, int status, double wall,
 	}
 	st = job_status(&j);
 	qlog_begin(schedd_queue);
-	tx_run_ended(&j, wall);
+	tx_run_ended(&j, wall, code == SHADOW_EXIT_COMPLETED);
 	if (code == SHADOW_EXIT_COMPLETED) {
 		log_info("job %d.%d completed", cluster, proc);
 		tx_status(&j, JOB_COMPLETED, now);
@@ -1480,7 +1485,7 @@ recover(void)
 			pid = job_int(&j, "ShadowPid", 0);
 			if (pid > 0 && pid <= INT_MAX)
 				shadow_orphan(j.cluster, j.proc, (pid_t)pid);
-			tx_run_ended(&j, 0);
+			tx_run_ended(&j, 0, 0);
 			tx_status(&j, JOB_IDLE, now);
 			requeued++;
 		} else if (st == JOB_REMOVED || st == JOB_COMPLETED) {
