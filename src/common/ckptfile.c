@@ -1127,6 +1127,7 @@ struct merge_io {
 	int		 exe_fd;
 	int		 core_fd;
 	int		 out_fd;
+	uint64_t	 written, flushed;	/* bytes */
 	uint64_t	*core_off;	/* each extent's offset in the core */
 	const struct ckpt_extent *ext0;
 };
@@ -1153,12 +1154,21 @@ merge_data(void *arg, const struct ckpt_extent *e, uint64_t off, void *buf,
 	return buf;
 }
 
+/* Writeback is started every 32 MiB so the final fsync is short. */
 static int
 merge_write(void *arg, const void *buf, size_t len)
 {
 	struct merge_io *m = arg;
 
-	return write_full(m->out_fd, buf, len) == -1 ? -errno : 0;
+	if (write_full(m->out_fd, buf, len) == -1)
+		return -errno;
+	m->written += len;
+	if (m->written - m->flushed >= (32u << 20)) {
+		(void)sync_file_range(m->out_fd, (off_t)m->flushed,
+		    (off_t)(m->written - m->flushed), SYNC_FILE_RANGE_WRITE);
+		m->flushed = m->written;
+	}
+	return 0;
 }
 
 /* The GNU build id of an ELF file; its length or 0. */

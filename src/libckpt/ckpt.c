@@ -19,7 +19,10 @@
  * directory fsynced): a failed checkpoint never replaces a good one.
  * With CONDOR_CKPT_CORE=PATH the library writes an ELF core (with the
  * restart state in a CONDOR note) to PATH instead, for gdb or for
- * `condor_ckpt merge`.
+ * `condor_ckpt merge`.  With CONDOR_CKPT_NOTIFY_FD=N (a descriptor open
+ * when the program starts, a pipe from the starter say) it writes one line
+ * there when a checkpoint is over: "ok PATH" once it is safely in place,
+ * "failed REASON" otherwise.
  *
  * Restart: the restart code (ckpt_restart.c) jumps back to the context
  * saved below, inside this handler, in the restored process; the handler
@@ -165,6 +168,8 @@ fsync_dir(const char *target)
 	}
 }
 
+static void	notify(const char *, const char *);
+
 /* Read back what was written and check it before renaming it. */
 static int
 verify_written(long fd, struct ckpt_build *b, int64_t total, const char **why)
@@ -253,6 +258,7 @@ write_image(struct ckpt_build *b, ucontext_t *uc, const char **why)
 		goto out;
 	}
 	fsync_dir(target);
+	notify("ok ", target);
 	rc = 0;
 out:
 	ckpt_build_restore_prot(b);
@@ -266,10 +272,24 @@ out:
 }
 
 static void
+notify(const char *what, const char *detail)
+{
+	char line[PATH_MAX + 64];
+
+	if (ckpt_g.notify_fd < 0)
+		return;
+	cj_strlcpy(line, what, sizeof(line));
+	cj_strlcat(line, detail, sizeof(line) - 1);
+	cj_strlcat(line, "\n", sizeof(line));
+	(void)ckpt_out_write(ckpt_g.notify_fd, line, cj_strlen(line));
+}
+
+static void
 say_failed(const char *why)
 {
 	cj_say("checkpoint failed: ", why, " (", ckpt_g.core_target[0] ?
 	    ckpt_g.core_target : ckpt_g.target, " left as it was)", (char *)0);
+	notify("failed ", why);
 }
 
 /* Wait for the writer of a periodic checkpoint; its result. */
@@ -479,6 +499,12 @@ ckpt_fixup_from_env(struct ckpt_fixup *f, const char *program, char **envp)
 		f->core_target[0] = '\0';
 	v = env_get(envp, "CONDOR_CKPT_FORK");
 	f->fork_writer = !(v != 0 && v[0] == '0');
+	f->notify_fd = -1;
+	if ((v = env_get(envp, "CONDOR_CKPT_NOTIFY_FD")) != 0 && *v != '\0') {
+		f->notify_fd = 0;
+		for (; *v >= '0' && *v <= '9' && f->notify_fd < 65536; v++)
+			f->notify_fd = f->notify_fd * 10 + (*v - '0');
+	}
 	v = env_get(envp, "CONDOR_TRAP_ALL");
 	f->trap_all = v != 0 && v[0] == '1';
 	f->mode = REMOTE_MODE_LOCAL;

@@ -34,6 +34,7 @@ struct ckpt_globals {
 	char		 target[PATH_MAX];	/* where checkpoints go */
 	char		 core_target[PATH_MAX];	/* "": write checkpoints */
 	int		 fork_writer;	/* periodic checkpoints in a child */
+	int		 notify_fd;	/* -1, or where to say "ok PATH" */
 	uint64_t	 exe_len;	/* the original executable */
 	uint64_t	 exe_shoff;
 	uint32_t	 exe_shnum, exe_shstrndx;
@@ -53,11 +54,13 @@ struct ckpt_fixup {
 	char		 target[PATH_MAX];
 	char		 core_target[PATH_MAX];
 	int		 fork_writer;
+	int		 notify_fd;
 	int		 mode;
 	int		 trap_all;
 };
 
-/* Read the environment (CONDOR_CKPT_FILE, _CORE, _FORK, CONDOR_TRAP_ALL)
+/* Read the environment (CONDOR_CKPT_FILE, _CORE, _FORK, _NOTIFY_FD,
+ * CONDOR_TRAP_ALL)
  * of this process into F; PROGRAM names the default target. */
 void	ckpt_fixup_from_env(struct ckpt_fixup *f, const char *program,
 	    char **envp);

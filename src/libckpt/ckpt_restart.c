@@ -811,6 +811,7 @@ restart_main(void *arg)
 	cj_strlcpy(ckpt_g.core_target, rs->fix.core_target,
 	    sizeof(ckpt_g.core_target));
 	ckpt_g.fork_writer = rs->fix.fork_writer;
+	ckpt_g.notify_fd = rs->fix.notify_fd;
 	ckpt_g.scratch_addr = (uint64_t)rs->scratch;
 	ckpt_g.scratch_len = rs->scratch_len;
 	remote_trap_restored((enum remote_mode)rs->fix.mode, rs->fix.trap_all);

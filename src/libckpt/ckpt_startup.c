@@ -21,7 +21,8 @@
  *     install CKPT() on SIGUSR2 and SIGTSTP and the system-call trap.
  *
  * Environment read here: CONDOR_CKPT_FILE, CONDOR_CKPT_CORE,
- * CONDOR_CKPT_FORK, CONDOR_TRAP_ALL (condor_cc(1) documents them).
+ * CONDOR_CKPT_FORK, CONDOR_CKPT_NOTIFY_FD, CONDOR_TRAP_ALL (condor_cc(1)
+ * documents them).
  */
 #include <elf.h>
 #include <fcntl.h>
@@ -228,6 +229,7 @@ first_start(char **envp)
 	cj_strlcpy(ckpt_g.core_target, fix.core_target,
 	    sizeof(ckpt_g.core_target));
 	ckpt_g.fork_writer = fix.fork_writer;
+	ckpt_g.notify_fd = fix.notify_fd;
 
 	remote_files_init();
 	if ((r = ckpt_install_handlers()) < 0)

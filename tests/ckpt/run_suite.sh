@@ -258,7 +258,8 @@ if want api && build api -lpthread; then
 	cp "$work/bin/api" "$d/"
 	# The second checkpoint outgrows a 32 MiB file size limit (as a full
 	# disk would stop it): ckpt() says -1, the first checkpoint stays.
-	(cd "$d" && ulimit -f 32768 && trap '' XFSZ && exec ./api ckpt >out 2>err)
+	(cd "$d" && ulimit -f 32768 && trap '' XFSZ &&
+	    CONDOR_CKPT_NOTIFY_FD=7 exec ./api ckpt >out 2>err 7>notify)
 	if [ "$(cat "$d/out")" = "$(printf 'ckpt returned 0\nsecond ckpt returned -1')" ] &&
 	    grep -q 'checkpoint failed' "$d/err" &&
 	    "$condor_ckpt" info "$d/api.ckpt" >/dev/null 2>&1 &&
@@ -266,6 +267,11 @@ if want api && build api -lpthread; then
 		pass "api-failed-ckpt (ckpt() returned 0, then -1 when the file size limit stopped the writer; the first checkpoint stayed, no temporary left)"
 	else
 		fail api-failed-ckpt "$(tr '\n' ' ' <"$d/out") / $(head -c 200 "$d/err")"
+	fi
+	if [ "$(cut -c1-6 "$d/notify" | tr '\n' ' ')" = "ok /tm failed " ]; then
+		pass "api-notify (CONDOR_CKPT_NOTIFY_FD: \"$(head -1 "$d/notify" | cut -c1-3)...\" then \"$(sed -n 2p "$d/notify")\")"
+	else
+		fail api-notify "notification lines: $(tr '\n' '|' <"$d/notify")"
 	fi
 	(cd "$d" && exec ./api.ckpt >out2 2>err2)
 	if grep -q 'ckpt returned 1' "$d/out2" && grep -q 'resumed from the first' "$d/out2"; then
