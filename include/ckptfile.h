@@ -327,9 +327,18 @@ int64_t	 ckpt_merge(const char *exe_path, const char *core_path, int out_fd,
 	    char *err, size_t errlen);
 
 /*
- * ckpt_install: write a checkpoint safely: ckpt_merge into a temporary
- * file beside TARGET, fsync, verify, rename over TARGET, fsync the
- * directory.  A failure leaves TARGET as it was.
+ * ckpt_install: put a checkpoint that was written to TMP (a file in
+ * TARGET's directory, complete: a copy received from a peer, or one the
+ * job wrote) in place: fsync it, verify every checksum, rename it over
+ * TARGET, fsync the directory.  On failure TMP is removed and TARGET is
+ * as it was.  0, or -1 with a message in ERR.
+ */
+int	 ckpt_install(const char *tmp, const char *target, char *err,
+	    size_t errlen);
+
+/*
+ * ckpt_merge_install: ckpt_merge into a temporary file beside TARGET,
+ * then ckpt_install it.  A failure leaves TARGET as it was.
  */
 int	 ckpt_merge_install(const char *exe_path, const char *core_path,
 	    const char *target, char *err, size_t errlen);

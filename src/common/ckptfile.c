@@ -1300,32 +1300,20 @@ out:
 }
 
 int
-ckpt_merge_install(const char *exe_path, const char *core_path,
-    const char *target, char *err, size_t errlen)
+ckpt_install(const char *tmp, const char *target, char *err, size_t errlen)
 {
 	struct ckpt_file_info ci;
-	char tmp[PATH_MAX], dir[PATH_MAX], why[512];
+	char dir[PATH_MAX], why[512];
 	const char *slash;
 	int fd, dfd;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", target,
-	    (long)getpid()) >= (int)sizeof(tmp)) {
-		snprintf(err, errlen, "%s: path too long", target);
-		return -1;
-	}
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-	    0755)) == -1) {
+	if ((fd = open(tmp, O_RDONLY | O_CLOEXEC)) == -1 || fsync(fd) == -1) {
 		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-		return -1;
-	}
-	if (ckpt_merge(exe_path, core_path, fd, err, errlen) < 0)
-		goto fail;
-	if (fsync(fd) == -1 || close(fd) == -1) {
-		fd = -1;
-		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		if (fd != -1)
+			close(fd);
 		goto fail;
 	}
-	fd = -1;
+	close(fd);
 	if (ckpt_open(tmp, &ci, why, sizeof(why)) == -1) {
 		snprintf(err, errlen, "the new checkpoint does not read back: "
 		    "%s", why);
@@ -1355,9 +1343,37 @@ ckpt_merge_install(const char *exe_path, const char *core_path,
 	}
 	return 0;
 fail:
-	if (fd != -1)
-		close(fd);
 	unlink(tmp);
 	return -1;
+}
+
+int
+ckpt_merge_install(const char *exe_path, const char *core_path,
+    const char *target, char *err, size_t errlen)
+{
+	char tmp[PATH_MAX];
+	int fd;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", target,
+	    (long)getpid()) >= (int)sizeof(tmp)) {
+		snprintf(err, errlen, "%s: path too long", target);
+		return -1;
+	}
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    0755)) == -1) {
+		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	if (ckpt_merge(exe_path, core_path, fd, err, errlen) < 0) {
+		close(fd);
+		unlink(tmp);
+		return -1;
+	}
+	if (close(fd) == -1) {
+		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return ckpt_install(tmp, target, err, errlen);
 }
 #endif
