@@ -298,19 +298,28 @@ for mib in "${sizes[@]}"; do
 	: >f.frozen; : >f.durable; : >f.vacate; : >f.core; : >f.merge
 	: >f.resumed; : >f.allback
 	for ((r = 0; r < REPEAT; r++)); do
+		# The file system is mounted with online discard here: freeing
+		# the previous 1 GiB checkpoint would be charged to the next
+		# write.  Start each measurement from a clean slate.
 		rm -f prog.ckpt core.prog
+		sync
 		read -r fz du < <(./drive periodic prog.ckpt ./prog "$mib")
 		echo "$fz" >>f.frozen
 		echo "$du" >>f.durable
+		rm -f prog.ckpt
+		sync
 		read -r va st < <(./drive vacate prog.ckpt ./prog "$mib")
 		[ "$st" = 85 ] && echo "$va" >>f.vacate
 		# The program checkpoints itself, then resumes from the file.
 		rm -f prog.ckpt
+		sync
 		./drive self ./prog "$mib" >/dev/null
 		read -r rs ab < <(./drive restart ./prog.ckpt)
 		echo "$rs" >>f.resumed
 		echo "$ab" >>f.allback
 		ckpt_size=$(stat -c %s prog.ckpt)
+		rm -f prog.ckpt
+		sync
 		read -r co st < <(CONDOR_CKPT_CORE=core.prog ./drive time ./prog "$mib" self)
 		echo "$co" >>f.core
 		read -r me st < <(./drive time "$top/bin/condor_ckpt" merge ./prog core.prog -o merged.ckpt)

@@ -372,6 +372,7 @@ streq(const char *a, const char *b)
 }
 
 #define NEW_NAMES	CKPT_DATA_SECTION "\0" CKPT_RESTART_SECTION
+#define CHUNK_MAX	(1u << 20)	/* bytes per write */
 #define MAX_SHDRS	1024
 
 int64_t
@@ -468,6 +469,10 @@ ckpt_write(struct ckpt_head *h, struct ckpt_io *io, void *bufv, size_t buflen,
 		return -22;
 	}
 	chunk &= ~(uint64_t)(CKPT_PAGE - 1);
+	/* Small enough to stay in cache between the checksum and the
+	 * kernel's copy of the same bytes. */
+	if (chunk > CHUNK_MAX)
+		chunk = CHUNK_MAX;
 
 	/* Where everything goes. */
 	data_off = ckpt_data_offset(h->exe_len);
