@@ -17,6 +17,8 @@
  * directory the program started in, written under a temporary name,
  * fsynced, read back and checked, then renamed over the old one (and the
  * directory fsynced): a failed checkpoint never replaces a good one.
+ * Either may be "fd:N": the file is written to descriptor N in one pass
+ * (no temporary, no rename; the receiver checks it).
  * With CONDOR_CKPT_CORE=PATH the library writes an ELF core (with the
  * restart state in a CONDOR note) to PATH instead, for gdb or for
  * `condor_ckpt merge`.  With CONDOR_CKPT_NOTIFY_FD=N (a descriptor open
@@ -205,6 +207,41 @@ verify_written(long fd, struct ckpt_build *b, int64_t total, const char **why)
 }
 
 /*
+ * To a descriptor the caller gave ("fd:N", a pipe or socket from the
+ * starter, say): the whole file in one pass, nothing to rename; the
+ * receiver checks it (ckpt_install) and knows its end from the ELF
+ * header (e_shoff + e_shnum * e_shentsize, the section headers last).
+ */
+static int
+write_to_fd(struct ckpt_build *b, ucontext_t *uc, const char *target,
+    const char **why)
+{
+	struct out o = { 0, -1, 0, 0, 0, 0 };
+	struct ckpt_io io = { out_exe_read, out_data, out_write, &o };
+	const char *p;
+	int rc = -1;
+
+	for (p = target + 3; *p >= '0' && *p <= '9' && o.fd < 65536; p++)
+		o.fd = o.fd * 10 + (*p - '0');
+	o.written = o.flushed = 1ULL << 62;	/* no sync_file_range */
+	if (ckpt_g.core_target[0] != '\0')
+		rc = ckpt_core_write((int)o.fd, b, uc, why);
+	else if ((o.exe_fd = condor_sys3(SYS_open, "/proc/self/exe",
+	    O_RDONLY | O_CLOEXEC, 0)) < 0)
+		*why = "cannot read /proc/self/exe";
+	else {
+		o.h = b->packed;
+		rc = ckpt_write(b->packed, &io, b->iobuf, CB_IOBUF, why) < 0 ?
+		    -1 : 0;
+		condor_sys1(SYS_close, o.exe_fd);
+	}
+	ckpt_build_restore_prot(b);
+	if (rc == 0)
+		notify("ok ", target);
+	return rc;
+}
+
+/*
  * write_image: gather the memory and write the checkpoint (or the core)
  * safely.  Runs in the writer child, or in the handler.
  */
@@ -220,6 +257,8 @@ write_image(struct ckpt_build *b, ucontext_t *uc, const char **why)
 
 	if (ckpt_build_memory(b, why) == -1 || ckpt_build_pack(b, why) == -1)
 		goto out;
+	if (cj_strncmp(target, "fd:", 3) == 0)
+		return write_to_fd(b, uc, target, why);
 	tmp_name(tmp, sizeof(tmp), target);
 	o.fd = condor_sys3(SYS_open, tmp, O_RDWR | O_CREAT | O_TRUNC |
 	    O_CLOEXEC, 0755);
@@ -489,14 +528,20 @@ ckpt_fixup_from_env(struct ckpt_fixup *f, const char *program, char **envp)
 	const char *v;
 	char name[300];
 
-	if ((v = env_get(envp, "CONDOR_CKPT_FILE")) != 0 && *v != '\0')
+	if ((v = env_get(envp, "CONDOR_CKPT_FILE")) != 0 && *v != '\0' &&
+	    cj_strncmp(v, "fd:", 3) == 0)
+		cj_strlcpy(f->target, v, sizeof(f->target));
+	else if (v != 0 && *v != '\0')
 		absolute(f->target, sizeof(f->target), v);
 	else {
 		cj_strlcpy(name, program, sizeof(name));
 		cj_strlcat(name, ".ckpt", sizeof(name));
 		absolute(f->target, sizeof(f->target), name);
 	}
-	if ((v = env_get(envp, "CONDOR_CKPT_CORE")) != 0 && *v != '\0')
+	if ((v = env_get(envp, "CONDOR_CKPT_CORE")) != 0 && *v != '\0' &&
+	    cj_strncmp(v, "fd:", 3) == 0)
+		cj_strlcpy(f->core_target, v, sizeof(f->core_target));
+	else if (v != 0 && *v != '\0')
 		absolute(f->core_target, sizeof(f->core_target), v);
 	else
 		f->core_target[0] = '\0';

@@ -449,6 +449,32 @@ if want readelf && { [ -x "$work/bin/stdio" ] || build stdio; }; then
 	fi
 fi
 
+# Streamed to a descriptor (a pipe, as the starter would read it).
+if want stream && { [ -x "$work/bin/stdio" ] || build stdio; }; then
+	d=$work/stream
+	mkdir -p "$d"
+	cp "$work/bin/stdio" "$d/"
+	[ -f "$work/stdio/out.native" ] || native stdio "$work/stdio"
+	cp "$work/stdio/out.native" "$d/"
+	(cd "$d" && CONDOR_CKPT_FILE=fd:7 exec ./stdio >out.relinked 2>err.relinked 7> >(cat >piped.ckpt)) &
+	pid=$!
+	started+=("$pid")
+	sleep 0.2
+	kill -TSTP "$pid"
+	wait_for "$pid"
+	RC=$?
+	sleep 0.2
+	chmod +x "$d/piped.ckpt"
+	if [ "$RC" -eq 85 ] && "$condor_ckpt" info "$d/piped.ckpt" >/dev/null 2>"$d/info.err"; then
+		(cd "$d" && exec ./piped.ckpt >>out.relinked 2>>err.relinked)
+		RC=$?
+		CYCLES=1
+		same_output stream-pipe "$d"
+	else
+		fail stream-pipe "exit $RC; $(cat "$d/info.err" "$d/err.relinked" | head -c 200)"
+	fi
+fi
+
 # A restart where the kernel puts [vdso]/[vvar] elsewhere (a bigger stack
 # limit moves the mmap base): the library must move them back, or the
 # clock calls after the restart (the vDSO's) would jump into nothing.
