@@ -152,7 +152,7 @@ tmp_name(char *tmp, size_t len, const char *target)
 static void
 fsync_dir(const char *target)
 {
-	char dir[PATH_MAX];
+	static char dir[PATH_MAX];	/* static: CKPT() is not reentered */
 	size_t n;
 	long fd;
 
@@ -248,7 +248,7 @@ write_to_fd(struct ckpt_build *b, ucontext_t *uc, const char *target,
 static int
 write_image(struct ckpt_build *b, ucontext_t *uc, const char **why)
 {
-	char tmp[PATH_MAX + 32];
+	static char tmp[PATH_MAX + 32];	/* static: see fsync_dir */
 	const char *target = ckpt_g.core_target[0] != '\0' ?
 	    ckpt_g.core_target : ckpt_g.target;
 	struct out o = { -1, -1, 0, 0, 0, 0 };
@@ -316,7 +316,7 @@ out:
 static void
 notify(const char *what, const char *detail)
 {
-	char line[PATH_MAX + 64];
+	static char line[PATH_MAX + 64];	/* static: see fsync_dir */
 
 	if (ckpt_g.notify_fd < 0)
 		return;

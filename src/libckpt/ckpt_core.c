@@ -96,7 +96,8 @@ ckpt_core_write(int fd, struct ckpt_build *b, ucontext_t *uc,
 	Elf64_Ehdr eh;
 	Elf64_Phdr *ph0 = (Elf64_Phdr *)b->mapsbuf, *ph;
 	const unsigned char *fx = (const unsigned char *)uc->uc_mcontext.fpregs;
-	char *notes, *np, auxv[4096];
+	static char auxv[4096];	/* static: CKPT() is not reentered */
+	char *notes, *np;
 	uint64_t nph, data_off, at, notes_len, xsize = 0, i, j;
 	long auxlen, afd;
 	int rc;

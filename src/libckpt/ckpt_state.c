@@ -171,7 +171,7 @@ read_proc(const char *path, char *buf, size_t len)
 uint64_t
 ckpt_start_brk(void)
 {
-	char buf[2048];
+	static char buf[2048];	/* static: CKPT() and start-up only */
 	const char *p;
 	int field;
 
@@ -237,7 +237,7 @@ refuse_fd(int fd, const char *what, char *buf, size_t len)
 static int
 count_threads(void)
 {
-	char buf[4096];
+	static char buf[4096];
 	long dfd, n, pos;
 	int count = 0;
 
@@ -262,7 +262,7 @@ count_threads(void)
 static int
 untracked_fd(void)
 {
-	char buf[4096];
+	static char buf[4096];
 	long dfd, n, pos;
 	int fd, i, found = -1;
 
@@ -299,7 +299,9 @@ build_files(struct ckpt_build *b, const char **why)
 	struct stat st;
 	int fd, i, local = remote_mode() == REMOTE_MODE_LOCAL;
 
-	if (ft_overflow) {
+	/* Outside Condor the scan of /proc/self/fd below is exact; the
+	 * flag only says that something once did not fit. */
+	if (ft_overflow && !local) {
 		*why = "more open files than the library can track";
 		return -1;
 	}
@@ -329,7 +331,8 @@ build_files(struct ckpt_build *b, const char **why)
 			return -1;
 		}
 		if (map[idx] < 0) {
-			char path[PATH_MAX], link[64], num[24];
+			static char path[PATH_MAX];
+			char link[64], num[24];
 			long n;
 
 			map[idx] = (int16_t)b->nfiles;
@@ -611,6 +614,8 @@ struct mapline {
 	char		name[PATH_MAX];
 };
 
+static struct mapline	mapline;	/* static: keeps CKPT()'s stack small */
+
 static int
 add_region(struct ckpt_build *b, const struct mapline *m, uint64_t lo,
     uint64_t hi, const struct seg *segs, int nsegs, unsigned char *vec,
@@ -697,7 +702,7 @@ ckpt_build_memory(struct ckpt_build *b, const char **why)
 {
 	struct ckpt_head *h = b->head;
 	struct seg segs[16];
-	struct mapline m;
+	struct mapline *mp = &mapline;
 	unsigned char *vec = (unsigned char *)b->iobuf;
 	uint64_t scr_lo = (uint64_t)b->scratch, scr_hi = scr_lo + b->scratch_len;
 	uint32_t i;
@@ -715,29 +720,29 @@ ckpt_build_memory(struct ckpt_build *b, const char **why)
 	for (p = b->mapsbuf; *p != '\0';) {
 		size_t n;
 
-		if (parse_hex(&p, &m.lo) == -1 || *p++ != '-' ||
-		    parse_hex(&p, &m.hi) == -1 || *p++ != ' ') {
+		if (parse_hex(&p, &mp->lo) == -1 || *p++ != '-' ||
+		    parse_hex(&p, &mp->hi) == -1 || *p++ != ' ') {
 			*why = "cannot parse /proc/self/maps";
 			return -1;
 		}
 		for (k = 0; k < 4 && *p != '\0'; k++)
-			m.perms[k] = *p++;
-		m.perms[4] = '\0';
+			mp->perms[k] = *p++;
+		mp->perms[4] = '\0';
 		p++;
-		parse_hex(&p, &m.off);
+		parse_hex(&p, &mp->off);
 		while (*p == ' ')
 			p++;
 		while (*p != ' ' && *p != '\0')	/* device */
 			p++;
 		while (*p == ' ')
 			p++;
-		m.inode = parse_dec(&p);
+		mp->inode = parse_dec(&p);
 		while (*p == ' ')
 			p++;
 		for (n = 0; *p != '\n' && *p != '\0'; p++)
-			if (n < sizeof(m.name) - 1)
-				m.name[n++] = *p;
-		m.name[n] = '\0';
+			if (n < sizeof(mp->name) - 1)
+				mp->name[n++] = *p;
+		mp->name[n] = '\0';
 		if (*p == '\n')
 			p++;
 		/*
@@ -745,16 +750,16 @@ ckpt_build_memory(struct ckpt_build *b, const char **why)
 		 * merged it with a neighbouring anonymous mapping of the
 		 * program, so it is cut out of the line, not skipped.
 		 */
-		if (m.hi <= scr_lo || m.lo >= scr_hi) {
-			if (add_region(b, &m, m.lo, m.hi, segs, nsegs, vec,
+		if (mp->hi <= scr_lo || mp->lo >= scr_hi) {
+			if (add_region(b, mp, mp->lo, mp->hi, segs, nsegs, vec,
 			    why) == -1)
 				return -1;
 			continue;
 		}
-		if (m.lo < scr_lo && add_region(b, &m, m.lo, scr_lo, segs,
+		if (mp->lo < scr_lo && add_region(b, mp, mp->lo, scr_lo, segs,
 		    nsegs, vec, why) == -1)
 			return -1;
-		if (m.hi > scr_hi && add_region(b, &m, scr_hi, m.hi, segs,
+		if (mp->hi > scr_hi && add_region(b, mp, scr_hi, mp->hi, segs,
 		    nsegs, vec, why) == -1)
 			return -1;
 	}

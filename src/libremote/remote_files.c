@@ -151,7 +151,7 @@ ft_set_flags(int fd, int flags)
 void
 ft_chdir(int dirfd, const char *path)
 {
-	char buf[PATH_MAX];
+	static char buf[PATH_MAX];	/* static: under the trap's lock */
 
 	/* Outside Condor the kernel knows best. */
 	if (remote_mode() == REMOTE_MODE_LOCAL &&
@@ -178,7 +178,7 @@ ft_chdir(int dirfd, const char *path)
 int
 ft_resolve(int dirfd, const char *path, char *out, size_t outlen)
 {
-	char tmp[PATH_MAX];
+	static char tmp[PATH_MAX];	/* static: under the trap's lock */
 	const char *p, *base;
 	size_t n, o;
 
