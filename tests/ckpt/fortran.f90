@@ -7,7 +7,7 @@ program fortran
   double precision :: x
   open(unit=10, file='table.out', status='replace')
   x = 1.0d0
-  do i = 1, 600
+  do i = 1, 400
      do j = 1, 3000000
         x = x * 1.0000001d0 + 1.0d-9
      end do

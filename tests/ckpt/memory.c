@@ -12,7 +12,7 @@
 #include <sys/mman.h>
 
 #define PAGE	4096UL
-#define HEAP	(48UL << 20)
+#define HEAP	(32UL << 20)
 #define HOLEY	(256UL << 20)
 #define HUGE	(2UL << 40)
 #define NSMALL	300

@@ -94,7 +94,7 @@ native() {
 # checkpoint again, until it finishes (after MAX_CYCLES it is left to
 # finish).  Sets CYCLES and RC; output in DIR/out.relinked, stderr in
 # DIR/err.relinked.
-MAX_CYCLES=${MAX_CYCLES:-8}
+MAX_CYCLES=${MAX_CYCLES:-6}
 tstp_cycles() {
 	local name=$1 dir=$2 pid
 	shift 2
