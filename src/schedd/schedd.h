@@ -186,9 +186,13 @@ int	 history_append(const char *text, size_t len);
 /* Which of N (cluster, proc) pairs are in the history already. */
 void	 history_find(const int *clusters, const int *procs, size_t n,
 	    int *found);
-/* Add to R the history ads CONSTRAINT (may be NULL) accepts. */
-void	 history_query(const struct expr *constraint, char **names,
-	    u_int nnames, struct query_reply *r);
+/*
+ * Add to R the history ads CONSTRAINT (may be NULL) accepts, among those
+ * SCOPE allows (scope_init of the constraint's text).
+ */
+void	 history_query(const struct expr *constraint,
+	    const struct job_scope *scope, char **names, u_int nnames,
+	    struct query_reply *r);
 
 /*
  * schedd_reply.c: a job_query_res_x written in its XDR form as it is

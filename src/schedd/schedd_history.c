@@ -9,6 +9,10 @@
  * migrations).  A batch is one write(2) and one fsync.  At start-up a
  * torn last record (a crash in the middle of a write) is cut, so the
  * next record starts on a clean line.
+ *
+ * An index in memory (cluster, proc, offset, length of each record,
+ * built at start-up and kept up to date) lets a query that names one job
+ * or one cluster read just those records, however long the history.
  */
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -36,6 +40,15 @@ static int	 hist_fd = -1;
 static char	*hist_path;
 static off_t	 hist_size;
 
+struct hist_rec {
+	int		cluster;
+	int		proc;
+	off_t		off;
+	size_t		len;
+};
+static struct hist_rec	*hidx;
+static size_t		 nhidx, caphidx;
+
 /* Where the last complete record ends: after the last "\n\n". */
 static off_t
 last_record_end(int fd, off_t size)
@@ -62,101 +75,17 @@ last_record_end(int fd, off_t size)
 	return 0;
 }
 
-int
-history_open(char *err, size_t errlen)
-{
-	struct stat st;
-	off_t good;
-
-	history_close();
-	hist_path = xasprintf("%s/%s", spool_dir(), HISTORY_NAME);
-	hist_fd = open(hist_path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC,
-	    0644);
-	if (hist_fd == -1 || fstat(hist_fd, &st) == -1) {
-		snprintf(err, errlen, "cannot open %s: %s", hist_path,
-		    strerror(errno));
-		return -1;
-	}
-	hist_size = st.st_size;
-	if (hist_size == 0)
-		return 0;
-	good = last_record_end(hist_fd, hist_size);
-	if (good < 0) {
-		snprintf(err, errlen, "cannot read %s: %s", hist_path,
-		    strerror(errno));
-		return -1;
-	}
-	if (good < hist_size) {
-		log_warnx("%s: cutting a torn last record (%lld bytes)",
-		    hist_path, (long long)(hist_size - good));
-		if (ftruncate(hist_fd, good) == -1) {
-			snprintf(err, errlen, "cannot cut %s: %s", hist_path,
-			    strerror(errno));
-			return -1;
-		}
-		hist_size = good;
-	}
-	return 0;
-}
-
-void
-history_close(void)
-{
-	if (hist_fd != -1)
-		close(hist_fd);
-	hist_fd = -1;
-	free(hist_path);
-	hist_path = NULL;
-}
-
-int
-history_append(const char *text, size_t len)
-{
-	size_t off = 0;
-	ssize_t w;
-	int saved;
-
-	if (hist_fd == -1) {
-		errno = EBADF;
-		return -1;
-	}
-	while (off < len) {
-		w = write(hist_fd, text + off, len - off);
-		if (w == -1 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			goto fail;
-		off += (size_t)w;
-	}
-	if (fdatasync(hist_fd) == -1)
-		goto fail;
-	hist_size += (off_t)len;
-	return 0;
-fail:
-	saved = errno;
-	if (ftruncate(hist_fd, hist_size) == -1)
-		log_warn("%s: cannot cut a failed write", hist_path);
-	errno = saved;
-	return -1;
-}
-
 /*
- * The records of the file, mapped: FN(record, length, ARG) for each
- * non-empty one; FN returns 0 to go on.
+ * The records in DATA[0..SIZE), which starts at offset BASE of the file:
+ * FN(record, length, offset, ARG) for each non-empty one; FN returns 0 to
+ * go on.
  */
 static void
-history_walk(int (*fn)(const char *, size_t, void *), void *arg)
+records_walk(const char *data, size_t size, off_t base,
+    int (*fn)(const char *, size_t, off_t, void *), void *arg)
 {
-	const char *data, *p, *end, *sep;
-	size_t size = (size_t)hist_size;
+	const char *p, *end, *sep;
 
-	if (hist_fd == -1 || size == 0)
-		return;
-	data = mmap(NULL, size, PROT_READ, MAP_PRIVATE, hist_fd, 0);
-	if (data == MAP_FAILED) {
-		log_warn("cannot read %s", hist_path);
-		return;
-	}
 	for (p = data, end = data + size; p < end; p = sep + 2) {
 		while (p < end && *p == '\n')
 			p++;
@@ -165,10 +94,37 @@ history_walk(int (*fn)(const char *, size_t, void *), void *arg)
 		sep = memmem(p, (size_t)(end - p), "\n\n", 2);
 		if (sep == NULL)
 			sep = end - 1;
-		if (fn(p, (size_t)(sep - p + 1), arg) != 0)
+		if (fn(p, (size_t)(sep - p + 1), base + (p - data), arg) != 0)
 			break;
 	}
-	munmap((void *)data, size);
+}
+
+/* The whole file, mapped; NULL if empty or unreadable. */
+static const char *
+history_map(void)
+{
+	const char *data;
+
+	if (hist_fd == -1 || hist_size == 0)
+		return NULL;
+	data = mmap(NULL, (size_t)hist_size, PROT_READ, MAP_PRIVATE, hist_fd,
+	    0);
+	if (data == MAP_FAILED) {
+		log_warn("cannot read %s", hist_path);
+		return NULL;
+	}
+	return data;
+}
+
+static void
+history_walk(int (*fn)(const char *, size_t, off_t, void *), void *arg)
+{
+	const char *data = history_map();
+
+	if (data == NULL)
+		return;
+	records_walk(data, (size_t)hist_size, 0, fn, arg);
+	munmap((void *)data, (size_t)hist_size);
 }
 
 /* The value text of attribute NAME in RECORD, or NULL (not a copy). */
@@ -212,36 +168,150 @@ record_int(const char *rec, size_t len, const char *name, int *out)
 	return 0;
 }
 
-struct find_state {
-	const int	*clusters;
-	const int	*procs;
-	size_t		 n;
-	int		*found;
-};
-
 static int
-find_one(const char *rec, size_t len, void *arg)
+index_one(const char *rec, size_t len, off_t off, void *arg)
 {
-	struct find_state *f = arg;
 	int c, p;
-	size_t i;
 
 	if (record_int(rec, len, "ClusterId", &c) == -1 ||
 	    record_int(rec, len, "ProcId", &p) == -1)
 		return 0;
-	for (i = 0; i < f->n; i++)
-		if (f->clusters[i] == c && f->procs[i] == p)
-			f->found[i] = 1;
+	if (nhidx == caphidx) {
+		caphidx = caphidx ? caphidx * 2 : 1024;
+		hidx = xreallocarray(hidx, caphidx, sizeof(*hidx));
+	}
+	hidx[nhidx].cluster = c;
+	hidx[nhidx].proc = p;
+	hidx[nhidx].off = off;
+	hidx[nhidx].len = len;
+	nhidx++;
 	return 0;
+}
+
+int
+history_open(char *err, size_t errlen)
+{
+	struct stat st;
+	off_t good;
+
+	history_close();
+	hist_path = xasprintf("%s/%s", spool_dir(), HISTORY_NAME);
+	hist_fd = open(hist_path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC,
+	    0644);
+	if (hist_fd == -1 || fstat(hist_fd, &st) == -1) {
+		snprintf(err, errlen, "cannot open %s: %s", hist_path,
+		    strerror(errno));
+		return -1;
+	}
+	hist_size = st.st_size;
+	if (hist_size == 0)
+		return 0;
+	good = last_record_end(hist_fd, hist_size);
+	if (good < 0) {
+		snprintf(err, errlen, "cannot read %s: %s", hist_path,
+		    strerror(errno));
+		return -1;
+	}
+	if (good < hist_size) {
+		log_warnx("%s: cutting a torn last record (%lld bytes)",
+		    hist_path, (long long)(hist_size - good));
+		if (ftruncate(hist_fd, good) == -1) {
+			snprintf(err, errlen, "cannot cut %s: %s", hist_path,
+			    strerror(errno));
+			return -1;
+		}
+		hist_size = good;
+	}
+	history_walk(index_one, NULL);
+	return 0;
+}
+
+void
+history_close(void)
+{
+	if (hist_fd != -1)
+		close(hist_fd);
+	hist_fd = -1;
+	free(hist_path);
+	hist_path = NULL;
+	free(hidx);
+	hidx = NULL;
+	nhidx = caphidx = 0;
+}
+
+int
+history_append(const char *text, size_t len)
+{
+	size_t off = 0;
+	ssize_t w;
+	int saved;
+
+	if (hist_fd == -1) {
+		errno = EBADF;
+		return -1;
+	}
+	while (off < len) {
+		w = write(hist_fd, text + off, len - off);
+		if (w == -1 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			goto fail;
+		off += (size_t)w;
+	}
+	if (fdatasync(hist_fd) == -1)
+		goto fail;
+	records_walk(text, len, hist_size, index_one, NULL);
+	hist_size += (off_t)len;
+	return 0;
+fail:
+	saved = errno;
+	if (ftruncate(hist_fd, hist_size) == -1)
+		log_warn("%s: cannot cut a failed write", hist_path);
+	errno = saved;
+	return -1;
+}
+
+
+struct wanted_id {
+	int	cluster;
+	int	proc;
+	size_t	i;		/* its place in the caller's arrays */
+};
+
+static int
+wanted_cmp(const void *a, const void *b)
+{
+	const struct wanted_id *x = a, *y = b;
+
+	if (x->cluster != y->cluster)
+		return x->cluster < y->cluster ? -1 : 1;
+	return x->proc < y->proc ? -1 : x->proc > y->proc;
 }
 
 void
 history_find(const int *clusters, const int *procs, size_t n, int *found)
 {
-	struct find_state f = { clusters, procs, n, found };
+	struct wanted_id *w, key, *hit;
+	size_t i, k;
 
 	memset(found, 0, n * sizeof(*found));
-	history_walk(find_one, &f);
+	if (n == 0)
+		return;
+	w = xcalloc(n, sizeof(*w));
+	for (i = 0; i < n; i++) {
+		w[i].cluster = clusters[i];
+		w[i].proc = procs[i];
+		w[i].i = i;
+	}
+	qsort(w, n, sizeof(*w), wanted_cmp);
+	for (k = 0; k < nhidx; k++) {
+		key.cluster = hidx[k].cluster;
+		key.proc = hidx[k].proc;
+		hit = bsearch(&key, w, n, sizeof(*w), wanted_cmp);
+		if (hit != NULL)
+			found[hit->i] = 1;
+	}
+	free(w);
 }
 
 struct query_state {
@@ -330,7 +400,7 @@ parse_partial(const char *rec, size_t len, struct buf *wanted)
 }
 
 static int
-query_one(const char *rec, size_t len, void *arg)
+query_one(const char *rec, size_t len, off_t off, void *arg)
 {
 	struct query_state *q = arg;
 	struct ad *ad = NULL;
@@ -370,10 +440,13 @@ query_one(const char *rec, size_t len, void *arg)
 }
 
 void
-history_query(const struct expr *constraint, char **names, u_int nnames,
+history_query(const struct expr *constraint,
+    const struct job_scope *scope, char **names, u_int nnames,
     struct query_reply *r)
 {
 	struct query_state q;
+	const char *data;
+	size_t k;
 	u_int i;
 
 	memset(&q, 0, sizeof(q));
@@ -397,7 +470,20 @@ history_query(const struct expr *constraint, char **names, u_int nnames,
 			word_add(&q.wanted, tok);
 		buf_free(&refs);
 	}
-	history_walk(query_one, &q);
+	if (scope->kind == 0)
+		history_walk(query_one, &q);
+	else if ((data = history_map()) != NULL) {
+		/* One job or one cluster: its records only. */
+		for (k = 0; k < nhidx; k++) {
+			if (hidx[k].cluster != scope->cluster ||
+			    (scope->kind == 2 && hidx[k].proc != scope->proc))
+				continue;
+			if (query_one(data + hidx[k].off, hidx[k].len,
+			    hidx[k].off, &q) != 0)
+				break;
+		}
+		munmap((void *)data, (size_t)hist_size);
+	}
 	if (q.bad > 0)
 		log_warnx("%s: %ld record(s) could not be read", hist_path,
 		    q.bad);

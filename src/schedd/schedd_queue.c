@@ -212,18 +212,28 @@ job_next(struct job *j, int first)
 void
 scope_init(struct job_scope *s, const char *constraint)
 {
-	int c, p, n = -1;
+	char bare[128];
+	size_t i, n = 0;
+	int c, p, end = -1;
 
 	memset(s, 0, sizeof(*s));
-	if (constraint == NULL)
+	if (constraint == NULL || strlen(constraint) >= sizeof(bare))
 		return;
-	if (sscanf(constraint, " ClusterId == %d && ProcId == %d %n", &c, &p,
-	    &n) == 2 && n >= 0 && constraint[n] == '\0') {
+	/* Parentheses cannot change a conjunction of two equalities (and
+	 * the constraint did parse): "((ClusterId == 4 && ProcId == 7))". */
+	for (i = 0; constraint[i] != '\0'; i++)
+		if (constraint[i] != '(' && constraint[i] != ')')
+			bare[n++] = constraint[i];
+	bare[n] = '\0';
+	if ((sscanf(bare, " ClusterId == %d && ProcId == %d %n", &c, &p,
+	    &end) == 2 && end >= 0 && bare[end] == '\0') ||
+	    (end = -1, sscanf(bare, " ProcId == %d && ClusterId == %d %n", &p,
+	    &c, &end) == 2 && end >= 0 && bare[end] == '\0')) {
 		s->kind = 2;
 		s->cluster = c;
 		s->proc = p;
-	} else if (n = -1, sscanf(constraint, " ClusterId == %d %n", &c,
-	    &n) == 1 && n >= 0 && constraint[n] == '\0') {
+	} else if (end = -1, sscanf(bare, " ClusterId == %d %n", &c,
+	    &end) == 1 && end >= 0 && bare[end] == '\0') {
 		s->kind = 1;
 		s->cluster = c;
 	}
@@ -1001,7 +1011,8 @@ queue_query(const char *constraint, int history, char **names,
 		}
 	}
 	if (history) {
-		history_query(e, names, nnames, r);
+		scope_init(&scope, constraint);
+		history_query(e, &scope, names, nnames, r);
 		expr_free(e);
 		return;
 	}
