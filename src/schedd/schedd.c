@@ -26,8 +26,9 @@
  *	it sends the collector its ad: Name ($(HOST)), ScheddIpAddr,
  *	TotalIdleJobs (unexpanded and idle), TotalRunningJobs,
  *	TotalHeldJobs, TotalJobAds, NumUsers (owners with idle jobs),
- *	MaxJobsRunning.  New idle jobs also poke the negotiator
- *	(NEGOTIATOR_RESCHEDULE, not waiting for its answer).
+ *	MaxJobsRunning.  New idle jobs, and a shadow's end while jobs
+ *	wait, also poke the negotiator (NEGOTIATOR_RESCHEDULE, not waiting
+ *	for its answer), at most twice a second.
  *
  *	In a negotiation cycle it offers its idle jobs best first by PRIO,
  *	each once, and on a match starts "$(SHADOW) C.P STARTD_ADDR
