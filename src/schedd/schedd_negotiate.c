@@ -9,6 +9,12 @@
  * offers every job at most once and costs one sort, however many
  * questions it asks.  MAX_JOB_STARTS matches per cycle and
  * MAX_JOBS_RUNNING shadows at once bound what the schedd accepts.
+ *
+ * A match is answered at once and its shadow started a moment later:
+ * when the negotiator has nothing more to ask this schedd in the cycle
+ * (NEXT_JOB finds no job) or START_DELAY seconds after the first
+ * waiting match, whichever comes first.  The negotiator's cycle then
+ * costs two round trips per match, not a process start each.
  */
 #include <errno.h>
 #include <math.h>
@@ -28,6 +34,19 @@
 
 #define CYCLE_STALE	300	/* seconds: an unfinished cycle is over */
 #define POKE_SPACING	0.5	/* seconds between pokes */
+#define START_DELAY	0.2	/* seconds a match may wait for its shadow */
+
+/* A match answered whose shadow is not started yet. */
+struct pending {
+	int	 cluster;
+	int	 proc;
+	char	*addr;		/* the startd's "<ip:port>" */
+	char	*name;		/* the machine's Name */
+};
+
+static struct pending	*pend;
+static size_t		 npend, cappend;
+static long		 pend_timer;
 
 struct candidate {
 	int	cluster;
@@ -44,6 +63,68 @@ static int		 starts;	/* matches in CUR_CYCLE */
 
 static double		 last_poke = -1e9;
 static long		 poke_timer;
+
+static int
+pending_has(int cluster, int proc)
+{
+	size_t i;
+
+	for (i = 0; i < npend; i++)
+		if (pend[i].cluster == cluster && pend[i].proc == proc)
+			return 1;
+	return 0;
+}
+
+/* A job the negotiator may not be offered: running or about to. */
+static int
+job_busy(int cluster, int proc)
+{
+	return shadow_job_busy(cluster, proc) || pending_has(cluster, proc);
+}
+
+/* Start the shadows of the matches answered so far. */
+static void
+starts_flush(void)
+{
+	struct pending *p;
+	struct job j;
+	size_t i;
+	pid_t pid;
+	int st;
+
+	event_timer_cancel(pend_timer);
+	pend_timer = 0;
+	for (i = 0; i < npend; i++) {
+		p = &pend[i];
+		/* removed or held in the meantime: nothing to start */
+		if (job_find(p->cluster, p->proc, &j) == 0 &&
+		    ((st = job_status(&j)) == JOB_UNEXPANDED ||
+		    st == JOB_IDLE) && !shadow_job_busy(p->cluster, p->proc)) {
+			submit_flush_events(p->cluster);
+			if ((pid = shadow_spawn(p->cluster, p->proc, p->addr,
+			    p->name)) == -1)
+				log_warn("job %d.%d: cannot start a shadow",
+				    p->cluster, p->proc);
+			else {
+				log_info("job %d.%d matched with %s %s; "
+				    "shadow %d", p->cluster, p->proc, p->name,
+				    p->addr, (int)pid);
+				queue_job_started(p->cluster, p->proc, p->name,
+				    pid);
+			}
+		}
+		free(p->addr);
+		free(p->name);
+	}
+	npend = 0;
+}
+
+static void
+starts_tick(void *arg)
+{
+	pend_timer = 0;
+	starts_flush();
+}
 
 static int
 candidate_cmp(const void *a, const void *b)
@@ -78,7 +159,7 @@ candidates_build(void)
 		st = job_status(&j);
 		if (st != JOB_UNEXPANDED && st != JOB_IDLE)
 			continue;
-		if (shadow_job_busy(j.cluster, j.proc))
+		if (job_busy(j.cluster, j.proc))
 			continue;
 		if (ncands == capcands) {
 			capcands = capcands ? capcands * 2 : 256;
@@ -129,7 +210,7 @@ start_limit(void)
 
 	if (starts >= max_starts)
 		return "MAX_JOB_STARTS reached for this cycle";
-	if (shadow_count() >= max_running)
+	if (shadow_count() + (long)npend >= max_running)
 		return "MAX_JOBS_RUNNING reached";
 	return NULL;
 }
@@ -143,8 +224,10 @@ negotiate_next_job(next_job_x *arg, next_job_res_x *res)
 
 	res->have = 0;
 	cycle_enter(arg->cycle);
-	if (start_limit() != NULL)
+	if (start_limit() != NULL) {
+		starts_flush();
 		return;
+	}
 	if (!cycle_valid)
 		candidates_build();
 	while (next_cand < ncands) {
@@ -153,12 +236,14 @@ negotiate_next_job(next_job_x *arg, next_job_res_x *res)
 			continue;
 		st = job_status(&j);
 		if ((st != JOB_UNEXPANDED && st != JOB_IDLE) ||
-		    shadow_job_busy(j.cluster, j.proc))
+		    job_busy(j.cluster, j.proc))
 			continue;
 		job_to_xdr(&j, &res->job);
 		res->have = 1;
 		return;
 	}
+	/* The negotiator is done with us for this cycle. */
+	starts_flush();
 }
 
 static void
@@ -175,7 +260,6 @@ negotiate_match(match_x *arg, status_x *res)
 	struct job j;
 	char err[256], *addr = NULL, *name = NULL, *msg;
 	const char *why;
-	pid_t pid;
 	int st;
 
 	cycle_enter(arg->cycle);
@@ -185,7 +269,7 @@ negotiate_match(match_x *arg, status_x *res)
 	}
 	st = job_status(&j);
 	if ((st != JOB_UNEXPANDED && st != JOB_IDLE) ||
-	    shadow_job_busy(j.cluster, j.proc)) {
+	    job_busy(j.cluster, j.proc)) {
 		status_set(res, EBUSY, "the job is not idle");
 		return;
 	}
@@ -206,17 +290,19 @@ negotiate_match(match_x *arg, status_x *res)
 		    "or Name");
 		goto out;
 	}
-	submit_flush_events(j.cluster);
-	if ((pid = shadow_spawn(j.cluster, j.proc, addr, name)) == -1) {
-		msg = xasprintf("cannot start a shadow: %s", strerror(errno));
-		status_set(res, EAGAIN, msg);
-		free(msg);
-		goto out;
+	if (npend == cappend) {
+		cappend = cappend ? cappend * 2 : 64;
+		pend = xreallocarray(pend, cappend, sizeof(*pend));
 	}
+	pend[npend].cluster = j.cluster;
+	pend[npend].proc = j.proc;
+	pend[npend].addr = addr;
+	pend[npend].name = name;
+	npend++;
+	addr = name = NULL;
 	starts++;
-	log_info("job %d.%d matched with %s %s; shadow %d", j.cluster,
-	    j.proc, name, addr, (int)pid);
-	queue_job_started(j.cluster, j.proc, name, pid);
+	if (pend_timer == 0)
+		pend_timer = event_timer_add(START_DELAY, starts_tick, NULL);
 	status_set(res, 0, NULL);
 out:
 	free(addr);
