@@ -23,7 +23,14 @@
 #
 # The checkpoint's page cache is warm for the restarts, as in the CRIU
 # figures of shared/notes/checkpoint-pitfalls.md.
+#
+# The table goes to standard error; standard output gets one
+# "what|measured|goal" row per figure, which bench/run (make bench)
+# collects, with the goals of the checkpointing issue.
 set -u
+exec 3>&1 1>&2
+row() { echo "$1|$2|$3" >&3; }
+criu_frozen() { case $1 in 16) echo 0.016 ;; 256) echo 0.21 ;; 1024) echo 0.96 ;; *) echo "" ;; esac; }
 top=$(cd "$(dirname "$0")/.." && pwd)
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(16 256 1024)
@@ -330,6 +337,17 @@ for mib in "${sizes[@]}"; do
 	    "$(median <f.frozen)" "$(median <f.durable)" "$(median <f.vacate)" \
 	    "$(median <f.core)" "$(median <f.merge)" "$(median <f.resumed)" \
 	    "$(median <f.allback)" "$((ckpt_size >> 20))"
+	c=$(criu_frozen "$mib")
+	row "checkpoint $mib MiB: job frozen by a periodic checkpoint" \
+	    "$(median <f.frozen) s" "${c:+<= $(awk "BEGIN{print $c/10}") s (CRIU/10)}"
+	row "checkpoint $mib MiB: signal to durable (fsynced)" \
+	    "$(median <f.durable) s" "$([ "$mib" = 1024 ] && echo '<= 1.0 s')"
+	row "checkpoint $mib MiB: vacate (signal to exit 85, durable)" \
+	    "$(median <f.vacate) s" ""
+	row "checkpoint $mib MiB: condor_ckpt merge" "$(median <f.merge) s" ""
+	row "restart $mib MiB: exec to running, checksums verified" \
+	    "$(median <f.resumed) s" "$([ "$mib" = 1024 ] && echo '< 0.15 s')"
+	row "restart $mib MiB: exec to all memory back" "$(median <f.allback) s" ""
 done
 read -r dd st < <(./drive time dd if=/dev/zero of=dd.out bs=4M count=256 conv=fsync status=none)
 rm -f dd.out
@@ -347,3 +365,8 @@ printf '%-38s %10s %10s\n' "system calls (microseconds per call)" "read/write" "
 printf '%-38s %10s %10s\n' "native (cc -static)" "$rw" "$oc"
 printf '%-38s %10s %10s\n' "relinked, outside Condor" "$rw2" "$oc2"
 printf '%-38s %10s %10s\n' "relinked, every call trapped" "$rw3" "$oc3"
+row "trap: read/write of 1 byte, native vs relinked (outside Condor)" \
+    "$rw / $rw2 us" "equal (not trapped)"
+row "trap: open+close, native vs relinked (trapped: file table)" \
+    "$oc / $oc2 us" ""
+row "trap: read/write with every call trapped (CONDOR_TRAP_ALL)" "$rw3 us" ""
