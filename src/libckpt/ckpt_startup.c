@@ -34,6 +34,7 @@
 #include <sys/syscall.h>
 
 #include "ckpt.h"
+#include "../libremote/remote.h"
 
 extern struct ckpt_marker condor_relinked_marker;
 extern char	__executable_start[];
@@ -231,6 +232,7 @@ first_start(char **envp)
 	ckpt_g.fork_writer = fix.fork_writer;
 	ckpt_g.notify_fd = fix.notify_fd;
 
+	remote_client_init(envp);	/* under Condor? */
 	remote_files_init();
 	if ((r = ckpt_install_handlers()) < 0)
 		cj_say("cannot install the checkpoint handlers", (char *)0);

@@ -59,6 +59,7 @@
 #include <ucontext.h>
 
 #include "condor_job.h"
+#include "remote.h"
 
 #ifndef SECCOMP_FILTER_FLAG_SPEC_ALLOW
 #define SECCOMP_FILTER_FLAG_SPEC_ALLOW	(1UL << 2)
@@ -187,7 +188,11 @@ static const struct sc_entry sc_table[SC_MAX] = {
 	[SYS_symlinkat] = REMOTE_ONLY, [SYS_flock] = REMOTE_ONLY,
 	[SYS_ioctl] = REMOTE_ONLY,
 	/* Local under Condor too: memory, time, identity, exit. */
-	[SYS_brk] = LOCAL_ONLY, [SYS_mmap] = LOCAL_ONLY,
+	/* remote_client.c: anonymous memory here, remote files ENODEV. */
+	[SYS_mmap] = { SC_DEFAULT, SC_REMOTE, 0, 0, 0 },
+	/* Files are created at the shadow, with the job's umask there. */
+	[SYS_umask] = { SC_DEFAULT, SC_REMOTE, 0, 0, 0 },
+	[SYS_brk] = LOCAL_ONLY,
 	[SYS_munmap] = LOCAL_ONLY, [SYS_mprotect] = LOCAL_ONLY,
 	[SYS_mremap] = LOCAL_ONLY, [SYS_madvise] = LOCAL_ONLY,
 	[SYS_mincore] = LOCAL_ONLY, [SYS_msync] = LOCAL_ONLY,
@@ -206,7 +211,7 @@ static const struct sc_entry sc_table[SC_MAX] = {
 	[SYS_set_robust_list] = LOCAL_ONLY, [SYS_futex] = LOCAL_ONLY,
 	[SYS_sched_yield] = LOCAL_ONLY, [SYS_getrusage] = LOCAL_ONLY,
 	[SYS_times] = LOCAL_ONLY, [SYS_prlimit64] = LOCAL_ONLY,
-	[SYS_getrlimit] = LOCAL_ONLY, [SYS_umask] = LOCAL_ONLY,
+	[SYS_getrlimit] = LOCAL_ONLY,
 	[SYS_sysinfo] = LOCAL_ONLY, [SYS_getppid] = LOCAL_ONLY,
 	[SYS_rseq] = LOCAL_ONLY, [SYS_restart_syscall] = LOCAL_ONLY,
 	/* The seeds' limitations (refused under Condor only). */
@@ -290,6 +295,10 @@ sc_do_mask(struct sc_call *c, int blocks)
 	uint64_t prog, full = ~SYNC_SIGS;
 	long r;
 
+	/* Under Condor, at the shadow (with every signal held: a call is
+	 * never cut off halfway through its exchange). */
+	if (mode == REMOTE_MODE_REMOTE && sc_table[c->nr].remote == SC_REMOTE)
+		return remote_call(c->nr, c->a);
 	if (!blocks)
 		return sc_gate(c);
 	prog = *(uint64_t *)&c->uc->uc_sigmask;
@@ -821,9 +830,14 @@ remote_trap_install(enum remote_mode m, int all)
 	struct ksigaction sa;
 	long r;
 
+	/* Under Condor (remote_client_init found the shadow's socket). */
+	if (remote_syscall_fd >= 0)
+		m = REMOTE_MODE_REMOTE;
 	mode = m;
 	trap_all = all;
 	if ((r = build_filter()) < 0)
+		return (int)r;
+	if (m == REMOTE_MODE_REMOTE && (r = remote_outer_install()) < 0)
 		return (int)r;
 	cj_memset(&sa, 0, sizeof(sa));
 	sa.handler = (uint64_t)sigsys_handler;
@@ -840,6 +854,8 @@ remote_trap_install(enum remote_mode m, int all)
 	    SECCOMP_FILTER_FLAG_SPEC_ALLOW, &prog);
 	if (r == -EINVAL)
 		r = condor_sys3(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
+	if (r == 0 && m == REMOTE_MODE_REMOTE)
+		remote_client_start();
 	return (int)r;
 }
 

@@ -91,6 +91,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -130,6 +131,12 @@ shadow_as_owner(void)
 		return -1;
 	}
 	return 0;
+}
+
+int
+shadow_is_root(void)
+{
+	return as_root;
 }
 
 void
@@ -210,6 +217,8 @@ finish(void *arg)
 	struct ad *up = ad_new();
 	const struct shadow_outcome *o = &outcome;
 
+	/* The job is gone: its system-call service ends with it. */
+	syscall_collect(5);
 	switch (o->how) {
 	case EXIT_NORMAL:
 	case EXIT_SIGNAL:
@@ -565,6 +574,20 @@ claim_machine(const char *addr)
 	sj.run_start = time(NULL);
 }
 
+/* A relinked job (the default universe) calls back for its system calls. */
+static int
+is_standard(void)
+{
+	char *u;
+	int standard;
+
+	if (ad_get_string(sj.ad, "Universe", &u) == -1)
+		return 1;
+	standard = strcasecmp(u, "standard") == 0;
+	free(u);
+	return standard;
+}
+
 static void
 usage(void)
 {
@@ -634,6 +657,10 @@ main(int argc, char **argv)
 	make_capability();
 	transfer_init();
 	listen_for_starter(addr);
+	if (is_standard() && syscall_init() == -1) {
+		log_warn("job %s: cannot listen for system calls", sj.id);
+		shadow_exit(SHADOW_EXIT_REQUEUE, "no port for system calls");
+	}
 	claim_machine(addr);
 	report_execute();
 	shadow_starter_alive();

@@ -82,6 +82,24 @@ struct ad *schedd_get_job(int cluster, int proc, int *gone, char *err,
  * second apart.  0, or -1 (logged). */
 int	schedd_update_job(const struct ad *attrs, int tries);
 
+/* Whether the shadow runs as root (and acts as the owner). */
+int	shadow_is_root(void);
+
+/*
+ * shadow_syscall.c: the system-call service of a standard-universe job.
+ * syscall_init: listen for the job's connection (0, or -1 logged);
+ * syscall_address: "<ip:port>" for HELLO, "" when not listening.
+ * syscall_collect: the service's counts and CPU, once it has ended,
+ * waiting at most WAIT seconds.  syscall_cpu adds its CPU to USER and
+ * SYS; syscall_report_attrs puts NumRemoteSyscalls, BytesSent and
+ * BytesRecvd in AD.
+ */
+int	syscall_init(void);
+const char *syscall_address(void);
+void	syscall_collect(double wait);
+void	syscall_cpu(double *user, double *sys);
+void	syscall_report_attrs(struct ad *);
+
 /* shadow_transfer.c: the SHADOW_PROG service for the starter. */
 void	transfer_init(void);
 

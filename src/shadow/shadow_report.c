@@ -37,6 +37,8 @@ local_cpu(double *user, double *sys)
 	}
 	*user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
 	*sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	/* And the process that served the job's system calls. */
+	syscall_cpu(user, sys);
 }
 
 static double
@@ -122,6 +124,7 @@ report_usage_attrs(struct ad *ad, const struct shadow_outcome *o)
 	ad_set_real(ad, "RemoteSysCpu", u.total_remote_sys);
 	ad_set_real(ad, "LocalUserCpu", u.total_local_user);
 	ad_set_real(ad, "LocalSysCpu", u.total_local_sys);
+	syscall_report_attrs(ad);
 	if (sj.machine != NULL)
 		ad_set_string(ad, "LastRemoteHost", sj.machine);
 	if (o != NULL && o->image_size > sj.prev_image_size)

@@ -134,6 +134,8 @@ shadow_hello_1_svc(hello_x *arg, hello_res_x *res, struct svc_req *req)
 		log_warn("job %s: cannot truncate %s", sj.id, sj.err);
 	ad_to_xdr(sj.ad, &res->job);
 	res->executable_size = sj.exe_size;
+	free(res->syscall_addr);
+	res->syscall_addr = xstrdup(syscall_address());
 	res->message = xstrdup("");
 	return TRUE;
 }

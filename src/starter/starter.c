@@ -387,6 +387,8 @@ starter_hello(claim_x *c)
 	}
 	job.ad = ad_from_xdr(&res.job, err, sizeof(err));
 	job.exe_size = res.executable_size;
+	job.syscall_addr = xstrdup(res.syscall_addr ? res.syscall_addr : "");
+	job.capability = xstrdup(c->capability ? c->capability : "");
 	xdr_free((xdrproc_t)xdr_hello_res_x, (char *)&res);
 	if (job.ad == NULL || ad_get_int(job.ad, "ClusterId", &cluster) ==
 	    -1 || ad_get_int(job.ad, "ProcId", &proc) == -1) {

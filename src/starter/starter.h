@@ -52,6 +52,14 @@ struct starter_job {
 	int		 ship_out, ship_err;	/* the job has Out, Err */
 	int		 err_is_out;		/* Err is Out's file */
 	long long	 out_sent, err_sent;	/* bytes shipped */
+
+	/* The standard universe. */
+	char		*capability;	/* the claim's, from the startd */
+	char		*syscall_addr;	/* the shadow's system calls, or "" */
+	int		 syscall_fd;	/* connected; the job's until spawned;
+					   0: none */
+	int		 chrooted;	/* the child entered job->dir as / */
+	char		**extra_env;	/* NAME=VALUE for the job, or NULL */
 };
 
 /*
@@ -87,6 +95,11 @@ struct universe {
 	 * fill HOW and CODE of X.  0, or -1 if the shadow is gone.
 	 */
 	int	(*finish)(struct starter_job *, int status, exit_x *x);
+	/*
+	 * In the job's process, still root when the starter is, before it
+	 * becomes EXECUTE_USER (the chroot).  0, or -1 with errno set.
+	 */
+	int	(*root_setup)(struct starter_job *);
 };
 
 /* starter_universe.c */

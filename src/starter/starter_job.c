@@ -304,6 +304,15 @@ job_environment(struct starter_job *job, char *err, size_t errlen)
 		*eq = '=';
 	}
 	jobargs_free(vars);
+	/* The universe's own, over the job's. */
+	for (i = 0; job->extra_env != NULL && job->extra_env[i] != NULL;
+	    i++) {
+		char *eq = strchr(job->extra_env[i], '=');
+
+		*eq = '\0';
+		nb = jobenv_set(&base, nb, job->extra_env[i], eq + 1);
+		*eq = '=';
+	}
 	return base;
 }
 
@@ -359,6 +368,8 @@ job_child(struct starter_job *job, char **argv, char **envp, int errfd,
 
 	if (setsid() == -1)
 		child_fail(errfd, STAGE_SETSID);
+	if (job->u->root_setup != NULL && job->u->root_setup(job) == -1)
+		child_fail(errfd, STAGE_SANDBOX);
 	if (geteuid() == 0 && priv_become_user(job->uid, job->gid) == -1)
 		child_fail(errfd, STAGE_USER);
 	if (geteuid() == 0 && job->uid != 0)
@@ -369,7 +380,7 @@ job_child(struct starter_job *job, char **argv, char **envp, int errfd,
 		child_fail(errfd, STAGE_DEATHSIG);
 	if (getppid() != parent)
 		_exit(127);
-	if (chdir(job->dir) == -1)
+	if (chdir(job->chrooted ? "/" : job->dir) == -1)
 		child_fail(errfd, STAGE_CHDIR);
 	if (dup2(job->stdin_fd, STDIN_FILENO) == -1 ||
 	    dup2(job->stdout_fd, STDOUT_FILENO) == -1 ||
@@ -384,7 +395,8 @@ job_child(struct starter_job *job, char **argv, char **envp, int errfd,
 		signal(s, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	snprintf(exe, sizeof(exe), "%s/%s", job->dir, STARTER_EXE);
+	snprintf(exe, sizeof(exe), "%s/%s", job->chrooted ? "" : job->dir,
+	    STARTER_EXE);
 	execve(exe, argv, envp);
 	child_fail(errfd, STAGE_EXEC);
 }
@@ -428,6 +440,11 @@ job_spawn(struct starter_job *job, char *err, size_t errlen,
 		job_child(job, argv, envp, p[1], parent);
 	}
 	close(p[1]);
+	/* The job has the system-call connection now; not ours to keep. */
+	if (job->syscall_fd > 0) {
+		close(job->syscall_fd);
+		job->syscall_fd = 0;
+	}
 	do {
 		r = read(p[0], &f, sizeof(f));
 	} while (r == -1 && errno == EINTR);

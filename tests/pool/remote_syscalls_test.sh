@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# tests/pool/remote_syscalls_test.sh: standard-universe jobs (relinked
+# with condor_cc) on a pool of a central manager and three execute
+# hosts.  Their file system calls run at the shadow, on the submitting
+# side, as the job's owner, in initialdir: a test program's output files
+# are byte-identical to a native run's (cc -static) in a directory with
+# the same inputs.  The sandbox: fork, socket, execve and a kill of
+# another process are refused, and calls made by jumping into the
+# library's gate are refused by the outer seccomp filter (EPERM).
+#
+# When the tests run as root the jobs are submitted by user nobody, so
+# that EACCES is the owner's (a mode-000 file) rather than root's.
+set -u
+. "$(dirname "$0")/../lib/pool.sh"
+
+pool_init
+chmod 755 "$POOL"
+pool_config 'START : TRUE' 'STARTER_UPDATE_INTERVAL = 1' \
+	'STARTER_TIMEOUT = 20' 'MAX_JOB_STARTS = 10'
+pool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD"
+pool_host exec1 "MASTER, STARTD"
+pool_host exec2 "MASTER, STARTD"
+pool_host exec3 "MASTER, STARTD"
+pool_start
+trap pool_cleanup EXIT
+
+check "the schedd listens" wait_for 60 test -S "$POOL/cm/spool/.schedd_socket"
+check "three machines advertise" pool_wait_machines 3 60
+
+W="$POOL/work"
+mkdir -p "$W"
+chmod 755 "$W"
+cd "$W" || exit 1
+
+# Build each program natively and relinked.
+P="$TOP/tests/programs"
+for prog in remote_files remote_sandbox; do
+	check "$prog builds natively" cc -O2 -static -o "$W/$prog.native" "$P/$prog.c"
+	check "$prog relinks with condor_cc" condor_cc -O2 -o "$W/$prog" "$P/$prog.c"
+done
+
+as_owner() { "$@"; }
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
+	OWNER=nobody
+	as_owner() {
+		CONDOR_CONFIG="$POOL/cm/condor_config" setpriv --reuid=nobody \
+		    --regid="$(id -g nobody)" --clear-groups "$@"
+	}
+	chown nobody "$W"
+else
+	OWNER=$(id -un)
+fi
+submit() {
+	(cd "$W" && as_owner "$TOP/bin/condor_submit" "$1" 2>&1) |
+	    sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p'
+}
+cm() { on cm "$@"; }
+in_history() { test -n "$(cm condor_history "$1" -af ProcId 2>/dev/null)"; }
+
+# The same inputs in two fresh directories, owned by the job's owner.
+setup_dir() {
+	mkdir -p "$1"
+	seq 1 200 | sed 's/^/input line /' >"$1/in.txt"
+	echo "first line" >"$1/app.txt"
+	echo secret >"$1/noperm.txt"
+	chmod 000 "$1/noperm.txt"
+	printf 'one\ntwo\nthree\n' >"$1/stdin.txt"
+	[ "$OWNER" = nobody ] && chown -R nobody "$1"
+	return 0
+}
+setup_dir "$W/native"
+setup_dir "$W/condor"
+
+# --- 1. the file calls, native against remote ---------------------------
+(cd "$W/native" && as_owner "$W/remote_files.native" <stdin.txt \
+    >stdout.txt 2>stderr.txt; echo $? >status.txt)
+cat >files.sub <<EOF2
+universe   = standard
+executable = remote_files
+initialdir = $W/condor
+input      = stdin.txt
+output     = stdout.txt
+error      = stderr.txt
+log        = $W/files.log
+queue
+EOF2
+chmod 644 files.sub
+C=$(submit files.sub)
+check "the file-call job is submitted" test -n "$C"
+check "job $C.0 completes" wait_for 90 in_history "$C.0"
+check "job $C.0 exit code as natively" test \
+	"$(cm condor_history "$C.0" -af ExitCode 2>/dev/null)" = "$(cat "$W/native/status.txt")"
+for f in stdout.txt stderr.txt out.txt app.txt big.bin dup.txt raw.txt; do
+	check "$f identical to the native run's" cmp "$W/native/$f" "$W/condor/$f"
+done
+check "the job's output has every line" grep -qx done "$W/condor/stdout.txt"
+if [ "$OWNER" = nobody ]; then
+	check "EACCES as the owner (nobody)" grep -q 'open noperm  *EACCES' "$W/condor/stdout.txt"
+fi
+check "ENOENT for a missing file" grep -q 'open missing  *ENOENT' "$W/condor/stdout.txt"
+check "EISDIR for a directory opened for writing" grep -q 'open dir for write  *EISDIR' "$W/condor/stdout.txt"
+check "the raw openat ran on the submitting side" test -f "$W/condor/raw.txt"
+check "the files belong to the owner" test "$(stat -c %U "$W/condor/out.txt")" = "$OWNER"
+check "no file of the job in the execute directories" \
+	bash -c "! find $POOL/exec*/execute -name out.txt 2>/dev/null | grep -q ."
+n=$(cm condor_history "$C.0" -af NumRemoteSyscalls 2>/dev/null)
+check "NumRemoteSyscalls counted ($n)" test "${n:-0}" -gt 100
+n=$(cm condor_history "$C.0" -af BytesRecvd 2>/dev/null)
+check "BytesRecvd counted ($n)" test "${n:-0}" -gt 2400000
+
+# --- 2. the sandbox -------------------------------------------------------
+mkdir -p "$W/sandbox"
+[ "$OWNER" = nobody ] && chown nobody "$W/sandbox"
+cat >sandbox.sub <<EOF2
+universe   = standard
+executable = remote_sandbox
+initialdir = $W/sandbox
+output     = out.txt
+error      = err.txt
+queue
+EOF2
+chmod 644 sandbox.sub
+C=$(submit sandbox.sub)
+check "the sandbox job is submitted" test -n "$C"
+check "job $C.0 completes" wait_for 90 in_history "$C.0"
+for what in fork socket execve "kill 1" "gate openat" "gate open" \
+    "gate socket" "gate clone" "gate execve" "gate kill 1"; do
+	check "$what refused" grep -q "^$what  *refused" "$W/sandbox/out.txt"
+done
+check "the gate's calls meet EPERM" \
+	test "$(grep -c '^gate .*refused (Operation not permitted)' "$W/sandbox/out.txt")" = 6
+if [ "$(id -u)" = 0 ]; then
+	check "the job ran chrooted" grep -q "job.*started" "$POOL"/exec*/log/StarterLog
+fi
+
+echo "$POOL_FAILS failed"
+[ "$POOL_FAILS" = 0 ]
