@@ -35,7 +35,8 @@
  *	and the executable and input (GET), the output and error written at
  *	the starter's offsets as they grow (PUT), suspend and continue
  *	events (010 and 011 in the user log, JobStatus 7 and back to 2),
- *	and at last how the job ended (EXIT).
+ *	and at last how the job ended (EXIT).  A standard-universe job's
+ *	system calls are served on a second port (shadow_syscall.c).
  *
  *	A normal end or a death by a signal completes the job: ExitCode (or
  *	ExitSignal), ExitBySignal, CompletionDate, RemoteUserCpu,
