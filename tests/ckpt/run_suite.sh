@@ -42,6 +42,21 @@ selected=("$@")
 # A random pause of 0.04 to 0.24 s: where checkpoints land.
 pause() { sleep "0.$(printf '%02d' $((RANDOM % 21 + 4)))"; }
 
+# ready PID: wait (up to 10 s) until the checkpoint library of PID is up:
+# SIGUSR2 caught or blocked (it blocks the checkpoint signals first thing,
+# before that they would kill or stop it, as they would any program).
+ready() {
+	local i m
+	for ((i = 0; i < 1000; i++)); do
+		m=$(awk '/^Sig(Cgt|Blk):/ {print $2}' /proc/$1/status 2>/dev/null | tr '\n' ' ')
+		[ -z "$m" ] && return 0	# gone already
+		for x in $m; do
+			(( 16#$x & 0x800 )) && return 0
+		done
+		sleep 0.01
+	done
+}
+
 # wait_for PID: its exit status, within 60 s; a stopped process (a signal
 # that came before the library was up) is continued.
 wait_for() {
@@ -105,6 +120,7 @@ tstp_cycles() {
 	pid=$!
 	started+=("$pid")
 	while :; do
+		ready "$pid"
 		pause
 		[ "$CYCLES" -lt "$MAX_CYCLES" ] && kill -TSTP "$pid" 2>/dev/null
 		wait_for "$pid"
@@ -144,6 +160,7 @@ usr2_run() {
 	(cd "$dir" && rm -f "$name.ckpt" && exec "./$name" "$@" >out.relinked 2>err.relinked) &
 	pid=$!
 	started+=("$pid")
+	ready "$pid"
 	for i in 1 2; do
 		pause
 		kill -USR2 "$pid" 2>/dev/null && n=$((n + 1))
@@ -310,6 +327,7 @@ if want storm && build storm; then
 	pid=$!
 	started+=("$pid")
 	n=0
+	ready "$pid"
 	while [ -d /proc/$pid ] && [ "$n" -lt 60 ]; do
 		sleep 0.01
 		kill -USR2 "$pid" 2>/dev/null && n=$((n + 1))
@@ -388,6 +406,7 @@ if want core && { [ -x "$work/bin/recurse" ] || build recurse; }; then
 	(cd "$d" && CONDOR_CKPT_CORE=core.recurse exec ./recurse >out.relinked 2>err.relinked) &
 	pid=$!
 	started+=("$pid")
+	ready "$pid"
 	sleep 0.15
 	kill -TSTP "$pid"
 	wait_for "$pid"
@@ -432,6 +451,7 @@ if want readelf && { [ -x "$work/bin/stdio" ] || build stdio; }; then
 	(cd "$d" && exec ./stdio >out 2>err) &
 	pid=$!
 	started+=("$pid")
+	ready "$pid"
 	sleep 0.1
 	kill -TSTP "$pid"
 	wait_for "$pid"
@@ -459,6 +479,7 @@ if want stream && { [ -x "$work/bin/stdio" ] || build stdio; }; then
 	(cd "$d" && CONDOR_CKPT_FILE=fd:7 exec ./stdio >out.relinked 2>err.relinked 7> >(cat >piped.ckpt)) &
 	pid=$!
 	started+=("$pid")
+	ready "$pid"
 	sleep 0.2
 	kill -TSTP "$pid"
 	wait_for "$pid"
@@ -487,6 +508,7 @@ if want vdso && { [ -x "$work/bin/signals" ] || build signals; }; then
 	(cd "$d" && exec ./signals >out.relinked 2>err.relinked) &
 	pid=$!
 	started+=("$pid")
+	ready "$pid"
 	sleep 0.3
 	kill -TSTP "$pid"
 	wait_for "$pid"
@@ -506,6 +528,7 @@ if want fuzz && { [ -x "$work/bin/stdio" ] || build stdio; }; then
 	(cd "$d" && exec ./stdio >out 2>err) &
 	pid=$!
 	started+=("$pid")
+	ready "$pid"
 	sleep 0.1
 	kill -TSTP "$pid"
 	wait_for "$pid"
@@ -638,6 +661,7 @@ if want missing && { [ -x "$work/bin/files" ] || build files; }; then
 	(cd "$d" && exec ./files >out.relinked 2>err.relinked) &
 	pid=$!
 	started+=("$pid")
+	ready "$pid"
 	sleep 0.3
 	kill -TSTP "$pid"
 	wait_for "$pid"
