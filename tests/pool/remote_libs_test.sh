@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# tests/pool/remote_libs_test.sh: real libraries nobody here wrote,
+# linked with condor_cc from Debian's static libraries, run as
+# standard-universe jobs on a pool of a central manager and three
+# execute hosts: SQLite (a database of 10,000 rows inserted in 100
+# transactions: file locks, pread/pwrite, fsync, the journal's unlink),
+# zlib (2 MB compressed with gzwrite and read back) and a gfortran
+# program writing a formatted file.  Each runs natively (cc -static) in
+# one directory and under Condor with initialdir another directory
+# holding the same inputs; their output and every file they produce,
+# the database included, must be byte-identical.
+#
+# When the tests run as root the jobs are submitted by user nobody.
+set -u
+. "$(dirname "$0")/../lib/pool.sh"
+
+for f in /usr/lib/x86_64-linux-gnu/libsqlite3.a \
+    /usr/lib/x86_64-linux-gnu/libz.a /usr/include/sqlite3.h; do
+	if [ ! -e "$f" ]; then
+		echo "FAIL $f is missing (apt-get install libsqlite3-dev zlib1g-dev)"
+		exit 1
+	fi
+done
+
+pool_init
+chmod 755 "$POOL"
+pool_config 'START : TRUE' 'STARTER_UPDATE_INTERVAL = 1' \
+	'STARTER_TIMEOUT = 20' 'MAX_JOB_STARTS = 10'
+pool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD"
+pool_host exec1 "MASTER, STARTD"
+pool_host exec2 "MASTER, STARTD"
+pool_host exec3 "MASTER, STARTD"
+pool_start
+trap pool_cleanup EXIT
+
+check "the schedd listens" wait_for 60 test -S "$POOL/cm/spool/.schedd_socket"
+check "three machines advertise" pool_wait_machines 3 60
+
+W="$POOL/work"
+mkdir -p "$W"
+chmod 755 "$W"
+cd "$W" || exit 1
+
+P="$TOP/tests/programs"
+check "remote_sqlite builds natively" cc -O2 -static -o remote_sqlite.native \
+	"$P/remote_sqlite.c" -lsqlite3 -lm
+check "remote_sqlite relinks with condor_cc" condor_cc -O2 -o remote_sqlite \
+	"$P/remote_sqlite.c" -lsqlite3 -lm
+check "remote_zlib builds natively" cc -O2 -static -o remote_zlib.native \
+	"$P/remote_zlib.c" -lz
+check "remote_zlib relinks with condor_cc" condor_cc -O2 -o remote_zlib \
+	"$P/remote_zlib.c" -lz
+check "remote_fortran builds natively" gfortran -O2 -static \
+	-o remote_fortran.native "$P/remote_fortran.f90"
+check "remote_fortran relinks with condor_cc -fortran" condor_cc -fortran \
+	-O2 -o remote_fortran "$P/remote_fortran.f90"
+
+as_owner() { "$@"; }
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
+	OWNER=nobody
+	as_owner() {
+		CONDOR_CONFIG="$POOL/cm/condor_config" setpriv --reuid=nobody \
+		    --regid="$(id -g nobody)" --clear-groups "$@"
+	}
+	chown nobody "$W"
+else
+	OWNER=$(id -un)
+fi
+submit() {
+	(cd "$W" && as_owner "$TOP/bin/condor_submit" "$1" 2>&1) |
+	    sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p'
+}
+cm() { on cm "$@"; }
+in_history() { test -n "$(cm condor_history "$1" -af ProcId 2>/dev/null)"; }
+
+# The same inputs in fresh directories, owned by the job's owner.
+setup_dir() {
+	mkdir -p "$1"
+	echo 2000 >"$1/params.txt"
+	[ "$OWNER" = nobody ] && chown -R nobody "$1"
+	return 0
+}
+
+PROGS="remote_sqlite remote_zlib remote_fortran"
+declare -A CLUSTER
+for prog in $PROGS; do
+	setup_dir "$W/native/$prog"
+	setup_dir "$W/condor/$prog"
+	(cd "$W/native/$prog" && as_owner "$W/$prog.native" \
+	    >stdout.txt 2>stderr.txt; echo $? >status.txt)
+	cat >"$prog.sub" <<EOF2
+universe   = standard
+executable = $prog
+initialdir = $W/condor/$prog
+output     = stdout.txt
+error      = stderr.txt
+log        = $W/$prog.log
+queue
+EOF2
+	chmod 644 "$prog.sub"
+	CLUSTER[$prog]=$(submit "$prog.sub")
+	check "the $prog job is submitted" test -n "${CLUSTER[$prog]}"
+done
+
+for prog in $PROGS; do
+	C=${CLUSTER[$prog]}
+	[ -n "$C" ] || continue
+	check "$prog: job $C.0 completes" wait_for 120 in_history "$C.0"
+	check "$prog: exit code as natively" test \
+		"$(cm condor_history "$C.0" -af ExitCode 2>/dev/null)" = \
+		"$(cat "$W/native/$prog/status.txt")"
+	check "$prog: native run succeeded" test "$(cat "$W/native/$prog/status.txt")" = 0
+	check "$prog: stdout identical to the native run's" \
+		cmp "$W/native/$prog/stdout.txt" "$W/condor/$prog/stdout.txt"
+	check "$prog: the job's output is complete" \
+		grep -qx done "$W/condor/$prog/stdout.txt"
+done
+
+d() { echo "$W/$1/remote_sqlite"; }
+check "sqlite: test.db identical to the native run's" \
+	cmp "$(d native)/test.db" "$(d condor)/test.db"
+check "sqlite: the database holds 9,897 rows (sqlite3 reads it)" test \
+	"$(sqlite3 "$(d condor)/test.db" 'SELECT count(*) FROM t' 2>&1)" = 9897
+check "sqlite: integrity ok" grep -qx ok "$(d condor)/stdout.txt"
+check "sqlite: no journal left" test ! -e "$(d condor)/test.db-journal"
+check "sqlite: the database belongs to the owner" \
+	test "$(stat -c %U "$(d condor)/test.db")" = "$OWNER"
+echo "native:  $(cat "$(d native)/stderr.txt")"
+echo "condor:  $(cat "$(d condor)/stderr.txt")"
+C=${CLUSTER[remote_sqlite]}
+[ -n "$C" ] && echo "remote_sqlite: $(cm condor_history "$C.0" \
+	-af NumRemoteSyscalls BytesSent BytesRecvd 2>/dev/null) (calls, bytes sent, received)"
+for f in plain.txt plain.txt.gz back.txt; do
+	check "zlib: $f identical to the native run's" \
+		cmp "$W/native/remote_zlib/$f" "$W/condor/remote_zlib/$f"
+done
+check "fortran: table.txt identical to the native run's" \
+	cmp "$W/native/remote_fortran/table.txt" "$W/condor/remote_fortran/table.txt"
+check "fortran: 2000 rows read back" \
+	grep -q 'rows read back: 2000' "$W/condor/remote_fortran/stdout.txt"
+check "no file of the jobs in the execute directories" \
+	bash -c "! find $POOL/exec*/execute \( -name test.db -o -name table.txt -o -name 'plain.txt*' \) 2>/dev/null | grep -q ."
+
+echo "$POOL_FAILS failed"
+[ "$POOL_FAILS" = 0 ]
