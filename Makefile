@@ -19,7 +19,7 @@ LDLIBS	:= -ltirpc -lm
 
 DEBIAN_PACKAGES := libtirpc-dev libelf-dev rpcsvc-proto
 # What the tests use besides: rpcinfo, and real programs' static libraries.
-TEST_PACKAGES := rpcbind python3 clang
+TEST_PACKAGES := rpcbind python3 clang bc liblua5.4-dev libsqlite3-dev zlib1g-dev gfortran gdb binutils
 
 # Protocols: include/NAME.x -> obj/gen/NAME.h, NAME_xdr.c, NAME_clnt.c,
 # NAME_svc.c.  The server stub is linked into the daemon of the same name.
@@ -133,6 +133,7 @@ install: all
 		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
 		$(DESTDIR)$(PREFIX)/share/man/man8
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin
+	ln -sf condor_cc $(DESTDIR)$(PREFIX)/bin/condor_fc
 	install -m 755 $(SBIN) $(DESTDIR)$(PREFIX)/sbin
 	[ -z "$$(ls lib 2>/dev/null)" ] || cp -R lib/. $(DESTDIR)$(PREFIX)/lib
 	install -m 644 etc/condor_config $(DESTDIR)$(PREFIX)/etc
