@@ -77,17 +77,46 @@ in_history() { test -n "$(cm condor_history "$1" -af ProcId 2>/dev/null)"; }
 setup_dir() {
 	mkdir -p "$1"
 	echo 2000 >"$1/params.txt"
+	case $1 in
+	*/remote_sqlite)
+		python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1])
+c.execute("CREATE TABLE h (x)"); c.execute("INSERT INTO h VALUES (1)")
+c.commit()' "$1/held.db" ;;
+	esac
 	[ "$OWNER" = nobody ] && chown -R nobody "$1"
 	return 0
 }
+
+# hold_lock DIR: another process holds an exclusive lock on DIR/held.db
+# (until killed, at most 300 s); sets HOLDER to its pid.
+HOLDERS=()
+hold_lock() {
+	rm -f "$1/holding"
+	python3 -c 'import sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1] + "/held.db", isolation_level=None)
+c.execute("BEGIN EXCLUSIVE"); open(sys.argv[1] + "/holding", "w").close()
+time.sleep(300)' "$1" &
+	HOLDER=$!
+	HOLDERS+=("$HOLDER")
+	wait_for 20 test -e "$1/holding"
+	rm -f "$1/holding"
+}
+trap 'for p in ${HOLDERS[@]+"${HOLDERS[@]}"}; do kill "$p" 2>/dev/null; done; pool_cleanup' EXIT
 
 PROGS="remote_sqlite remote_zlib remote_fortran"
 declare -A CLUSTER
 for prog in $PROGS; do
 	setup_dir "$W/native/$prog"
 	setup_dir "$W/condor/$prog"
+	if [ $prog = remote_sqlite ]; then
+		hold_lock "$W/native/$prog"
+		NATIVE_HOLDER=$HOLDER
+		hold_lock "$W/condor/$prog"
+		CONDOR_HOLDER=$HOLDER
+	fi
 	(cd "$W/native/$prog" && as_owner "$W/$prog.native" \
 	    >stdout.txt 2>stderr.txt; echo $? >status.txt)
+	[ $prog = remote_sqlite ] && kill "$NATIVE_HOLDER"
 	cat >"$prog.sub" <<EOF2
 universe   = standard
 executable = $prog
@@ -106,6 +135,7 @@ for prog in $PROGS; do
 	C=${CLUSTER[$prog]}
 	[ -n "$C" ] || continue
 	check "$prog: job $C.0 completes" wait_for 120 in_history "$C.0"
+	[ $prog = remote_sqlite ] && kill "$CONDOR_HOLDER"
 	check "$prog: exit code as natively" test \
 		"$(cm condor_history "$C.0" -af ExitCode 2>/dev/null)" = \
 		"$(cat "$W/native/$prog/status.txt")"
@@ -122,6 +152,8 @@ check "sqlite: test.db identical to the native run's" \
 check "sqlite: the database holds 9,897 rows (sqlite3 reads it)" test \
 	"$(sqlite3 "$(d condor)/test.db" 'SELECT count(*) FROM t' 2>&1)" = 9897
 check "sqlite: integrity ok" grep -qx ok "$(d condor)/stdout.txt"
+check "sqlite: the job sees another process's lock (SQLITE_BUSY)" test \
+	"$(grep -c '^held.db: .*: 5 database is locked' "$(d condor)/stdout.txt")" = 2
 check "sqlite: no journal left" test ! -e "$(d condor)/test.db-journal"
 check "sqlite: the database belongs to the owner" \
 	test "$(stat -c %U "$(d condor)/test.db")" = "$OWNER"

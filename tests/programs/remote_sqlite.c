@@ -6,6 +6,10 @@
  * run under Condor can be compared line for line.  The database file
  * itself is deterministic too (same statements, same page images).
  *
+ * If held.db exists (the test holds an exclusive lock on it from another
+ * process), it tries to read and to write it and prints what SQLite says:
+ * the locks are taken where the file is, so the job must see them.
+ *
  * Usage: remote_sqlite [rows [per-transaction]]
  */
 #include <errno.h>
@@ -65,6 +69,28 @@ now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* held.db is locked by someone else: reading and writing it must fail. */
+static void
+try_held(void)
+{
+	const char *sql[] = { "SELECT count(*) FROM h",
+	    "INSERT INTO h VALUES (2)" };
+	sqlite3 *h;
+	size_t i;
+	int rc;
+
+	if (sqlite3_open("held.db", &h) != SQLITE_OK) {
+		printf("held.db: %s\n", sqlite3_errmsg(h));
+		return;
+	}
+	sqlite3_busy_timeout(h, 0);
+	for (i = 0; i < sizeof(sql) / sizeof(sql[0]); i++) {
+		rc = sqlite3_exec(h, sql[i], 0, 0, 0);
+		printf("held.db: %s: %d %s\n", sql[i], rc, sqlite3_errmsg(h));
+	}
+	sqlite3_close(h);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -118,6 +144,8 @@ main(int argc, char **argv)
 	    "|| value || ',' || score || ');' FROM t ORDER BY id");
 	if (sqlite3_close(db) != SQLITE_OK)
 		die("close");
+	if (access("held.db", F_OK) == 0)
+		try_held();
 	if (access("test.db-journal", F_OK) == 0)
 		printf("journal left behind\n");
 	printf("done\n");
