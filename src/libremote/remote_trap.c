@@ -108,6 +108,7 @@ static long	h_sigaction(struct sc_call *);
 static long	h_sigprocmask(struct sc_call *);
 static long	h_sigsuspend(struct sc_call *);
 static long	h_exit(struct sc_call *);
+static long	h_kill(struct sc_call *);
 
 #define FILE_CALL(f)	{ SC_LOCAL, SC_REMOTE, SCF_BLOCKS, 0, f }
 #define FD_CALL(f)	{ SC_LOCAL, SC_REFUSE, 0, ENOSYS, f }
@@ -219,8 +220,11 @@ static const struct sc_entry sc_table[SC_MAX] = {
 	[SYS_clone] = REFUSED(ENOSYS), [SYS_clone3] = REFUSED(ENOSYS),
 	[SYS_execve] = REFUSED(ENOSYS), [SYS_execveat] = REFUSED(ENOSYS),
 	[SYS_connect] = REFUSED(ENOSYS), [SYS_bind] = REFUSED(ENOSYS),
-	[SYS_ptrace] = REFUSED(EPERM), [SYS_kill] = REFUSED(EPERM),
-	[SYS_tgkill] = REFUSED(EPERM), [SYS_tkill] = REFUSED(EPERM),
+	[SYS_ptrace] = REFUSED(EPERM),
+	/* raise() and abort(): to itself only (h_kill). */
+	[SYS_kill] = { SC_DEFAULT, SC_LOCAL, 0, 0, h_kill },
+	[SYS_tgkill] = { SC_DEFAULT, SC_LOCAL, 0, 0, h_kill },
+	[SYS_tkill] = { SC_DEFAULT, SC_LOCAL, 0, 0, h_kill },
 };
 
 /* Never trapped in local mode, even with CONDOR_TRAP_ALL: a new thread
@@ -617,6 +621,36 @@ h_exit(struct sc_call *c)
 {
 	condor_ckpt_before_exit();
 	return sc_gate(c);
+}
+
+/*
+ * kill, tkill, tgkill.  Under Condor a job may signal itself (raise,
+ * abort, a program's own kill(getpid(), sig)) and nobody else: another
+ * process, its process group (0) or every process (-1) is refused with
+ * EPERM, as the outer filter refuses it from the gate.  The signal is
+ * pending while the handler runs and arrives when it returns.
+ */
+static long
+h_kill(struct sc_call *c)
+{
+	long pid = condor_sys0(SYS_getpid);
+	int self;
+
+	if (mode != REMOTE_MODE_REMOTE)
+		return sc_gate(c);	/* CONDOR_TRAP_ALL */
+	switch (c->nr) {
+	case SYS_kill:
+		self = (int)c->a[0] == pid;
+		break;
+	case SYS_tgkill:
+		self = (int)c->a[0] == pid &&
+		    (int)c->a[1] == condor_sys0(SYS_gettid);
+		break;
+	default:
+		self = (int)c->a[0] == condor_sys0(SYS_gettid);
+		break;
+	}
+	return self ? sc_gate(c) : -EPERM;
 }
 
 /* ---------------------------------------------------------------- */

@@ -54,6 +54,10 @@ check "remote_fortran builds natively" gfortran -O2 -static \
 	-o remote_fortran.native "$P/remote_fortran.f90"
 check "remote_fortran relinks with condor_cc -fortran" condor_cc -fortran \
 	-O2 -o remote_fortran "$P/remote_fortran.f90"
+check "remote_signals builds natively" cc -O2 -static \
+	-o remote_signals.native "$P/remote_signals.c"
+check "remote_signals relinks with condor_cc" condor_cc -O2 \
+	-o remote_signals "$P/remote_signals.c"
 
 as_owner() { "$@"; }
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
@@ -103,7 +107,7 @@ time.sleep(300)' "$1" &
 }
 trap 'for p in ${HOLDERS[@]+"${HOLDERS[@]}"}; do kill "$p" 2>/dev/null; done; pool_cleanup' EXIT
 
-PROGS="remote_sqlite remote_zlib remote_fortran"
+PROGS="remote_sqlite remote_zlib remote_fortran remote_signals"
 declare -A CLUSTER
 for prog in $PROGS; do
 	setup_dir "$W/native/$prog"
@@ -136,6 +140,7 @@ for prog in $PROGS; do
 	[ -n "$C" ] || continue
 	check "$prog: job $C.0 completes" wait_for 120 in_history "$C.0"
 	[ $prog = remote_sqlite ] && kill "$CONDOR_HOLDER"
+	[ $prog = remote_signals ] && continue
 	check "$prog: exit code as natively" test \
 		"$(cm condor_history "$C.0" -af ExitCode 2>/dev/null)" = \
 		"$(cat "$W/native/$prog/status.txt")"
@@ -144,6 +149,22 @@ for prog in $PROGS; do
 		cmp "$W/native/$prog/stdout.txt" "$W/condor/$prog/stdout.txt"
 	check "$prog: the job's output is complete" \
 		grep -qx done "$W/condor/$prog/stdout.txt"
+done
+
+# raise() and abort() under Condor: signals to itself as natively, to
+# anyone else refused.
+S="$W/condor/remote_signals/stdout.txt"
+C=${CLUSTER[remote_signals]}
+check "signals: the native run died of SIGABRT" \
+	test "$(cat "$W/native/remote_signals/status.txt")" = $((128 + 6))
+check "signals: the job died of SIGABRT" test "$(cm condor_history "$C.0" \
+	-af ExitBySignal ExitSignal 2>/dev/null)" = "true 6"
+check "signals: raise, kill and tgkill to itself as natively" \
+	cmp <(grep '^same' "$W/native/remote_signals/stdout.txt") <(grep '^same' "$S")
+check "signals: the handler ran three times" \
+	grep -q '^same tgkill(self): handler ran 3 time' "$S"
+for what in "kill 1" "kill group" "kill all" "tgkill other"; do
+	check "signals: $what refused" grep -q "^condor $what  *Operation not permitted" "$S"
 done
 
 d() { echo "$W/$1/remote_sqlite"; }
