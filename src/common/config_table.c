@@ -157,6 +157,9 @@ const struct config_default config_defaults[] = {
 	    "the terminals in use, from utmp)", 0 },
 	{ "LOAD_AVERAGE_FILE", "/proc/loadavg",
 	    "where the startd reads the load average", 0 },
+	{ "KBDD_DEVICES", "/dev/input/event*",
+	    "input devices (shell patterns) whose use condor_kbdd reports "
+	    "to the startd", 0 },
 
 	/* Priorities. */
 	{ "Expanded", "(NumCkpts > 0)",

@@ -3,24 +3,53 @@
  *	condor_startd - this machine's owner policy and its machine ad
  *
  * DESCRIPTION
- *	Decides whether this machine may run a foreign job, and tells the
- *	central manager.  Every POLLING_INTERVAL seconds it looks at the
- *	machine: architecture and system, memory, free swap, free disk in
- *	EXECUTE, load average (the first field of LOAD_AVERAGE_FILE), and
- *	how long the keyboard has been idle (the latest access or
- *	modification of the files in CONSOLE_DEVICES; by default the
- *	terminals and pseudo-terminals in use, from utmp; with no device at
- *	all, the time since boot).  A source that cannot be read is logged
- *	once and its last good value kept.
+ *	Decides whether this machine may run a foreign job, gets the job out
+ *	of the owner's way when the owner is back, and tells the central
+ *	manager.  Every POLLING_INTERVAL seconds it looks at the machine:
+ *	architecture and system, memory, free swap, free disk in EXECUTE,
+ *	the load average (the first field of LOAD_AVERAGE_FILE), the load
+ *	the job itself causes, and how long the keyboard has been idle.  A
+ *	source that cannot be read is logged once and its last good value
+ *	kept.
  *
- *	It then evaluates START against its own machine ad.  FALSE or
- *	ERROR puts the machine in the Owner state; TRUE, or UNDEFINED (START
- *	refers to the job, which only a match can tell), puts it in the
- *	Idle state: in the processor bank.  An expression that does not
- *	parse is logged and counts as FALSE.  Each state change is logged
- *	("State Owner -> Idle") and advertised to the collector at once;
- *	otherwise the ad goes out every STARTD_UPDATE_INTERVAL seconds.  An
- *	update the collector did not take is retried at the next poll.
+ *	KeyboardIdle is the least idle of the files in CONSOLE_DEVICES (by
+ *	default the terminals and pseudo-terminals in use, from utmp; their
+ *	latest access or modification) and of the last report of
+ *	condor_kbdd; ConsoleIdle leaves the kbdd out; with no device and no
+ *	report at all, the time since boot counts.  Between looks the
+ *	devices are watched with inotify, and any access, modification or
+ *	change of attributes, like any report of the kbdd, makes the startd
+ *	look and apply its policy at once (at most every 0.2 s under a
+ *	stream of activity).  Activity newer than the previous look counts
+ *	as 0 seconds of idleness whatever its time stamp, so that
+ *	"KeyboardIdle < $(POLLING_INTERVAL)" sees every use exactly once.
+ *
+ *	CondorLoadAvg is the job's share of the load average: the time the
+ *	processes under the starter (the starter included) spent running
+ *	or waiting for a processor (/proc stat and schedstat) since the last
+ *	look, averaged over a minute as the kernel averages its load.
+ *	NonCondorLoadAvg, LoadAvg less CondorLoadAvg (never negative), is
+ *	the owner's: a job does not make its own machine look busy.  After
+ *	the job leaves its share decays as the kernel's does.
+ *
+ *	The policy is the control expressions of the configuration,
+ *	evaluated with the machine ad as MY (and the job ad as TARGET while
+ *	a job is here); EnteredCurrentState and CurrentTime give the time in
+ *	the present state.  Without a job, START decides: FALSE puts the
+ *	machine in the Owner state, TRUE (or UNDEFINED: START may refer to
+ *	the job, which only a match can tell) in the Idle state.  With a job:
+ *	in Claimed, SUSPEND stops it (Suspended); in Suspended, CONTINUE
+ *	resumes it (Claimed) unless SUSPEND holds too, else VACATE sends it
+ *	away (Vacating); in Vacating, KILL kills it (Killing).  An
+ *	expression that does not parse or whose value is not a boolean (a
+ *	misspelt attribute is UNDEFINED, a type error ERROR) is logged once
+ *	per change and counts on the owner's side: START FALSE, SUSPEND
+ *	TRUE, CONTINUE FALSE, VACATE TRUE, KILL FALSE (a vacate still ends
+ *	within the startd's own deadline).  Each change of state is logged
+ *	with its reason ("State Claimed -> Suspended (SUSPEND is TRUE)") and
+ *	advertised to the collector at once; otherwise the ad goes out every
+ *	STARTD_UPDATE_INTERVAL seconds.  An update the collector did not
+ *	take is retried at the next poll.
  *
  *	The ad holds Name and Machine (HOST), Arch, OpSys, Memory (MiB),
  *	VirtualMemory (KiB), Disk (KiB), LoadAvg, CondorLoadAvg,
@@ -39,40 +68,47 @@
  *	on the starter's standard input and keeps that pipe open as the
  *	starter's lifeline, and enters the Claimed state.  The starter obeys
  *	signals: SIGTERM vacate, SIGQUIT kill now, SIGTSTP suspend, SIGCONT
- *	continue; STARTD_VACATE (condor_vacate, preemption) sends SIGTERM
- *	and enters Vacating, STARTD_RELEASE_CLAIM (the claim's shadow,
- *	proving it with the claim's capability) sends SIGQUIT and enters
- *	Killing.  A vacate that takes longer than VACATE_GRACE plus two
- *	RPC_TIMEOUTs becomes a kill, and a kill that takes longer than
- *	RPC_TIMEOUT becomes SIGKILL.  When the starter exits the machine
- *	returns to Owner or Idle as START says.  The owner policy for
- *	running jobs (SUSPEND, CONTINUE, VACATE, KILL) hooks in at
- *	claim_policy() in startd_claim.c.
+ *	continue.  SIGTSTP waits until the starter catches it (a starter
+ *	just born would be stopped itself), and is sent again while the
+ *	job's processes are not all stopped (the order came before the job
+ *	existed).  STARTD_VACATE (condor_vacate, preemption) enters
+ *	Vacating, STARTD_RELEASE_CLAIM (the claim's shadow, proving it with
+ *	the claim's capability) enters Killing.  A vacate that takes longer
+ *	than VACATE_GRACE plus two RPC_TIMEOUTs becomes a kill, and a kill
+ *	that takes longer than RPC_TIMEOUT becomes SIGKILL.  When the
+ *	starter exits the machine returns to Owner or Idle as START says.
  *
  * PROTOCOL
  *	Serves STARTD_PROG (include/startd_rpc.x) over TCP on STARTD_PORT
  *	(0: any free port) at BIND_ADDRESS: STARTD_NULL; STARTD_QUERY,
  *	which answers with the current machine ad (the caller must be in
  *	HOSTALLOW_READ); STARTD_REQUEST_CLAIM; STARTD_VACATE (the caller
- *	must be in HOSTALLOW_WRITE); STARTD_RELEASE_CLAIM.  Sends its ad
- *	(ADTYPE_STARTD) to the collector at COLLECTOR_HOST
- *	(COLLECTOR_PROG) and invalidates it on shutdown.
+ *	must be in HOSTALLOW_WRITE); STARTD_RELEASE_CLAIM.  Also serves
+ *	STARTD_NULL, STARTD_QUERY and STARTD_KBDD_ACTIVITY (condor_kbdd's
+ *	reports, refused over TCP) to local callers on the Unix-domain
+ *	socket $(LOG)/.startd_socket.  Sends its ad (ADTYPE_STARTD) to the
+ *	collector at COLLECTOR_HOST (COLLECTOR_PROG) and invalidates it on
+ *	shutdown.
  *
  * SIGNALS
  *	SIGTERM, SIGINT: vacate the job if one runs, withdraw the ad from
  *	the collector and exit.  SIGHUP: re-read the configuration (policy,
  *	intervals, devices), look at the machine again and advertise at
- *	once.  SIGCHLD: reap the starter; the claim ends.
+ *	once; a configuration that does not read is logged and the old one
+ *	kept.  SIGCHLD: reap the starter; the claim ends.
  *
  * CONFIGURATION
  *	HOST, COLLECTOR_HOST, BIND_ADDRESS, STARTD_PORT, POLLING_INTERVAL,
- *	STARTD_UPDATE_INTERVAL, START, STARTD_RANK, CONSOLE_DEVICES,
+ *	STARTD_UPDATE_INTERVAL, START, SUSPEND, CONTINUE, VACATE, KILL and
+ *	the macros they use, STARTD_RANK, CONSOLE_DEVICES,
  *	LOAD_AVERAGE_FILE, EXECUTE, HOSTALLOW_READ, HOSTALLOW_WRITE,
  *	STARTER, VACATE_GRACE, RPC_TIMEOUT, LOG, STARTD_LOG.
  *
  * FILES
- *	$(LOG)/StartLog, $(LOG)/.startd_address; reads LOAD_AVERAGE_FILE,
- *	/proc/meminfo, /proc/uptime, the utmp file and the console devices.
+ *	$(LOG)/StartLog, $(LOG)/.startd_address, $(LOG)/.startd_socket;
+ *	reads LOAD_AVERAGE_FILE, /proc/meminfo, /proc/uptime, the utmp
+ *	file, the console devices, and /proc/PID/{stat,status,task} of the
+ *	starter and its job.
  */
 #include <arpa/inet.h>
 
@@ -110,7 +146,8 @@ static time_t		 daemon_start_time;
 static char		 startd_addr[ADDR_STRLEN];
 static long long	 update_seq;
 static int		 update_pending;	/* the last update failed */
-static long		 poll_timer, update_timer;
+static long		 poll_timer, update_timer, activity_timer;
+static double		 last_activity_look;	/* monotime */
 
 /* The dispatcher rpcgen writes in startd_rpc_svc.c. */
 void	startd_prog_1(struct svc_req *, SVCXPRT *);
@@ -243,12 +280,12 @@ startd_machine_ad(void)
 }
 
 void
-startd_state_set(enum startd_state next)
+startd_state_set(enum startd_state next, const char *why)
 {
 	if (next == state)
 		return;
-	log_info("State %s -> %s", startd_state_name(state),
-	    startd_state_name(next));
+	log_info("State %s -> %s (%s)", startd_state_name(state),
+	    startd_state_name(next), why);
 	state = next;
 	entered_state = time(NULL);
 	/* Rebuilt rather than patched: the claim's attributes come and go
@@ -256,6 +293,14 @@ startd_state_set(enum startd_state next)
 	ad_free(machine_ad);
 	machine_ad = build_ad(&sample);
 	send_update();
+}
+
+/* Why START put the machine in NEXT, for the log. */
+static const char *
+owner_why(enum startd_state next)
+{
+	return next == STATE_IDLE ? "START is TRUE" :
+	    "START is not TRUE";
 }
 
 /*
@@ -276,7 +321,7 @@ refresh(void)
 	next = policy_owner_state(machine_ad);
 	if (next == state)
 		return 0;
-	startd_state_set(next);
+	startd_state_set(next, owner_why(next));
 	return 1;
 }
 
@@ -289,10 +334,41 @@ startd_refresh(void)
 void
 startd_job_left(void)
 {
+	enum startd_state next;
+
 	sample_machine(&sample);
 	ad_free(machine_ad);
 	machine_ad = build_ad(&sample);
-	startd_state_set(policy_owner_state(machine_ad));
+	next = policy_owner_state(machine_ad);
+	startd_state_set(next, next == STATE_IDLE ? "the job left; START "
+	    "is TRUE" : "the job left; START is not TRUE");
+}
+
+static void
+activity_tick(void *arg)
+{
+	activity_timer = 0;
+	last_activity_look = monotime();
+	if (refresh() == 0 && update_pending)
+		send_update();
+}
+
+/*
+ * The first activity after a quiet spell is looked at on the next turn
+ * of the loop; a stream of it (a busy terminal) at most every
+ * ACTIVITY_GAP seconds.
+ */
+void
+startd_activity(const char *source)
+{
+	double wait;
+
+	log_debug("activity (%s)", source);
+	if (activity_timer != 0)
+		return;		/* a look is coming */
+	wait = last_activity_look + ACTIVITY_GAP - monotime();
+	activity_timer = event_timer_add(wait > 0 ? wait : 0, activity_tick,
+	    NULL);
 }
 
 static void
@@ -343,6 +419,71 @@ startd_query_1_svc(void *arg, startd_query_res_x *res, struct svc_req *req)
 	return TRUE;
 }
 
+static void
+status_set(status_x *res, int code, const char *msg)
+{
+	res->code = code;
+	res->message = xstrdup(msg);
+}
+
+bool_t
+startd_kbdd_activity_1_svc(quad_t *arg, status_x *res, struct svc_req *req)
+{
+	static int heard;
+	char from[64];
+	uid_t uid;
+
+	memset(res, 0, sizeof(*res));
+	if (rpc_caller_uid(req, &uid) == -1) {
+		rpc_caller_ip(req, from, sizeof(from));
+		log_warnx("activity report from %s refused: only a local "
+		    "kbdd may report", from);
+		status_set(res, EPERM, "only a kbdd on this machine may "
+		    "report activity, on the local socket");
+		return TRUE;
+	}
+	if (*arg < 0) {
+		status_set(res, EINVAL, "a negative time");
+		return TRUE;
+	}
+	if (!heard) {
+		log_info("the kbdd (uid %u) reports keyboard and mouse "
+		    "activity", (unsigned)uid);
+		heard = 1;
+	}
+	if (console_kbdd_report((double)*arg / 1000.0))
+		startd_activity("kbdd");
+	status_set(res, 0, "");
+	return TRUE;
+}
+
+/*
+ * Both sockets are served here (one program has one dispatcher).  The
+ * local socket serves what a program on this machine needs: the null
+ * procedure, the ad, and the kbdd's reports.  Everything else (claims,
+ * vacates) goes over TCP, where HOSTALLOW_WRITE and the claim's
+ * capability guard it.
+ */
+static void
+startd_dispatch(struct svc_req *req, SVCXPRT *xprt)
+{
+	uid_t uid;
+
+	switch (req->rq_proc) {
+	case STARTD_NULL:
+	case STARTD_QUERY:
+	case STARTD_KBDD_ACTIVITY:
+		break;
+	default:
+		if (rpc_caller_uid(req, &uid) == 0) {
+			svcerr_noproc(xprt);
+			return;
+		}
+		break;
+	}
+	startd_prog_1(req, xprt);
+}
+
 int
 startd_prog_1_freeresult(SVCXPRT *xprt, xdrproc_t xres, caddr_t res)
 {
@@ -376,7 +517,8 @@ startd_init(int argc, char **argv)
 {
 	struct sockaddr_in bound;
 	const char *execute = param("EXECUTE");
-	int fd;
+	char *socket_path;
+	int fd, ufd;
 
 	daemon_start_time = entered_state = time(NULL);
 	if (execute != NULL && daemon_mkdir(execute, 0755) == -1)
@@ -389,11 +531,20 @@ startd_init(int argc, char **argv)
 		    param_int("STARTD_PORT", 0));
 		return -1;
 	}
-	if (rpc_serve(fd, PROG_STARTD, 1, startd_prog_1) == NULL)
+	if (rpc_serve(fd, PROG_STARTD, 1, startd_dispatch) == NULL)
 		return -1;
 	advertised_address(&bound, startd_addr);
 	daemon_write_address("startd", startd_addr);
-	log_info("serving at %s as %s", startd_addr, startd_host_name());
+	/* Without it the kbdd cannot report; the startd works on. */
+	socket_path = xasprintf("%s/%s", param("LOG"), STARTD_SOCKET_NAME);
+	if ((ufd = rpc_listen_unix(socket_path)) == -1 ||
+	    rpc_serve(ufd, PROG_STARTD, 1, startd_dispatch) == NULL)
+		log_warn("cannot serve on %s; no kbdd can report",
+		    socket_path);
+	log_info("serving at %s and %s as %s", startd_addr, socket_path,
+	    startd_host_name());
+	free(socket_path);
+	console_init();
 	policy_load();
 	poll_timer = event_timer_add(0, poll_tick, NULL);
 	update_timer = event_timer_add(0, update_tick, NULL);

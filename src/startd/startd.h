@@ -8,39 +8,31 @@
 
 #include <time.h>
 
-struct ad;
+#include "policy.h"	/* enum startd_state */
 
-/*
- * The machine's states (DESIGN.md section 5).  Owner and Idle are decided
- * by START alone; the others come with claims and running jobs.  Keep
- * startd_state_names and startd_activity_names in step.
- */
-enum startd_state {
-	STATE_OWNER,		/* the owner is using it: no foreign job */
-	STATE_IDLE,		/* in the processor bank, START holds */
-	STATE_CLAIMED,		/* a job runs on it */
-	STATE_SUSPENDED,	/* the job is stopped while the owner works */
-	STATE_VACATING,		/* the job checkpoints and leaves */
-	STATE_KILLING,		/* the job is killed, no checkpoint */
-	STATE_COUNT
-};
+struct ad;
 
 const char	*startd_state_name(enum startd_state);
 const char	*startd_activity_name(enum startd_state);
 
 /*
  * startd.c: the state machine's one door.  startd_state_set enters NEXT:
- * logs "State A -> B", rebuilds the ad (with the claim's attributes if a
- * job is here) and advertises it at once.  startd_job_left: the claim is
- * gone; look at the machine and enter Owner or Idle as START says.
- * startd_refresh: look at the machine now (a claim request must see the
- * owner who just came back).  startd_machine_ad is NULL before the first
- * look.
+ * logs "State A -> B (WHY)", rebuilds the ad (with the claim's attributes
+ * if a job is here) and advertises it at once.  startd_job_left: the
+ * claim is gone; look at the machine and enter Owner or Idle as START
+ * says.  startd_refresh: look at the machine now and apply the policy (a
+ * claim request must see the owner who just came back).
+ * startd_activity: a source (console watch, kbdd) saw the owner: look
+ * at the machine and apply the policy as soon as possible, at most every
+ * ACTIVITY_GAP seconds, never from inside the caller.  startd_machine_ad
+ * is NULL before the first look.
  */
+#define ACTIVITY_GAP	0.2	/* seconds between looks driven by activity */
 enum startd_state startd_state_get(void);
-void		 startd_state_set(enum startd_state next);
+void		 startd_state_set(enum startd_state next, const char *why);
 void		 startd_job_left(void);
 void		 startd_refresh(void);
+void		 startd_activity(const char *source);
 const struct ad	*startd_machine_ad(void);
 const char	*startd_host_name(void);
 
@@ -66,12 +58,45 @@ struct machine_sample {
  */
 void	sample_machine(struct machine_sample *s);
 
+/*
+ * startd_console.c: the owner's activity between looks.  console_init
+ * opens the inotify watch (without it, looks alone see the devices);
+ * console_watch makes it watch exactly the N PATHS (called at every
+ * look); an access, modification or change of attributes of one of them
+ * is activity, noted at once and passed to startd_activity.
+ * console_kbdd_report: the kbdd says the keyboard or mouse was used at
+ * WHEN (seconds since 1970); returns 1 if that is news.
+ * console_watch_latest: the latest activity the watch saw, and
+ * kbdd_latest the latest the kbdd reported (seconds since 1970, with a
+ * fraction; < 0: none yet).
+ */
+void	console_init(void);
+void	console_watch(char *const *paths, size_t n);
+int	console_kbdd_report(double when);
+double	console_watch_latest(void);
+double	kbdd_latest(void);
+
+/*
+ * startd_load.c: the load the job causes.  load_sample follows the
+ * process tree under STARTER (0: no job; the average then decays) and
+ * moves CondorLoadAvg on by the time its processes were running or
+ * waiting to run since the last sample: what they add to the kernel's
+ * load average, averaged the same way.  load_condor_avg: the result.
+ * load_job_stopped: 1 if every process of the job (the starter aside)
+ * was stopped at the last sample, 0 if one was not, -1 if the job had
+ * no process then.
+ */
+void	load_sample(pid_t starter);
+double	load_condor_avg(void);
+int	load_job_stopped(void);
+
 /* startd_policy.c: the owner policy expressions. */
 
 /*
- * policy_load: read START and STARTD_RANK from the configuration (again,
- * after SIGHUP).  An expression that does not parse is logged and
- * replaced: START by FALSE, STARTD_RANK by 0.
+ * policy_load: read START, STARTD_RANK, SUSPEND, CONTINUE, VACATE and
+ * KILL from the configuration (again, after SIGHUP).  One that does not
+ * parse is logged and counts as policy_bad_means says (policy.h); a bad
+ * STARTD_RANK is 0.
  */
 void	policy_load(void);
 /* The canonical text of START and of the Rank to advertise. */
@@ -80,11 +105,22 @@ const char *policy_rank_text(void);
 
 /*
  * policy_owner_state: STATE_OWNER if the START of MACHINE (its own ad,
- * with no job as target) is FALSE or ERROR, else STATE_IDLE: a START
- * that is UNDEFINED may depend on the job, which the matchmaker checks.
- * An ERROR is logged once, until START evaluates again.
+ * with no job as target) is FALSE, ERROR or not a boolean, else
+ * STATE_IDLE: a START that is UNDEFINED may depend on the job, which the
+ * matchmaker checks (and the claim again).  A bad START is logged once
+ * per change.
  */
 enum startd_state policy_owner_state(const struct ad *machine);
+
+/*
+ * policy_claim_action: what SUSPEND, CONTINUE, VACATE and KILL order in
+ * STATE, with MACHINE as MY and JOB as TARGET (policy_decide); WHY gets a
+ * text for the log ("SUSPEND is TRUE").  An expression that is bad is
+ * logged once per change and counts as policy_bad_means says.
+ */
+enum policy_action policy_claim_action(enum startd_state state,
+	    const struct ad *machine, const struct ad *job, char *why,
+	    size_t whylen);
 
 /*
  * startd_claim.c: the job running here, if any: the claim a shadow made
@@ -93,21 +129,21 @@ enum startd_state policy_owner_state(const struct ad *machine);
  * job can, else stop it gracefully), SIGQUIT kill now, SIGTSTP suspend,
  * SIGCONT continue.
  *
- * claim_active: a starter is running.  claim_add_attrs: RemoteUser,
- * RemoteSchedd, JobId and JobStart, while there is a claim.
- * claim_child_exit: the daemon reaped PID; returns 1 if it was the
- * starter (the claim is then over and the machine freed).
- * claim_policy: called at each look at the machine while a job is here,
- * with the fresh ad; this is where SUSPEND, CONTINUE, VACATE and KILL
- * will be evaluated (issue 6).  Returns 1 if the state changed (the ad
- * was then sent).
- * claim_suspend, claim_continue, claim_vacate, claim_kill: act on the
- * job through its starter and enter Suspended, Claimed, Vacating or
- * Killing; WHY is logged.  Each returns 0, or -1 if there is no job or
- * the state does not allow it.
- * claim_shutdown: the startd is going away: vacate the job.
+ * claim_active: a starter is running.  claim_starter_pid: its pid, 0 if
+ * none.  claim_add_attrs: RemoteUser, RemoteSchedd, JobId and JobStart,
+ * while there is a claim.  claim_child_exit: the daemon reaped PID;
+ * returns 1 if it was the starter (the claim is then over and the
+ * machine freed).  claim_policy: called at each look at the machine
+ * while a job is here, with the fresh ad: evaluates SUSPEND, CONTINUE,
+ * VACATE and KILL and acts.  Returns 1 if the state changed (the ad was
+ * then sent).  claim_suspend, claim_continue, claim_vacate, claim_kill:
+ * act on the job through its starter and enter Suspended, Claimed,
+ * Vacating or Killing; WHY is logged.  Each returns 0, or -1 if there is
+ * no job or the state does not allow it.  claim_shutdown: the startd is
+ * going away: vacate the job.
  */
 int	claim_active(void);
+pid_t	claim_starter_pid(void);
 void	claim_add_attrs(struct ad *);
 int	claim_child_exit(pid_t pid, int status);
 int	claim_policy(const struct ad *machine);

@@ -43,6 +43,8 @@
 #include "event.h"
 #include "expr.h"
 #include "log.h"
+#include "machine.h"
+#include "policy.h"
 #include "rpcutil.h"
 #include "startd.h"
 #include "startd_rpc.h"
@@ -59,8 +61,10 @@ struct claim {
 	char	*owner;		/* RemoteUser */
 	char	*schedd;	/* RemoteSchedd */
 	char	 job_id[32];	/* "C.P" */
+	struct ad *job;		/* the job ad: TARGET of the policy */
 	time_t	 start;		/* JobStart */
 	long	 escalate_timer;
+	double	 stop_sent;	/* monotime of the last SIGTSTP; 0 none */
 };
 
 static struct claim claim = { .pipe_fd = -1 };
@@ -69,6 +73,12 @@ int
 claim_active(void)
 {
 	return claim.pid != 0;
+}
+
+pid_t
+claim_starter_pid(void)
+{
+	return claim.pid;
 }
 
 void
@@ -113,6 +123,7 @@ claim_clear(void)
 	free(claim.capability);
 	free(claim.owner);
 	free(claim.schedd);
+	ad_free(claim.job);
 	memset(&claim, 0, sizeof(claim));
 	claim.pipe_fd = -1;
 }
@@ -157,15 +168,48 @@ escalate(void *arg)
 	signal_starter(SIGKILL, "SIGKILL");
 }
 
+/*
+ * Does the starter catch SIGTSTP yet?  Sent before it does (it is just
+ * starting), the signal would stop the starter itself rather than its
+ * job.  1 yes, 0 not yet, -1 cannot tell (then it is sent anyway: a
+ * starter past its first moments always catches it).
+ */
+static int
+starter_catches_tstp(void)
+{
+	char path[64], *text;
+	int r;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)claim.pid);
+	if ((text = machine_read_file(path)) == NULL)
+		return -1;
+	r = policy_catches_signal(text, SIGTSTP);
+	free(text);
+	return r;
+}
+
+/* Tell the starter to stop its job, if it can hear it now. */
+static void
+send_stop(void)
+{
+	if (starter_catches_tstp() == 0) {
+		log_debug("the starter (pid %d) is not ready for SIGTSTP "
+		    "yet; at the next look", (int)claim.pid);
+		return;
+	}
+	if (signal_starter(SIGTSTP, "SIGTSTP") == 0)
+		claim.stop_sent = monotime();
+}
+
 int
 claim_suspend(const char *why)
 {
 	if (!claim_active() || startd_state_get() != STATE_CLAIMED)
 		return -1;
 	log_info("suspending job %s: %s", claim.job_id, why);
-	if (signal_starter(SIGTSTP, "SIGTSTP") == -1)
-		return -1;
-	startd_state_set(STATE_SUSPENDED);
+	claim.stop_sent = 0;
+	send_stop();
+	startd_state_set(STATE_SUSPENDED, why);
 	return 0;
 }
 
@@ -177,7 +221,8 @@ claim_continue(const char *why)
 	log_info("continuing job %s: %s", claim.job_id, why);
 	if (signal_starter(SIGCONT, "SIGCONT") == -1)
 		return -1;
-	startd_state_set(STATE_CLAIMED);
+	claim.stop_sent = 0;
+	startd_state_set(STATE_CLAIMED, why);
 	return 0;
 }
 
@@ -193,7 +238,7 @@ claim_vacate(const char *why)
 	log_info("vacating job %s: %s", claim.job_id, why);
 	if (signal_starter(SIGTERM, "SIGTERM") == -1)
 		return -1;
-	startd_state_set(STATE_VACATING);
+	startd_state_set(STATE_VACATING, why);
 	arm_escalation((grace > 0 ? grace : 0) + 2 * (timeout > 0 ?
 	    timeout : 20));
 	return 0;
@@ -209,7 +254,7 @@ claim_kill(const char *why)
 	log_info("killing job %s: %s", claim.job_id, why);
 	if (signal_starter(SIGQUIT, "SIGQUIT") == -1)
 		return -1;
-	startd_state_set(STATE_KILLING);
+	startd_state_set(STATE_KILLING, why);
 	arm_escalation(timeout > 0 ? timeout : 20);
 	return 0;
 }
@@ -217,11 +262,34 @@ claim_kill(const char *why)
 int
 claim_policy(const struct ad *machine)
 {
+	enum startd_state s = startd_state_get();
+	char why[256];
+
+	if (!claim_active())
+		return 0;
+	switch (policy_claim_action(s, machine, claim.job, why,
+	    sizeof(why))) {
+	case POLICY_DO_SUSPEND:
+		return claim_suspend(why) == 0;
+	case POLICY_DO_CONTINUE:
+		return claim_continue(why) == 0;
+	case POLICY_DO_VACATE:
+		return claim_vacate(why) == 0;
+	case POLICY_DO_KILL:
+		return claim_kill(why) == 0;
+	case POLICY_NONE:
+		break;
+	}
 	/*
-	 * Issue 6 goes here: evaluate SUSPEND in Claimed, CONTINUE and
-	 * VACATE in Suspended, KILL in Vacating, against MACHINE, and act
-	 * with claim_suspend, claim_continue, claim_vacate and claim_kill.
+	 * Suspended, but is the job stopped?  The order may have come
+	 * before the starter could hear it, or before the job existed
+	 * (the starter was still fetching it): say it again.  The starter
+	 * ignores the order for a job it already stopped.
 	 */
+	if (s == STATE_SUSPENDED && (claim.stop_sent == 0 ||
+	    (load_job_stopped() == 0 && monotime() - claim.stop_sent >=
+	    1.0)))
+		send_stop();
 	return 0;
 }
 
@@ -468,10 +536,12 @@ startd_request_claim_1_svc(claim_x *arg, status_x *res, struct svc_req *req)
 	snprintf(claim.job_id, sizeof(claim.job_id), "%lld.%lld", cluster,
 	    proc);
 	claim.start = time(NULL);
+	claim.job = job;
+	job = NULL;
 	log_info("claimed by job %s of %s (schedd %s, shadow %s); starter "
 	    "pid %d", claim.job_id, claim.owner, claim.schedd,
 	    arg->shadow_addr, (int)claim.pid);
-	startd_state_set(STATE_CLAIMED);
+	startd_state_set(STATE_CLAIMED, "a claim was accepted");
 	status_set(res, 0, "starter pid %d", (int)claim.pid);
 out:
 	free(owner);

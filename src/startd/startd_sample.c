@@ -5,6 +5,9 @@
  * which files to read (the configuration), keeps the last good values when
  * a source fails, and logs each failure once rather than every poll.
  */
+#include <sys/stat.h>
+#include <sys/time.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +18,7 @@
 #include "config.h"
 #include "log.h"
 #include "machine.h"
+#include "policy.h"
 #include "startd.h"
 
 #define MEMINFO_FILE	"/proc/meminfo"
@@ -119,18 +123,56 @@ console_devices(char ***paths)
 	return machine_utmp_devices(NULL, paths);
 }
 
+/*
+ * The latest access or modification of any of the N PATHS, with its
+ * fraction of a second; -1 if none could be examined.  Those that could
+ * not are appended to MISSING.
+ */
+static double
+devices_latest(char *const *paths, size_t n, struct buf *missing)
+{
+	struct stat st;
+	double latest = -1, t, m;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (stat(paths[i], &st) == -1) {
+			if (missing->len > 0)
+				buf_addc(missing, ' ');
+			buf_adds(missing, paths[i]);
+			continue;
+		}
+		t = (double)st.st_atim.tv_sec + st.st_atim.tv_nsec / 1e9;
+		m = (double)st.st_mtim.tv_sec + st.st_mtim.tv_nsec / 1e9;
+		if (m > t)
+			t = m;
+		if (t > latest)
+			latest = t;
+	}
+	return latest;
+}
+
+/*
+ * KeyboardIdle is the least idle of the console devices (looked at now,
+ * and watched between looks) and the kbdd's last report; ConsoleIdle
+ * leaves the kbdd out.  Activity newer than the last look counts as 0
+ * seconds (policy_idle_seconds).  With no device and no report at all,
+ * nobody has touched the machine since boot.
+ */
 static void
 sample_console(struct machine_sample *s)
 {
+	static double seen_console = -1, seen_keyboard = -1;
 	struct buf missing;
+	struct timeval tv;
 	char err[512], **paths;
-	double up;
-	long long idle;
+	double now, up, console, keyboard;
 	size_t n;
 
 	buf_init(&missing);
 	n = console_devices(&paths);
-	idle = machine_console_idle(paths, n, time(NULL), &missing);
+	console_watch(paths, n);
+	console = devices_latest(paths, n, &missing);
 	machine_free_list(paths, n);
 	/* Devices that vanish (a logout) are normal; a named one is not. */
 	if (missing.len > 0 && param("CONSOLE_DEVICES") != NULL) {
@@ -139,7 +181,11 @@ sample_console(struct machine_sample *s)
 	} else
 		source_ok(&src_console);
 	buf_free(&missing);
-	if (idle < 0) {
+	gettimeofday(&tv, NULL);
+	now = (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+	if (console_watch_latest() > console)
+		console = console_watch_latest();
+	if (console < 0) {
 		/* No device at all: nobody has touched it since boot. */
 		if (machine_read_uptime(UPTIME_FILE, &up, err,
 		    sizeof(err)) == -1) {
@@ -147,10 +193,13 @@ sample_console(struct machine_sample *s)
 			return;
 		}
 		source_ok(&src_uptime);
-		idle = (long long)up;
+		/* Whole seconds: the boot time must not wobble. */
+		console = (double)(long long)(now - up);
 	}
-	s->keyboard_idle = idle;
-	s->console_idle = idle;
+	keyboard = kbdd_latest() > console ? kbdd_latest() : console;
+	s->console_idle = policy_idle_seconds(now, console, &seen_console);
+	s->keyboard_idle = policy_idle_seconds(now, keyboard,
+	    &seen_keyboard);
 }
 
 void
@@ -164,6 +213,6 @@ sample_machine(struct machine_sample *s)
 	sample_memory(s);
 	sample_disk(s);
 	sample_console(s);
-	/* No jobs run yet, so all of the load is the owner's. */
-	s->condor_loadavg = 0.0;
+	load_sample(claim_starter_pid());
+	s->condor_loadavg = load_condor_avg();
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "ad.h"
 #include "buf.h"
@@ -167,6 +168,27 @@ load_text(const struct ad *ad, char *buf, size_t len)
 		snprintf(buf, len, "?");
 }
 
+/*
+ * How long the machine has been in its State, "D+HH:MM:SS", from its
+ * EnteredCurrentState ("?" if missing; a clock ahead of ours counts 0).
+ */
+static void
+state_time_text(const struct ad *ad, time_t now, char *buf, size_t len)
+{
+	long long entered, secs;
+
+	if (ad_get_int(ad, "EnteredCurrentState", &entered) == -1 ||
+	    entered < 0 || entered > (long long)now + 86400LL * 365 * 100) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	secs = (long long)now - entered;
+	if (secs < 0)
+		secs = 0;
+	snprintf(buf, len, "%lld+%02lld:%02lld:%02lld", secs / 86400,
+	    secs % 86400 / 3600, secs % 3600 / 60, secs % 60);
+}
+
 static int
 row_cmp(const void *a, const void *b)
 {
@@ -176,9 +198,9 @@ row_cmp(const void *a, const void *b)
 }
 
 static void
-print_machine(const struct ad *ad, const char *name)
+print_machine(const struct ad *ad, const char *name, time_t now)
 {
-	char swap[32], disk[32], load[32], idle[32];
+	char swap[32], disk[32], load[32], idle[32], stime[48];
 	char *state, *arch, *opsys;
 	long long kbd;
 
@@ -192,9 +214,10 @@ print_machine(const struct ad *ad, const char *name)
 		machine_format_idle(kbd, idle, sizeof(idle));
 	else
 		snprintf(idle, sizeof(idle), "?");
-	printf("%-20s %-5s %7s %8s %-9s %5s %8s %-7s %s\n", name,
+	state_time_text(ad, now, stime, sizeof(stime));
+	printf("%-20s %-5s %7s %8s %-9s %5s %8s %-7s %-7s %s\n", name,
 	    strcmp(state, "Idle") == 0 ? "Y" : "N", swap, disk, state, load,
-	    idle, arch, opsys);
+	    idle, arch, opsys, stime);
 	free(state);
 	free(arch);
 	free(opsys);
@@ -370,6 +393,7 @@ main(int argc, char **argv)
 	int i, n, nattrs = 0, nnames = 0, submitters = 0, running = 0;
 	int want_total = 0, want_long = 0;
 	size_t nrows = 0, r;
+	time_t now = time(NULL);
 
 	common_init(argv[0]);
 	/* A collector that hangs up must give an error, not kill us. */
@@ -461,7 +485,8 @@ main(int argc, char **argv)
 		}
 	} else if (fmt != FMT_LONG && !submitters)
 		buf_adds(&projection, "Name State VirtualMemory Disk LoadAvg "
-		    "KeyboardIdle Arch OpSys RemoteUser JobId");
+		    "KeyboardIdle Arch OpSys RemoteUser JobId "
+		    "EnteredCurrentState");
 	n = collector_query_attrs(submitters ? ADTYPE_SCHEDD : ADTYPE_STARTD,
 	    constraint.data, projection.data, &ads, err, sizeof(err));
 	buf_free(&projection);
@@ -497,9 +522,9 @@ main(int argc, char **argv)
 		printf("%-20s %-24s %-10s %5s\n", "Name", "RemoteUser",
 		    "JobId", "LdAvg");
 	else if (fmt == FMT_TABLE)
-		printf("%-20s %-5s %7s %8s %-9s %5s %8s %-7s %s\n", "Name",
-		    "Avail", "Swap", "Disk", "State", "LdAvg", "Idle", "Arch",
-		    "OpSys");
+		printf("%-20s %-5s %7s %8s %-9s %5s %8s %-7s %-7s %s\n",
+		    "Name", "Avail", "Swap", "Disk", "State", "LdAvg", "Idle",
+		    "Arch", "OpSys", "StateTime");
 	for (r = 0; r < nrows; r++) {
 		const struct ad *ad = rows[r].ad;
 
@@ -519,7 +544,7 @@ main(int argc, char **argv)
 			else if (running)
 				print_running(ad, rows[r].name);
 			else
-				print_machine(ad, rows[r].name);
+				print_machine(ad, rows[r].name, now);
 			break;
 		}
 	}
