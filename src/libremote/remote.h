@@ -51,4 +51,28 @@ long	remote_call(long nr, const long a[6]);
  */
 int	remote_outer_install(void);
 
+/*
+ * remote_copy_in, remote_copy_out: copy N bytes between the program's
+ * memory at USER and the library's, as the kernel would: the number of
+ * bytes copied (short when the range runs into an unmapped page, or a
+ * read-only one for remote_copy_out), or -EFAULT when none could be.
+ * remote_copy_string: the NUL-terminated string at USER into DST of
+ * SIZE bytes: its length, -EFAULT, or -ENAMETOOLONG when it does not
+ * fit.  remote_user.c.
+ */
+long	remote_copy_in(void *dst, const void *user, size_t n);
+long	remote_copy_out(void *user, const void *src, size_t n);
+long	remote_copy_string(char *dst, const char *user, size_t size);
+
+/*
+ * remote_poll_ready: poll, ppoll, select or pselect6 (NR, arguments A)
+ * on the job's descriptors, all plain files at the shadow, answered
+ * here as the kernel answers for regular files: always readable and
+ * writable; a descriptor that is not open gives POLLNVAL (poll) or
+ * EBADF (select).  Returns the number ready, or -errno, or 0 when
+ * nothing can ever become ready: the caller then sleeps out the
+ * timeout locally.  remote_poll.c.
+ */
+long	remote_poll_ready(long nr, const long a[6]);
+
 #endif

@@ -146,6 +146,37 @@ lost:
 }
 
 /* ---------------------------------------------------------------- */
+/* The program's memory, through remote_user.c: a bad pointer gives
+ * EFAULT, as natively, not a crash in the handler. */
+
+/* The path at USER into X; a bad one makes transact answer EFAULT. */
+static void
+put_path(struct sxdr *x, const char *user)
+{
+	static char path[SYSCALL_PROTO_MAX_PATH];
+
+	if (remote_copy_string(path, user, sizeof(path)) < 0) {
+		x->err = 1;
+		return;
+	}
+	sxdr_put_string(x, path);
+}
+
+/* Copy N bytes out to USER, all or -EFAULT. */
+static long
+put_user(void *user, const void *src, size_t n)
+{
+	return remote_copy_out(user, src, n) == (long)n ? 0 : -EFAULT;
+}
+
+/* Copy N bytes in from USER, all or -EFAULT. */
+static long
+get_user(void *dst, const void *user, size_t n)
+{
+	return remote_copy_in(dst, user, n) == (long)n ? 0 : -EFAULT;
+}
+
+/* ---------------------------------------------------------------- */
 /* The calls. */
 
 static long
@@ -155,7 +186,7 @@ r_openat(int dirfd, const char *path, int flags, unsigned mode)
 
 	req_begin(&x, SYS_openat);
 	sxdr_put_i32(&x, dirfd);
-	sxdr_put_string(&x, path);
+	put_path(&x, path);
 	sxdr_put_i32(&x, flags);
 	sxdr_put_u32(&x, mode);
 	return transact(&x);
@@ -180,11 +211,25 @@ read_once(long nr, int fd, uint8_t *p, uint32_t n, long long off)
 	data = sxdr_get_opaque(&x, n, &got);
 	if (x.err || got != (uint32_t)r)
 		return -EIO;
-	cj_memcpy(p, data, got);
-	return r;
+	if ((r = remote_copy_out(p, data, got)) == (long)got)
+		return r;
+	/* The buffer ends early or is read-only: as the kernel does, keep
+	 * what fitted and leave the offset after it. */
+	if (r < 0)
+		r = 0;
+	if (nr == SYS_read) {
+		req_begin(&x, SYS_lseek);
+		sxdr_put_i32(&x, fd);
+		sxdr_put_i64(&x, (long long)r - got);
+		sxdr_put_i32(&x, SEEK_CUR);
+		transact(&x);
+	} else if (nr == SYS_getdents64)
+		return -EFAULT;
+	return r > 0 ? r : -EFAULT;
 }
 
-/* read/pread in chunks: stops at a short read, as a file would. */
+/* read/pread in chunks: stops at a short read, as a file would (a
+ * short copy into the program's buffer is one). */
 static long
 r_read(long nr, int fd, uint8_t *p, unsigned long n, long long off)
 {
@@ -209,14 +254,25 @@ r_write(long nr, int fd, const uint8_t *p, unsigned long n, long long off)
 {
 	unsigned long done = 0;
 	struct sxdr x;
-	uint32_t put;
+	uint32_t put, at;
+	uint8_t *room;
 	long r;
 
 	do {
 		put = n - done > chunk ? chunk : (uint32_t)(n - done);
 		req_begin(&x, nr);
 		sxdr_put_i32(&x, fd);
-		sxdr_put_opaque(&x, p + done, put);
+		/* Copied in place; a buffer that ends early sends what
+		 * there is, as the kernel writes what it could read. */
+		at = x.pos;
+		if ((room = sxdr_put_opaque_room(&x, put)) != 0 &&
+		    (r = remote_copy_in(room, p + done, put)) != (long)put) {
+			if (r <= 0)
+				return done > 0 ? (long)done : -EFAULT;
+			x.pos = at;
+			put = (uint32_t)r;
+			sxdr_put_opaque_room(&x, put);
+		}
 		if (nr == SYS_pwrite64)
 			sxdr_put_i64(&x, off + (long long)done);
 		r = transact(&x);
@@ -230,12 +286,15 @@ r_write(long nr, int fd, const uint8_t *p, unsigned long n, long long off)
 }
 
 static long
-r_iov(int write, int fd, const struct iovec *iov, long cnt)
+r_iov(int write, int fd, const struct iovec *uiov, long cnt)
 {
+	static struct iovec iov[1024];
 	long total = 0, r, i;
 
 	if (cnt < 0 || cnt > 1024)
 		return -EINVAL;
+	if ((r = get_user(iov, uiov, (size_t)cnt * sizeof(iov[0]))) < 0)
+		return r;
 	for (i = 0; i < cnt; i++) {
 		if (iov[i].iov_len == 0)
 			continue;
@@ -283,7 +342,7 @@ r_stat(long nr, int dirfd, const char *path, int flags, struct stat *out)
 	req_begin(&x, nr);
 	sxdr_put_i32(&x, dirfd);
 	if (nr == SYS_newfstatat) {
-		sxdr_put_string(&x, path);
+		put_path(&x, path);
 		sxdr_put_i32(&x, flags);
 	}
 	if ((r = transact(&x)) < 0)
@@ -291,8 +350,7 @@ r_stat(long nr, int dirfd, const char *path, int flags, struct stat *out)
 	get_stat(&x, &st);
 	if (x.err)
 		return -EIO;
-	cj_memcpy(out, &st, sizeof(st));
-	return r;
+	return put_user(out, &st, sizeof(st)) < 0 ? -EFAULT : r;
 }
 
 static void
@@ -312,7 +370,7 @@ r_statx(int dirfd, const char *path, int flags, unsigned mask,
 
 	req_begin(&x, SYS_statx);
 	sxdr_put_i32(&x, dirfd);
-	sxdr_put_string(&x, path);
+	put_path(&x, path);
 	sxdr_put_i32(&x, flags);
 	sxdr_put_u32(&x, mask);
 	if ((r = transact(&x)) < 0)
@@ -339,8 +397,7 @@ r_statx(int dirfd, const char *path, int flags, unsigned mask,
 	s.stx_dev_minor = sxdr_get_u32(&x);
 	if (x.err)
 		return -EIO;
-	cj_memcpy(out, &s, sizeof(s));
-	return r;
+	return put_user(out, &s, sizeof(s)) < 0 ? -EFAULT : r;
 }
 
 static long
@@ -351,9 +408,9 @@ r_two_paths(long nr, int od, const char *old, int nd, const char *new,
 
 	req_begin(&x, nr);
 	sxdr_put_i32(&x, od);
-	sxdr_put_string(&x, old);
+	put_path(&x, old);
 	sxdr_put_i32(&x, nd);
-	sxdr_put_string(&x, new);
+	put_path(&x, new);
 	sxdr_put_i32(&x, flags);
 	return transact(&x);
 }
@@ -375,12 +432,14 @@ r_fd_int(long nr, int fd, long v, int is_hyper)
 static long
 r_fcntl(int fd, int cmd, long arg)
 {
-	struct flock *fl = (struct flock *)arg;
+	struct flock *ufl = (struct flock *)arg, lk, *fl = &lk;
 	struct sxdr x;
 	long r;
 	int lock = cmd == F_GETLK || cmd == F_SETLK || cmd == F_SETLKW ||
 	    cmd == F_OFD_GETLK || cmd == F_OFD_SETLK || cmd == F_OFD_SETLKW;
 
+	if (lock && get_user(&lk, ufl, sizeof(lk)) < 0)
+		return -EFAULT;
 	req_begin(&x, SYS_fcntl);
 	sxdr_put_i32(&x, fd);
 	sxdr_put_i32(&x, cmd);
@@ -407,6 +466,8 @@ r_fcntl(int fd, int cmd, long arg)
 		fl->l_start = start;
 		fl->l_len = len;
 		fl->l_pid = pid;
+		if (put_user(ufl, &lk, sizeof(lk)) < 0)
+			return -EFAULT;
 	}
 	return r;
 }
@@ -433,8 +494,8 @@ r_getcwd(char *out, unsigned long size)
 	s = sxdr_get_opaque(&x, SYSCALL_PROTO_MAX_PATH, &n);
 	if (x.err || n + 1 > size)
 		return -EIO;
-	cj_memcpy(out, s, n);
-	out[n] = '\0';
+	if (put_user(out, s, n) < 0 || put_user(out + n, "", 1) < 0)
+		return -EFAULT;
 	return r;
 }
 
@@ -448,7 +509,7 @@ r_readlinkat(int dirfd, const char *path, char *out, unsigned long size)
 
 	req_begin(&x, SYS_readlinkat);
 	sxdr_put_i32(&x, dirfd);
-	sxdr_put_string(&x, path);
+	put_path(&x, path);
 	sxdr_put_u32(&x, size > SYSCALL_PROTO_MAX_PATH ?
 	    SYSCALL_PROTO_MAX_PATH : (uint32_t)size);
 	if ((r = transact(&x)) < 0)
@@ -456,22 +517,27 @@ r_readlinkat(int dirfd, const char *path, char *out, unsigned long size)
 	s = sxdr_get_opaque(&x, SYSCALL_PROTO_MAX_PATH, &n);
 	if (x.err || n > size)
 		return -EIO;
-	cj_memcpy(out, s, n);
-	return r;
+	return put_user(out, s, n) < 0 ? -EFAULT : r;
 }
 
 static long
 r_utimensat(int dirfd, const char *path, const struct timespec *ts,
     int flags)
 {
+	struct timespec t[2];
 	struct sxdr x;
 	int i;
 
+	if (ts != 0) {
+		if (get_user(t, ts, sizeof(t)) < 0)
+			return -EFAULT;
+		ts = t;
+	}
 	req_begin(&x, SYS_utimensat);
 	sxdr_put_i32(&x, dirfd);
 	sxdr_put_i32(&x, path != 0);
 	if (path != 0)
-		sxdr_put_string(&x, path);
+		put_path(&x, path);
 	sxdr_put_i32(&x, ts != 0);
 	for (i = 0; i < 2; i++) {
 		sxdr_put_i64(&x, ts != 0 ? ts[i].tv_sec : 0);
@@ -488,7 +554,7 @@ r_mode_call(long nr, int dirfd, const char *path, unsigned mode)
 
 	req_begin(&x, nr);
 	sxdr_put_i32(&x, dirfd);
-	sxdr_put_string(&x, path);
+	put_path(&x, path);
 	sxdr_put_u32(&x, mode);
 	return transact(&x);
 }
@@ -500,7 +566,7 @@ r_faccess(int dirfd, const char *path, int mode, int flags)
 
 	req_begin(&x, SYS_faccessat2);
 	sxdr_put_i32(&x, dirfd);
-	sxdr_put_string(&x, path);
+	put_path(&x, path);
 	sxdr_put_u32(&x, (uint32_t)mode);
 	sxdr_put_i32(&x, flags);
 	return transact(&x);
@@ -521,12 +587,16 @@ remote_call(long nr, const long a[6])
 	case SYS_openat:
 		return r_openat((int)a[0], p1, (int)a[2], (unsigned)a[3]);
 	case SYS_openat2: {
-		const struct open_how *how = (const struct open_how *)a[2];
+		struct open_how how;
 
-		if (how->resolve != 0)
+		if ((unsigned long)a[3] < sizeof(how))
+			return -EINVAL;
+		if (get_user(&how, (const void *)a[2], sizeof(how)) < 0)
+			return -EFAULT;
+		if (how.resolve != 0)
 			return -ENOSYS;
-		return r_openat((int)a[0], p1, (int)how->flags,
-		    (unsigned)how->mode);
+		return r_openat((int)a[0], p1, (int)how.flags,
+		    (unsigned)how.mode);
 	}
 	case SYS_close:
 	case SYS_dup:
@@ -597,13 +667,13 @@ remote_call(long nr, const long a[6])
 	case SYS_rmdir:
 		req_begin(&x, SYS_unlinkat);
 		sxdr_put_i32(&x, AT_FDCWD);
-		sxdr_put_string(&x, p0);
+		put_path(&x, p0);
 		sxdr_put_i32(&x, nr == SYS_rmdir ? AT_REMOVEDIR : 0);
 		return transact(&x);
 	case SYS_unlinkat:
 		req_begin(&x, nr);
 		sxdr_put_i32(&x, (int)a[0]);
-		sxdr_put_string(&x, p1);
+		put_path(&x, p1);
 		sxdr_put_i32(&x, (int)a[2]);
 		return transact(&x);
 	case SYS_rename:
@@ -621,9 +691,9 @@ remote_call(long nr, const long a[6])
 	case SYS_symlink:
 	case SYS_symlinkat:
 		req_begin(&x, SYS_symlinkat);
-		sxdr_put_string(&x, p0);
+		put_path(&x, p0);
 		sxdr_put_i32(&x, nr == SYS_symlink ? AT_FDCWD : (int)a[1]);
-		sxdr_put_string(&x, nr == SYS_symlink ? p1 :
+		put_path(&x, nr == SYS_symlink ? p1 :
 		    (const char *)a[2]);
 		return transact(&x);
 	case SYS_mkdir:
@@ -648,14 +718,14 @@ remote_call(long nr, const long a[6])
 		return r_fd_int(nr, (int)a[0], a[1], 1);
 	case SYS_truncate:
 		req_begin(&x, nr);
-		sxdr_put_string(&x, p0);
+		put_path(&x, p0);
 		sxdr_put_i64(&x, a[1]);
 		return transact(&x);
 	case SYS_getcwd:
 		return r_getcwd((char *)a[0], (unsigned long)a[1]);
 	case SYS_chdir:
 		req_begin(&x, nr);
-		sxdr_put_string(&x, p0);
+		put_path(&x, p0);
 		return transact(&x);
 	case SYS_readlink:
 		return r_readlinkat(AT_FDCWD, p0, (char *)a[1],

@@ -53,8 +53,7 @@ static const int denied[] = {
 	SYS_socket, SYS_socketpair, SYS_connect, SYS_bind, SYS_listen,
 	SYS_accept, SYS_accept4,
 	SYS_fork, SYS_vfork, SYS_clone, SYS_clone3, SYS_execve,
-	SYS_execveat, SYS_ptrace, SYS_process_vm_readv,
-	SYS_process_vm_writev, SYS_unshare, SYS_setns,
+	SYS_execveat, SYS_ptrace, SYS_unshare, SYS_setns,
 	SYS_rt_sigqueueinfo, SYS_rt_tgsigqueueinfo, SYS_pidfd_open,
 	SYS_pidfd_send_signal, SYS_pidfd_getfd,
 	SYS_init_module, SYS_finit_module, SYS_delete_module,
@@ -107,10 +106,14 @@ remote_outer_install(void)
 		JEQ((uint32_t)denied[i], 0, 1);
 		RET(DENY);
 	}
-	/* kill, tkill, tgkill: only to this process. */
-	JEQ(SYS_kill, 2, 0);
-	JEQ(SYS_tkill, 1, 0);
-	JEQ(SYS_tgkill, 0, 6);
+	/* kill, tkill, tgkill: only to this process; process_vm_readv and
+	 * process_vm_writev too (remote_user.c copies the program's
+	 * buffers with them, the kernel checking its pointers). */
+	JEQ(SYS_kill, 4, 0);
+	JEQ(SYS_tkill, 3, 0);
+	JEQ(SYS_tgkill, 2, 0);
+	JEQ(SYS_process_vm_readv, 1, 0);
+	JEQ(SYS_process_vm_writev, 0, 6);
 	LD(OFF_ARG0_HI);
 	JEQ(0, 0, 3);
 	LD(OFF_ARG0_LO);

@@ -109,6 +109,7 @@ static long	h_sigprocmask(struct sc_call *);
 static long	h_sigsuspend(struct sc_call *);
 static long	h_exit(struct sc_call *);
 static long	h_kill(struct sc_call *);
+static long	h_poll(struct sc_call *);
 
 #define FILE_CALL(f)	{ SC_LOCAL, SC_REMOTE, SCF_BLOCKS, 0, f }
 #define FD_CALL(f)	{ SC_LOCAL, SC_REFUSE, 0, ENOSYS, f }
@@ -225,6 +226,12 @@ static const struct sc_entry sc_table[SC_MAX] = {
 	[SYS_kill] = { SC_DEFAULT, SC_LOCAL, 0, 0, h_kill },
 	[SYS_tgkill] = { SC_DEFAULT, SC_LOCAL, 0, 0, h_kill },
 	[SYS_tkill] = { SC_DEFAULT, SC_LOCAL, 0, 0, h_kill },
+	/* Every remote file is ready at once (remote_poll.c); epoll_wait
+	 * and epoll_ctl stay ENOSYS, as epoll_create is. */
+	[SYS_poll] = { SC_DEFAULT, SC_LOCAL, SCF_BLOCKS, 0, h_poll },
+	[SYS_ppoll] = { SC_DEFAULT, SC_LOCAL, SCF_BLOCKS, 0, h_poll },
+	[SYS_select] = { SC_DEFAULT, SC_LOCAL, SCF_BLOCKS, 0, h_poll },
+	[SYS_pselect6] = { SC_DEFAULT, SC_LOCAL, SCF_BLOCKS, 0, h_poll },
 };
 
 /* Never trapped in local mode, even with CONDOR_TRAP_ALL: a new thread
@@ -651,6 +658,64 @@ h_kill(struct sc_call *c)
 		break;
 	}
 	return self ? sc_gate(c) : -EPERM;
+}
+
+/*
+ * poll, ppoll, select, pselect6 under Condor: the job's descriptors are
+ * files at the shadow, ready at once (remote_poll_ready).  When none is
+ * asked about the call is a sleep: the same call with no descriptors,
+ * run here with the program's mask, and the mask ppoll or pselect6
+ * installs for the wait stripped of Condor's signals, as for sigsuspend.
+ */
+static long
+h_poll(struct sc_call *c)
+{
+	struct sc_call s = *c;
+	struct {
+		const uint64_t	*set;
+		size_t		 len;
+	} sm;
+	uint64_t m;
+	long r;
+
+	if (mode != REMOTE_MODE_REMOTE)
+		return sc_do_mask(c, 1);	/* CONDOR_TRAP_ALL */
+	if ((r = remote_poll_ready(c->nr, c->a)) != 0)
+		return r;
+	s.a[0] = 0;
+	s.a[1] = 0;
+	switch (c->nr) {
+	case SYS_ppoll:
+		if (c->a[3] == 0)
+			break;
+		if (c->a[4] != 8)
+			return -EINVAL;
+		if (remote_copy_in(&m, (const void *)c->a[3], 8) != 8)
+			return -EFAULT;
+		m &= ~CONDOR_SIGS;
+		s.a[3] = (long)&m;
+		break;
+	case SYS_select:
+	case SYS_pselect6:
+		s.a[2] = 0;
+		s.a[3] = 0;
+		if (c->nr == SYS_select || c->a[5] == 0)
+			break;
+		if (remote_copy_in(&sm, (const void *)c->a[5], sizeof(sm)) !=
+		    (long)sizeof(sm))
+			return -EFAULT;
+		if (sm.set != 0) {
+			if (sm.len != 8)
+				return -EINVAL;
+			if (remote_copy_in(&m, sm.set, 8) != 8)
+				return -EFAULT;
+			m &= ~CONDOR_SIGS;
+			sm.set = &m;
+		}
+		s.a[5] = (long)&sm;
+		break;
+	}
+	return sc_do_mask(&s, 1);
 }
 
 /* ---------------------------------------------------------------- */

@@ -34,7 +34,7 @@ cd "$W" || exit 1
 
 # Build each program natively and relinked.
 P="$TOP/tests/programs"
-for prog in remote_files remote_sandbox; do
+for prog in remote_files remote_sandbox remote_edge; do
 	check "$prog builds natively" cc -O2 -static -o "$W/$prog.native" "$P/$prog.c"
 	check "$prog relinks with condor_cc" condor_cc -O2 -o "$W/$prog" "$P/$prog.c"
 done
@@ -132,6 +132,30 @@ check "the gate's calls meet EPERM" \
 if [ "$(id -u)" = 0 ]; then
 	check "the job ran chrooted" grep -q "job.*started" "$POOL"/exec*/log/StarterLog
 fi
+
+# --- 3. bad pointers and poll/select, native against remote ---------------
+setup_dir "$W/edge_native"
+setup_dir "$W/edge_condor"
+(cd "$W/edge_native" && as_owner "$W/remote_edge.native" >out.txt 2>err.txt)
+cat >edge.sub <<EOF2
+universe   = standard
+executable = remote_edge
+initialdir = $W/edge_condor
+output     = out.txt
+error      = err.txt
+queue
+EOF2
+chmod 644 edge.sub
+C=$(submit edge.sub)
+check "the edge job is submitted" test -n "$C"
+check "job $C.0 completes" wait_for 90 in_history "$C.0"
+check "bad pointers and poll/select as natively" \
+	cmp "$W/edge_native/out.txt" "$W/edge_condor/out.txt"
+check "bad pointers give EFAULT" test \
+	"$(grep -c EFAULT "$W/edge_condor/out.txt")" -ge 14
+check "the edge job ran to the end" grep -qx done "$W/edge_condor/out.txt"
+check "epoll refused with ENOSYS" grep -qx 'epoll_create1 ENOSYS' \
+	"$W/edge_condor/err.txt"
 
 echo "$POOL_FAILS failed"
 [ "$POOL_FAILS" = 0 ]
