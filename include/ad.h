@@ -96,8 +96,10 @@ void		 ad_x_free(struct ad_x *x);
  * (all when NAMES is NULL; names the ad lacks are skipped).  X is valid
  * until the ad changes; release it with ad_x_free_view, never ad_x_free.
  * For replies sent many times over (queries of the collector and schedd).
+ * It fills the ad's cache of attribute texts, which is invisible to every
+ * other function: a const ad stays the same ad.
  */
-void		 ad_to_xdr_view(struct ad *, const char *const *names,
+void		 ad_to_xdr_view(const struct ad *, const char *const *names,
 		    size_t nnames, struct ad_x *x);
 void		 ad_x_free_view(struct ad_x *x);
 

@@ -657,9 +657,10 @@ attr_text(struct ad *ad, size_t i)
 }
 
 void
-ad_to_xdr_view(struct ad *ad, const char *const *names, size_t nnames,
+ad_to_xdr_view(const struct ad *cad, const char *const *names, size_t nnames,
     struct ad_x *x)
 {
+	struct ad *ad = (struct ad *)cad;	/* only the text cache changes */
 	size_t i, j, n;
 	ssize_t k;
 

@@ -94,7 +94,7 @@
 #include "rpcutil.h"
 #include "xalloc.h"
 
-#define RESCHEDULE_DELAY	0.5	/* seconds: requests coalesce */
+#define RESCHEDULE_DELAY	0.05	/* seconds: requests coalesce */
 #define RETRY_DELAY		5.0	/* seconds: collector not reachable */
 
 static long	 cycle_timer;

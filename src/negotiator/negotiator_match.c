@@ -11,9 +11,13 @@
  * that times out each cycle would stall every cycle.
  *
  * A machine given out stays Idle in the collector until its startd is
- * claimed and says so; until the startd has advertised after the match
- * (LastHeardFrom later than the match), the machine is not offered
- * again, or the next cycle would give it to a second job.
+ * claimed and says so; until its ad shows that claim (NumClaims beyond
+ * what it was at the match, or a restarted startd), the machine is not
+ * offered again, or the next cycle would give it to a second job.  A
+ * startd too old to count claims is waited for as before: until it has
+ * advertised in a later second than the match.  A match whose claim
+ * never comes (its shadow failed) frees the machine after
+ * MATCH_CLAIM_WAIT seconds.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -45,11 +49,15 @@ static struct failed_station	*failed;
 static size_t			 nfailed;
 static struct match_pendings	 pendings;
 
-/* A machine given out, and when (time(NULL)). */
+/* A machine given out, when (time(NULL)), and its claim count then. */
 struct recent_match {
-	char	*name;
-	time_t	 when;
+	char		*name;
+	time_t		 when;
+	long long	 claims;	/* NumClaims at the match; -1: none */
+	long long	 started;	/* its DaemonStartTime then */
 };
+
+static const char *const match_machine_attrs[] = { "Name", "StartdIpAddr" };
 
 static struct recent_match	*recent;
 static size_t			 nrecent, caprecent;
@@ -57,6 +65,7 @@ static size_t			 nrecent, caprecent;
 /* How long a match may keep its machine out of reach at most: a
  * safeguard against clocks that disagree (seconds). */
 #define RECENT_MATCH_MAX	600
+#define MATCH_CLAIM_WAIT	30	/* seconds a match waits for its claim */
 
 struct cycle_ctx {
 	int	cycle;
@@ -115,9 +124,17 @@ failed_note(const char *name, long long heard)
 	f->heard = heard;
 }
 
+static long long
+ad_int_or(const struct ad *ad, const char *name, long long dflt)
+{
+	long long v;
+
+	return ad != NULL && ad_get_int(ad, name, &v) == 0 ? v : dflt;
+}
+
 /* A machine is matched again only once its record is gone: append. */
 static void
-recent_note(const char *name)
+recent_note(const char *name, const struct ad *machine)
 {
 	if (nrecent == caprecent) {
 		caprecent = caprecent ? caprecent * 2 : 64;
@@ -125,6 +142,8 @@ recent_note(const char *name)
 	}
 	recent[nrecent].name = xstrdup(name);
 	recent[nrecent].when = time(NULL);
+	recent[nrecent].claims = ad_int_or(machine, "NumClaims", -1);
+	recent[nrecent].started = ad_int_or(machine, "DaemonStartTime", -1);
 	nrecent++;
 }
 
@@ -134,6 +153,23 @@ machine_name_cmp(const void *a, const void *b)
 	const struct match_machine *x = a, *y = b;
 
 	return strcmp(x->name, y->name);
+}
+
+/* Does AD show the outcome of match R? */
+static int
+recent_settled(const struct recent_match *r, const struct ad *ad, time_t now)
+{
+	long long claims = ad_int_or(ad, "NumClaims", -1);
+
+	if (now - r->when >= RECENT_MATCH_MAX)
+		return 1;
+	if (r->claims >= 0 && claims >= 0) {
+		if (claims > r->claims ||
+		    ad_int_or(ad, "DaemonStartTime", -1) != r->started)
+			return 1;
+		return now - r->when >= MATCH_CLAIM_WAIT;
+	}
+	return heard_from(ad) > (long long)r->when;
 }
 
 /*
@@ -157,8 +193,7 @@ recent_apply(struct match_machine *machines, size_t n)
 		key.name = recent[i].name;
 		m = bsearch(&key, machines, n, sizeof(*machines),
 		    machine_name_cmp);
-		if (m != NULL && heard_from(m->ad) <= (long long)recent[i].when
-		    && now - recent[i].when < RECENT_MATCH_MAX) {
+		if (m != NULL && !recent_settled(&recent[i], m->ad, now)) {
 			free(m->state);
 			m->state = xstrdup("Matched");
 			keep = 1;
@@ -250,10 +285,11 @@ op_match(struct match_station *s, const struct ad *job,
 	a.cycle = x->cycle;
 	a.id.cluster = (int)cl;
 	a.id.proc = (int)pr;
-	ad_to_xdr(m->ad, &a.machine);
+	/* The schedd needs only where the machine is and its name. */
+	ad_to_xdr_view(m->ad, match_machine_attrs, 2, &a.machine);
 	rc = rpc_invoke(c, SCHEDD_MATCH, (xdrproc_t)xdr_match_x, &a,
 	    (xdrproc_t)xdr_status_x, &st, err, sizeof(err));
-	ad_x_free(&a.machine);
+	ad_x_free_view(&a.machine);
 	if (rc == -1) {
 		log_warnx("station %s: SCHEDD_MATCH: %s; skipped this cycle",
 		    s->name, err);
@@ -266,7 +302,7 @@ op_match(struct match_station *s, const struct ad *job,
 		    strerror(st.code));
 		rc = 1;
 	} else
-		recent_note(m->name);
+		recent_note(m->name, m->ad);
 	xdr_free((xdrproc_t)xdr_status_x, (char *)&st);
 	return rc;
 }

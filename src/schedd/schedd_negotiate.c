@@ -33,8 +33,8 @@
 #include "xalloc.h"
 
 #define CYCLE_STALE	300	/* seconds: an unfinished cycle is over */
-#define POKE_SPACING	0.5	/* seconds between pokes */
-#define START_DELAY	0.2	/* seconds a match may wait for its shadow */
+#define POKE_SPACING	0.1	/* seconds between pokes */
+#define START_DELAY	0.02	/* seconds a match may wait for its shadow */
 
 /* A match answered whose shadow is not started yet. */
 struct pending {

@@ -68,6 +68,9 @@ struct claim {
 };
 
 static struct claim claim = { .pipe_fd = -1 };
+/* Claims accepted since start-up, advertised as NumClaims: a matchmaker
+ * that gave this machine out knows its ad is current once it moved. */
+static long long num_claims;
 
 int
 claim_active(void)
@@ -84,6 +87,7 @@ claim_starter_pid(void)
 void
 claim_add_attrs(struct ad *ad)
 {
+	ad_set_int(ad, "NumClaims", num_claims);
 	if (!claim_active())
 		return;
 	ad_set_string(ad, "RemoteUser", claim.owner);
@@ -538,6 +542,7 @@ startd_request_claim_1_svc(claim_x *arg, status_x *res, struct svc_req *req)
 	claim.start = time(NULL);
 	claim.job = job;
 	job = NULL;
+	num_claims++;
 	log_info("claimed by job %s of %s (schedd %s, shadow %s); starter "
 	    "pid %d", claim.job_id, claim.owner, claim.schedd,
 	    arg->shadow_addr, (int)claim.pid);
