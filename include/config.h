@@ -41,6 +41,14 @@ extern const struct config_default config_defaults[];	/* NULL-terminated */
  */
 int	 config_init(char *err, size_t errlen);
 
+/*
+ * config_warnings: the control expressions (':') of the files that do
+ * not parse, one "file:line: NAME: bad expression ...: why" line each,
+ * or NULL.  They do not make config_init fail: each daemon treats a bad
+ * policy by its own rule (START as FALSE, SUSPEND as TRUE...).
+ */
+const char *config_warnings(void);
+
 /* config_read_file: read one more file over what is defined (tests). */
 int	 config_read_file(const char *path, char *err, size_t errlen);
 

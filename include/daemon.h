@@ -52,5 +52,7 @@ int	 daemon_mkdir(const char *dir, mode_t mode);
  * log_init, read the configuration (fatal on error), and route unknown
  * names in expressions to the configuration. */
 void	 common_init(const char *argv0);
+/* config_report_warnings: log config_warnings(), a line each. */
+void	 config_report_warnings(void);
 
 #endif

@@ -557,6 +557,15 @@ expand_range(struct expansion *x, struct text *t, size_t lo, size_t hi)
 			nlo = j + 2;
 			for (k = nlo; k < hi && is_name_char(s[k]); k++)
 				continue;
+			if (k > nlo && (k == hi || (s[k] == ':' &&
+			    text_match(t, j + 1) == -1))) {
+				blame(x);
+				seterr(x->err, x->errlen, "%s: unterminated "
+				    "macro reference \"$(%.*s\"",
+				    x->depth > 0 ? x->stack[0]->name : "text",
+				    (int)(k - nlo), s + nlo);
+				return -1;
+			}
 			if (k > nlo && k < hi && s[k] == ')') {
 				if (expand_macro(x, s + nlo, k - nlo, t, 0, 0,
 				    0) == -1)
@@ -577,6 +586,14 @@ expand_range(struct expansion *x, struct text *t, size_t lo, size_t hi)
 			nlo = j + 5;
 			for (k = nlo; k < hi && is_env_char(s[k]); k++)
 				continue;
+			if (k == hi) {
+				blame(x);
+				seterr(x->err, x->errlen, "%s: unterminated "
+				    "\"$ENV(%.*s\"",
+				    x->depth > 0 ? x->stack[0]->name : "text",
+				    (int)(k - nlo), s + nlo);
+				return -1;
+			}
 			if (k > nlo && k < hi && s[k] == ')') {
 				env = xstrndup(s + nlo, k - nlo);
 				val = getenv(env);
@@ -663,17 +680,52 @@ entry_value(struct entry *e, char *err, size_t errlen, int *fresh)
 	return e->cache;
 }
 
-/* Every definition must expand: report the first that does not. */
+/* Control expressions that do not parse, one "file:line: ..." a line. */
+static struct buf	cf_warnings;
+static int		cf_warnings_init;
+
+/*
+ * Every definition must expand: report the first that does not.  A
+ * control expression (':') must also parse; one that does not is not
+ * fatal here (the daemon that uses it treats it by its own rule, e.g.
+ * START as FALSE) but is noted for config_warnings().
+ */
 static int
 store_validate(struct store *s, char *err, size_t errlen)
 {
+	struct expr *ex;
+	const char *v;
+	char perr[256];
 	size_t i;
 
-	for (i = 0; i < s->n; i++)
-		if (s->order[i]->raw != NULL &&
-		    entry_value(s->order[i], err, errlen, NULL) == NULL)
+	if (!cf_warnings_init) {
+		buf_init(&cf_warnings);
+		cf_warnings_init = 1;
+	}
+	buf_reset(&cf_warnings);
+	for (i = 0; i < s->n; i++) {
+		struct entry *e = s->order[i];
+
+		if (e->raw == NULL)
+			continue;
+		if ((v = entry_value(e, err, errlen, NULL)) == NULL)
 			return -1;
+		if (!e->is_expr || e->file == NULL)
+			continue;
+		if ((ex = expr_parse(v, perr, sizeof(perr))) == NULL)
+			buf_printf(&cf_warnings, "%s:%d: %s: bad expression "
+			    "\"%.200s\": %s\n", e->file, e->line, e->name, v,
+			    perr);
+		expr_free(ex);
+	}
 	return 0;
+}
+
+const char *
+config_warnings(void)
+{
+	return cf_warnings_init && cf_warnings.len > 0 ? cf_warnings.data :
+	    NULL;
 }
 
 /* Describe C for a message, printable or not. */

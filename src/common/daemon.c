@@ -36,6 +36,19 @@ common_init(const char *argv0)
 	if (config_init(err, sizeof(err)) == -1)
 		fatalx("configuration: %s", err);
 	expr_set_fallback(param);
+	config_report_warnings();
+}
+
+void
+config_report_warnings(void)
+{
+	const char *w = config_warnings(), *nl;
+
+	for (; w != NULL && *w != '\0'; w = nl + 1) {
+		if ((nl = strchr(w, '\n')) == NULL)
+			break;
+		log_warnx("configuration: %.*s", (int)(nl - w), w);
+	}
 }
 
 int
@@ -121,6 +134,7 @@ on_hup(int signo)
 		log_warnx("configuration: %s; keeping the old one", err);
 		return;
 	}
+	config_report_warnings();
 	if (ops->reconfig != NULL)
 		ops->reconfig();
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "daemon.h"
 #include "log.h"
 
 static void
@@ -112,6 +113,12 @@ main(int argc, char **argv)
 	if (config_init(err, sizeof(err)) == -1) {
 		fprintf(stderr, "condor_config_val: %s\n", err);
 		return 1;
+	}
+	/* A control expression that does not parse is an error here, where
+	 * someone checks a configuration; the daemons only log it. */
+	if (config_warnings() != NULL) {
+		config_report_warnings();
+		status = 1;
 	}
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		if (strcmp(argv[i], "-dump") == 0) {

@@ -212,6 +212,34 @@ test_table(void)
 	CHECK("table: has the settings", n >= 75);
 }
 
+/*
+ * A control expression that does not parse is reported with its file
+ * and line through config_warnings(), and does not stop the reading.
+ */
+static void
+test_bad_expression(void)
+{
+	const char *path, *w;
+	char err[512];
+
+	path = tmp_write("badexpr.cf", "A = 1\nSTART : (KeyboardIdle > \n"
+	    "SUSPEND : FALSE\n", 0);
+	CHECK("bad expression: the configuration still loads",
+	    init_with(path, err, sizeof(err)) == 0);
+	w = config_warnings();
+	CHECK("bad expression: reported", w != NULL);
+	CHECK("bad expression: with file:line",
+	    w != NULL && strstr(w, "badexpr.cf:2: START: bad expression") !=
+	    NULL);
+	CHECK("bad expression: the good one is not reported",
+	    w != NULL && strstr(w, "SUSPEND") == NULL);
+	path = tmp_write("goodexpr.cf", "START : TRUE\n", 0);
+	CHECK("good expressions: no warning",
+	    init_with(path, err, sizeof(err)) == 0 &&
+	    config_warnings() == NULL);
+	unsetenv("CONDOR_CONFIG");
+}
+
 /* With no file at all, the defaults describe a personal pool. */
 static void
 test_defaults(void)
@@ -387,15 +415,12 @@ test_syntax(void)
 		    "15 * 1", 0 },
 		{ "lone dollar", "X = a$b$\n", "X", "a$b$", 0 },
 		{ "dollar dollar", "Y = 1\nX = $$(Y)\n", "X", "$1", 0 },
-		{ "unclosed reference", "X = $(Y\n", "X", "$(Y", 0 },
 		{ "empty reference", "X = $()\n", "X", "$()", 0 },
 		{ "bad name in reference", "X = $(a-b)\n", "X", "$(a-b)", 0 },
-		{ "unclosed default", "X = $(Y:(z)\n", "X", "$(Y:(z)", 0 },
 		{ "env",
 		    "X = <$ENV(CONFIG_TEST_VAR)>\n", "X", "<env value>", 0 },
 		{ "env unset",
 		    "X = <$ENV(CONFIG_TEST_UNSET)>\n", "X", "<>", 0 },
-		{ "env unclosed", "X = $ENV(HOME\n", "X", "$ENV(HOME", 0 },
 		{ "env not expanded further",
 		    "X = $ENV(CONFIG_TEST_MACRO)\n", "X", "$(MINUTE)", 0 },
 	};
@@ -463,6 +488,12 @@ test_errors(void)
 		{ "recursion through a table default",
 		    "X = 1\nMINUTE = $(StartIdleTime)\n", 0, 2,
 		    "recursive macro" },
+		{ "unterminated macro", "A = 1\nB = x $(A\n", 0, 2,
+		    "unterminated macro reference \"$(A\"" },
+		{ "unterminated macro with default", "A = $(B:x\n", 0, 1,
+		    "unterminated macro reference \"$(B\"" },
+		{ "unterminated $ENV", "X = 1\n\nP = $ENV(HOME\n", 0, 3,
+		    "unterminated \"$ENV(HOME\"" },
 	};
 	char err[512], label[256], *want;
 	const char *path, *kept;
@@ -1136,6 +1167,7 @@ main(int argc, char **argv)
 	test_defaults();
 	test_syntax();
 	test_errors();
+	test_bad_expression();
 	test_search();
 	test_search_release();
 	test_lazy();
