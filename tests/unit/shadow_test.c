@@ -293,6 +293,9 @@ run_shadow(const char *machine, during_fn during, double delay)
 
 	ad_get_int(job, "ClusterId", &c);
 	snprintf(id, sizeof(id), "%lld.0", c);
+	/* A job that writes its pid there must not be mistaken for the
+	 * previous one before it has run. */
+	unlink("pid.txt");
 	if ((pid = fork()) == 0) {
 		execl(exe, exe, id, startd_addr, machine, (char *)NULL);
 		_exit(127);
