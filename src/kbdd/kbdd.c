@@ -205,7 +205,7 @@ on_device(int fd, short revents, void *arg)
 	struct device *d = arg;
 	char buf[KBDD_READ];
 	ssize_t n;
-	int got = 0;
+	int got = 0, err;
 
 	for (;;) {
 		n = read(fd, buf, sizeof(buf));
@@ -217,9 +217,10 @@ on_device(int fd, short revents, void *arg)
 			continue;
 		break;
 	}
+	err = errno;	/* the report below makes calls of its own */
 	if (got)
 		activity();
-	if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK))
+	if (n == -1 && (err == EAGAIN || err == EWOULDBLOCK))
 		return;
 	if (n == 0) {
 		/* A FIFO whose writer left: wait for the next one. */
@@ -227,8 +228,9 @@ on_device(int fd, short revents, void *arg)
 		device_open(d);
 		return;
 	}
+	errno = err;
 	log_warn("%s", d->path);
-	d->err = errno;
+	d->err = err;
 	device_close(d);	/* unplugged: the next expansion sees */
 }
 

@@ -69,6 +69,7 @@ struct tree {
 	size_t		 n, cap;
 	pid_t		*queue;		/* pids still to visit */
 	size_t		 qn, qcap;
+	int		 no_children;	/* a children list was missing */
 };
 
 static void
@@ -143,9 +144,70 @@ visit(struct tree *t, pid_t pid)
 		    (int)pid, de->d_name);
 		if (read_small(path, text, sizeof(text)) == 0)
 			queue_children(t, text);
+		else if (errno == ENOENT)
+			t->no_children = 1;
 	}
 	closedir(d);
 	tr->wait = (double)total / 1e9;
+}
+
+static int
+in_tree(const struct tree *t, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->procs[i].p.pid == pid)
+			return 1;
+	return 0;
+}
+
+/*
+ * A kernel without children lists (CONFIG_PROC_CHILDREN): find the
+ * descendants by their parents, in every /proc/PID/stat, a generation
+ * per pass.
+ */
+static void
+scan_descendants(struct tree *t)
+{
+	static int said;
+	struct policy_proc *all = NULL;
+	size_t n = 0, cap = 0, i;
+	char path[64], text[4096];
+	struct dirent *de;
+	int pass, added;
+	DIR *d;
+
+	if (!said)
+		log_info("no children lists in /proc: CondorLoadAvg scans "
+		    "every process");
+	said = 1;
+	if ((d = opendir("/proc")) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.16s/stat", de->d_name);
+		if (read_small(path, text, sizeof(text)) == -1)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			all = xreallocarray(all, cap, sizeof(*all));
+		}
+		if (policy_parse_stat(text, &all[n]) == 0)
+			n++;
+	}
+	closedir(d);
+	for (pass = 0, added = 1; added && pass < 64; pass++) {
+		added = 0;
+		for (i = 0; i < n && t->n < LOAD_MAX_PROCS; i++) {
+			if (!in_tree(t, all[i].ppid) || in_tree(t, all[i].pid))
+				continue;
+			visit(t, all[i].pid);
+			added = 1;
+		}
+	}
+	free(all);
 }
 
 static const struct tracked *
@@ -217,16 +279,11 @@ load_sample(pid_t starter)
 	if (starter > 0)
 		queue_push(&t, starter);
 	/* Breadth first; a pid seen twice (a race with exits) once. */
-	for (i = 0; i < t.qn && t.n < LOAD_MAX_PROCS; i++) {
-		size_t k;
-		int dup = 0;
-
-		for (k = 0; k < t.n; k++)
-			if (t.procs[k].p.pid == t.queue[i])
-				dup = 1;
-		if (!dup)
+	for (i = 0; i < t.qn && t.n < LOAD_MAX_PROCS; i++)
+		if (!in_tree(&t, t.queue[i]))
 			visit(&t, t.queue[i]);
-	}
+	if (t.no_children)
+		scan_descendants(&t);
 	free(t.queue);
 	busy = runnable_seconds(t.procs, t.n);
 	if (prev_time >= 0)

@@ -249,6 +249,8 @@ check "the stubborn job's process is gone" wait_for 20 bash -c "! kill -0 $epid 
 check "exec5 is the owner's" wait_for 10 state_is exec5 Owner
 kill "$TYPIST" 2>/dev/null
 wait "$TYPIST" 2>/dev/null
+check "the kbdd kept its device through all the writers" \
+	bash -c "! grep -q '$POOL/exec5/kbd: ' $POOL/exec5/log/KbdLog"
 cm condor_rm "$E.0" >/dev/null 2>&1
 
 # --- 3. job A completes on exec2, its output exact -----------------------
