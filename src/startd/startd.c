@@ -57,8 +57,10 @@
  *	TotalCpus, State, Activity, EnteredCurrentState, StartdIpAddr,
  *	START and Requirements (the START expression, for the matchmaker
  *	to evaluate against a job), Rank (STARTD_RANK, default 0),
- *	UpdateSequenceNumber and DaemonStartTime; while a job is here also
- *	RemoteUser (its Owner), RemoteSchedd, JobId ("C.P") and JobStart.
+ *	UpdateSequenceNumber, DaemonStartTime and NumClaims (claims
+ *	accepted since start-up, so a matchmaker sees an ad that moved);
+ *	while a job is here also RemoteUser (its Owner), RemoteSchedd,
+ *	JobId ("C.P") and JobStart.
  *
  *	A shadow asks to run its job here (STARTD_REQUEST_CLAIM).  The
  *	startd looks at the machine again, and accepts only if it is Idle,
