@@ -91,6 +91,16 @@ struct ad	*ad_from_xdr(const struct ad_x *x, char *err, size_t errlen);
 void		 ad_x_free(struct ad_x *x);
 
 /*
+ * ad_from_xdr_reuse: ad_from_xdr for an ad that replaces OLD (may be
+ * NULL), such as a daemon's periodic update: attributes whose text is
+ * the same as in OLD take OLD's parsed expression instead of being parsed
+ * again (OLD must be freed, not used, afterwards).  The new ad keeps each
+ * attribute's text for the next update to compare.
+ */
+struct ad	*ad_from_xdr_reuse(const struct ad_x *x, struct ad *old,
+		    char *err, size_t errlen);
+
+/*
  * ad_to_xdr_view: like ad_to_xdr, but X borrows the ad's names and (cached)
  * texts instead of copying them, and holds only the attributes NAMES lists
  * (all when NAMES is NULL; names the ad lacks are skipped).  X is valid

@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "ad.h"
@@ -58,6 +59,34 @@ status_set(status_x *res, int code, const char *msg)
 }
 
 /*
+ * The stored ad that the ad X (off the wire) will replace, or NULL: its
+ * unchanged attributes need not be parsed again.
+ */
+static struct ad *
+stored_ad(int adtype, const ad_x *x)
+{
+	struct ad *old = NULL;
+	struct value v;
+	u_int i;
+
+	if (x == NULL || x->attrs.attrs_val == NULL)
+		return NULL;
+	for (i = 0; i < x->attrs.attrs_len; i++) {
+		const attr_x *a = &x->attrs.attrs_val[i];
+
+		if (a->name == NULL || a->text == NULL ||
+		    strcasecmp(a->name, "Name") != 0)
+			continue;
+		expr_eval_text(a->text, NULL, NULL, &v);
+		if (v.type == VAL_STRING)
+			old = store_find(adtype, v.u.s);
+		value_free(&v);
+		break;
+	}
+	return old;
+}
+
+/*
  * Take one ad off the wire and store it.  Returns 0, or an errno with a
  * message in RES.
  */
@@ -72,7 +101,8 @@ accept_ad(int adtype, const ad_x *x, const char *from, status_x *res)
 		status_set(res, EINVAL, "unknown ad type");
 		return EINVAL;
 	}
-	if ((ad = ad_from_xdr(x, err, sizeof(err))) == NULL) {
+	if ((ad = ad_from_xdr_reuse(x, stored_ad(adtype, x), err,
+	    sizeof(err))) == NULL) {
 		log_warnx("bad ad from %s: %s", from, err);
 		status_set(res, EINVAL, err);
 		return EINVAL;

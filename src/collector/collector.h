@@ -14,6 +14,8 @@ void	store_init(void);
 /* Replace the ad of (TYPE, its Name); the store takes AD.  -1 if it has
  * no Name. */
 int	store_update(int adtype, struct ad *ad, time_t now);
+/* The stored ad of (TYPE, NAME), or NULL. */
+struct ad *store_find(int adtype, const char *name);
 int	store_invalidate(int adtype, const char *name);
 /* Drop ads not refreshed since NOW - LIFETIME; returns how many. */
 int	store_expire(time_t now, long lifetime);

@@ -115,6 +115,20 @@ store_update(int adtype, struct ad *ad, time_t now)
 	return 0;
 }
 
+struct ad *
+store_find(int adtype, const char *name)
+{
+	struct entry *e;
+	char *key = make_key(adtype, name);
+	size_t b = hash_key(key) % nbuckets;
+
+	for (e = table[b]; e != NULL; e = e->next)
+		if (strcmp(e->key, key) == 0)
+			break;
+	free(key);
+	return e != NULL ? e->ad : NULL;
+}
+
 static void
 entry_free(struct entry *e)
 {

@@ -697,12 +697,53 @@ ad_x_free_view(struct ad_x *x)
 	x->attrs.attrs_len = 0;
 }
 
+static struct ad *from_xdr(const struct ad_x *, struct ad *, int, char *,
+		    size_t);
+
 struct ad *
 ad_from_xdr(const struct ad_x *x, char *err, size_t errlen)
 {
+	return from_xdr(x, NULL, 0, err, errlen);
+}
+
+struct ad *
+ad_from_xdr_reuse(const struct ad_x *x, struct ad *old, char *err,
+    size_t errlen)
+{
+	return from_xdr(x, old, 1, err, errlen);
+}
+
+/*
+ * Take attribute NAME's parsed expression out of OLD when OLD holds it
+ * as exactly TEXT: the caller is replacing OLD, and parsing the same text
+ * again is most of the cost of an update.  NULL if it cannot.
+ */
+static struct expr *
+steal_same(struct ad *old, const char *name, const char *text)
+{
+	struct ad_attr *a;
+	struct expr *e;
+	ssize_t i;
+
+	if (old == NULL || (i = ad_find(old, name)) < 0)
+		return NULL;
+	a = &old->attrs[i];
+	if (a->text == NULL || a->expr == NULL || strcmp(a->text, text) != 0)
+		return NULL;
+	e = a->expr;
+	a->expr = NULL;
+	return e;
+}
+
+static struct ad *
+from_xdr(const struct ad_x *x, struct ad *old, int keep_text, char *err,
+    size_t errlen)
+{
 	struct ad *ad;
+	struct expr *e;
 	const attr_x *a;
 	char perr[256];
+	ssize_t k;
 	u_int i;
 
 	if (err != NULL && errlen > 0)
@@ -732,11 +773,18 @@ ad_from_xdr(const struct ad_x *x, char *err, size_t errlen)
 			set_err(err, errlen, "attribute %u: bad name", i);
 			goto fail;
 		}
-		if (ad_set_expr(ad, a->name, a->text, perr,
+		if ((e = steal_same(old, a->name, a->text)) != NULL)
+			ad_put(ad, a->name, e);
+		else if (ad_set_expr(ad, a->name, a->text, perr,
 		    sizeof(perr)) == -1) {
 			set_err(err, errlen, "attribute %u: %s", i, perr);
 			goto fail;
 		}
+		/* Keep the text it came as: the next update compares with
+		 * it, and replies may send it as it is. */
+		if (keep_text && (k = ad_find(ad, a->name)) >= 0 &&
+		    ad->attrs[k].text == NULL)
+			ad->attrs[k].text = xstrdup(a->text);
 	}
 	return ad;
 fail:
