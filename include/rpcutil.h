@@ -37,6 +37,13 @@
 int	 addr_parse(const char *text, struct sockaddr_in *out);
 /* addr_format: "<ip:port>" into BUF (at least ADDR_STRLEN bytes). */
 char	*addr_format(const struct sockaddr_in *, char *buf);
+/*
+ * addr_advertised: the address to advertise for a socket bound to BOUND:
+ * a wildcard bind is advertised as HOST's address, or the loopback
+ * address if HOST does not resolve.  Into BUF (ADDR_STRLEN bytes).
+ */
+char	*addr_advertised(const struct sockaddr_in *bound, const char *host,
+	    char *buf);
 
 /*
  * rpc_listen_tcp: a listening TCP socket on BINDADDR:PORT (PORT 0: any

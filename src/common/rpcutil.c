@@ -86,6 +86,23 @@ addr_format(const struct sockaddr_in *sin, char *buf)
 	return buf;
 }
 
+char *
+addr_advertised(const struct sockaddr_in *bound, const char *host, char *buf)
+{
+	struct sockaddr_in sin = *bound, h;
+	char *text;
+
+	if (sin.sin_addr.s_addr == htonl(INADDR_ANY)) {
+		text = xasprintf("%s:0", host != NULL ? host : "");
+		if (addr_parse(text, &h) == 0)
+			sin.sin_addr = h.sin_addr;
+		else
+			sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		free(text);
+	}
+	return addr_format(&sin, buf);
+}
+
 int
 rpc_listen_tcp(const char *bindaddr, int port, struct sockaddr_in *bound)
 {

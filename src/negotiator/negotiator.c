@@ -227,27 +227,6 @@ negotiator_prog_1_freeresult(SVCXPRT *xprt, xdrproc_t xres, caddr_t res)
 	return 1;
 }
 
-/*
- * The address to advertise for BOUND: a wildcard bind is advertised as
- * HOST's address, or the loopback address if HOST does not resolve.
- */
-static void
-advertised_address(const struct sockaddr_in *bound, char *buf)
-{
-	struct sockaddr_in sin = *bound, host;
-	char *text;
-
-	if (sin.sin_addr.s_addr == htonl(INADDR_ANY)) {
-		text = xasprintf("%s:0", host_name());
-		if (addr_parse(text, &host) == 0)
-			sin.sin_addr = host.sin_addr;
-		else
-			sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-		free(text);
-	}
-	addr_format(&sin, buf);
-}
-
 static int
 negotiator_init(int argc, char **argv)
 {
@@ -264,7 +243,7 @@ negotiator_init(int argc, char **argv)
 	}
 	if (rpc_serve(fd, PROG_NEGOTIATOR, 1, negotiator_prog_1) == NULL)
 		return -1;
-	advertised_address(&bound, negotiator_addr);
+	addr_advertised(&bound, host_name(), negotiator_addr);
 	daemon_write_address("negotiator", negotiator_addr);
 	log_info("serving at %s as %s", negotiator_addr, host_name());
 	prio_init();

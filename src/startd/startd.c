@@ -493,27 +493,6 @@ startd_prog_1_freeresult(SVCXPRT *xprt, xdrproc_t xres, caddr_t res)
 	return 1;
 }
 
-/*
- * The address to advertise for BOUND: a wildcard bind is advertised as
- * HOST's address, or the loopback address if HOST does not resolve.
- */
-static void
-advertised_address(const struct sockaddr_in *bound, char *buf)
-{
-	struct sockaddr_in sin = *bound, host;
-	char *text;
-
-	if (sin.sin_addr.s_addr == htonl(INADDR_ANY)) {
-		text = xasprintf("%s:0", startd_host_name());
-		if (addr_parse(text, &host) == 0)
-			sin.sin_addr = host.sin_addr;
-		else
-			sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-		free(text);
-	}
-	addr_format(&sin, buf);
-}
-
 static int
 startd_init(int argc, char **argv)
 {
@@ -535,7 +514,7 @@ startd_init(int argc, char **argv)
 	}
 	if (rpc_serve(fd, PROG_STARTD, 1, startd_dispatch) == NULL)
 		return -1;
-	advertised_address(&bound, startd_addr);
+	addr_advertised(&bound, startd_host_name(), startd_addr);
 	daemon_write_address("startd", startd_addr);
 	/* Without it the kbdd cannot report; the startd works on. */
 	socket_path = xasprintf("%s/%s", param("LOG"), STARTD_SOCKET_NAME);
