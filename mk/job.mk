@@ -63,9 +63,11 @@ lib/include/condor_ckpt.h: include/condor_ckpt.h
 	cp $< $@
 
 # condor_ckpt reads and merges checkpoints with libelf; so will the
-# starter, which merges and ships them (src/common/ckptfile.c).
+# starter, which merges and ships them, and the shadow, which verifies
+# and installs them (src/common/ckptfile.c).
 TOOL_LIBS_condor_ckpt := -lelf
 sbin/condor_starter: LDLIBS += -lelf
+sbin/condor_shadow: LDLIBS += -lelf
 
 # condor_fc: condor_cc driving gfortran.
 extra: bin/condor_fc

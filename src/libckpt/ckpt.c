@@ -223,10 +223,14 @@ write_to_fd(struct ckpt_build *b, ucontext_t *uc, const char *target,
 	for (p = target + 3; *p >= '0' && *p <= '9' && o.fd < 65536; p++)
 		o.fd = o.fd * 10 + (*p - '0');
 	o.written = o.flushed = 1ULL << 62;	/* no sync_file_range */
+	/* A file the starter gave (CONDOR_CKPT_FILE=fd:N under Condor):
+	 * each checkpoint replaces the last one from its first byte.  A
+	 * pipe or socket cannot seek and is written as it stands. */
+	if (condor_sys3(SYS_lseek, o.fd, 0, SEEK_SET) == 0)
+		condor_sys2(SYS_ftruncate, o.fd, 0);
 	if (ckpt_g.core_target[0] != '\0')
 		rc = ckpt_core_write((int)o.fd, b, uc, why);
-	else if ((o.exe_fd = condor_sys3(SYS_open, "/proc/self/exe",
-	    O_RDONLY | O_CLOEXEC, 0)) < 0)
+	else if ((o.exe_fd = ckpt_proc_open("/proc/self/exe")) < 0)
 		*why = "cannot read /proc/self/exe";
 	else {
 		o.h = b->packed;
@@ -272,8 +276,7 @@ write_image(struct ckpt_build *b, ucontext_t *uc, const char **why)
 		struct ckpt_io io = { out_exe_read, out_data, out_write, &o };
 
 		o.h = b->packed;
-		o.exe_fd = condor_sys3(SYS_open, "/proc/self/exe",
-		    O_RDONLY | O_CLOEXEC, 0);
+		o.exe_fd = ckpt_proc_open("/proc/self/exe");
 		if (o.exe_fd < 0) {
 			*why = "cannot read /proc/self/exe";
 			goto out;

@@ -136,4 +136,18 @@ int	ckpt_out_write(long fd, const void *buf, size_t len);
 /* start_brk from /proc/self/stat; 0 if unknown. */
 uint64_t ckpt_start_brk(void);
 
+/*
+ * /proc under Condor (ckpt_proc.c): /proc/self/maps, stat and exe,
+ * opened before the sandbox's outer filter from the starter's
+ * CONDOR_PROC_FD and kept.  ckpt_proc_cache opens them into FDS (-1
+ * each when there is no CONDOR_PROC_FD); ckpt_proc_open gives a fresh
+ * descriptor of PATH at offset 0 (the caller closes it), from the cache
+ * when it has PATH, else opened by name.
+ */
+#define CKPT_PROC_N		3
+#define CKPT_PROC_FD_LOW	900
+extern long	ckpt_proc_fds[CKPT_PROC_N];
+void	ckpt_proc_cache(char **envp, long fds[CKPT_PROC_N]);
+long	ckpt_proc_open(const char *path);
+
 #endif

@@ -51,6 +51,7 @@
 #include <asm/prctl.h>
 
 #include "ckpt.h"
+#include "../libremote/remote.h"
 
 #define PAGE		4096UL
 #define RS_STACK	(256UL << 10)
@@ -77,7 +78,37 @@ struct rs {
 	long			 shared_fd[MAX_SHARED];
 	uint64_t		 cur_stack_lo, cur_stack_hi;
 	uint64_t		 cur_special[3][2];	/* vvar, vvar_vclock, vdso */
+	long			 proc_fds[CKPT_PROC_N];	/* ckpt_proc.c */
+	int			 remote;	/* under Condor: files at the
+						   shadow */
+	int			 syscall_fd;
 };
+
+/* /proc/self/maps, from the cache in RS (the library's own copy is
+ * replaced with the program's memory) or by name. */
+static long
+maps_open(const struct rs *rs)
+{
+	long fd;
+
+	if (rs->proc_fds[0] < 0)
+		return condor_sys3(SYS_open, "/proc/self/maps",
+		    O_RDONLY | O_CLOEXEC, 0);
+	fd = condor_sys3(SYS_fcntl, rs->proc_fds[0], F_DUPFD_CLOEXEC,
+	    CKPT_PROC_FD_LOW);
+	if (fd >= 0)
+		condor_sys3(SYS_lseek, fd, 0, SEEK_SET);
+	return fd;
+}
+
+/* A system call at the shadow, for the files of a program under Condor. */
+static long
+rcall(long nr, long a0, long a1, long a2, long a3)
+{
+	long a[6] = { a0, a1, a2, a3, 0, 0 };
+
+	return remote_call(nr, a);
+}
 
 static __attribute__((noreturn)) void
 refuse(const char *why, const char *what)
@@ -191,9 +222,14 @@ ckpt_restart(const struct ckpt_marker *mk, char **envp)
 	const char *bad;
 	char *tmp, *scr = 0;
 	uint64_t len = mk->state_len, size, k;
-	long fd, p;
+	long fd, p, proc_fds[CKPT_PROC_N];
+	int i;
 
-	fd = condor_sys3(SYS_open, "/proc/self/exe", O_RDONLY | O_CLOEXEC, 0);
+	/* Under Condor: /proc before the sandbox's filter (ckpt_proc.c). */
+	ckpt_proc_cache(envp, proc_fds);
+	for (i = 0; i < CKPT_PROC_N; i++)
+		ckpt_proc_fds[i] = proc_fds[i];
+	fd = ckpt_proc_open("/proc/self/exe");
 	if (fd < 0)
 		fd = condor_sys3(SYS_open, (const char *)getauxval(AT_EXECFN),
 		    O_RDONLY | O_CLOEXEC, 0);
@@ -252,6 +288,13 @@ ckpt_restart(const struct ckpt_marker *mk, char **envp)
 	rs->exe_fd = fd;
 	rs->file_size = (uint64_t)st.st_size;
 	ckpt_fixup_from_env(&rs->fix, CKPT_STR(rs->h, rs->h->program), envp);
+	for (i = 0; i < CKPT_PROC_N; i++)
+		rs->proc_fds[i] = proc_fds[i];
+	/* Under Condor its files are reopened at the new shadow. */
+	rs->remote = remote_client_init(envp);
+	rs->syscall_fd = remote_syscall_fd;
+	if (rs->remote)
+		rs->fix.mode = REMOTE_MODE_REMOTE;
 	rseq_off();
 	if (remote_trap_install((enum remote_mode)rs->fix.mode,
 	    rs->fix.trap_all) < 0)
@@ -302,7 +345,7 @@ current_map(struct rs *rs)
 
 	cj_memset(rs->cur_special, 0, sizeof(rs->cur_special));
 	rs->cur_stack_lo = rs->cur_stack_hi = 0;
-	fd = condor_sys3(SYS_open, "/proc/self/maps", O_RDONLY | O_CLOEXEC, 0);
+	fd = maps_open(rs);
 	if (fd < 0)
 		refuse("cannot read /proc/self/maps", 0);
 	while (at < (long)RS_IOBUF - 1 && (n = condor_sys3(SYS_read, fd,
@@ -392,6 +435,66 @@ above(long fd, long minfd)
 	return nfd;
 }
 
+/*
+ * Under Condor the program's descriptors are the shadow's, which the
+ * replacement of its memory does not touch: every file reopens at the
+ * new shadow (without O_CREAT/O_EXCL/O_TRUNC), seeks to its offset and
+ * goes on its descriptor here; the standard files the new shadow
+ * inherited seek back to theirs; the working directory is the
+ * shadow's.
+ */
+static void
+remote_files(struct rs *rs, long minfd)
+{
+	const struct ckpt_head *h = rs->h;
+	const struct ckpt_file *f = CKPT_FILES(h);
+	const struct ckpt_fd *d = CKPT_FDS(h);
+	uint32_t i;
+	long fd, nfd;
+
+	for (i = 0; i < h->nfiles; i++) {
+		rs->file_fd[i] = -1;
+		if (f[i].kind != CKPT_F_FILE)
+			continue;
+		fd = rcall(SYS_openat, AT_FDCWD, (long)CKPT_STR(h, f[i].path),
+		    (f[i].flags & ~(O_CREAT | O_EXCL | O_TRUNC)) | O_CLOEXEC,
+		    0);
+		if (fd < 0)
+			say_path("cannot reopen ", CKPT_STR(h, f[i].path), fd);
+		if (f[i].offset >= 0)
+			(void)rcall(SYS_lseek, fd, f[i].offset, SEEK_SET, 0);
+		if (fd < minfd) {
+			nfd = rcall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, minfd, 0);
+			(void)rcall(SYS_close, fd, 0, 0, 0);
+			if (nfd < 0)
+				refuse("too many open files", 0);
+			fd = nfd;
+		}
+		rs->file_fd[i] = fd;
+	}
+	for (i = 0; i < h->nfds; i++) {
+		const struct ckpt_file *of = &f[d[i].file];
+
+		if (of->kind == CKPT_F_FILE) {
+			if (rcall(SYS_dup3, rs->file_fd[d[i].file], d[i].fd,
+			    d[i].cloexec ? O_CLOEXEC : 0, 0) < 0)
+				refuse("cannot put a file back on its "
+				    "descriptor", 0);
+		} else if (of->offset >= 0)
+			(void)rcall(SYS_lseek, d[i].fd, of->offset, SEEK_SET,
+			    0);
+	}
+	for (i = 0; i < h->nfiles; i++)
+		if (rs->file_fd[i] >= 0) {
+			(void)rcall(SYS_close, rs->file_fd[i], 0, 0, 0);
+			rs->file_fd[i] = -1;
+		}
+	if ((fd = rcall(SYS_chdir, (long)CKPT_STR(h, h->cwd), 0, 0, 0)) < 0)
+		say_path("its working directory is gone: ", CKPT_STR(h, h->cwd),
+		    fd);
+	rs->cwd_fd = -1;
+}
+
 /* Checks that need nothing destroyed; refuses on failure. */
 static void
 check_everything(struct rs *rs)
@@ -456,6 +559,11 @@ check_everything(struct rs *rs)
 		refuse("its descriptors exceed the open file limit "
 		    "(ulimit -n)", 0);
 	rs->exe_fd = above(rs->exe_fd, minfd);
+
+	if (rs->remote) {
+		remote_files(rs, minfd);
+		return;
+	}
 
 	/* Files. */
 	for (i = 0; i < h->nfiles; i++) {
@@ -590,7 +698,7 @@ unmap_leftovers(struct rs *rs)
 	long fd, n, at = 0;
 	uint32_t i;
 
-	fd = condor_sys3(SYS_open, "/proc/self/maps", O_RDONLY | O_CLOEXEC, 0);
+	fd = maps_open(rs);
 	if (fd < 0)
 		return;
 	while (at < (long)RS_IOBUF - 1 && (n = condor_sys3(SYS_read, fd,
@@ -709,6 +817,8 @@ restore_files(struct rs *rs)
 	uint32_t i;
 	int fd, k;
 
+	if (rs->remote)
+		return;		/* remote_files did it all */
 	for (i = 0; i < h->nfds; i++) {
 		if (f[d[i].file].kind != CKPT_F_FILE)
 			continue;
@@ -798,8 +908,10 @@ restart_main(void *arg)
 	restore_stack(rs);
 	verify_and_protect(rs);
 	restore_files(rs);
-	condor_sys1(SYS_fchdir, rs->cwd_fd);
-	condor_sys1(SYS_close, rs->cwd_fd);
+	if (rs->cwd_fd >= 0) {
+		condor_sys1(SYS_fchdir, rs->cwd_fd);
+		condor_sys1(SYS_close, rs->cwd_fd);
+	}
 	condor_sys1(SYS_umask, h->umask);
 	restore_signals(rs);
 	condor_sys2(SYS_arch_prctl, ARCH_SET_FS, h->fs_base);
@@ -814,6 +926,10 @@ restart_main(void *arg)
 	ckpt_g.notify_fd = rs->fix.notify_fd;
 	ckpt_g.scratch_addr = (uint64_t)rs->scratch;
 	ckpt_g.scratch_len = rs->scratch_len;
+	for (sig = 0; sig < CKPT_PROC_N; sig++)
+		ckpt_proc_fds[sig] = rs->proc_fds[sig];
+	if (rs->remote)
+		remote_syscall_fd = rs->syscall_fd;
 	remote_trap_restored((enum remote_mode)rs->fix.mode, rs->fix.trap_all);
 
 	mask = h->sigmask;

@@ -204,7 +204,11 @@ first_start(char **envp)
 	char path[PATH_MAX];
 	const char *base;
 	long n, fd, r;
+	int i;
 
+	/* Under Condor, before the sandbox's filter refuses opens (and
+	 * with no /proc in the job's root): ckpt_proc.c. */
+	ckpt_proc_cache(envp, ckpt_proc_fds);
 	n = condor_sys3(SYS_readlink, "/proc/self/exe", path, sizeof(path) - 1);
 	if (n <= 0)
 		cj_strlcpy(path, "a.out", sizeof(path));
@@ -214,8 +218,7 @@ first_start(char **envp)
 		base--;
 	cj_strlcpy(ckpt_g.program, base, sizeof(ckpt_g.program));
 	ckpt_g.exe_len = 0;
-	if ((fd = condor_sys3(SYS_open, "/proc/self/exe", O_RDONLY |
-	    O_CLOEXEC, 0)) >= 0) {
+	if ((fd = ckpt_proc_open("/proc/self/exe")) >= 0) {
 		if (condor_sys2(SYS_fstat, fd, &st) == 0)
 			ckpt_g.exe_len = (uint64_t)st.st_size;
 		condor_sys1(SYS_close, fd);
@@ -234,6 +237,9 @@ first_start(char **envp)
 
 	remote_client_init(envp);	/* under Condor? */
 	remote_files_init();
+	for (i = 0; i < CKPT_PROC_N; i++)
+		if (ckpt_proc_fds[i] >= 0)
+			ft_closed((int)ckpt_proc_fds[i]);	/* ours */
 	if ((r = ckpt_install_handlers()) < 0)
 		cj_say("cannot install the checkpoint handlers", (char *)0);
 	else {

@@ -28,6 +28,7 @@
 #include <sys/time.h>
 #include <asm/prctl.h>
 
+#include "../libremote/remote.h"
 #include "ckpt.h"
 
 #define PAGE		4096UL
@@ -156,7 +157,7 @@ read_proc(const char *path, char *buf, size_t len)
 {
 	long fd, n, at = 0;
 
-	if ((fd = condor_sys3(SYS_open, path, O_RDONLY | O_CLOEXEC, 0)) < 0)
+	if ((fd = ckpt_proc_open(path)) < 0)
 		return -1;
 	while ((size_t)at < len - 1 &&
 	    (n = condor_sys3(SYS_read, fd, buf + at, len - 1 - (size_t)at)) > 0)
@@ -297,6 +298,7 @@ build_files(struct ckpt_build *b, const char **why)
 {
 	static int16_t map[FT_MAXFILES];
 	struct stat st;
+	long r;
 	int fd, i, local = remote_mode() == REMOTE_MODE_LOCAL;
 
 	/* Outside Condor the scan of /proc/self/fd below is exact; the
@@ -342,10 +344,22 @@ build_files(struct ckpt_build *b, const char **why)
 			    CKPT_F_FILE;
 			cf->flags = f->flags;
 			cf->mode = f->mode;
-			cf->offset = condor_sys3(SYS_lseek, fd, 0, SEEK_CUR);
+			if (local) {
+				cf->offset = condor_sys3(SYS_lseek, fd, 0,
+				    SEEK_CUR);
+				r = condor_sys2(SYS_fstat, fd, &st);
+			} else {
+				/* The program's descriptors are the
+				 * shadow's. */
+				long a[6] = { fd, 0, SEEK_CUR, 0, 0, 0 };
+
+				cf->offset = remote_call(SYS_lseek, a);
+				a[1] = (long)&st;
+				r = remote_call(SYS_fstat, a);
+			}
 			if (cf->offset < 0)
 				cf->offset = -1;
-			if (condor_sys2(SYS_fstat, fd, &st) == 0) {
+			if (r == 0) {
 				cf->dev = st.st_dev;
 				cf->ino = st.st_ino;
 				cf->size = (uint64_t)st.st_size;

@@ -17,7 +17,8 @@
  *	ProcId == P").  Before claiming a machine it checks what the job
  *	needs on this side: Iwd must be a directory, In readable, Out and
  *	Err writable (created if missing, emptied only when the job starts
- *	running), and the job's executable in SPOOL (cluster<C>.ickpt, or
+ *	running from its beginning, not when it resumes from a checkpoint),
+ *	and the job's executable in SPOOL (cluster<C>.ickpt, or
  *	the job's checkpoint cluster<C>.proc<P>.ckpt once it has one)
  *	readable.  A failure holds the job with a HoldReason naming the
  *	file ("Cannot open input file /home/u/in.txt: No such file or
@@ -36,7 +37,12 @@
  *	the starter's offsets as they grow (PUT), suspend and continue
  *	events (010 and 011 in the user log, JobStatus 7 and back to 2),
  *	and at last how the job ended (EXIT).  A standard-universe job's
- *	system calls are served on a second port (shadow_syscall.c).
+ *	system calls are served on a second port (shadow_syscall.c); its
+ *	checkpoints come in pieces (PUT FILE_CHECKPOINT) into
+ *	$(SPOOL)/cluster<C>.proc<P>.ckpt.tmp, and CKPT_COMMIT installs one
+ *	(size and CRC-32 checked, fsync, every checksum verified, rename)
+ *	or discards it, keeping the old one; an installed one raises
+ *	NumCkpts, sets LastCkptTime and ImageSize and writes event 003.
  *
  *	A normal end or a death by a signal completes the job: ExitCode (or
  *	ExitSignal), ExitBySignal, CompletionDate, RemoteUserCpu,
@@ -402,6 +408,7 @@ setup_job(void)
 	sj.prev_local_sys = job_real("LocalSysCpu");
 	sj.prev_wall = job_real("RemoteWallClockTime");
 	ad_get_int(sj.ad, "ImageSize", &sj.prev_image_size);
+	ad_get_int(sj.ad, "NumCkpts", &sj.num_ckpts);
 }
 
 /*
@@ -466,7 +473,8 @@ check_files(void)
 	/* The job's latest checkpoint, else what was submitted. */
 	spool_ckpt = xasprintf("%s/cluster%d.proc%d.ckpt", spool, sj.cluster,
 	    sj.proc);
-	if (access(spool_ckpt, F_OK) == 0)
+	sj.resuming = access(spool_ckpt, F_OK) == 0;
+	if (sj.resuming)
 		snprintf(sj.exe_path, sizeof(sj.exe_path), "%s", spool_ckpt);
 	else
 		snprintf(sj.exe_path, sizeof(sj.exe_path),

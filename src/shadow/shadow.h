@@ -27,6 +27,8 @@ struct shadow_job {
 	char		 exe_path[PATH_MAX];	/* in SPOOL */
 	long long	 exe_size;
 	int		 exe_fd, in_fd, out_fd, err_fd;
+	int		 resuming;		/* exe_path is a checkpoint */
+	long long	 num_ckpts;		/* NumCkpts */
 
 	char		*startd_addr;		/* from the schedd */
 	char		*machine;		/* the machine's Name */
@@ -109,6 +111,9 @@ void	report_suspended(int suspended);
 /* Usage of this run and the totals; for the log and the queue. */
 void	report_usage_attrs(struct ad *, const struct shadow_outcome *);
 void	report_evicted(const struct shadow_outcome *);
+/* A new checkpoint is in SPOOL: NumCkpts, LastCkptTime, ImageSize and
+ * event 003; O's CPU is this run's so far. */
+void	report_checkpointed(const struct shadow_outcome *);
 void	report_terminated(const struct shadow_outcome *);
 void	report_mail(const struct shadow_outcome *);
 

@@ -146,6 +146,26 @@ report_evicted(const struct shadow_outcome *o)
 }
 
 void
+report_checkpointed(const struct shadow_outcome *o)
+{
+	struct ad *up = ad_new();
+	struct ulog_usage u;
+
+	usage_of(o, &u);
+	if (sj.userlog != NULL && shadow_as_owner() == 0) {
+		log_result(userlog_checkpointed(sj.userlog, sj.cluster,
+		    sj.proc, &u), "the checkpointed event");
+		shadow_as_self();
+	}
+	ad_set_int(up, "NumCkpts", sj.num_ckpts);
+	ad_set_int(up, "LastCkptTime", (long long)time(NULL));
+	if (o->image_size > sj.prev_image_size)
+		ad_set_int(up, "ImageSize", o->image_size);
+	schedd_update_job(up, 1);
+	ad_free(up);
+}
+
+void
 report_terminated(const struct shadow_outcome *o)
 {
 	struct ulog_usage u;

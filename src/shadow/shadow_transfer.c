@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +24,11 @@
 #include <unistd.h>
 
 #include "ad.h"
+#include "ckptfile.h"
+#include "config.h"
+#include "event.h"
 #include "log.h"
+#include "queue_log.h"
 #include "rpcutil.h"
 #include "shadow.h"
 #include "shadow_rpc.h"
@@ -126,10 +131,14 @@ shadow_hello_1_svc(hello_x *arg, hello_res_x *res, struct svc_req *req)
 	if (strcmp(arg->starter_host, sj.machine) != 0)
 		log_warnx("job %s: the starter calls its host %s, the match "
 		    "said %s", sj.id, arg->starter_host, sj.machine);
-	/* The job starts from scratch this time: so does its output. */
-	if (sj.out_fd != -1 && ftruncate(sj.out_fd, 0) == -1)
+	/* The job starts from scratch this time: so does its output.  A
+	 * job resuming from a checkpoint seeks back to where its output
+	 * was at that checkpoint. */
+	if (sj.resuming)
+		;
+	else if (sj.out_fd != -1 && ftruncate(sj.out_fd, 0) == -1)
 		log_warn("job %s: cannot truncate %s", sj.id, sj.out);
-	if (sj.err_fd != -1 && sj.err_fd != sj.out_fd &&
+	if (!sj.resuming && sj.err_fd != -1 && sj.err_fd != sj.out_fd &&
 	    ftruncate(sj.err_fd, 0) == -1)
 		log_warn("job %s: cannot truncate %s", sj.id, sj.err);
 	ad_to_xdr(sj.ad, &res->job);
@@ -196,6 +205,85 @@ shadow_get_1_svc(get_x *arg, get_res_x *res, struct svc_req *req)
 	return TRUE;
 }
 
+/*
+ * A new checkpoint comes in pieces (PUT FILE_CHECKPOINT from offset 0
+ * on) into $(SPOOL)/cluster<C>.proc<P>.ckpt.tmp, written by the shadow
+ * itself, and replaces the job's stored checkpoint only when
+ * CKPT_COMMIT's size and CRC-32 match and ckpt_install (fsync, every
+ * checksum, rename, the directory's fsync) succeeds.  A bad one is
+ * removed and the old one stays.
+ */
+static int	 ckpt_fd = -1;
+static char	*ckpt_tmp;
+static long long ckpt_bytes;
+
+static void
+ckpt_discard(void)
+{
+	if (ckpt_fd != -1)
+		close(ckpt_fd);
+	ckpt_fd = -1;
+	if (ckpt_tmp != NULL)
+		unlink(ckpt_tmp);
+	ckpt_bytes = 0;
+}
+
+static char *
+ckpt_target(void)
+{
+	const char *spool = param("SPOOL");
+
+	return xasprintf("%s/cluster%d.proc%d.ckpt", spool ? spool : ".",
+	    sj.cluster, sj.proc);
+}
+
+static void
+ckpt_put(put_x *arg, status_x *res)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	if (arg->offset == 0) {
+		char *target = ckpt_target();
+
+		ckpt_discard();
+		free(ckpt_tmp);
+		ckpt_tmp = xasprintf("%s.tmp", target);
+		free(target);
+		ckpt_fd = open(ckpt_tmp, O_RDWR | O_CREAT | O_TRUNC |
+		    O_NOFOLLOW | O_CLOEXEC, 0755);
+		if (ckpt_fd == -1) {
+			log_warn("job %s: cannot create %s", sj.id, ckpt_tmp);
+			status_set(res, errno, "cannot create the checkpoint: "
+			    "%s", strerror(errno));
+			return;
+		}
+	}
+	if (ckpt_fd == -1 || arg->offset != ckpt_bytes) {
+		status_set(res, EINVAL, "checkpoint data out of order");
+		return;
+	}
+	while (done < arg->data.data_len) {
+		n = pwrite(ckpt_fd, arg->data.data_val + done,
+		    arg->data.data_len - done,
+		    (off_t)(arg->offset + (long long)done));
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int e = n == 0 ? EIO : errno;
+
+			log_warn("job %s: cannot write its checkpoint", sj.id);
+			ckpt_discard();
+			status_set(res, e, "cannot write the checkpoint: %s",
+			    strerror(e));
+			return;
+		}
+		done += (size_t)n;
+	}
+	ckpt_bytes += (long long)done;
+	status_set(res, 0, "%s", "");
+}
+
 bool_t
 shadow_put_1_svc(put_x *arg, status_x *res, struct svc_req *req)
 {
@@ -220,7 +308,7 @@ shadow_put_1_svc(put_x *arg, status_x *res, struct svc_req *req)
 		fd = sj.err_fd;
 		break;
 	case FILE_CHECKPOINT:
-		status_set(res, ENOSYS, "checkpoints are not supported yet");
+		ckpt_put(arg, res);
 		return TRUE;
 	default:
 		status_set(res, EINVAL, "no such file to put");
@@ -251,6 +339,70 @@ shadow_put_1_svc(put_x *arg, status_x *res, struct svc_req *req)
 	return TRUE;
 }
 
+/* Check what came, install it, account for it; 0 or -1 (RES says). */
+static int
+ckpt_commit(ckpt_commit_x *arg, status_x *res)
+{
+	static char buf[SHADOW_CHUNK];
+	struct shadow_outcome o;
+	char err[512], *target;
+	unsigned crc = 0;
+	long long at;
+	double t0 = monotime();
+	ssize_t n;
+
+	if (arg->size != ckpt_bytes) {
+		log_warnx("job %s: checkpoint of %lld bytes announced, %lld "
+		    "came; discarded", sj.id, (long long)arg->size,
+		    ckpt_bytes);
+		status_set(res, EIO, "size mismatch");
+		return -1;
+	}
+	for (at = 0; at < ckpt_bytes; at += n) {
+		n = pread(ckpt_fd, buf, sizeof(buf), (off_t)at);
+		if (n == -1 && errno == EINTR) {
+			n = 0;
+			continue;
+		}
+		if (n <= 0) {
+			status_set(res, EIO, "cannot read the checkpoint back");
+			return -1;
+		}
+		crc = qlog_crc32(crc, buf, (size_t)n);
+	}
+	if (crc != arg->crc32) {
+		log_warnx("job %s: checkpoint CRC-32 %08x, the starter's "
+		    "%08x; discarded", sj.id, crc, arg->crc32);
+		status_set(res, EIO, "CRC-32 mismatch");
+		return -1;
+	}
+	close(ckpt_fd);
+	ckpt_fd = -1;
+	target = ckpt_target();
+	if (ckpt_install(ckpt_tmp, target, err, sizeof(err)) == -1) {
+		log_warnx("job %s: checkpoint refused: %s; the old one stays",
+		    sj.id, err);
+		status_set(res, EIO, "%s", err);
+		free(target);
+		return -1;
+	}
+	free(target);
+	ckpt_bytes = 0;
+	sj.num_ckpts++;
+	log_info("job %s: checkpoint %lld installed: %lld bytes, verified "
+	    "in %.3f s", sj.id, sj.num_ckpts, (long long)arg->size,
+	    monotime() - t0);
+	memset(&o, 0, sizeof(o));
+	o.user_cpu = arg->user_cpu >= 0 && arg->user_cpu < 1e12 ?
+	    arg->user_cpu : 0;
+	o.sys_cpu = arg->sys_cpu >= 0 && arg->sys_cpu < 1e12 ?
+	    arg->sys_cpu : 0;
+	o.image_size = arg->image_size >= 0 ? arg->image_size : 0;
+	report_checkpointed(&o);
+	status_set(res, 0, "%s", "");
+	return 0;
+}
+
 bool_t
 shadow_ckpt_commit_1_svc(ckpt_commit_x *arg, status_x *res,
     struct svc_req *req)
@@ -260,7 +412,12 @@ shadow_ckpt_commit_1_svc(ckpt_commit_x *arg, status_x *res,
 		status_set(res, EPERM, "refused");
 		return TRUE;
 	}
-	status_set(res, ENOSYS, "checkpoints are not supported yet");
+	if (ckpt_fd == -1) {
+		status_set(res, EINVAL, "no checkpoint was sent");
+		return TRUE;
+	}
+	if (ckpt_commit(arg, res) == -1)
+		ckpt_discard();
 	return TRUE;
 }
 

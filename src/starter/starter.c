@@ -46,19 +46,24 @@
  * SIGNALS
  *	From the startd.  SIGTERM: vacate (vanilla: SIGTERM to the job's
  *	process group, SIGKILL after VACATE_GRACE seconds; the shadow hears
- *	EXIT_VACATED_KILLED).  SIGQUIT: kill the job at once.  SIGTSTP:
+ *	EXIT_VACATED_KILLED; standard: SIGTSTP, the job checkpoints and
+ *	exits, the checkpoint goes to the shadow, EXIT_VACATED_CKPT; killed
+ *	after VACATE_GRACE without one).  SIGQUIT: kill the job at once.
+ *	SIGTSTP:
  *	suspend the job (SIGSTOP to its group, event 10 to the shadow).
  *	SIGCONT: continue it (event 11).  SIGINT: as SIGQUIT.  SIGHUP and
  *	SIGPIPE are ignored.
  *
  * CONFIGURATION
  *	EXECUTE, EXECUTE_USER, HOST, RPC_TIMEOUT, STARTER_UPDATE_INTERVAL,
- *	VACATE_GRACE, STARTER_LOG, LOG.
+ *	VACATE_GRACE, PERIODIC_CHECKPOINT_INTERVAL (standard universe),
+ *	STARTER_LOG, LOG.
  *
  * FILES
  *	$(LOG)/StarterLog, shared by all starters (each line carries the
  *	pid); $(EXECUTE)/dir_<pid>/ with condor_exec.exe, _condor_stdin,
- *	_condor_stdout and _condor_stderr.
+ *	_condor_stdout and _condor_stderr (vanilla) or _condor_ckpt (the
+ *	standard job's latest checkpoint).
  *
  * EXIT STATUS
  *	0 when the shadow heard how the job ended; 1 otherwise.
@@ -94,6 +99,7 @@
 static struct starter_job job = {
 	.stdin_fd = -1, .stdout_fd = -1, .stderr_fd = -1,
 	.out_rfd = -1, .err_rfd = -1,
+	.give_fds = { -1, -1, -1, -1 }, .ckpt_fd = -1, .notify_fd = -1,
 };
 static long	tick_timer;
 static int	startd_gone;

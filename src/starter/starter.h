@@ -60,6 +60,18 @@ struct starter_job {
 					   0: none */
 	int		 chrooted;	/* the child entered job->dir as / */
 	char		**extra_env;	/* NAME=VALUE for the job, or NULL */
+	/* Descriptors the job inherits that the starter closes once it
+	 * is spawned; -1 for none. */
+	int		 give_fds[4];
+
+	/* Checkpoints (standard universe). */
+	int		 ckpt_fd;	/* the file the job writes; -1 none */
+	int		 notify_fd;	/* "ok PATH" / "failed WHY" lines */
+	long		 ckpt_timer;	/* the next periodic checkpoint */
+	int		 ckpt_pending;	/* asked, no answer yet */
+	int		 ckpt_ready;	/* the file holds a good checkpoint */
+	double		 ckpt_asked;	/* monotime of the signal */
+	int		 ckpts;		/* committed from this host */
 };
 
 /*
@@ -117,6 +129,7 @@ int	shadow_get_file(int which, int fd, long long limit, long long *got,
 int	shadow_put(int which, long long offset, const char *data,
 	    size_t len);
 int	shadow_event(int event, const char *text);
+int	shadow_ckpt_commit(ckpt_commit_x *c, char *err, size_t errlen);
 int	shadow_null(void);
 int	shadow_exit(exit_x *x);
 void	shadow_disconnect(void);

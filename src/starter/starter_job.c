@@ -445,6 +445,12 @@ job_spawn(struct starter_job *job, char *err, size_t errlen,
 		close(job->syscall_fd);
 		job->syscall_fd = 0;
 	}
+	for (i = 0; i < (int)(sizeof(job->give_fds) /
+	    sizeof(job->give_fds[0])); i++)
+		if (job->give_fds[i] > 0) {
+			close(job->give_fds[i]);
+			job->give_fds[i] = -1;
+		}
 	do {
 		r = read(p[0], &f, sizeof(f));
 	} while (r == -1 && errno == EINTR);

@@ -201,6 +201,23 @@ shadow_ship(int which, int fd, long long *sent, long long max, int *more)
 }
 
 int
+shadow_ckpt_commit(ckpt_commit_x *c, char *err, size_t errlen)
+{
+	status_x res;
+	int code;
+
+	memset(&res, 0, sizeof(res));
+	if (call(SHADOW_CKPT_COMMIT, "CKPT_COMMIT",
+	    (xdrproc_t)xdr_ckpt_commit_x, c, (xdrproc_t)xdr_status_x,
+	    &res) == -1)
+		return -1;
+	code = res.code;
+	snprintf(err, errlen, "%s", res.message ? res.message : "");
+	xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
+	return code;
+}
+
+int
 shadow_event(int event, const char *text)
 {
 	status_x res;

@@ -19,7 +19,26 @@
  * the job without), address-space randomization off, no new privileges,
  * and the outer seccomp filter, which the job's start-up code installs
  * before any of the program runs (src/libremote/remote_outer.c says
- * why there).  Not yet: periodic checkpoints, a checkpoint on vacate.
+ * why there).
+ *
+ * Checkpoints of a standard job: the starter creates _condor_ckpt in
+ * the execute directory and hands it to the job at STANDARD_CKPT_FD
+ * (CONDOR_CKPT_FILE=fd:N: the job never opens a file by name here),
+ * with a pipe for the library's "ok"/"failed" lines at
+ * STANDARD_NOTIFY_FD and an O_PATH descriptor of /proc at
+ * STANDARD_PROC_FD, which the library uses before the outer filter and
+ * closes (src/libckpt/ckpt_proc.c).  Every PERIODIC_CHECKPOINT_INTERVAL
+ * seconds the job gets SIGUSR2 (checkpoint and go on: it is frozen
+ * while it writes, there is no forked writer in the sandbox); on "ok"
+ * the file goes to the shadow (PUT FILE_CHECKPOINT in SHADOW_CHUNK
+ * pieces, read straight from the disk, then CKPT_COMMIT with its size
+ * and CRC-32), and only then may the next one be asked for, since each
+ * checkpoint rewrites the file from its first byte.  On vacate the job
+ * gets SIGTSTP (checkpoint and exit 85); if it exits 85 after "ok"
+ * within VACATE_GRACE the checkpoint is shipped and the shadow hears
+ * EXIT_VACATED_CKPT, else the job is killed and resumes elsewhere from
+ * its last committed checkpoint.  A job resuming from a checkpoint is
+ * started the same way: its executable is the checkpoint.
  */
 #include <sys/personality.h>
 #include <sys/prctl.h>
@@ -32,6 +51,7 @@
 #include <netinet/tcp.h>
 
 #include <errno.h>
+#include <poll.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -41,6 +61,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "queue_log.h"
 #include "event.h"
 #include "log.h"
 #include "shadow_rpc.h"
@@ -50,6 +71,12 @@
 
 /* Where the job finds its connection to the shadow. */
 #define STANDARD_SYSCALL_FD	1000
+/* Its checkpoint file, the library's report pipe and /proc. */
+#define STANDARD_CKPT_FD	1001
+#define STANDARD_NOTIFY_FD	1002
+#define STANDARD_PROC_FD	1003
+#define STANDARD_CKPT_FILE	"_condor_ckpt"
+#define STANDARD_CKPT_STATUS	85	/* CONDOR_VACATE_STATUS */
 
 /* Fetch WHICH from the shadow into NAME, created for the job. */
 static int
@@ -244,12 +271,246 @@ standard_connect(struct starter_job *job, char *err, size_t errlen)
 	return 0;
 }
 
+/* F at descriptor AT (close-on-exec until child_setup), or -1. */
+static int
+move_to(int fd, int at)
+{
+	int moved;
+
+	if (fd == -1)
+		return -1;
+	moved = fcntl(fd, F_DUPFD_CLOEXEC, at);
+	close(fd);
+	if (moved != -1 && moved != at) {
+		close(moved);
+		errno = EBUSY;
+		return -1;
+	}
+	return moved;
+}
+
+/* The job's CPU seconds and image size (KiB) so far, from /proc. */
+static void
+job_usage(struct starter_job *job, double *user, double *sys,
+    long long *kib)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long ut = 0, st = 0, pages = 0;
+	long hz = sysconf(_SC_CLK_TCK);
+	FILE *f;
+
+	*user = *sys = 0;
+	*kib = 0;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)job->pid);
+	if ((f = fopen(path, "r")) != NULL) {
+		if (fgets(buf, sizeof(buf), f) != NULL &&
+		    (p = strrchr(buf, ')')) != NULL &&
+		    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
+		    "%*u %llu %llu", &ut, &st) == 2 && hz > 0) {
+			*user = (double)ut / (double)hz;
+			*sys = (double)st / (double)hz;
+		}
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/statm", (int)job->pid);
+	if ((f = fopen(path, "r")) != NULL) {
+		if (fscanf(f, "%llu", &pages) == 1)
+			*kib = (long long)(pages * (unsigned long long)
+			    sysconf(_SC_PAGESIZE) / 1024);
+		fclose(f);
+	}
+}
+
+/*
+ * Send the checkpoint in the job's file to the shadow and commit it.
+ * 0 committed, 1 not (logged; the shadow keeps the one it had), -1 the
+ * shadow is gone.
+ */
+static int
+ckpt_ship(struct starter_job *job, double user, double sys,
+    long long kib)
+{
+	static char chunk[SHADOW_CHUNK];
+	ckpt_commit_x c;
+	struct stat st;
+	long long off = 0;
+	unsigned crc = 0;
+	double t0 = monotime();
+	char why[256];
+	ssize_t n;
+	int r;
+
+	if (fstat(job->ckpt_fd, &st) == -1 || st.st_size <= 0) {
+		log_warnx("job %d.%d: its checkpoint file is empty",
+		    job->cluster, job->proc);
+		return 1;
+	}
+	while (off < st.st_size) {
+		n = pread(job->ckpt_fd, chunk, sizeof(chunk), (off_t)off);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			log_warn("job %d.%d: cannot read its checkpoint",
+			    job->cluster, job->proc);
+			return 1;
+		}
+		crc = qlog_crc32(crc, chunk, (size_t)n);
+		if ((r = shadow_put(FILE_CHECKPOINT, off, chunk,
+		    (size_t)n)) != 0)
+			return r == -1 ? -1 : 1;
+		off += n;
+	}
+	memset(&c, 0, sizeof(c));
+	c.size = off;
+	c.crc32 = crc;
+	c.image_size = kib;
+	c.user_cpu = user;
+	c.sys_cpu = sys;
+	if ((r = shadow_ckpt_commit(&c, why, sizeof(why))) != 0) {
+		if (r != -1)
+			log_warnx("job %d.%d: the shadow refused its checkpoint: "
+			    "%s", job->cluster, job->proc, why);
+		return r == -1 ? -1 : 1;
+	}
+	job->ckpts++;
+	log_info("job %d.%d: checkpoint %d shipped: %lld bytes in %.3f s",
+	    job->cluster, job->proc, job->ckpts, off, monotime() - t0);
+	return 0;
+}
+
+/* Read the library's lines; 1 for each "ok", in *OKS. */
+static void
+ckpt_read_notes(struct starter_job *job, int *oks, int *fails)
+{
+	char buf[1024], *line, *nl;
+	ssize_t n;
+
+	*oks = *fails = 0;
+	while ((n = read(job->notify_fd, buf, sizeof(buf) - 1)) > 0) {
+		buf[n] = '\0';
+		for (line = buf; *line != '\0'; line = nl + 1) {
+			if ((nl = strchr(line, '\n')) == NULL)
+				nl = line + strlen(line) - 1;
+			else
+				*nl = '\0';
+			if (strncmp(line, "ok", 2) == 0)
+				(*oks)++;
+			else if (*line != '\0') {
+				(*fails)++;
+				log_warnx("job %d.%d: checkpoint %s",
+				    job->cluster, job->proc, line);
+			}
+		}
+	}
+}
+
+static void	ckpt_arm(struct starter_job *);
+
+static void
+ckpt_periodic(void *arg)
+{
+	struct starter_job *job = arg;
+
+	job->ckpt_timer = 0;
+	if (!job->running || job->leave != LEAVE_NONE || job->ckpt_pending)
+		return;
+	if (job->suspended) {
+		ckpt_arm(job);
+		return;
+	}
+	job->ckpt_pending = 1;
+	job->ckpt_asked = monotime();
+	kill(job->pid, SIGUSR2);
+}
+
+static void
+ckpt_arm(struct starter_job *job)
+{
+	long interval = param_int("PERIODIC_CHECKPOINT_INTERVAL", 3600);
+
+	event_timer_cancel(job->ckpt_timer);
+	job->ckpt_timer = interval > 0 ? event_timer_add((double)interval,
+	    ckpt_periodic, job) : 0;
+}
+
+/* A line from the library: a periodic checkpoint is over. */
+static void
+ckpt_notified(int fd, short revents, void *arg)
+{
+	struct starter_job *job = arg;
+	double user, sys, frozen = monotime() - job->ckpt_asked;
+	long long kib;
+	int oks, fails;
+
+	ckpt_read_notes(job, &oks, &fails);
+	if (oks == 0 && fails == 0) {
+		if (revents & (POLLHUP | POLLERR))
+			event_fd_del(fd);
+		return;
+	}
+	if (oks > 0)
+		job->ckpt_ready = 1;
+	if (job->leave != LEAVE_NONE || !job->running)
+		return;		/* the vacate's: shipped by finish */
+	job->ckpt_pending = 0;
+	if (oks > 0) {
+		log_info("job %d.%d: checkpoint written in %.3f s (the job "
+		    "was frozen meanwhile)", job->cluster, job->proc, frozen);
+		job_usage(job, &user, &sys, &kib);
+		if (ckpt_ship(job, user, sys, kib) == -1) {
+			/* The shadow is gone: the loop's next call says so. */
+			log_warnx("job %d.%d: the shadow is gone",
+			    job->cluster, job->proc);
+		}
+	}
+	ckpt_arm(job);
+}
+
+/* The checkpoint file, the report pipe and /proc for the job. */
+static int
+ckpt_setup(struct starter_job *job, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 64];
+	int p[2], fd;
+
+	snprintf(path, sizeof(path), "%s/%s", job->dir, STANDARD_CKPT_FILE);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+	    0600);
+	if (fd != -1 && geteuid() == 0 && fchown(fd, job->uid, job->gid) ==
+	    -1) {
+		close(fd);
+		fd = -1;
+	}
+	if ((job->ckpt_fd = move_to(fd, STANDARD_CKPT_FD)) == -1) {
+		snprintf(err, errlen, "cannot create %s: %s", path,
+		    strerror(errno));
+		return -1;
+	}
+	if (pipe2(p, O_CLOEXEC) == -1 ||
+	    (job->give_fds[0] = move_to(p[1], STANDARD_NOTIFY_FD)) == -1) {
+		snprintf(err, errlen, "checkpoint pipe: %s", strerror(errno));
+		return -1;
+	}
+	job->notify_fd = p[0];
+	fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_NONBLOCK);
+	job->give_fds[1] = move_to(open("/proc", O_PATH | O_DIRECTORY |
+	    O_CLOEXEC), STANDARD_PROC_FD);
+	if (job->give_fds[1] == -1) {
+		snprintf(err, errlen, "/proc: %s", strerror(errno));
+		return -1;
+	}
+	event_fd_add(job->notify_fd, POLLIN, ckpt_notified, job);
+	ckpt_arm(job);
+	return 0;
+}
+
 static int
 standard_prepare(struct starter_job *job, char *err, size_t errlen,
     int *jobs_fault)
 {
-	static char *env[6];
+	static char *env[10];
 	static char fdvar[40], chunkvar[48];
+	static char ckptvar[40], notifyvar[40], procvar[40];
 	/* Writable: job_environment() splits them at '=' in place. */
 	static char rseq[] = "GLIBC_TUNABLES=glibc.pthread.rseq=0";
 	static char nofork[] = "CONDOR_CKPT_FORK=0";
@@ -283,6 +544,18 @@ standard_prepare(struct starter_job *job, char *err, size_t errlen,
 	env[3] = nofork;
 	env[4] = NULL;
 	job->extra_env = env;
+	if (ckpt_setup(job, err, errlen) == -1)
+		return -1;
+	snprintf(ckptvar, sizeof(ckptvar), "CONDOR_CKPT_FILE=fd:%d",
+	    STANDARD_CKPT_FD);
+	snprintf(notifyvar, sizeof(notifyvar), "CONDOR_CKPT_NOTIFY_FD=%d",
+	    STANDARD_NOTIFY_FD);
+	snprintf(procvar, sizeof(procvar), "CONDOR_PROC_FD=%d",
+	    STANDARD_PROC_FD);
+	env[4] = ckptvar;
+	env[5] = notifyvar;
+	env[6] = procvar;
+	env[7] = NULL;
 	if (geteuid() != 0)
 		log_info("job %d.%d: not root: it runs without chroot, as %s",
 		    job->cluster, job->proc, job->user);
@@ -305,19 +578,79 @@ standard_root_setup(struct starter_job *job)
 static int
 standard_child_setup(struct starter_job *job)
 {
-	/* The socket survives the exec; cloexec_from() marked it. */
-	if (fcntl(STANDARD_SYSCALL_FD, F_SETFD, 0) == -1)
+	/* The socket survives the exec; cloexec_from() marked it.  So do
+	 * the checkpoint's descriptors. */
+	if (fcntl(STANDARD_SYSCALL_FD, F_SETFD, 0) == -1 ||
+	    fcntl(STANDARD_CKPT_FD, F_SETFD, 0) == -1 ||
+	    fcntl(STANDARD_NOTIFY_FD, F_SETFD, 0) == -1 ||
+	    fcntl(STANDARD_PROC_FD, F_SETFD, 0) == -1)
 		return -1;
 	if (personality(ADDR_NO_RANDOMIZE) == -1)
 		return -1;
 	return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
 }
 
+/* Vacate: the job checkpoints and exits, or is killed after
+ * VACATE_GRACE. */
+static void
+standard_vacate(struct starter_job *job)
+{
+	long grace = param_int("VACATE_GRACE", 10);
+
+	event_timer_cancel(job->ckpt_timer);
+	job->ckpt_timer = 0;
+	job->ckpt_ready = 0;
+	job->ckpt_asked = monotime();
+	/* A stopped job cannot act on it; and SIGCONT discards a pending
+	 * SIGTSTP, so it goes first. */
+	if (job->suspended)
+		job_signal(job, SIGCONT);
+	job->suspended = 0;
+	kill(job->pid, SIGTSTP);
+	event_timer_cancel(job->kill_timer);
+	job->kill_timer = event_timer_add((double)(grace > 0 ? grace : 0),
+	    vanilla_kill_now, job);
+}
+
+static int
+standard_finish(struct starter_job *job, int status, exit_x *x)
+{
+	int oks, fails, r;
+
+	event_timer_cancel(job->ckpt_timer);
+	job->ckpt_timer = 0;
+	if (job->leave == LEAVE_NONE)
+		return vanilla_finish(job, status, x);
+	x->how = EXIT_VACATED_KILLED;
+	x->code = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	if (job->leave != LEAVE_VACATE || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != STANDARD_CKPT_STATUS)
+		return 0;
+	ckpt_read_notes(job, &oks, &fails);
+	if (oks > 0)
+		job->ckpt_ready = 1;
+	if (!job->ckpt_ready) {
+		log_warnx("job %d.%d left without a checkpoint", job->cluster,
+		    job->proc);
+		return 0;
+	}
+	log_info("job %d.%d: vacate checkpoint written in %.3f s",
+	    job->cluster, job->proc, monotime() - job->ckpt_asked);
+	if ((r = ckpt_ship(job, x->user_cpu, x->sys_cpu, x->image_size)) ==
+	    -1)
+		return -1;
+	if (r == 0) {
+		x->how = EXIT_VACATED_CKPT;
+		x->code = 0;
+	}
+	return 0;
+}
+
 static const struct universe universes[] = {
 	{ "vanilla", vanilla_prepare, NULL, vanilla_tick, vanilla_vacate,
 	    vanilla_finish, NULL },
 	{ "standard", standard_prepare, standard_child_setup, vanilla_tick,
-	    vanilla_vacate, vanilla_finish, standard_root_setup },
+	    standard_vacate, standard_finish, standard_root_setup },
 	{ NULL, NULL, NULL, NULL, NULL, NULL, NULL },
 };
 

@@ -1,0 +1,92 @@
+/*
+ * ckpt_proc.c: the library's own files in /proc under Condor.
+ *
+ * A checkpoint reads /proc/self/maps, /proc/self/stat and
+ * /proc/self/exe.  Under Condor the job's root is its execute directory
+ * (no /proc there) and the outer seccomp filter refuses every open made
+ * through the gate, so the start-up code (and a restart, before it
+ * installs the filter) opens them once, relative to the /proc directory
+ * the starter hands over as an O_PATH descriptor in CONDOR_PROC_FD, and
+ * keeps them; the /proc descriptor itself is closed at once, before any
+ * of the program runs.  Outside Condor nothing is cached: the files are
+ * opened by name each time, as before.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/auxv.h>
+#include <sys/syscall.h>
+
+#include "ckpt.h"
+
+static const char *const proc_names[CKPT_PROC_N] = {
+	"/proc/self/maps", "/proc/self/stat", "/proc/self/exe",
+};
+
+long	ckpt_proc_fds[CKPT_PROC_N] = { -1, -1, -1 };
+
+static long
+env_fd(char **envp, const char *name)
+{
+	size_t n = cj_strlen(name);
+	const char *v;
+	long r;
+
+	for (; envp != 0 && *envp != 0; envp++) {
+		if (cj_strncmp(*envp, name, n) != 0 || (*envp)[n] != '=')
+			continue;
+		v = *envp + n + 1;
+		if (*v < '0' || *v > '9')
+			return -1;
+		for (r = 0; *v >= '0' && *v <= '9' && r < 65536; v++)
+			r = r * 10 + (*v - '0');
+		return *v == '\0' ? r : -1;
+	}
+	return -1;
+}
+
+/* Keep FD above the descriptors a program normally uses. */
+static long
+keep_high(long fd)
+{
+	long nfd;
+
+	if (fd < 0 || fd >= CKPT_PROC_FD_LOW)
+		return fd;
+	nfd = condor_sys3(SYS_fcntl, fd, F_DUPFD_CLOEXEC, CKPT_PROC_FD_LOW);
+	condor_sys1(SYS_close, fd);
+	return nfd;
+}
+
+void
+ckpt_proc_cache(char **envp, long fds[CKPT_PROC_N])
+{
+	long dir = env_fd(envp, "CONDOR_PROC_FD");
+	int i;
+
+	for (i = 0; i < CKPT_PROC_N; i++)
+		fds[i] = -1;
+	if (dir < 0 || condor_sys2(SYS_fcntl, dir, F_GETFD) < 0)
+		return;
+	for (i = 0; i < CKPT_PROC_N; i++)
+		fds[i] = keep_high(condor_sys4(SYS_openat, dir,
+		    proc_names[i] + 6, O_RDONLY | O_CLOEXEC, 0));
+	condor_sys1(SYS_close, dir);
+}
+
+long
+ckpt_proc_open(const char *path)
+{
+	long fd;
+	int i;
+
+	for (i = 0; i < CKPT_PROC_N; i++) {
+		if (cj_strcmp(path, proc_names[i]) != 0 || ckpt_proc_fds[i] < 0)
+			continue;
+		fd = condor_sys3(SYS_fcntl, ckpt_proc_fds[i], F_DUPFD_CLOEXEC,
+		    CKPT_PROC_FD_LOW);
+		if (fd >= 0)
+			condor_sys3(SYS_lseek, fd, 0, SEEK_SET);
+		return fd;
+	}
+	return condor_sys3(SYS_open, path, O_RDONLY | O_CLOEXEC, 0);
+}
