@@ -172,6 +172,11 @@ children_exited(pid_t pid, int status)
 			    c->name, (int)pid, WEXITSTATUS(status));
 		if (c->off || c->state == CHILD_STOPPING) {
 			c->state = CHILD_STOPPED;
+			/* condor_on came while it was stopping: start it. */
+			if (!c->off) {
+				log_info("condor_on: starting %s", c->name);
+				child_start(c);
+			}
 			return;
 		}
 		if (ran > param_int("MASTER_RECOVER_FACTOR", 300))
