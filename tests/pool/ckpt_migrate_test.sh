@@ -9,7 +9,9 @@
 # five "Job was checkpointed" evictions, and the CPU it used over all
 # runs exceeds a native run's by less than one checkpoint interval a
 # move.  Also: a periodic checkpoint does not stop the job (its output
-# keeps growing after one).
+# keeps growing after one); a job that cannot checkpoint within
+# VACATE_GRACE (stopped, here) is killed and resumes from its last
+# periodic checkpoint, output still identical.
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -19,7 +21,7 @@ pool_init
 chmod 755 "$POOL"
 pool_config 'START : TRUE' 'SUSPEND : FALSE' 'STARTER_UPDATE_INTERVAL = 1' \
 	'STARTER_TIMEOUT = 20' 'MAX_JOB_STARTS = 10' \
-	"PERIODIC_CHECKPOINT_INTERVAL = $INTERVAL" 'VACATE_GRACE = 20'
+	"PERIODIC_CHECKPOINT_INTERVAL = $INTERVAL" 'VACATE_GRACE = 3'
 pool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD"
 pool_host exec1 "MASTER, STARTD"
 pool_host exec2 "MASTER, STARTD"
@@ -142,6 +144,39 @@ cpu=$(cm condor_history "$C.0" -af RemoteUserCpu 2>/dev/null)
 echo "remote CPU over all runs: ${cpu}s; native: ${native_cpu}s"
 check "no move lost more than one checkpoint interval (${cpu}s < ${native_cpu}s + $((MOVES + 1)) x ${INTERVAL}s)" \
 	python3 -c "import sys; sys.exit(0 if float('${cpu:-0}') < float('${native_cpu:-0}') + $(( (MOVES + 1) * INTERVAL )) else 1)"
+
+# --- a vacate without a checkpoint: the job is stopped, so it cannot
+# write one within VACATE_GRACE; it is killed and resumes elsewhere from
+# its last periodic checkpoint.
+N2=12000000
+"$W/primes.native" $N2 $STEP >"$W/native2.txt"
+sed -e "s/^arguments .*/arguments  = $N2 $STEP/" -e 's/out.txt/out2.txt/' \
+    -e 's/err.txt/err2.txt/' -e 's/primes.log/primes2.log/' primes.sub >primes2.sub
+chmod 644 primes2.sub
+C=$( (cd "$W" && as_owner "$TOP/bin/condor_submit" primes2.sub 2>&1) |
+    sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p')
+check "the second job is submitted" test -n "$C"
+stopped=no
+if wait_for 60 running_on && wait_for 30 ckpt_here 0; then
+	host=$(attr "$C.0" RemoteHost)
+	pid=$(sed -n "s/.*job $C\.0 started: pid \([0-9]*\) .*/\1/p" \
+	    "$POOL/$host/log/StarterLog" | tail -1)
+	[ -n "$pid" ] && kill -STOP "$pid" && stopped=yes
+	cm condor_vacate "$host" >/dev/null 2>&1
+fi
+check "the second job was stopped and vacated" test "$stopped" = yes
+check "job $C.0 completes" wait_for 120 in_history "$C.0"
+check "its output is identical to the native run's" cmp "$W/native2.txt" "$W/out2.txt"
+check "its eviction was not checkpointed" \
+	grep -q '(0) Job was not checkpointed' "$W/primes2.log"
+# What its starters fetched: the program once, then checkpoints only.
+sizes=$(grep -h -A1 "job $C\.0 (standard universe)" "$POOL"/exec*/log/StarterLog |
+    sed -n 's/.*fetched condor_exec.exe: \([0-9]*\) bytes/\1/p')
+orig=$(stat -c %s "$W/primes")
+check "it resumed from its checkpoint (fetched: $(echo $sizes))" \
+	test "$(echo "$sizes" | grep -c .)" -ge 2 -a \
+	"$(echo "$sizes" | grep -cx "$orig")" = 1
+
 n=$(grep -h 'checkpoint written in' "$POOL"/exec*/log/StarterLog 2>/dev/null | head -3)
 echo "$n"
 grep -h 'shipped' "$POOL"/exec*/log/StarterLog 2>/dev/null | head -3
