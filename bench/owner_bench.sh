@@ -3,9 +3,11 @@
 # (a console device touched, an input event through condor_kbdd) to the
 # job being stopped (its process in state T), with POLLING_INTERVAL 1;
 # how long from the startd's vacate decision to the machine being free
-# (starter gone, State Owner) for a vanilla job; and what the startd's
-# looks cost.  A pool of two hosts on this machine, the seeds' policy
-# with MINUTE = 1.  Prints rows for bench/run's table.
+# (starter gone, State Owner) for a vanilla job and for a standard job
+# checkpointing a 100 MiB image (tests/programs/fill_compute.c relinked
+# with condor_cc, on exec2); and what the startd's looks cost.  A pool
+# on this machine, the seeds' policy with MINUTE = 1.  Prints rows for
+# bench/run's table.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOP/tests/lib/pool.sh"
@@ -17,11 +19,12 @@ pool_config 'MINUTE = 1' 'STARTER_UPDATE_INTERVAL = 1' 'VACATE_GRACE = 2' \
 	'PREEMPTION_ENABLED = FALSE'
 pool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD"
 pool_host exec1 "MASTER, STARTD, KBDD" "KBDD_DEVICES = $POOL/exec1/kbd"
+pool_host exec2 "MASTER, STARTD" 'VACATE_GRACE = 30'
 mkfifo "$POOL/exec1/kbd"
 pool_start
 # Quiet: the pool's own PASS/FAIL lines are not rows.
 wait_for 60 test -S "$POOL/cm/spool/.schedd_socket" || exit 1
-pool_wait_machines 1 60 || exit 1
+pool_wait_machines 2 60 || exit 1
 
 W=$POOL/work
 mkdir -p "$W"
@@ -39,6 +42,7 @@ executable = sleeper.sh
 output     = job.out
 error      = job.err
 log        = job.log
+requirements = Name == "exec1"
 queue
 EOF
 cm() { on cm "$@"; }
@@ -136,5 +140,62 @@ PY
 	wait_for 60 new_pid "$pid"
 done
 echo "owner: vacate decision -> machine free, vanilla job (killed)|$(summary <times.vacate)|"
-echo "owner: vacate decision -> machine free, 100 MiB checkpoint|not measured: needs standard-universe checkpoints|<= 3 s"
+cm condor_rm -all >/dev/null 2>&1
+
+# The same for a standard job with 100 MiB of heap, vacated with a
+# checkpoint on exec2: from the startd's vacate decision to its
+# "State Vacating -> Owner" once the starter has shipped the
+# checkpoint and exited.
+std_log=$POOL/exec2/log/StartLog
+: >times.ckpt
+if condor_cc -O2 -o fill "$TOP/tests/programs/fill_compute.c" >/dev/null 2>&1; then
+	chmod 755 fill
+	cat >fill.sub <<'EOF'
+universe     = standard
+executable   = fill
+arguments    = 100 100000
+output       = fill.out
+error        = fill.err
+log          = fill.log
+requirements = Name == "exec2"
+queue
+EOF
+	chmod 644 fill.sub
+	as_owner() { "$@"; }
+	if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
+		as_owner() {
+			CONDOR_CONFIG="$POOL/cm/condor_config" setpriv --reuid=nobody \
+			    --regid="$(id -g nobody)" --clear-groups "$@"
+		}
+		chown nobody "$W"
+	fi
+	as_owner "$TOP/bin/condor_submit" fill.sub >/dev/null 2>&1
+	state2_is() { test "$(cm condor_status -af State -constraint 'Name == "exec2"' 2>/dev/null)" = "$1"; }
+	rounds() { grep -c '^round ' fill.out 2>/dev/null; }
+	for _ in $(seq 3); do
+		wait_for 90 state2_is Claimed || break
+		# Past the fill: computing over the 100 MiB.
+		r0=$(rounds)
+		wait_for 60 bash -c "[ \$(grep -c '^round ' fill.out 2>/dev/null) -gt ${r0:-0} ]" || break
+		n0=$(grep -c "State Vacating -> " "$std_log")
+		( while :; do touch "$POOL/exec2/tty"; sleep 0.5; done ) &
+		toucher=$!
+		wait_for 60 bash -c "[ \$(grep -c 'State Vacating -> ' $std_log) -gt $n0 ]"
+		kill "$toucher"
+		wait "$toucher" 2>/dev/null
+		python3 - "$std_log" <<'PY' >>times.ckpt
+import re, sys, datetime
+def t(line):
+    m = re.match(r"(\d\d/\d\d/\d\d \d\d:\d\d:\d\d\.\d\d\d)", line)
+    return datetime.datetime.strptime(m.group(1), "%m/%d/%y %H:%M:%S.%f")
+lines = open(sys.argv[1]).read().splitlines()
+a = [l for l in lines if "State Suspended -> Vacating" in l][-1]
+b = [l for l in lines if "State Vacating -> " in l][-1]
+print("%.4f" % (t(b) - t(a)).total_seconds())
+PY
+	done
+	cm condor_rm -all >/dev/null 2>&1
+fi
+nck=$(grep -A1 '^004 ' fill.log 2>/dev/null | grep -c '(1) Job was checkpointed')
+echo "owner: vacate decision -> machine free, 100 MiB checkpoint ($nck checkpointed)|$(summary <times.ckpt)|<= 3 s"
 pool_stop
