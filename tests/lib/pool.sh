@@ -139,7 +139,7 @@ pool_pids() {
 	local p
 	for p in /proc/[0-9]*; do
 		[ -r "$p/environ" ] || continue
-		if tr '\0' '\n' <"$p/environ" 2>/dev/null | grep -qx "CONDOR_TEST_POOL=$POOL"; then
+		if { tr '\0' '\n' <"$p/environ"; } 2>/dev/null | grep -qx "CONDOR_TEST_POOL=$POOL"; then
 			echo "${p#/proc/}"
 		fi
 	done

@@ -6,10 +6,12 @@
 #    then queues 4.  Light's jobs get the slots as they free, within a
 #    cycle, long before heavy's queue drains; while light waits, heavy
 #    never gets more machines than light.
-# 2. With PREEMPTION_ENABLED: heavy fills the pool with long jobs; light
-#    queues one.  Within a few cycles one of heavy's machines is vacated
-#    for light, light's job runs there and completes, and the vacated
-#    job goes back to heavy's queue and runs again later.
+# 2. With PREEMPTION_ENABLED: heavy fills the pool with four relinked
+#    standard-universe jobs; light queues one.  Within two cycles one of
+#    heavy's machines is vacated for light, its job checkpointed; light's
+#    job runs there and completes, and the vacated job goes back to
+#    heavy's queue and later resumes from its checkpoint, its output
+#    equal to a native run's.
 . "$(dirname "$0")/../lib/pool.sh"
 
 pool_init
@@ -78,14 +80,49 @@ sub=$(on cm condor_status -submitters)
 check "-submitters: light above heavy" \
 	awk '$1 == "light" { l = $5 } $1 == "heavy" { h = $5 } END { exit !(l > h) }' <<<"$sub"
 
-# --- 2. priority preemption -------------------------------------------
+# --- 2. priority preemption, with a checkpoint --------------------------
+# Heavy's jobs are standard-universe: tests/programs/demo_primes.c
+# relinked with condor_cc, each its own output and user log.  The one
+# vacated for light is checkpointed, goes back to heavy's queue, and
+# later resumes from that checkpoint; its output equals a native run's.
+N=24000000
+STEP=1000000
+S="$W/std"
+mkdir -p "$S"
+check "demo_primes builds natively" cc -O2 -static -o "$S/primes.native" \
+	"$TOP/tests/programs/demo_primes.c"
+check "demo_primes relinks with condor_cc" condor_cc -O2 -o "$S/primes" \
+	"$TOP/tests/programs/demo_primes.c"
+"$S/primes.native" $N $STEP >"$S/native.txt" &
+native=$!
+as_owner() { "$@"; }
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
+	as_owner() {
+		setpriv --reuid=nobody --regid="$(id -g nobody)" \
+		    --clear-groups "$@"
+	}
+	chown nobody "$S"
+fi
+cat >"$S/heavy.sub" <<EOF2
+universe   = standard
+executable = primes
+arguments  = $N $STEP
+output     = out.\$(Process).txt
+error      = err.\$(Process).txt
+log        = heavy.\$(Process).log
+queue 4
+EOF2
+chmod 644 "$S/heavy.sub"
+
 on heavy condor_rm 1 >/dev/null
 all_idle() { [ "$(on cm condor_status -af State | grep -c '^Idle$')" = 4 ]; }
 check "the pool empties after condor_rm" wait_for 60 all_idle
 echo 'PREEMPTION_ENABLED = TRUE' >>"$POOL/cm/condor_config.local"
 kill -HUP "${POOL_MASTER_PID[cm]}"
 mark2=$(($(wc -l <"$nlog") + 1))
-check "heavy queues 6 long jobs" submit heavy 6 300
+H=$( (cd "$S" && on heavy as_owner "$TOP/bin/condor_submit" heavy.sub 2>&1) |
+    sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p')
+check "heavy queues 4 standard jobs" test -n "$H"
 check "heavy fills the pool again" wait_for 40 bash -c "[ \$(CONDOR_CONFIG=$POOL/cm/condor_config condor_status -af RemoteSchedd | grep -c heavy) = 4 ]"
 mark=$(($(wc -l <"$nlog") + 1))
 check "light queues 1 job" submit light 1 2
@@ -93,15 +130,42 @@ preempted() { tail -n +"$mark" "$nlog" | grep -q "preempt: .* vacated for light"
 check "one of heavy's machines is vacated for light" wait_for 20 preempted
 vic=$(tail -n +"$mark" "$nlog" | sed -n 's/.*preempt: \([^ ]*\) (running a job of heavy.*/\1/p' | head -1)
 check "the log says which machine and why" test -n "$vic"
+# Within two negotiation cycles of the first that saw light's job.
+seen=$(tail -n +"$mark" "$nlog" | sed -n 's/.*cycle \([0-9]*\): stations by priority: .*light ([^,]*, 1 idle.*/\1/p' | head -1)
+pre=$(tail -n +"$mark" "$nlog" | sed -n 's/.*cycle \([0-9]*\): .* [1-9][0-9]* preemption(s).*/\1/p' | head -1)
+ncyc=$(( ${pre:-0} - ${seen:-0} + 1 ))
+check "the preemption came within two cycles (in cycle $ncyc of light's wait)" \
+	test -n "$seen" -a -n "$pre" -a "$ncyc" -le 2
 light_on_vic() { tail -n +"$mark" "$nlog" | grep -q "match: light job [0-9.]* -> $vic\$"; }
 check "light's job gets the vacated machine ($vic)" wait_for 30 light_on_vic
 check "only one machine was vacated" \
 	test "$(tail -n +"$mark" "$nlog" | grep -c 'preempt: ')" = 1
+ckpted() { grep -l -A1 '^004 ' "$S"/heavy.*.log 2>/dev/null | head -1; }
+check "the vacated heavy job was checkpointed (004)" wait_for 30 bash -c \
+	"grep -A1 '^004 ' $S/heavy.*.log | grep -q '(1) Job was checkpointed'"
+vlog=$(ckpted)
+vp=$(basename "$vlog" .log)
+vp=${vp#heavy.}
+check "one heavy job was vacated (proc ${vp:-none})" test -n "$vp"
 light_done2() { [ "$(on light condor_history -af ClusterId ExitCode 2>/dev/null | grep -c '^2 0$')" = 1 ]; }
 check "light's job completes" wait_for 60 light_done2
-# The vacated heavy job went back to heavy's queue; with light's job
-# done, it gets a machine again.
-rerun() { tail -n +"$mark2" "$nlog" | grep -o "match: heavy job [0-9.]*" | sort | uniq -d | grep -q .; }
-check "the vacated heavy job runs again" wait_for 40 rerun
+# The others go, so that the vacated one finishes sooner.
+for p in 0 1 2 3; do
+	[ "$p" = "$vp" ] || on heavy as_owner "$TOP/bin/condor_rm" "$H.$p" >/dev/null 2>&1
+done
+check "the vacated heavy job completes" wait_for 120 bash -c \
+	"[ -n \"\$(CONDOR_CONFIG=$POOL/heavy/condor_config condor_history $H.$vp -af ExitCode 2>/dev/null)\" ]"
+check "its exit code is 0" test \
+	"$(on heavy condor_history "$H.$vp" -af ExitCode 2>/dev/null)" = 0
+check "it ran twice (two 001 events)" test "$(grep -c '^001 ' "$vlog")" = 2
+sizes=$(grep -h -A1 "job $H\.$vp (standard universe)" "$POOL"/exec*/log/StarterLog |
+    sed -n 's/.*fetched condor_exec.exe: \([0-9]*\) bytes/\1/p')
+orig=$(stat -c %s "$S/primes")
+check "it resumed from its checkpoint (fetched: $(echo $sizes))" \
+	test "$(echo "$sizes" | grep -c .)" = 2 -a \
+	"$(echo "$sizes" | grep -cx "$orig")" = 1
+wait "$native"
+check "its output is identical to the native run's" \
+	cmp "$S/native.txt" "$S/out.$vp.txt"
 on heavy condor_rm -a >/dev/null 2>&1
 exit 0

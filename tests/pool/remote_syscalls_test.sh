@@ -149,8 +149,9 @@ chmod 644 edge.sub
 C=$(submit edge.sub)
 check "the edge job is submitted" test -n "$C"
 check "job $C.0 completes" wait_for 90 in_history "$C.0"
+same() { diff "$1" "$2" >&2 || { ls -l /proc/self/fd >&2; false; }; }
 check "bad pointers and poll/select as natively" \
-	cmp "$W/edge_native/out.txt" "$W/edge_condor/out.txt"
+	same "$W/edge_native/out.txt" "$W/edge_condor/out.txt"
 check "bad pointers give EFAULT" test \
 	"$(grep -c EFAULT "$W/edge_condor/out.txt")" -ge 14
 check "the edge job ran to the end" grep -qx done "$W/edge_condor/out.txt"

@@ -934,10 +934,17 @@ suspend_and_continue(pid_t shadow)
 		event_run_once(0.05);
 		ad_get_int(job, "JobStatus", &status_suspended);
 	}
+	/* A stop signal takes effect when the job next runs: on a busy
+	 * machine, a moment after the starter sent it. */
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)job_pid);
-	stat = slurp(path);
-	job_stopped = has(stat, ") T ");
-	free(stat);
+	deadline = monotime() + 5;
+	do {
+		stat = slurp(path);
+		job_stopped = has(stat, ") T ");
+		free(stat);
+		if (!job_stopped)
+			event_run_once(0.05);
+	} while (!job_stopped && monotime() < deadline);
 	kill(starter, SIGCONT);
 	deadline = monotime() + 5;
 	while (monotime() < deadline && status_continued != 2) {
