@@ -160,6 +160,12 @@ const struct config_default config_defaults[] = {
 	{ "KBDD_DEVICES", "/dev/input/event*",
 	    "input devices (shell patterns) whose use condor_kbdd reports "
 	    "to the startd", 0 },
+	{ "KBDD_X_DISPLAY", NULL,
+	    "the X display whose idle time condor_kbdd reports (default: "
+	    "$DISPLAY; none: the display is not watched)", 0 },
+	{ "KBDD_XAUTHORITY", NULL,
+	    "Xauthority files (colon-separated) holding the display's cookie "
+	    "(default: $XAUTHORITY, then ~/.Xauthority)", 0 },
 
 	/* Priorities. */
 	{ "Expanded", "(NumCkpts > 0)",
