@@ -8,10 +8,12 @@
  *	their ads periodically; an ad not refreshed within CLASSAD_LIFETIME
  *	seconds is forgotten, so a host that dies disappears from
  *	condor_status.  Queries carry a constraint expression evaluated
- *	against each ad.
+ *	against each ad.  Every COLLECTOR_HISTORY_INTERVAL seconds it counts
+ *	the machines by state and appends the counts to the pool history,
+ *	which condor_summary reads back (collector_history.c).
  *
  * PROTOCOL
- *	Serves COLLECTOR_PROG (include/collector.x) over TCP on the port of
+ *	Serves COLLECTOR_PROG (include/collector_rpc.x) over TCP on the port of
  *	COLLECTOR_HOST, at BIND_ADDRESS.  Updates and invalidations need the
  *	caller in HOSTALLOW_WRITE, queries in HOSTALLOW_READ.
  *
@@ -20,12 +22,15 @@
  *
  * CONFIGURATION
  *	COLLECTOR_HOST, BIND_ADDRESS, CLASSAD_LIFETIME, HOSTALLOW_READ,
- *	HOSTALLOW_WRITE, COLLECTOR_LOG.  No portmapper is needed; if one
+ *	HOSTALLOW_WRITE, COLLECTOR_LOG, COLLECTOR_HISTORY_INTERVAL, SPOOL.
+ *	No portmapper is needed; if one
  *	runs on this machine the collector registers its port with it, so
  *	that "rpcinfo -n PORT -t HOST PROG" and "rpcinfo -p" find it.
  *
  * FILES
- *	$(LOG)/CollectorLog, $(LOG)/.collector_address.
+ *	$(LOG)/CollectorLog, $(LOG)/.collector_address,
+ *	$(SPOOL)/pool_history and pool_history.old (the pool history, one
+ *	line a sample, at most 4 MiB each).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -325,6 +330,8 @@ collector_init(int argc, char **argv)
 	if (rpc_serve(fd, PROG_COLLECTOR, 1, collector_prog_1) == NULL)
 		return -1;
 	store_init();
+	if (history_init() == -1)
+		return -1;
 	rpc_portmap_set(PROG_COLLECTOR, 1, ntohs(bound.sin_port));
 	addr_format(&bound, addr);
 	daemon_write_address("collector", addr);
@@ -338,6 +345,7 @@ collector_reconfig(void)
 {
 	event_timer_cancel(expire_timer);
 	expire_timer = event_timer_add(0, expire_tick, NULL);
+	history_reconfig();
 }
 
 static void

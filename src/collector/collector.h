@@ -25,4 +25,8 @@ void	store_foreach(int adtype, void (*fn)(struct ad *, void *),
 size_t	store_count(int adtype);
 void	store_clear(void);
 
+/* collector_history.c: the pool history (COLLECTOR_HISTORY_INTERVAL). */
+int	history_init(void);
+void	history_reconfig(void);
+
 #endif

@@ -92,6 +92,9 @@ const struct config_default config_defaults[] = {
 	    "seconds between periodic checkpoints of a running job", 0 },
 	{ "CLASSAD_LIFETIME", "900",
 	    "seconds the collector keeps an ad that is not refreshed", 0 },
+	{ "COLLECTOR_HISTORY_INTERVAL", "5 * $(MINUTE)",
+	    "seconds between the collector's samples of the machines by "
+	    "state, for condor_summary (0: none)", 0 },
 	{ "RPC_TIMEOUT", "20", "seconds allowed for any outbound call", 0 },
 	{ "MASTER_BACKOFF_CONSTANT", "9",
 	    "seconds: base of the master's restart delay", 0 },
