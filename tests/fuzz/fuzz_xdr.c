@@ -1,7 +1,10 @@
 /*
  * fuzz_xdr.c: libFuzzer target for the wire decoders: bytes are decoded
  * as the argument of a collector update and of a schedd submit, exactly
- * as a daemon would after reading a request, then turned into ads.
+ * as a daemon would after reading a request, then turned into ads; and
+ * as a pool history query and its reply (condor_summary decodes what
+ * the collector sends), whose samples are then formatted and parsed
+ * back as the history file's records.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -10,7 +13,9 @@
 #include <rpc/rpc.h>
 
 #include "ad.h"
+#include "buf.h"
 #include "collector_rpc.h"
+#include "poolhist.h"
 #include "schedd_rpc.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -20,6 +25,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	collector_update_x up;
 	submit_x sub;
+	collector_history_query_x hq;
+	collector_history_res_x hr;
 	char err[256];
 	struct ad *ad;
 	XDR xdr;
@@ -46,6 +53,29 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				ad_free(ad);
 	}
 	xdr_free((xdrproc_t)xdr_submit_x, (char *)&sub);
+	xdr_destroy(&xdr);
+
+	memset(&hq, 0, sizeof(hq));
+	xdrmem_create(&xdr, (char *)data, (u_int)size, XDR_DECODE);
+	(void)xdr_collector_history_query_x(&xdr, &hq);
+	xdr_destroy(&xdr);
+
+	memset(&hr, 0, sizeof(hr));
+	xdrmem_create(&xdr, (char *)data, (u_int)size, XDR_DECODE);
+	if (xdr_collector_history_res_x(&xdr, &hr)) {
+		for (i = 0; i < hr.samples.samples_len; i++) {
+			pool_sample_x back;
+			struct buf line;
+
+			buf_init(&line);
+			poolhist_format(&hr.samples.samples_val[i], &line);
+			if (line.len > 0 && poolhist_parse_line(line.data,
+			    line.len - 1, &back) == 0)
+				poolhist_sample_free(&back);
+			buf_free(&line);
+		}
+	}
+	xdr_free((xdrproc_t)xdr_collector_history_res_x, (char *)&hr);
 	xdr_destroy(&xdr);
 	return 0;
 }
