@@ -157,6 +157,64 @@ sleep 2
 check "the collector appends whole lines after the torn one" \
 	bash -c "tail -n 1 '$POOL/cm/spool/pool_history' | grep -q '^1 [0-9]* 2 '"
 
+# --- hostile queries -------------------------------------------------------
+# Well-formed COLLECTOR_HISTORY calls with absurd windows and counts get
+# bounded answers or errors; garbage to every procedure leaves the
+# collector serving.
+cat >histq.py <<'EOF'
+import socket, struct, sys
+port = int(sys.argv[1])
+def call(args):
+    hdr = struct.pack(">IIIIIIIIII", 7, 0, 2, 0x2c0d0001, 1, 5, 0, 0, 0, 0)
+    body = hdr + args
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    s.sendall(struct.pack(">I", len(body) | 0x80000000) + body)
+    data = b""
+    while True:
+        n = struct.unpack(">I", s.recv(4, socket.MSG_WAITALL))[0]
+        chunk = b""
+        while len(chunk) < (n & 0x7fffffff):
+            c = s.recv((n & 0x7fffffff) - len(chunk))
+            if not c:
+                raise SystemExit("short reply")
+            chunk += c
+        data += chunk
+        if n & 0x80000000:
+            break
+    s.close()
+    xid, mtype, rstat, vflav, vlen = struct.unpack(">IIIII", data[:20])
+    assert mtype == 1 and rstat == 0, "not accepted"
+    astat = struct.unpack(">I", data[20 + vlen:24 + vlen])[0]
+    if astat != 0:
+        return ("garbage_args", astat)
+    p = 24 + vlen
+    code, mlen = struct.unpack(">iI", data[p:p + 8])
+    p += 8 + (mlen + 3) // 4 * 4
+    interval, matched, skipped, nsamples = struct.unpack(">iiiI", data[p:p + 16])
+    return (code, nsamples, matched)
+# A huge count: at most the samples there are (and never over 4096).
+code, n, matched = call(struct.pack(">qqi", 0, 0, 0x7fffffff))
+assert code == 0 and 0 < n <= 4096 and n == matched, (code, n, matched)
+# Thinned to two, the window's ends kept.
+code, n, matched = call(struct.pack(">qqi", 0, 0, 2))
+assert code == 0 and n == 2 and matched > 2, (code, n, matched)
+# Nonsense windows and counts: an error reply.
+for args in (struct.pack(">qqi", -1, 0, 10), struct.pack(">qqi", 100, 50, 10),
+             struct.pack(">qqi", 0, 0, 0), struct.pack(">qqi", 0, 0, -5)):
+    r = call(args)
+    assert r[0] == 22, r
+# A window in the future: nothing.
+code, n, matched = call(struct.pack(">qqi", 1 << 40, 0, 10))
+assert code == 0 and n == 0, (code, n)
+# Arguments cut short: GARBAGE_ARGS, not a crash.
+assert call(struct.pack(">q", 0))[0] == "garbage_args"
+print("ok")
+EOF
+check "COLLECTOR_HISTORY answers hostile windows within bounds" python3 histq.py "$COLLECTOR_PORT"
+python3 "$TOP/tests/lib/rpcfuzz.py" 127.0.0.1 "$COLLECTOR_PORT" 0x2c0d0001 200 5 >/dev/null
+check "the collector survives hostile RPC traffic" \
+	bash -c "CONDOR_CONFIG=$POOL/cm/condor_config condor_summary | grep -q '^Pool utilization: [0-9]* samples'"
+
 # --- the plot -----------------------------------------------------------
 cm condor_summary -plot "$W/pool.svg" >/dev/null 2>&1
 check "-plot exits 0" test $? -eq 0
