@@ -27,11 +27,16 @@
  *	seconds.  The startd works without a kbdd; the master starts the
  *	kbdd when DAEMON_LIST names KBDD.
  *
- *	An X display's own idle time (the MIT-SCREEN-SAVER extension) is
- *	not read: that needs the X libraries, which Condor does not link.
- *	The display's keyboard and mouse are /dev/input devices all the
- *	same, so nothing is lost where the kbdd may read them (as root, or
- *	as a member of the group that owns them).
+ *	An X display's own idle time is read too, every second, where one
+ *	is named (KBDD_X_DISPLAY, default $DISPLAY): the kbdd speaks the X
+ *	protocol on the display's local socket (no X library) and asks the
+ *	MIT-SCREEN-SAVER extension how long ago the last keyboard or
+ *	pointer input came, which counts input that reaches no device the
+ *	kbdd may read (a remote desktop, synthetic input).  Its cookie comes
+ *	from the Xauthority files of KBDD_XAUTHORITY (default $XAUTHORITY,
+ *	then ~/.Xauthority).  A display that is not there, refuses us or
+ *	goes away is logged once and tried again every 10 seconds; the
+ *	devices are watched all the same.
  *
  * PROTOCOL
  *	Client of STARTD_PROG (include/startd_rpc.x) on the startd's
@@ -44,11 +49,12 @@
  *	device list.
  *
  * CONFIGURATION
- *	KBDD_DEVICES, LOG, KBDD_LOG, RPC_TIMEOUT (at most 5 s is used: a
- *	local call).
+ *	KBDD_DEVICES, KBDD_X_DISPLAY, KBDD_XAUTHORITY, LOG, KBDD_LOG,
+ *	RPC_TIMEOUT (at most 5 s is used: a local call).
  *
  * FILES
- *	$(LOG)/KbdLog; reads the devices; $(LOG)/.startd_socket.
+ *	$(LOG)/KbdLog; reads the devices; $(LOG)/.startd_socket; the X
+ *	display's socket /tmp/.X11-unix/XN and the Xauthority files.
  */
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -63,6 +69,7 @@
 
 #include <rpc/rpc.h>
 
+#include "buf.h"
 #include "config.h"
 #include "daemon.h"
 #include "event.h"
@@ -70,6 +77,7 @@
 #include "rpcutil.h"
 #include "startd_rpc.h"
 #include "xalloc.h"
+#include "xidle.h"
 
 #define KBDD_RESCAN	10	/* seconds between expansions of the list */
 #define KBDD_HEARTBEAT	60	/* seconds between repeated reports */
@@ -77,6 +85,9 @@
 #define KBDD_RETRY	2.0	/* seconds before a failed report again */
 #define KBDD_MAX_DEVICES 256
 #define KBDD_READ	4096	/* bytes read from a device at once */
+#define KBDD_X_POLL	1.0	/* seconds between idle-time queries */
+#define KBDD_X_TIMEOUT	2	/* seconds for the display to answer */
+#define KBDD_X_JITTER	1000	/* ms: input older than this is news */
 
 struct device {
 	char	*path;
@@ -94,6 +105,10 @@ static double		 last_sent = -1e9;	/* monotime of a report */
 static long		 report_timer, rescan_timer, heartbeat_timer;
 static CLIENT		*startd;
 static int		 startd_down;	/* complained of */
+static struct xidle	*xdisp;		/* the X display; NULL: none now */
+static char		*xdisp_name;	/* its name; NULL: none watched */
+static char		 xdisp_err[256];	/* last complaint */
+static long		 xdisp_timer;
 
 static long long
 now_ms(void)
@@ -171,13 +186,16 @@ report_tick(void *arg)
 		report();
 }
 
-/* A device was used: report now, or as soon as a second has passed. */
+/* Input at AT (ms since 1970): report now, or as soon as a second has
+ * passed since the last report. */
 static void
-activity(void)
+activity_at(long long at)
 {
 	double since;
 
-	last_activity = now_ms();
+	if (at <= last_activity)
+		return;
+	last_activity = at;
 	since = monotime() - last_sent;
 	if (report_timer != 0)
 		return;		/* the next report carries it */
@@ -219,7 +237,7 @@ on_device(int fd, short revents, void *arg)
 	}
 	err = errno;	/* the report below makes calls of its own */
 	if (got)
-		activity();
+		activity_at(now_ms());
 	if (n == -1 && (err == EAGAIN || err == EWOULDBLOCK))
 		return;
 	if (n == 0) {
@@ -358,6 +376,103 @@ heartbeat_tick(void *arg)
 	    NULL);
 }
 
+/* The display to watch: KBDD_X_DISPLAY, else $DISPLAY; NULL none. */
+static char *
+x_display_name(void)
+{
+	const char *d = param("KBDD_X_DISPLAY");
+
+	if (d == NULL || *d == '\0')
+		d = getenv("DISPLAY");
+	return d != NULL && *d != '\0' ? xstrdup(d) : NULL;
+}
+
+static char *
+x_auth_files(void)
+{
+	const char *f = param("KBDD_XAUTHORITY"), *home;
+	struct buf b;
+
+	if (f != NULL && *f != '\0')
+		return xstrdup(f);
+	buf_init(&b);
+	if ((f = getenv("XAUTHORITY")) != NULL && *f != '\0')
+		buf_printf(&b, "%s:", f);
+	if ((home = getenv("HOME")) != NULL && *home != '\0')
+		buf_printf(&b, "%s/.Xauthority", home);
+	return buf_release(&b);
+}
+
+static void	x_tick(void *);
+
+/* Complain of the display once per distinct reason. */
+static void
+x_complain(const char *what, const char *why)
+{
+	if (strcmp(xdisp_err, why) == 0)
+		return;
+	snprintf(xdisp_err, sizeof(xdisp_err), "%s", why);
+	log_warnx("X display %s: %s%s; trying again every %d s", xdisp_name,
+	    what, why, KBDD_RESCAN);
+}
+
+/* Ask the display how long it has been idle; connect first if need be. */
+static void
+x_poll(void)
+{
+	char why[256], *auth;
+	long long idle;
+
+	if (xdisp == NULL) {
+		auth = x_auth_files();
+		xdisp = xidle_open(xdisp_name, auth, KBDD_X_TIMEOUT, why,
+		    sizeof(why));
+		free(auth);
+		if (xdisp == NULL) {
+			x_complain("", why);
+			return;
+		}
+		log_info("watching X display %s (its idle time)",
+		    xdisp_name);
+		xdisp_err[0] = '\0';
+	}
+	if (xidle_query(xdisp, &idle, why, sizeof(why)) == -1) {
+		x_complain("lost: ", why);
+		xidle_close(xdisp);
+		xdisp = NULL;
+		return;
+	}
+	if (now_ms() - idle > last_activity + KBDD_X_JITTER)
+		activity_at(now_ms() - idle);
+}
+
+static void
+x_tick(void *arg)
+{
+	xdisp_timer = 0;
+	x_poll();
+	xdisp_timer = event_timer_add(xdisp != NULL ? KBDD_X_POLL :
+	    KBDD_RESCAN, x_tick, NULL);
+}
+
+/* (Re)start watching the display the configuration names. */
+static void
+x_start(void)
+{
+	if (xdisp_timer != 0)
+		event_timer_cancel(xdisp_timer);
+	xdisp_timer = 0;
+	xidle_close(xdisp);
+	xdisp = NULL;
+	free(xdisp_name);
+	xdisp_err[0] = '\0';
+	if ((xdisp_name = x_display_name()) == NULL) {
+		log_debug("no X display to watch");
+		return;
+	}
+	x_tick(NULL);
+}
+
 static int
 kbdd_init(int argc, char **argv)
 {
@@ -375,6 +490,7 @@ kbdd_init(int argc, char **argv)
 	rescan_timer = event_timer_add(KBDD_RESCAN, rescan_tick, NULL);
 	heartbeat_timer = event_timer_add(KBDD_HEARTBEAT, heartbeat_tick,
 	    NULL);
+	x_start();
 	return 0;
 }
 
@@ -386,6 +502,7 @@ kbdd_reconfig(void)
 		startd = NULL;
 	}
 	rescan();
+	x_start();
 }
 
 static void
@@ -395,6 +512,8 @@ kbdd_shutdown(void)
 
 	for (i = 0; i < ndevices; i++)
 		device_close(&devices[i]);
+	xidle_close(xdisp);
+	xdisp = NULL;
 	if (startd != NULL)
 		rpc_close(startd);
 	startd = NULL;
