@@ -14,7 +14,8 @@
  * A line is appended with one write(2); a line that does not end in a
  * newline (torn by a crash) or does not parse is skipped by readers.
  * When the file would grow past its cap it is renamed to FILE.old and
- * a new one begun, so the history takes at most twice the cap.
+ * a new one begun (copied there and emptied, if the writer may not
+ * write the directory), so the history takes at most twice the cap.
  */
 #ifndef CONDOR_POOLHIST_H
 #define CONDOR_POOLHIST_H

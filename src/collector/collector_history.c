@@ -10,12 +10,16 @@
  * pool_history.old).  COLLECTOR_HISTORY reads the file back for a time
  * window, thinned to what one reply may carry.
  */
+#include <sys/types.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ad.h"
 #include "collector.h"
@@ -52,6 +56,8 @@ history_tick(void *arg)
 	pool_sample_x s;
 
 	hist_timer = -1;
+	if (hist_path == NULL)
+		return;
 	memset(&s, 0, sizeof(s));
 	s.time = (long long)time(NULL);
 	store_foreach(ADTYPE_STARTD, count_one, &s);
@@ -88,20 +94,55 @@ history_arm(void)
 		hist_timer = event_timer_add((double)iv, history_tick, NULL);
 }
 
+/*
+ * Make FILE (if missing) and, when we are root about to become
+ * CONDOR_IDS, hand it over: the collector then writes it after dropping
+ * its privileges.
+ */
+static void
+file_prepare(const char *file)
+{
+	const char *ids = param("CONDOR_IDS");
+	unsigned uid, gid;
+	int fd;
+
+	if ((fd = open(file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+	    0644)) == -1) {
+		log_warn("cannot create %s", file);
+		return;
+	}
+	if (geteuid() == 0 && ids != NULL &&
+	    sscanf(ids, "%u.%u", &uid, &gid) == 2 &&
+	    fchown(fd, (uid_t)uid, (gid_t)gid) == -1)
+		log_warn("cannot give %s to %u.%u", file, uid, gid);
+	close(fd);
+}
+
+/*
+ * A collector without its history still collects: a SPOOL that cannot
+ * be made is logged, and queries of the history get an error.
+ */
 int
 history_init(void)
 {
 	const char *spool = param("SPOOL");
+	char *old;
 
-	if (spool == NULL || daemon_mkdir(spool, 0755) == -1) {
-		log_warn("cannot create SPOOL %s", spool ? spool : "");
-		return -1;
+	history_arm();
+	if (spool == NULL || *spool == '\0' ||
+	    daemon_mkdir(spool, 0755) == -1) {
+		log_warn("cannot create SPOOL %s: no pool history",
+		    spool ? spool : "");
+		return 0;
 	}
 	free(hist_path);
 	hist_path = xasprintf("%s/pool_history", spool);
+	old = xasprintf("%s.old", hist_path);
 	if (poolhist_repair(hist_path) == -1)
 		log_warn("cannot repair %s", hist_path);
-	history_arm();
+	file_prepare(hist_path);
+	file_prepare(old);
+	free(old);
 	log_info("pool history in %s, a sample every %ld s", hist_path,
 	    hist_interval);
 	return 0;

@@ -261,6 +261,50 @@ poolhist_thin(pool_sample_x *samples, size_t n, size_t max)
 	return next;
 }
 
+/*
+ * Move PATH to OLD.  A daemon that runs as CONDOR_IDS may not write the
+ * directory, only the two files made for it at start-up: then copy and
+ * empty instead (a crash in between leaves records in both, never
+ * none).
+ */
+static int
+rotate(const char *path, const char *old)
+{
+	char chunk[65536];
+	ssize_t r;
+	int in, out, saved;
+
+	if (rename(path, old) == 0)
+		return 0;
+	if (errno != EACCES && errno != EPERM)
+		return -1;
+	if ((in = open(path, O_RDWR | O_CLOEXEC)) == -1)
+		return -1;
+	if ((out = open(old, O_WRONLY | O_TRUNC | O_CLOEXEC)) == -1) {
+		saved = errno;
+		close(in);
+		errno = saved;
+		return -1;
+	}
+	while ((r = read(in, chunk, sizeof(chunk))) > 0)
+		if (write(out, chunk, (size_t)r) != r) {
+			r = -1;
+			break;
+		}
+	saved = errno;
+	if (r == 0 && fsync(out) == 0 && close(out) == 0) {
+		out = -1;
+		r = ftruncate(in, 0);
+		saved = errno;
+	} else
+		r = -1;
+	if (out != -1)
+		close(out);
+	close(in);
+	errno = saved;
+	return r == 0 ? 0 : -1;
+}
+
 int
 poolhist_append(const char *path, const pool_sample_x *s, off_t maxbytes)
 {
@@ -279,7 +323,7 @@ poolhist_append(const char *path, const pool_sample_x *s, off_t maxbytes)
 	if (stat(path, &st) == 0 && st.st_size > 0 &&
 	    st.st_size + (off_t)line.len > maxbytes) {
 		old = xasprintf("%s.old", path);
-		if (rename(path, old) == -1) {
+		if (rotate(path, old) == -1) {
 			saved = errno;
 			free(old);
 			buf_free(&line);

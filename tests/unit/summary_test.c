@@ -4,6 +4,7 @@
  * (poolhist.c: records, torn lines, garbage, the size cap).
  */
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <fcntl.h>
 #include <math.h>
@@ -463,6 +464,65 @@ test_file(void)
 	free(old);
 }
 
+/*
+ * A collector running as CONDOR_IDS may write its two files but not the
+ * directory: past the cap the file is copied to .old and emptied.  As
+ * root, a child becomes nobody to try it.
+ */
+static void
+test_rotate_unprivileged(void)
+{
+	char dir[] = "/tmp/poolhist_rot.XXXXXX", *path, *old;
+	pool_sample_x *got = NULL;
+	size_t n = 0, skipped = 0;
+	int status, fd;
+	pid_t pid;
+
+	if (geteuid() != 0 || mkdtemp(dir) == NULL) {
+		CHECK("rotate: not root, skipped", 1);
+		return;
+	}
+	chmod(dir, 0755);
+	path = xasprintf("%s/pool_history", dir);
+	old = xasprintf("%s.old", path);
+	if ((fd = open(path, O_WRONLY | O_CREAT, 0644)) != -1) {
+		(void)fchown(fd, 65534, 65534);
+		close(fd);
+	}
+	if ((fd = open(old, O_WRONLY | O_CREAT, 0644)) != -1) {
+		(void)fchown(fd, 65534, 65534);
+		close(fd);
+	}
+	if ((pid = fork()) == 0) {
+		pool_sample_x s;
+		int i, bad = 0;
+
+		if (setgid(65534) == -1 || setuid(65534) == -1)
+			_exit(2);
+		for (i = 0; i < 200; i++) {
+			s = sample(3000 + i, 1, 1, 1, 0);
+			if (poolhist_append(path, &s, 2000) == -1)
+				bad = 1;
+			poolhist_sample_free(&s);
+		}
+		_exit(bad);
+	}
+	CHECK("rotate: appends as a user who cannot write the directory",
+	    pid > 0 && waitpid(pid, &status, 0) == pid &&
+	    WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK("rotate: capped, the old records copied aside",
+	    file_size(path) <= 2000 && file_size(old) > 0 &&
+	    poolhist_read(path, 0, 0, &got, &n, &skipped) == 0 && n > 50 &&
+	    skipped == 0 && got[n - 1].time == 3199 &&
+	    got[0].time == 3199 - (long long)n + 1);
+	poolhist_samples_free(got, n);
+	unlink(path);
+	unlink(old);
+	rmdir(dir);
+	free(path);
+	free(old);
+}
+
 int
 main(void)
 {
@@ -472,5 +532,6 @@ main(void)
 	test_text();
 	test_thin();
 	test_file();
+	test_rotate_unprivileged();
 	TEST_EXIT();
 }
