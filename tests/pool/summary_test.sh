@@ -133,6 +133,11 @@ check "the table's job column agrees" \
 	test "$(awk '$1 == "TOTAL" { print $2 }' table.txt)" = "$(wc -l <hist.txt)"
 check "condor_summary OWNER shows that owner alone" \
 	bash -c "CONDOR_CONFIG=$POOL/cm/condor_config condor_summary $OWNER1 | awk '\$1 == \"TOTAL\" { print \$2 }' | grep -qx $(hist_jobs "$OWNER1")"
+nclusters=$(echo $C1 $C2 | wc -w)
+check "-hours and -constraint select the jobs" \
+	bash -c "CONDOR_CONFIG=$POOL/cm/condor_config condor_summary -hours 1 -constraint 'ProcId == 0' | awk '\$1 == \"TOTAL\" { print \$2 }' | grep -qx $nclusters"
+check "a constraint matching no job: No finished jobs" \
+	bash -c "CONDOR_CONFIG=$POOL/cm/condor_config condor_summary -constraint 'CompletionDate < time() - 7200' | grep -q '^No finished jobs'"
 
 # --- utilization --------------------------------------------------------
 check "the collector wrote its pool history" test -s "$POOL/cm/spool/pool_history"
