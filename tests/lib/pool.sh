@@ -134,6 +134,22 @@ pool_wait_machines() {
 	wait_for "$limit" bash -c "[ \$(CONDOR_CONFIG='$POOL/${POOL_HOSTS[0]}/condor_config' '$TOP/bin/condor_status' -af Name 2>/dev/null | wc -l) -ge $n ]"
 }
 
+# check_resumed JOB EXE RUNS: a check that the standard-universe JOB
+# (C.P) ran RUNS times ("2", or "+2" for at least two), its starters
+# fetching the program EXE itself once and its checkpoint every other
+# time (the sizes in the StarterLogs tell which).
+check_resumed() {
+	local sizes orig op=-eq n=${3#+}
+	[ "$n" != "$3" ] && op=-ge
+	orig=$(stat -c %s "$2")
+	sizes=$(grep -h -A1 "job ${1//./\\.} (standard universe)" \
+	    "$POOL"/*/log/StarterLog 2>/dev/null |
+	    sed -n 's/.*fetched condor_exec.exe: \([0-9]*\) bytes/\1/p')
+	check "it resumed from its checkpoint (fetched: $(echo $sizes))" \
+		test "$(echo "$sizes" | grep -c .)" "$op" "$n" -a \
+		"$(echo "$sizes" | grep -cx "$orig")" = 1
+}
+
 # Pids of processes whose environment names this pool.
 pool_pids() {
 	local p

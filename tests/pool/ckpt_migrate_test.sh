@@ -170,12 +170,7 @@ check "its output is identical to the native run's" cmp "$W/native2.txt" "$W/out
 check "its eviction was not checkpointed" \
 	grep -q '(0) Job was not checkpointed' "$W/primes2.log"
 # What its starters fetched: the program once, then checkpoints only.
-sizes=$(grep -h -A1 "job $C\.0 (standard universe)" "$POOL"/exec*/log/StarterLog |
-    sed -n 's/.*fetched condor_exec.exe: \([0-9]*\) bytes/\1/p')
-orig=$(stat -c %s "$W/primes")
-check "it resumed from its checkpoint (fetched: $(echo $sizes))" \
-	test "$(echo "$sizes" | grep -c .)" -ge 2 -a \
-	"$(echo "$sizes" | grep -cx "$orig")" = 1
+check_resumed "$C.0" "$W/primes" +2
 
 n=$(grep -h 'checkpoint written in' "$POOL"/exec*/log/StarterLog 2>/dev/null | head -3)
 echo "$n"

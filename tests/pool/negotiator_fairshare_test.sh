@@ -158,12 +158,7 @@ check "the vacated heavy job completes" wait_for 120 bash -c \
 check "its exit code is 0" test \
 	"$(on heavy condor_history "$H.$vp" -af ExitCode 2>/dev/null)" = 0
 check "it ran twice (two 001 events)" test "$(grep -c '^001 ' "$vlog")" = 2
-sizes=$(grep -h -A1 "job $H\.$vp (standard universe)" "$POOL"/exec*/log/StarterLog |
-    sed -n 's/.*fetched condor_exec.exe: \([0-9]*\) bytes/\1/p')
-orig=$(stat -c %s "$S/primes")
-check "it resumed from its checkpoint (fetched: $(echo $sizes))" \
-	test "$(echo "$sizes" | grep -c .)" = 2 -a \
-	"$(echo "$sizes" | grep -cx "$orig")" = 1
+check_resumed "$H.$vp" "$S/primes" 2
 wait "$native"
 check "its output is identical to the native run's" \
 	cmp "$S/native.txt" "$S/out.$vp.txt"

@@ -112,12 +112,7 @@ check "the user log has two executes ($n)" test "$n" = 2
 check "the user log has no 004 without a checkpoint" \
 	bash -c "! grep -q 'Job was not checkpointed' '$log'"
 # What its starters fetched: the program on exec1, the checkpoint on exec2.
-sizes=$(grep -h -A1 "job $C\.0 (standard universe)" "$POOL"/exec*/log/StarterLog |
-    sed -n 's/.*fetched condor_exec.exe: \([0-9]*\) bytes/\1/p')
-orig=$(stat -c %s "$W/primes")
-check "it resumed from its checkpoint (fetched: $(echo $sizes))" \
-	test "$(echo "$sizes" | grep -c .)" = 2 -a \
-	"$(echo "$sizes" | grep -cx "$orig")" = 1
+check_resumed "$C.0" "$W/primes" 2
 check "the user log ends with return value 0" \
 	grep -q 'Normal termination (return value 0)' "$log"
 exit $((POOL_FAILS > 0))
