@@ -33,14 +33,14 @@ struct ad;
 
 struct summary_user {
 	char		*owner;
-	long		 jobs;		/* finished: completed or removed */
+	long		 jobs;		/* completed or removed */
 	long		 completed;
 	long		 removed;
 	long		 served;	/* jobs that ran (wall clock > 0) */
 	double		 remote_cpu;	/* seconds, user + system */
 	double		 local_cpu;	/* seconds, the shadows' */
-	double		 service;	/* seconds running, jobs served */
-	double		 wait;		/* seconds waiting, jobs served */
+	double		 service;	/* seconds running */
+	double		 wait;		/* seconds waiting */
 	long long	 ckpts;
 	long long	 syscalls;
 	long long	 bytes_sent;
@@ -52,7 +52,7 @@ struct summary {
 	struct summary_user	*users;		/* by owner name */
 	size_t			 nusers;
 	struct summary_user	 total;		/* owner "TOTAL" */
-	long long		 first;		/* earliest QDate, 0: none */
+	long long		 first;		/* first QDate, or 0 */
 	long long		 last;		/* latest end, 0: none */
 };
 
@@ -82,7 +82,7 @@ struct summary_bucket {
 	int		samples;
 	double		machines;	/* mean of the samples' totals */
 	double		states[COLLECTOR_NSTATES];	/* means */
-	double		condor;		/* mean fractions; -1: none */
+	double		condor;		/* mean fractions, -1 */
 	double		local;
 	double		avail;
 };
@@ -90,7 +90,8 @@ struct summary_bucket {
 /*
  * summary_bucket_width: a round width in seconds (1, 2, 5, 10, 15, 30 s,
  * 1, 2, 5, 10, 15, 30 min, 1, 2, 3, 6, 12 h, 1, 2, 7 days...) that
- * splits SPAN seconds into at most MAXB buckets.
+ * splits SPAN seconds into at most MAXB buckets aligned on multiples of
+ * the width (so fewer than MAXB unaligned).
  */
 long long summary_bucket_width(long long span, int maxb);
 /*

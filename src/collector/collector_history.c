@@ -35,7 +35,7 @@
 static char	*hist_path;
 static long	 hist_timer = -1;
 static long	 hist_interval;		/* seconds; 0: not sampling */
-static int	 hist_failing;		/* last append failed (logged once) */
+static int	 hist_failing;		/* the last append failed */
 
 static void
 count_one(struct ad *ad, void *arg)

@@ -203,7 +203,8 @@ poolhist_parse_text(const char *text, size_t len, long long since,
 			break;
 		}
 		if (nl > p) {
-			if (poolhist_parse_line(p, (size_t)(nl - p), &s) == -1) {
+			if (poolhist_parse_line(p, (size_t)(nl - p),
+			    &s) == -1) {
 				if (skipped != NULL)
 					(*skipped)++;
 			} else if (s.time < since ||

@@ -267,8 +267,8 @@ print_util(const collector_history_res_x *h, int want_long)
 
 	if (n == 0) {
 		if (!want_long)
-			printf("\nPool utilization: no samples in the window%s\n",
-			    h->interval > 0 ? "" :
+			printf("\nPool utilization: no samples in the "
+			    "window%s\n", h->interval > 0 ? "" :
 			    " (the collector is not sampling: "
 			    "COLLECTOR_HISTORY_INTERVAL = 0)");
 		return;
@@ -490,8 +490,8 @@ write_svg(const char *path, const struct summary *sum,
 		buf_printf(&out, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" "
 		    "height=\"4\" fill=\"#d95f02\"/>\n", PLOT_X + 100,
 		    y + BAR_H - 5, w < 1 && u->local_cpu > 0 ? 1 : w);
-		buf_printf(&out, "<text x=\"%d\" y=\"%d\">", PLOT_X + PLOT_W + 5,
-		    y + BAR_H - 5);
+		buf_printf(&out, "<text x=\"%d\" y=\"%d\">",
+		    PLOT_X + PLOT_W + 5, y + BAR_H - 5);
 		svg_text(&out, cpu);
 		buf_adds(&out, "</text>\n");
 		y += BAR_H + 8;

@@ -28,7 +28,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		poolhist_format(&s[i], &line);
 		if (poolhist_parse_line(line.data, line.len - 1, &back) != 0 ||
 		    back.time != s[i].time || back.total != s[i].total ||
-		    memcmp(back.states, s[i].states, sizeof(back.states)) != 0 ||
+		    memcmp(back.states, s[i].states,
+		    sizeof(back.states)) != 0 ||
 		    back.users.users_len != s[i].users.users_len)
 			abort();
 		poolhist_sample_free(&back);

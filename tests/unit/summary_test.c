@@ -80,10 +80,10 @@ test_accounting(void)
 	CHECK_STR("acct: ann second", sum.users[1].owner, "ann");
 	CHECK("acct: ann has 2 jobs", sum.users[1].jobs == 2 &&
 	    sum.users[1].completed == 2 && sum.users[1].removed == 0);
-	CHECK("acct: ann remote CPU is user + sys", near(sum.users[1].remote_cpu,
-	    400));
-	CHECK("acct: ann local CPU is the shadows'", near(sum.users[1].local_cpu,
-	    3));
+	CHECK("acct: ann remote CPU is user + sys",
+	    near(sum.users[1].remote_cpu, 400));
+	CHECK("acct: ann local CPU is the shadows'",
+	    near(sum.users[1].local_cpu, 3));
 	CHECK("acct: leverage is remote over local (400 / 3)",
 	    near(summary_leverage(&sum.users[1]), 400.0 / 3));
 	CHECK("acct: ann waited 50 s in all", near(sum.users[1].wait, 50));
@@ -167,10 +167,13 @@ test_utilization(void)
 	    summary_util_avail(&s[3]) == -1 &&
 	    near(summary_util_local(&s[3]), 1));
 
-	CHECK("bucket: 1 s for a short span", summary_bucket_width(10, 24) == 1);
+	CHECK("bucket: 1 s for a short span",
+	    summary_bucket_width(10, 24) == 1);
 	CHECK("bucket: 5 s for a minute", summary_bucket_width(60, 24) == 5);
-	CHECK("bucket: 1 h for a day", summary_bucket_width(86400, 24) == 3600 ||
+	CHECK("bucket: 2 h for a day (25 aligned hours are too many)",
 	    summary_bucket_width(86400, 24) == 7200);
+	CHECK("bucket: 1 h for most of a day",
+	    summary_bucket_width(80000, 24) == 3600);
 	CHECK("bucket: at most 24 for a week",
 	    604800 / summary_bucket_width(604800, 24) < 24);
 	CHECK("bucket: whole weeks for years",
@@ -269,12 +272,12 @@ test_records(void)
 			"2 100 1 1 0 0 0 0 0 0",	/* unknown version */
 			"1 100 2 1 0 0 0 0 0 0",	/* states sum to 1 */
 			"1 0 1 1 0 0 0 0 0 0",		/* no time */
-			"1 100 1 1 0 0 0 0 0",		/* a count short */
+			"1 100 1 1 0 0 0 0 0",		/* short */
 			"1 100 1 -1 2 0 0 0 0 0",	/* negative */
-			"1 100 1 1 0 0 0 0 0 0 ann=1",	/* ann claims none */
+			"1 100 1 1 0 0 0 0 0 0 ann=1",	/* none claimed */
 			"1 100 1 0 0 1 0 0 0 0 ann",	/* no count */
 			"1 100 1 0 0 1 0 0 0 0 =1",	/* no name */
-			"1 100 1 0 0 1 0 0 0 0 a<b=1",	/* bad character */
+			"1 100 1 0 0 1 0 0 0 0 a<b=1",	/* a '<' */
 			"1 100 1 0 0 1 0 0 0 0 ann=1x",
 			"1 1e3 1 1 0 0 0 0 0 0",
 			"1 100 99999999999999999999 0 0 0 0 0 0 0",
