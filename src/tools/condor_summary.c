@@ -284,11 +284,13 @@ print_util(const collector_history_res_x *h, int want_long)
 			ad_set_int(ad, "BucketWidth", width);
 			ad_set_int(ad, "Samples", b[i].samples);
 			ad_set_real(ad, "Machines", b[i].machines);
-			ad_set_real(ad, "Owner", b[i].states[POOLHIST_OWNER]);
-			ad_set_real(ad, "Idle", b[i].states[POOLHIST_IDLE]);
-			ad_set_real(ad, "Claimed",
+			ad_set_real(ad, "OwnerMachines",
+			    b[i].states[POOLHIST_OWNER]);
+			ad_set_real(ad, "IdleMachines",
+			    b[i].states[POOLHIST_IDLE]);
+			ad_set_real(ad, "ClaimedMachines",
 			    b[i].states[POOLHIST_CLAIMED]);
-			ad_set_real(ad, "Suspended",
+			ad_set_real(ad, "SuspendedMachines",
 			    b[i].states[POOLHIST_SUSPENDED]);
 			ad_set_real(ad, "CondorUtilization", b[i].condor);
 			ad_set_real(ad, "LocalUtilization", b[i].local);

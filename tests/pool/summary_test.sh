@@ -147,7 +147,7 @@ check "the samples name the submitter of claimed machines" \
 	grep -q " $OWNER1@[^ ]*=[12]\| $OWNER1=[12]" "$POOL/cm/spool/pool_history"
 check "the utilization table is shown" grep -q '^Pool utilization: [0-9]* samples' table.txt
 check "some bucket had machines Claimed" \
-	awk '$1 == "Claimed" && $3 + 0 > 0 { f = 1 } END { exit !f }' long.txt
+	awk '$1 == "ClaimedMachines" && $3 + 0 > 0 { f = 1 } END { exit !f }' long.txt
 check "some bucket had Condor using the pool" \
 	awk '$1 == "CondorUtilization" && $3 + 0 > 0 { f = 1 } END { exit !f }' long.txt
 check "the table shows a bucket with Condor at work" \
