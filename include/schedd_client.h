@@ -94,6 +94,34 @@ char	*job_spec_constraint(const struct job_spec *spec);
 void	 job_spec_name(const struct job_spec *spec, char *buf, size_t len);
 
 /*
+ * Which jobs a listing command (condor_q, condor_history,
+ * condor_summary) is about: "-constraint EXPR", "-name HOST" (another
+ * host's schedd) and job arguments C.P, C or OWNER, any of which
+ * selects.
+ *
+ * job_select_arg: take ARGV[*I] (and the value after it, advancing *I)
+ * if it is one of those: 1 taken, 0 not (an option of the command's
+ * own, or unknown), -1 bad (said on stderr).  job_select_constraint:
+ * the constraint for what was taken, ANDed with EXTRA if not NULL; ""
+ * selects every job; NULL (said) if -constraint does not parse or the
+ * whole is too long.  The caller frees it.
+ */
+struct job_select {
+	char		*specs;		/* the named jobs, ORed; NULL none */
+	const char	*constraint;	/* -constraint; NULL none */
+	const char	*host;		/* -name; NULL the local schedd */
+};
+
+void	 job_select_init(struct job_select *);
+int	 job_select_arg(struct job_select *, int argc, char **argv, int *i);
+char	*job_select_constraint(const struct job_select *,
+	    const char *extra);
+void	 job_select_free(struct job_select *);
+/* job_select_connect: the schedd selected (-name, or this host's);
+ * NULL (said) if it cannot be found or reached. */
+CLIENT	*job_select_connect(const struct job_select *);
+
+/*
  * job_tool_main: the whole of condor_rm (JOB_REMOVE), condor_hold
  * (JOB_HOLD), condor_release (JOB_RELEASE) and condor_prio
  * (JOB_SET_PRIO): arguments, one request per job named, messages, exit

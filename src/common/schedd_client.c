@@ -21,6 +21,7 @@
 #include "config.h"
 #include "daemon.h"
 #include "expr.h"
+#include "locate.h"
 #include "log.h"
 #include "priv.h"
 #include "rpcutil.h"
@@ -726,6 +727,105 @@ prio_delta(const char *arg, int *delta)
 		return -1;
 	*delta = arg[0] == '-' ? -v : v;
 	return 0;
+}
+
+void
+job_select_init(struct job_select *sel)
+{
+	memset(sel, 0, sizeof(*sel));
+}
+
+void
+job_select_free(struct job_select *sel)
+{
+	free(sel->specs);
+	sel->specs = NULL;
+}
+
+int
+job_select_arg(struct job_select *sel, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i];
+	struct job_spec spec;
+	char *c, *both;
+
+	if (strcmp(a, "-constraint") == 0 || strcmp(a, "-name") == 0) {
+		if (++*i == argc) {
+			log_warnx("%s needs %s", a, a[1] == 'c' ?
+			    "an expression" : "a host name");
+			return -1;
+		}
+		if (a[1] == 'c')
+			sel->constraint = argv[*i];
+		else
+			sel->host = argv[*i];
+		return 1;
+	}
+	if (a[0] == '-')
+		return 0;
+	if (job_spec_parse(a, &spec) == -1) {
+		log_warnx("\"%s\" is not a job (C.P), a cluster (C) or a user "
+		    "name", a);
+		return -1;
+	}
+	c = job_spec_constraint(&spec);
+	if (sel->specs == NULL)
+		sel->specs = xasprintf("(%s)", c);
+	else {
+		both = xasprintf("%s || (%s)", sel->specs, c);
+		free(sel->specs);
+		sel->specs = both;
+	}
+	free(c);
+	return 1;
+}
+
+CLIENT *
+job_select_connect(const struct job_select *sel)
+{
+	char err[1024], *addr = NULL;
+	CLIENT *cl;
+
+	if (sel->host != NULL && (addr = daemon_locate("schedd", sel->host,
+	    err, sizeof(err))) == NULL) {
+		log_warnx("%s", err);
+		return NULL;
+	}
+	if ((cl = schedd_connect(addr, err, sizeof(err))) == NULL)
+		log_warnx("%s", err);
+	free(addr);
+	return cl;
+}
+
+char *
+job_select_constraint(const struct job_select *sel, const char *extra)
+{
+	struct expr *e;
+	struct buf b;
+	char err[256];
+
+	buf_init(&b);
+	if (sel->specs != NULL)
+		buf_printf(&b, "(%s)", sel->specs);
+	if (sel->constraint != NULL) {
+		if ((e = expr_parse(sel->constraint, err, sizeof(err))) ==
+		    NULL) {
+			log_warnx("bad constraint \"%s\": %s", sel->constraint,
+			    err);
+			buf_free(&b);
+			return NULL;
+		}
+		expr_free(e);
+		buf_printf(&b, "%s(%s)", b.len ? " && " : "", sel->constraint);
+	}
+	if (extra != NULL)
+		buf_printf(&b, "%s(%s)", b.len ? " && " : "", extra);
+	if (b.len > AD_MAX_TEXT) {
+		log_warnx("the constraint is too long");
+		buf_free(&b);
+		return NULL;
+	}
+	return buf_release(&b);
 }
 
 int

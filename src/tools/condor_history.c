@@ -68,18 +68,15 @@ print_row(const struct ad *ad)
 int
 main(int argc, char **argv)
 {
-	struct job_spec spec;
-	struct buf specs, constraint;
+	struct job_select sel;
 	struct ad **jobs;
-	struct expr *e;
-	const char *user_constraint = NULL, *host = NULL;
-	char err[1024], **af = NULL, *spec_c, *addr = NULL;
-	int i, n, naf = 0, want_long = 0;
+	char err[1024], **af = NULL, *constraint;
+	int i, n, r, naf = 0, want_long = 0;
 	CLIENT *cl;
 
 	common_init(argv[0]);
 	signal(SIGPIPE, SIG_IGN);
-	buf_init(&specs);
+	job_select_init(&sel);
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -102,63 +99,19 @@ main(int argc, char **argv)
 				    "name");
 				return 1;
 			}
-		} else if (strcmp(a, "-constraint") == 0) {
-			if (++i == argc) {
-				log_warnx("-constraint needs an expression");
-				return 1;
-			}
-			user_constraint = argv[i];
-		} else if (strcmp(a, "-name") == 0) {
-			if (++i == argc) {
-				log_warnx("-name needs a host name");
-				return 1;
-			}
-			host = argv[i];
-		} else if (a[0] == '-') {
+		} else if ((r = job_select_arg(&sel, argc, argv, &i)) == -1)
+			return 1;
+		else if (r == 0) {
 			log_warnx("unknown option %s", a);
 			return usage(stderr);
-		} else {
-			if (job_spec_parse(a, &spec) == -1) {
-				log_warnx("\"%s\" is not a job (C.P), a "
-				    "cluster (C) or a user name", a);
-				return 1;
-			}
-			spec_c = job_spec_constraint(&spec);
-			buf_printf(&specs, "%s(%s)", specs.len ? " || " : "",
-			    spec_c);
-			free(spec_c);
 		}
 	}
-	buf_init(&constraint);
-	if (specs.len > 0)
-		buf_printf(&constraint, "(%s)", specs.data);
-	if (user_constraint != NULL) {
-		if ((e = expr_parse(user_constraint, err, sizeof(err))) ==
-		    NULL) {
-			log_warnx("bad constraint \"%s\": %s", user_constraint,
-			    err);
-			return 1;
-		}
-		expr_free(e);
-		buf_printf(&constraint, "%s(%s)", constraint.len ? " && " : "",
-		    user_constraint);
-	}
-	if (constraint.len > AD_MAX_TEXT) {
-		log_warnx("the constraint is too long");
+	if ((constraint = job_select_constraint(&sel, NULL)) == NULL)
 		return 1;
-	}
 
-	if (host != NULL &&
-	    (addr = daemon_locate("schedd", host, err, sizeof(err))) == NULL) {
-		log_warnx("%s", err);
+	if ((cl = job_select_connect(&sel)) == NULL)
 		return 1;
-	}
-	if ((cl = schedd_connect(addr, err, sizeof(err))) == NULL) {
-		log_warnx("%s", err);
-		return 1;
-	}
-	free(addr);
-	n = schedd_query(cl, constraint.data, 1, want_long ? NULL :
+	n = schedd_query(cl, constraint, 1, want_long ? NULL :
 	    naf > 0 ? (const char *const *)af : table_attrs, &jobs, err,
 	    sizeof(err));
 	rpc_close(cl);
@@ -178,7 +131,7 @@ main(int argc, char **argv)
 			print_row(jobs[i]);
 	}
 	schedd_free_jobs(jobs, n);
-	buf_free(&specs);
-	buf_free(&constraint);
+	job_select_free(&sel);
+	free(constraint);
 	return 0;
 }

@@ -413,17 +413,14 @@ main(int argc, char **argv)
 {
 	enum format fmt = FMT_TABLE;
 	struct machines m;
-	struct job_spec spec;
-	struct buf specs, constraint;
-	struct expr *e;
-	const char *user_constraint = NULL, *host = NULL;
-	char err[1024], **af = NULL, *spec_c, *addr;
-	int i, naf = 0, global = 0, want_long = 0, want_analyze = 0, rc;
+	struct job_select sel;
+	char err[1024], **af = NULL, *constraint, *addr;
+	int i, r, naf = 0, global = 0, want_long = 0, want_analyze = 0, rc;
 
 	common_init(argv[0]);
 	signal(SIGPIPE, SIG_IGN);
 	memset(&m, 0, sizeof(m));
-	buf_init(&specs);
+	job_select_init(&sel);
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -451,31 +448,11 @@ main(int argc, char **argv)
 		else if (strcmp(a, "-analyze") == 0 ||
 		    strcmp(a, "-better-analyze") == 0)
 			want_analyze = 1;
-		else if (strcmp(a, "-constraint") == 0) {
-			if (++i == argc) {
-				log_warnx("-constraint needs an expression");
-				return 1;
-			}
-			user_constraint = argv[i];
-		} else if (strcmp(a, "-name") == 0) {
-			if (++i == argc) {
-				log_warnx("-name needs a host name");
-				return 1;
-			}
-			host = argv[i];
-		} else if (a[0] == '-') {
+		else if ((r = job_select_arg(&sel, argc, argv, &i)) == -1)
+			return 1;
+		else if (r == 0) {
 			log_warnx("unknown option %s", a);
 			return usage(stderr);
-		} else {
-			if (job_spec_parse(a, &spec) == -1) {
-				log_warnx("\"%s\" is not a job (C.P), a "
-				    "cluster (C) or a user name", a);
-				return 1;
-			}
-			spec_c = job_spec_constraint(&spec);
-			buf_printf(&specs, "%s(%s)", specs.len ? " || " : "",
-			    spec_c);
-			free(spec_c);
 		}
 	}
 	if (want_analyze)
@@ -485,42 +462,26 @@ main(int argc, char **argv)
 	else if (naf > 0)
 		fmt = FMT_AF;
 
-	buf_init(&constraint);
-	if (specs.len > 0)
-		buf_printf(&constraint, "(%s)", specs.data);
-	if (user_constraint != NULL) {
-		if ((e = expr_parse(user_constraint, err, sizeof(err))) ==
-		    NULL) {
-			log_warnx("bad constraint \"%s\": %s", user_constraint,
-			    err);
-			return 1;
-		}
-		expr_free(e);
-		buf_printf(&constraint, "%s(%s)", constraint.len ? " && " : "",
-		    user_constraint);
-	}
-	if (constraint.len > AD_MAX_TEXT) {
-		log_warnx("the constraint is too long");
+	if ((constraint = job_select_constraint(&sel, NULL)) == NULL)
 		return 1;
-	}
 
 	if (global)
-		rc = show_global(constraint.data, fmt, af, naf, &m);
-	else if (host != NULL) {
-		if ((addr = daemon_locate("schedd", host, err,
+		rc = show_global(constraint, fmt, af, naf, &m);
+	else if (sel.host != NULL) {
+		if ((addr = daemon_locate("schedd", sel.host, err,
 		    sizeof(err))) == NULL) {
 			log_warnx("%s", err);
 			return 1;
 		}
-		rc = show_schedd(host, addr, constraint.data, fmt, af, naf, 0,
+		rc = show_schedd(sel.host, addr, constraint, fmt, af, naf, 0,
 		    &m);
 		free(addr);
 	} else
-		rc = show_schedd(NULL, NULL, constraint.data, fmt, af, naf, 0,
+		rc = show_schedd(NULL, NULL, constraint, fmt, af, naf, 0,
 		    &m);
 	if (m.fetched > 0)
 		collector_free_ads(m.ads, m.n);
-	buf_free(&specs);
-	buf_free(&constraint);
+	job_select_free(&sel);
+	free(constraint);
 	return rc;
 }

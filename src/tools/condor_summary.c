@@ -520,22 +520,20 @@ write_svg(const char *path, const struct summary *sum,
 int
 main(int argc, char **argv)
 {
-	struct job_spec spec;
-	struct buf specs, constraint;
+	struct job_select sel;
 	struct summary sum;
 	collector_history_res_x hist;
 	struct ad **jobs;
-	struct expr *e;
-	const char *user_constraint = NULL, *host = NULL, *plot = NULL;
-	char err[1024], *spec_c, *addr = NULL, *end;
+	const char *plot = NULL;
+	char err[1024], window[128], *constraint, *end;
 	long hours = 0;
 	long long now, since;
-	int i, n, want_long = 0, rc = 0, have_hist;
+	int i, n, r, want_long = 0, rc = 0, have_hist;
 	CLIENT *cl;
 
 	common_init(argv[0]);
 	signal(SIGPIPE, SIG_IGN);
-	buf_init(&specs);
+	job_select_init(&sel);
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -563,70 +561,26 @@ main(int argc, char **argv)
 				    "hours from 1 to %d", argv[i], MAX_HOURS);
 				return 1;
 			}
-		} else if (strcmp(a, "-constraint") == 0) {
-			if (++i == argc) {
-				log_warnx("-constraint needs an expression");
-				return 1;
-			}
-			user_constraint = argv[i];
-		} else if (strcmp(a, "-name") == 0) {
-			if (++i == argc) {
-				log_warnx("-name needs a host name");
-				return 1;
-			}
-			host = argv[i];
-		} else if (a[0] == '-') {
+		} else if ((r = job_select_arg(&sel, argc, argv, &i)) == -1)
+			return 1;
+		else if (r == 0) {
 			log_warnx("unknown option %s", a);
 			return usage(stderr);
-		} else {
-			if (job_spec_parse(a, &spec) == -1) {
-				log_warnx("\"%s\" is not a job (C.P), a "
-				    "cluster (C) or a user name", a);
-				return 1;
-			}
-			spec_c = job_spec_constraint(&spec);
-			buf_printf(&specs, "%s(%s)", specs.len ? " || " : "",
-			    spec_c);
-			free(spec_c);
 		}
 	}
 	now = (long long)time(NULL);
 	since = now - (long long)(hours ? hours : DEFAULT_HOURS) * 3600;
-	buf_init(&constraint);
-	if (specs.len > 0)
-		buf_printf(&constraint, "(%s)", specs.data);
-	if (user_constraint != NULL) {
-		if ((e = expr_parse(user_constraint, err, sizeof(err))) ==
-		    NULL) {
-			log_warnx("bad constraint \"%s\": %s", user_constraint,
-			    err);
-			return 1;
-		}
-		expr_free(e);
-		buf_printf(&constraint, "%s(%s)", constraint.len ? " && " : "",
-		    user_constraint);
-	}
 	if (hours > 0)
-		buf_printf(&constraint, "%s(CompletionDate >= %lld || "
-		    "EnteredCurrentStatus >= %lld)", constraint.len ? " && " :
-		    "", since, since);
-	if (constraint.len > AD_MAX_TEXT) {
-		log_warnx("the constraint is too long");
+		snprintf(window, sizeof(window), "CompletionDate >= %lld || "
+		    "EnteredCurrentStatus >= %lld", since, since);
+	if ((constraint = job_select_constraint(&sel, hours > 0 ? window :
+	    NULL)) == NULL)
 		return 1;
-	}
 
 	/* The finished jobs. */
-	if (host != NULL &&
-	    (addr = daemon_locate("schedd", host, err, sizeof(err))) == NULL) {
-		log_warnx("%s", err);
+	if ((cl = job_select_connect(&sel)) == NULL)
 		return 1;
-	}
-	if ((cl = schedd_connect(addr, err, sizeof(err))) == NULL) {
-		log_warnx("%s", err);
-		return 1;
-	}
-	free(addr);
-	n = schedd_query(cl, constraint.data, 1, job_attrs, &jobs, err,
+	n = schedd_query(cl, constraint, 1, job_attrs, &jobs, err,
 	    sizeof(err));
 	rpc_close(cl);
 	if (n < 0) {
@@ -662,7 +616,7 @@ main(int argc, char **argv)
 	if (have_hist)
 		xdr_free((xdrproc_t)xdr_collector_history_res_x, (char *)&hist);
 	summary_free(&sum);
-	buf_free(&specs);
-	buf_free(&constraint);
+	job_select_free(&sel);
+	free(constraint);
 	return rc;
 }
