@@ -362,7 +362,7 @@ svg_text(struct buf *out, const char *s)
 
 #define SVG_W		800
 #define PLOT_X		60	/* left edge of the plots */
-#define PLOT_W		(SVG_W - PLOT_X - 150)
+#define PLOT_W		(SVG_W - PLOT_X - 180)
 #define UTIL_Y		50	/* top of the utilization plot */
 #define UTIL_H		200
 #define BAR_H		18
