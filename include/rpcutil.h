@@ -67,10 +67,12 @@ SVCXPRT	*rpc_serve(int fd, unsigned long prog, unsigned long vers,
  * rpc_portmap_set: tell a portmapper running on this machine, if any,
  * that PROG/VERS is served on TCP port PORT, so that generic tools
  * (rpcinfo -p, rpcinfo -t) find it.  Nothing depends on it: without a
- * portmapper it does nothing.  rpc_portmap_unset withdraws it.
+ * portmapper it does nothing.  The last to register wins.
+ * rpc_portmap_unset withdraws it if it is still PORT's, not a later
+ * server's (another pool's collector on the same machine).
  */
 void	 rpc_portmap_set(unsigned long prog, unsigned long vers, int port);
-void	 rpc_portmap_unset(unsigned long prog, unsigned long vers);
+void	 rpc_portmap_unset(unsigned long prog, unsigned long vers, int port);
 
 /*
  * rpc_connect: a client for PROG/VERS at ADDR over TCP; connecting and

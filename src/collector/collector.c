@@ -52,6 +52,7 @@
 #include "xalloc.h"
 
 static long	expire_timer;
+static int	serving_port;	/* our TCP port, as told to a portmapper */
 
 /* The dispatcher rpcgen writes in collector_rpc_svc.c. */
 void	collector_prog_1(struct svc_req *, SVCXPRT *);
@@ -332,7 +333,8 @@ collector_init(int argc, char **argv)
 	store_init();
 	if (history_init() == -1)
 		return -1;
-	rpc_portmap_set(PROG_COLLECTOR, 1, ntohs(bound.sin_port));
+	serving_port = ntohs(bound.sin_port);
+	rpc_portmap_set(PROG_COLLECTOR, 1, serving_port);
 	addr_format(&bound, addr);
 	daemon_write_address("collector", addr);
 	log_info("serving at %s", addr);
@@ -351,7 +353,7 @@ collector_reconfig(void)
 static void
 collector_shutdown(void)
 {
-	rpc_portmap_unset(PROG_COLLECTOR, 1);
+	rpc_portmap_unset(PROG_COLLECTOR, 1, serving_port);
 }
 
 static const struct daemon_ops collector_ops = {

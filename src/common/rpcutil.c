@@ -224,15 +224,24 @@ rpc_portmap_set(unsigned long prog, unsigned long vers, int port)
 }
 
 void
-rpc_portmap_unset(unsigned long prog, unsigned long vers)
+rpc_portmap_unset(unsigned long prog, unsigned long vers, int port)
 {
 	struct netconfig *nc;
+	struct sockaddr_in sin;
+	struct netbuf nb;
 
 	if (access(RPCBIND_SOCKET, W_OK) == -1)
 		return;
 	if ((nc = getnetconfigent("tcp")) == NULL)
 		return;
-	rpcb_unset(prog, vers, nc);
+	memset(&sin, 0, sizeof(sin));
+	nb.buf = &sin;
+	nb.len = 0;
+	nb.maxlen = sizeof(sin);
+	if (rpcb_getaddr(prog, vers, nc, &nb, "127.0.0.1") &&
+	    nb.len == sizeof(sin) && sin.sin_family == AF_INET &&
+	    ntohs(sin.sin_port) == port)
+		rpcb_unset(prog, vers, nc);
 	freenetconfigent(nc);
 }
 
