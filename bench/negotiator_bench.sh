@@ -4,16 +4,33 @@
 # NEG_BENCH_STARTS jobs per cycle; its shadows are stand-ins that just
 # wait, so only the matchmaking is measured.  The cycle's duration is the
 # negotiator's own LastCycleDuration.
+#
+# Two kinds of stand-in (NEG_BENCH_SHADOW; both by default): "static", a
+# static program that only waits, so that the cycle is the matchmaking
+# alone; "shell", a script that execs sleep, whose two dynamic execs per
+# match cost about what real shadows cost to start, and take CPU from the
+# cycle on a small machine (the schedd starts a station's shadows while
+# the negotiator goes on with the next station).
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
+if [ -z "${NEG_BENCH_SHADOW:-}" ]; then
+	NEG_BENCH_SHADOW=static bash "$0"
+	NEG_BENCH_SHADOW=shell bash "$0"
+	exit
+fi
 M=${NEG_BENCH_MACHINES:-10000}
 S=${NEG_BENCH_SCHEDDS:-10}
 J=${NEG_BENCH_JOBS:-10000}	# per schedd
 STARTS=${NEG_BENCH_STARTS:-100}
 dir=$(mktemp -d /tmp/condor-bench.XXXXXX)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-printf '#!/bin/sh\nexec sleep 600\n' >"$dir/shadow"
-chmod 755 "$dir/shadow"
+if [ "$NEG_BENCH_SHADOW" = static ]; then
+	printf '#include <unistd.h>\nint main(void) { pause(); return 0; }\n' |
+	    cc -O2 -static -x c -o "$dir/shadow" - || exit 1
+else
+	printf '#!/bin/sh\nexec sleep 600\n' >"$dir/shadow"
+	chmod 755 "$dir/shadow"
+fi
 common="RELEASE_DIR = $TOP
 COLLECTOR_HOST = 127.0.0.1:$port
 NEGOTIATOR_INTERVAL = 3600
@@ -84,4 +101,4 @@ done
 
 matches=$(sed -n 's/.*: \([0-9]*\) match.*/\1/p' <<<"$now")
 dur=$(sed -n 's/.*, \([0-9.]*\) s$/\1/p' <<<"$now")
-echo "negotiator: one cycle, $M machines, $((S * J)) idle jobs over $S schedds ($matches matches)|${dur} s|< 1 s"
+echo "negotiator: one cycle, $M machines, $((S * J)) idle jobs over $S schedds ($matches matches, $NEG_BENCH_SHADOW stand-in shadows)|${dur} s|< 1 s"
