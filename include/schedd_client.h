@@ -117,6 +117,10 @@ int	 job_select_arg(struct job_select *, int argc, char **argv, int *i);
 char	*job_select_constraint(const struct job_select *,
 	    const char *extra);
 void	 job_select_free(struct job_select *);
+/* job_af_args: the attribute names after "-af" at ARGV[*I], up to an
+ * option or a job (no attribute starts with a digit): *AF points at the
+ * first, *I at the last; their number, or -1 (said) if there is none. */
+int	 job_af_args(int argc, char **argv, int *i, char ***af);
 /* job_select_connect: the schedd selected (-name, or this host's);
  * NULL (said) if it cannot be found or reached. */
 CLIENT	*job_select_connect(const struct job_select *);

@@ -780,6 +780,21 @@ job_select_arg(struct job_select *sel, int argc, char **argv, int *i)
 	return 1;
 }
 
+int
+job_af_args(int argc, char **argv, int *i, char ***af)
+{
+	int n = 0;
+
+	*af = argv + *i + 1;
+	while (*i + 1 < argc && ad_name_valid(argv[*i + 1])) {
+		n++;
+		++*i;
+	}
+	if (n == 0)
+		log_warnx("-af needs at least one attribute name");
+	return n > 0 ? n : -1;
+}
+
 CLIENT *
 job_select_connect(const struct job_select *sel)
 {

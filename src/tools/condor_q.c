@@ -431,18 +431,8 @@ main(int argc, char **argv)
 			want_long = 1;
 		else if (strcmp(a, "-af") == 0 ||
 		    strcmp(a, "-autoformat") == 0) {
-			/* Up to an option, or a job (no attribute starts
-			 * with a digit). */
-			af = argv + i + 1;
-			while (i + 1 < argc && ad_name_valid(argv[i + 1])) {
-				naf++;
-				i++;
-			}
-			if (naf == 0) {
-				log_warnx("-af needs at least one attribute "
-				    "name");
+			if ((naf = job_af_args(argc, argv, &i, &af)) == -1)
 				return 1;
-			}
 		} else if (strcmp(a, "-global") == 0 || strcmp(a, "-g") == 0)
 			global = 1;
 		else if (strcmp(a, "-analyze") == 0 ||
