@@ -13,6 +13,8 @@
 #include <netinet/in.h>
 #include <rpc/rpc.h>
 
+#include "condor_types.h"
+
 #define ADDR_STRLEN	64
 /*
  * A request travels as one record fragment: libtirpc's non-blocking
@@ -62,6 +64,14 @@ int	 rpc_listen_unix(const char *path);
  */
 SVCXPRT	*rpc_serve(int fd, unsigned long prog, unsigned long vers,
 	    void (*dispatch)(struct svc_req *, SVCXPRT *));
+
+/*
+ * rpc_status: fill the common reply RES with CODE (an errno) and the
+ * message FMT makes; rpc_status_ok: success, no message.
+ */
+void	 rpc_status(status_x *res, int code, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+void	 rpc_status_ok(status_x *res);
 
 /*
  * rpc_portmap_set: tell a portmapper running on this machine, if any,

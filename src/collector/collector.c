@@ -57,12 +57,6 @@ static int	serving_port;	/* our TCP port, as told to a portmapper */
 /* The dispatcher rpcgen writes in collector_rpc_svc.c. */
 void	collector_prog_1(struct svc_req *, SVCXPRT *);
 
-static void
-status_set(status_x *res, int code, const char *msg)
-{
-	res->code = code;
-	res->message = xstrdup(msg ? msg : "");
-}
 
 /*
  * The stored ad that the ad X (off the wire) will replace, or NULL: its
@@ -104,13 +98,13 @@ accept_ad(int adtype, const ad_x *x, const char *from, status_x *res)
 	struct ad *ad;
 
 	if (adtype < ADTYPE_STARTD || adtype > ADTYPE_MAX) {
-		status_set(res, EINVAL, "unknown ad type");
+		rpc_status(res, EINVAL, "unknown ad type");
 		return EINVAL;
 	}
 	if ((ad = ad_from_xdr_reuse(x, stored_ad(adtype, x), err,
 	    sizeof(err))) == NULL) {
 		log_warnx("bad ad from %s: %s", from, err);
-		status_set(res, EINVAL, err);
+		rpc_status(res, EINVAL, "%s", err);
 		return EINVAL;
 	}
 	mytype = collector_adtype_name(adtype);
@@ -119,7 +113,7 @@ accept_ad(int adtype, const ad_x *x, const char *from, status_x *res)
 	if (store_update(adtype, ad, time(NULL)) == -1) {
 		log_warnx("ad from %s has no Name", from);
 		ad_free(ad);
-		status_set(res, EINVAL, "the ad has no Name");
+		rpc_status(res, EINVAL, "the ad has no Name");
 		return EINVAL;
 	}
 	return 0;
@@ -140,11 +134,11 @@ collector_update_1_svc(collector_update_x *arg, status_x *res,
 	rpc_caller_ip(req, from, sizeof(from));
 	if (!rpc_host_allowed(req, "HOSTALLOW_WRITE")) {
 		log_warnx("update from %s refused (HOSTALLOW_WRITE)", from);
-		status_set(res, EPERM, "not allowed to advertise");
+		rpc_status(res, EPERM, "not allowed to advertise");
 		return TRUE;
 	}
 	if (accept_ad(arg->adtype, &arg->ad, from, res) == 0)
-		status_set(res, 0, NULL);
+		rpc_status_ok(res);
 	return TRUE;
 }
 
@@ -158,7 +152,7 @@ collector_update_many_1_svc(collector_updates_x *arg, status_x *res,
 	rpc_caller_ip(req, from, sizeof(from));
 	if (!rpc_host_allowed(req, "HOSTALLOW_WRITE")) {
 		log_warnx("update from %s refused (HOSTALLOW_WRITE)", from);
-		status_set(res, EPERM, "not allowed to advertise");
+		rpc_status(res, EPERM, "not allowed to advertise");
 		return TRUE;
 	}
 	for (i = 0; i < arg->ads.ads_len; i++) {
@@ -166,7 +160,7 @@ collector_update_many_1_svc(collector_updates_x *arg, status_x *res,
 		    res) != 0)
 			return TRUE;	/* the ones before it are kept */
 	}
-	status_set(res, 0, NULL);
+	rpc_status_ok(res);
 	return TRUE;
 }
 
@@ -263,16 +257,16 @@ collector_invalidate_1_svc(collector_invalidate_x *arg, status_x *res,
     struct svc_req *req)
 {
 	if (!rpc_host_allowed(req, "HOSTALLOW_WRITE")) {
-		status_set(res, EPERM, "not allowed to invalidate");
+		rpc_status(res, EPERM, "not allowed to invalidate");
 		return TRUE;
 	}
 	if (arg->name == NULL ||
 	    store_invalidate(arg->adtype, arg->name) == -1) {
-		status_set(res, ENOENT, "no such ad");
+		rpc_status(res, ENOENT, "no such ad");
 		return TRUE;
 	}
 	log_info("ad of %s invalidated", arg->name);
-	status_set(res, 0, NULL);
+	rpc_status_ok(res);
 	return TRUE;
 }
 

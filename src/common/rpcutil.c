@@ -196,6 +196,26 @@ rpc_serve(int fd, unsigned long prog, unsigned long vers,
 	return xprt;
 }
 
+void
+rpc_status(status_x *res, int code, const char *fmt, ...)
+{
+	char msg[ERRSTR_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	res->code = code;
+	res->message = xstrdup(msg);
+}
+
+void
+rpc_status_ok(status_x *res)
+{
+	res->code = 0;
+	res->message = xstrdup("");
+}
+
 /* Where rpcbind listens locally; libtirpc talks to it there first. */
 #define RPCBIND_SOCKET	"/run/rpcbind.sock"
 

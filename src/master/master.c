@@ -63,12 +63,6 @@ static long	update_timer;
 /* The dispatcher rpcgen writes in master_rpc_svc.c. */
 void	master_prog_1(struct svc_req *, SVCXPRT *);
 
-static void
-status_set(status_x *res, int code, const char *msg)
-{
-	res->code = code;
-	res->message = xstrdup(msg ? msg : "");
-}
 
 static int
 write_allowed(struct svc_req *req, status_x *res)
@@ -79,7 +73,7 @@ write_allowed(struct svc_req *req, status_x *res)
 		return 1;
 	rpc_caller_ip(req, from, sizeof(from));
 	log_warnx("request from %s refused (HOSTALLOW_WRITE)", from);
-	status_set(res, EPERM, "not allowed");
+	rpc_status(res, EPERM, "not allowed");
 	return 0;
 }
 
@@ -95,9 +89,9 @@ master_off_1_svc(char **name, status_x *res, struct svc_req *req)
 	if (!write_allowed(req, res))
 		return TRUE;
 	if (children_off(*name ? *name : "") == -1)
-		status_set(res, ENOENT, "no such daemon in DAEMON_LIST");
+		rpc_status(res, ENOENT, "no such daemon in DAEMON_LIST");
 	else
-		status_set(res, 0, NULL);
+		rpc_status_ok(res);
 	return TRUE;
 }
 
@@ -107,9 +101,9 @@ master_on_1_svc(char **name, status_x *res, struct svc_req *req)
 	if (!write_allowed(req, res))
 		return TRUE;
 	if (children_on(*name ? *name : "") == -1)
-		status_set(res, ENOENT, "no such daemon in DAEMON_LIST");
+		rpc_status(res, ENOENT, "no such daemon in DAEMON_LIST");
 	else
-		status_set(res, 0, NULL);
+		rpc_status_ok(res);
 	return TRUE;
 }
 
@@ -119,7 +113,7 @@ master_reconfig_1_svc(void *arg, status_x *res, struct svc_req *req)
 	if (!write_allowed(req, res))
 		return TRUE;
 	kill(getpid(), SIGHUP);
-	status_set(res, 0, NULL);
+	rpc_status_ok(res);
 	return TRUE;
 }
 
@@ -129,7 +123,7 @@ master_shutdown_1_svc(void *arg, status_x *res, struct svc_req *req)
 	if (!write_allowed(req, res))
 		return TRUE;
 	kill(getpid(), SIGTERM);
-	status_set(res, 0, NULL);
+	rpc_status_ok(res);
 	return TRUE;
 }
 

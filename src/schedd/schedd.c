@@ -127,12 +127,6 @@ static int	 poke_forced;
 /* The dispatcher rpcgen writes in schedd_rpc_svc.c. */
 void	schedd_prog_1(struct svc_req *, SVCXPRT *);
 
-static void
-status_set(status_x *res, int code, const char *msg)
-{
-	res->code = code;
-	res->message = xstrdup(msg ? msg : "");
-}
 
 /*
  * The caller's uid when the request came over the Unix-domain socket;
@@ -319,13 +313,13 @@ schedd_reschedule_1_svc(void *arg, status_x *res, struct svc_req *req)
 {
 	memset(res, 0, sizeof(*res));
 	if (!host_allowed(req, "HOSTALLOW_WRITE", "reschedule")) {
-		status_set(res, EPERM, "not allowed to reschedule");
+		rpc_status(res, EPERM, "not allowed to reschedule");
 		return TRUE;
 	}
 	/* Asked for: a cycle even without idle jobs here. */
 	poke_forced = 1;
 	schedd_advertise_now();
-	status_set(res, 0, NULL);
+	rpc_status_ok(res);
 	return TRUE;
 }
 
@@ -345,7 +339,7 @@ schedd_match_1_svc(match_x *arg, status_x *res, struct svc_req *req)
 {
 	memset(res, 0, sizeof(*res));
 	if (!host_allowed(req, "HOSTALLOW_WRITE", "match")) {
-		status_set(res, EPERM, "not allowed to negotiate");
+		rpc_status(res, EPERM, "not allowed to negotiate");
 		return TRUE;
 	}
 	negotiate_match(arg, res);
@@ -360,7 +354,7 @@ schedd_job_update_1_svc(job_update_x *arg, status_x *res,
 
 	memset(res, 0, sizeof(*res));
 	if (local_caller(req, &uid, "job update") == -1) {
-		status_set(res, EPERM, "job updates are local only");
+		rpc_status(res, EPERM, "job updates are local only");
 		return TRUE;
 	}
 	queue_job_update(uid, arg, res);

@@ -246,12 +246,6 @@ negotiate_next_job(next_job_x *arg, next_job_res_x *res)
 	starts_flush();
 }
 
-static void
-status_set(status_x *res, int code, const char *msg)
-{
-	res->code = code;
-	res->message = xstrdup(msg ? msg : "");
-}
 
 void
 negotiate_match(match_x *arg, status_x *res)
@@ -264,29 +258,29 @@ negotiate_match(match_x *arg, status_x *res)
 
 	cycle_enter(arg->cycle);
 	if (job_find(arg->id.cluster, arg->id.proc, &j) == -1) {
-		status_set(res, ENOENT, "no such job");
+		rpc_status(res, ENOENT, "no such job");
 		return;
 	}
 	st = job_status(&j);
 	if ((st != JOB_UNEXPANDED && st != JOB_IDLE) ||
 	    job_busy(j.cluster, j.proc)) {
-		status_set(res, EBUSY, "the job is not idle");
+		rpc_status(res, EBUSY, "the job is not idle");
 		return;
 	}
 	if ((why = start_limit()) != NULL) {
-		status_set(res, EAGAIN, why);
+		rpc_status(res, EAGAIN, "%s", why);
 		return;
 	}
 	if ((machine = ad_from_xdr(&arg->machine, err, sizeof(err))) ==
 	    NULL) {
 		msg = xasprintf("machine ad: %s", err);
-		status_set(res, EINVAL, msg);
+		rpc_status(res, EINVAL, "%s", msg);
 		free(msg);
 		return;
 	}
 	if (ad_get_string(machine, "StartdIpAddr", &addr) == -1 ||
 	    ad_get_string(machine, "Name", &name) == -1) {
-		status_set(res, EINVAL, "the machine ad lacks StartdIpAddr "
+		rpc_status(res, EINVAL, "the machine ad lacks StartdIpAddr "
 		    "or Name");
 		goto out;
 	}
@@ -303,7 +297,7 @@ negotiate_match(match_x *arg, status_x *res)
 	starts++;
 	if (pend_timer == 0)
 		pend_timer = event_timer_add(START_DELAY, starts_tick, NULL);
-	status_set(res, 0, NULL);
+	rpc_status_ok(res);
 out:
 	free(addr);
 	free(name);

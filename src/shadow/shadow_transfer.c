@@ -51,22 +51,6 @@ transfer_init(void)
 	greeted = 0;
 }
 
-static void
-status_set(status_x *res, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void
-status_set(status_x *res, int code, const char *fmt, ...)
-{
-	char msg[ERRSTR_MAX];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	res->code = code;
-	res->message = xstrdup(msg);
-}
 
 /* Is REQ from our starter?  If not, log it (the caller refuses). */
 static int
@@ -254,13 +238,13 @@ ckpt_put(put_x *arg, status_x *res)
 		    O_NOFOLLOW | O_CLOEXEC, 0755);
 		if (ckpt_fd == -1) {
 			log_warn("job %s: cannot create %s", sj.id, ckpt_tmp);
-			status_set(res, errno, "cannot create the checkpoint: "
+			rpc_status(res, errno, "cannot create the checkpoint: "
 			    "%s", strerror(errno));
 			return;
 		}
 	}
 	if (ckpt_fd == -1 || arg->offset != ckpt_bytes) {
-		status_set(res, EINVAL, "checkpoint data out of order");
+		rpc_status(res, EINVAL, "checkpoint data out of order");
 		return;
 	}
 	while (done < arg->data.data_len) {
@@ -274,14 +258,14 @@ ckpt_put(put_x *arg, status_x *res)
 
 			log_warn("job %s: cannot write its checkpoint", sj.id);
 			ckpt_discard();
-			status_set(res, e, "cannot write the checkpoint: %s",
+			rpc_status(res, e, "cannot write the checkpoint: %s",
 			    strerror(e));
 			return;
 		}
 		done += (size_t)n;
 	}
 	ckpt_bytes += (long long)done;
-	status_set(res, 0, "%s", "");
+	rpc_status_ok(res);
 }
 
 bool_t
@@ -293,11 +277,11 @@ shadow_put_1_svc(put_x *arg, status_x *res, struct svc_req *req)
 
 	memset(res, 0, sizeof(*res));
 	if (!from_starter(req, "PUT")) {
-		status_set(res, EPERM, "refused");
+		rpc_status(res, EPERM, "refused");
 		return TRUE;
 	}
 	if (arg->offset < 0 || arg->offset > MAX_FILE_OFFSET) {
-		status_set(res, EINVAL, "bad offset");
+		rpc_status(res, EINVAL, "bad offset");
 		return TRUE;
 	}
 	switch (arg->which) {
@@ -311,12 +295,12 @@ shadow_put_1_svc(put_x *arg, status_x *res, struct svc_req *req)
 		ckpt_put(arg, res);
 		return TRUE;
 	default:
-		status_set(res, EINVAL, "no such file to put");
+		rpc_status(res, EINVAL, "no such file to put");
 		return TRUE;
 	}
 	sj.bytes_sent += arg->data.data_len;
 	if (fd == -1) {
-		status_set(res, 0, "discarded");	/* the job has none */
+		rpc_status(res, 0, "discarded");	/* the job has none */
 		return TRUE;
 	}
 	while (done < arg->data.data_len) {
@@ -328,14 +312,14 @@ shadow_put_1_svc(put_x *arg, status_x *res, struct svc_req *req)
 		if (n <= 0) {
 			log_warn("job %s: cannot write its %s", sj.id,
 			    arg->which == FILE_STDOUT ? "output" : "error");
-			status_set(res, n == 0 ? EIO : errno,
+			rpc_status(res, n == 0 ? EIO : errno,
 			    "cannot write: %s", n == 0 ? "short write" :
 			    strerror(errno));
 			return TRUE;
 		}
 		done += (size_t)n;
 	}
-	status_set(res, 0, "%s", "");
+	rpc_status_ok(res);
 	return TRUE;
 }
 
@@ -355,7 +339,7 @@ ckpt_commit(ckpt_commit_x *arg, status_x *res)
 		log_warnx("job %s: checkpoint of %lld bytes announced, %lld "
 		    "came; discarded", sj.id, (long long)arg->size,
 		    ckpt_bytes);
-		status_set(res, EIO, "size mismatch");
+		rpc_status(res, EIO, "size mismatch");
 		return -1;
 	}
 	for (at = 0; at < ckpt_bytes; at += n) {
@@ -365,7 +349,7 @@ ckpt_commit(ckpt_commit_x *arg, status_x *res)
 			continue;
 		}
 		if (n <= 0) {
-			status_set(res, EIO, "cannot read the checkpoint back");
+			rpc_status(res, EIO, "cannot read the checkpoint back");
 			return -1;
 		}
 		crc = qlog_crc32(crc, buf, (size_t)n);
@@ -373,7 +357,7 @@ ckpt_commit(ckpt_commit_x *arg, status_x *res)
 	if (crc != arg->crc32) {
 		log_warnx("job %s: checkpoint CRC-32 %08x, the starter's "
 		    "%08x; discarded", sj.id, crc, arg->crc32);
-		status_set(res, EIO, "CRC-32 mismatch");
+		rpc_status(res, EIO, "CRC-32 mismatch");
 		return -1;
 	}
 	close(ckpt_fd);
@@ -382,7 +366,7 @@ ckpt_commit(ckpt_commit_x *arg, status_x *res)
 	if (ckpt_install(ckpt_tmp, target, err, sizeof(err)) == -1) {
 		log_warnx("job %s: checkpoint refused: %s; the old one stays",
 		    sj.id, err);
-		status_set(res, EIO, "%s", err);
+		rpc_status(res, EIO, "%s", err);
 		free(target);
 		return -1;
 	}
@@ -399,7 +383,7 @@ ckpt_commit(ckpt_commit_x *arg, status_x *res)
 	    arg->sys_cpu : 0;
 	o.image_size = arg->image_size >= 0 ? arg->image_size : 0;
 	report_checkpointed(&o);
-	status_set(res, 0, "%s", "");
+	rpc_status_ok(res);
 	return 0;
 }
 
@@ -409,11 +393,11 @@ shadow_ckpt_commit_1_svc(ckpt_commit_x *arg, status_x *res,
 {
 	memset(res, 0, sizeof(*res));
 	if (!from_starter(req, "CKPT_COMMIT")) {
-		status_set(res, EPERM, "refused");
+		rpc_status(res, EPERM, "refused");
 		return TRUE;
 	}
 	if (ckpt_fd == -1) {
-		status_set(res, EINVAL, "no checkpoint was sent");
+		rpc_status(res, EINVAL, "no checkpoint was sent");
 		return TRUE;
 	}
 	if (ckpt_commit(arg, res) == -1)
@@ -426,7 +410,7 @@ shadow_event_1_svc(event_x *arg, status_x *res, struct svc_req *req)
 {
 	memset(res, 0, sizeof(*res));
 	if (!from_starter(req, "EVENT")) {
-		status_set(res, EPERM, "refused");
+		rpc_status(res, EPERM, "refused");
 		return TRUE;
 	}
 	switch (arg->event) {
@@ -439,10 +423,10 @@ shadow_event_1_svc(event_x *arg, status_x *res, struct svc_req *req)
 	default:
 		log_warnx("job %s: event %d from the starter ignored", sj.id,
 		    arg->event);
-		status_set(res, EINVAL, "unknown event %d", arg->event);
+		rpc_status(res, EINVAL, "unknown event %d", arg->event);
 		return TRUE;
 	}
-	status_set(res, 0, "%s", "");
+	rpc_status_ok(res);
 	return TRUE;
 }
 
@@ -453,11 +437,11 @@ shadow_exit_1_svc(exit_x *arg, status_x *res, struct svc_req *req)
 
 	memset(res, 0, sizeof(*res));
 	if (!from_starter(req, "EXIT")) {
-		status_set(res, EPERM, "refused");
+		rpc_status(res, EPERM, "refused");
 		return TRUE;
 	}
 	if (arg->how < EXIT_NORMAL || arg->how > EXIT_FAILED) {
-		status_set(res, EINVAL, "unknown outcome %d", arg->how);
+		rpc_status(res, EINVAL, "unknown outcome %d", arg->how);
 		return TRUE;
 	}
 	memset(&o, 0, sizeof(o));
@@ -472,7 +456,7 @@ shadow_exit_1_svc(exit_x *arg, status_x *res, struct svc_req *req)
 	snprintf(o.message, sizeof(o.message), "%s", arg->message ?
 	    arg->message : "");
 	shadow_outcome(&o);
-	status_set(res, 0, "%s", "");
+	rpc_status_ok(res);
 	return TRUE;
 }
 

@@ -421,12 +421,6 @@ startd_query_1_svc(void *arg, startd_query_res_x *res, struct svc_req *req)
 	return TRUE;
 }
 
-static void
-status_set(status_x *res, int code, const char *msg)
-{
-	res->code = code;
-	res->message = xstrdup(msg);
-}
 
 bool_t
 startd_kbdd_activity_1_svc(quad_t *arg, status_x *res, struct svc_req *req)
@@ -440,12 +434,12 @@ startd_kbdd_activity_1_svc(quad_t *arg, status_x *res, struct svc_req *req)
 		rpc_caller_ip(req, from, sizeof(from));
 		log_warnx("activity report from %s refused: only a local "
 		    "kbdd may report", from);
-		status_set(res, EPERM, "only a kbdd on this machine may "
+		rpc_status(res, EPERM, "only a kbdd on this machine may "
 		    "report activity, on the local socket");
 		return TRUE;
 	}
 	if (*arg < 0) {
-		status_set(res, EINVAL, "a negative time");
+		rpc_status(res, EINVAL, "a negative time");
 		return TRUE;
 	}
 	if (!heard) {
@@ -455,7 +449,7 @@ startd_kbdd_activity_1_svc(quad_t *arg, status_x *res, struct svc_req *req)
 	}
 	if (console_kbdd_report((double)*arg / 1000.0))
 		startd_activity("kbdd");
-	status_set(res, 0, "");
+	rpc_status_ok(res);
 	return TRUE;
 }
 

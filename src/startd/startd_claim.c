@@ -96,22 +96,6 @@ claim_add_attrs(struct ad *ad)
 	ad_set_int(ad, "JobStart", (long long)claim.start);
 }
 
-static void
-status_set(status_x *res, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void
-status_set(status_x *res, int code, const char *fmt, ...)
-{
-	char msg[ERRSTR_MAX];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	res->code = code;
-	res->message = xstrdup(msg);
-}
 
 static void
 claim_clear(void)
@@ -481,7 +465,7 @@ startd_request_claim_1_svc(claim_x *arg, status_x *res, struct svc_req *req)
 	rpc_caller_ip(req, from, sizeof(from));
 	if ((job = ad_from_xdr(&arg->job, err, sizeof(err))) == NULL) {
 		log_warnx("claim from %s: bad job ad: %s", from, err);
-		status_set(res, EINVAL, "bad job ad: %s", err);
+		rpc_status(res, EINVAL, "bad job ad: %s", err);
 		return TRUE;
 	}
 	if (ad_get_int(job, "ClusterId", &cluster) == -1 ||
@@ -491,7 +475,7 @@ startd_request_claim_1_svc(claim_x *arg, status_x *res, struct svc_req *req)
 	    addr_parse(arg->shadow_addr, &sin) == -1) {
 		log_warnx("claim from %s: malformed (job id, Owner, "
 		    "capability or shadow address)", from);
-		status_set(res, EINVAL, "malformed claim: it needs ClusterId, "
+		rpc_status(res, EINVAL, "malformed claim: it needs ClusterId, "
 		    "ProcId, Owner, a capability and the shadow's address");
 		goto out;
 	}
@@ -502,10 +486,10 @@ startd_request_claim_1_svc(claim_x *arg, status_x *res, struct svc_req *req)
 		    "machine is %s", cluster, proc, from,
 		    startd_state_name(startd_state_get()));
 		if (startd_state_get() == STATE_OWNER)
-			status_set(res, EBUSY, "the machine is in the Owner "
+			rpc_status(res, EBUSY, "the machine is in the Owner "
 			    "state (START is FALSE): the owner is back");
 		else
-			status_set(res, EBUSY, "the machine is %s: it runs "
+			rpc_status(res, EBUSY, "the machine is %s: it runs "
 			    "another job", startd_state_name(
 			    startd_state_get()));
 		goto out;
@@ -514,7 +498,7 @@ startd_request_claim_1_svc(claim_x *arg, status_x *res, struct svc_req *req)
 	if (!eval_true(machine, job, "START", &what)) {
 		log_info("claim for job %lld.%lld from %s refused: START is "
 		    "%s for it", cluster, proc, from, what);
-		status_set(res, EPERM, "START is %s for this job%s", what,
+		rpc_status(res, EPERM, "START is %s for this job%s", what,
 		    strcmp(what, "FALSE") == 0 ? ": the owner is back or "
 		    "the machine does not want it" : "");
 		goto out;
@@ -523,14 +507,14 @@ startd_request_claim_1_svc(claim_x *arg, status_x *res, struct svc_req *req)
 	    !eval_true(job, machine, "Requirements", &what)) {
 		log_info("claim for job %lld.%lld from %s refused: its "
 		    "Requirements are %s here", cluster, proc, from, what);
-		status_set(res, EPERM, "the job's Requirements are %s on "
+		rpc_status(res, EPERM, "the job's Requirements are %s on "
 		    "this machine", what);
 		goto out;
 	}
 	if (spawn_starter(arg, err, sizeof(err)) == -1) {
 		log_warnx("claim for job %lld.%lld: %s", cluster, proc, err);
 		claim_clear();
-		status_set(res, EAGAIN, "%s", err);
+		rpc_status(res, EAGAIN, "%s", err);
 		goto out;
 	}
 	claim.capability = xstrdup(arg->capability);
@@ -547,7 +531,7 @@ startd_request_claim_1_svc(claim_x *arg, status_x *res, struct svc_req *req)
 	    "pid %d", claim.job_id, claim.owner, claim.schedd,
 	    arg->shadow_addr, (int)claim.pid);
 	startd_state_set(STATE_CLAIMED, "a claim was accepted");
-	status_set(res, 0, "starter pid %d", (int)claim.pid);
+	rpc_status(res, 0, "starter pid %d", (int)claim.pid);
 out:
 	free(owner);
 	ad_free(job);
@@ -563,11 +547,11 @@ startd_vacate_1_svc(void *arg, status_x *res, struct svc_req *req)
 	rpc_caller_ip(req, from, sizeof(from));
 	if (!rpc_host_allowed(req, "HOSTALLOW_WRITE")) {
 		log_warnx("vacate from %s refused (HOSTALLOW_WRITE)", from);
-		status_set(res, EPERM, "not allowed to vacate this machine");
+		rpc_status(res, EPERM, "not allowed to vacate this machine");
 		return TRUE;
 	}
 	if (!claim_active()) {
-		status_set(res, 0, "no job is running on %s",
+		rpc_status(res, 0, "no job is running on %s",
 		    startd_host_name());
 		return TRUE;
 	}
@@ -575,14 +559,14 @@ startd_vacate_1_svc(void *arg, status_x *res, struct svc_req *req)
 	switch (startd_state_get()) {
 	case STATE_VACATING:
 	case STATE_KILLING:
-		status_set(res, 0, "job %s is already leaving", claim.job_id);
+		rpc_status(res, 0, "job %s is already leaving", claim.job_id);
 		break;
 	default:
 		if (claim_vacate(why) == -1)
-			status_set(res, EAGAIN, "cannot vacate job %s",
+			rpc_status(res, EAGAIN, "cannot vacate job %s",
 			    claim.job_id);
 		else
-			status_set(res, 0, "vacating job %s", claim.job_id);
+			rpc_status(res, 0, "vacating job %s", claim.job_id);
 		break;
 	}
 	return TRUE;
@@ -613,15 +597,15 @@ startd_release_claim_1_svc(char **arg, status_x *res, struct svc_req *req)
 	    *arg == NULL || !capability_equal(*arg, claim.capability)) {
 		log_warnx("release from %s refused: not the claim's holder",
 		    from);
-		status_set(res, EPERM, "not the holder of a claim here");
+		rpc_status(res, EPERM, "not the holder of a claim here");
 		return TRUE;
 	}
 	if (startd_state_get() == STATE_KILLING)
-		status_set(res, 0, "job %s is already being killed",
+		rpc_status(res, 0, "job %s is already being killed",
 		    claim.job_id);
 	else if (claim_kill("its shadow released the claim") == -1)
-		status_set(res, EAGAIN, "cannot kill job %s", claim.job_id);
+		rpc_status(res, EAGAIN, "cannot kill job %s", claim.job_id);
 	else
-		status_set(res, 0, "killing job %s", claim.job_id);
+		rpc_status(res, 0, "killing job %s", claim.job_id);
 	return TRUE;
 }
