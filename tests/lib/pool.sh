@@ -12,6 +12,7 @@
 #   pool_start                     # start every host's master
 #   pool_wait_machines 4           # until 4 machine ads are in
 #   on cm condor_status            # run a command as host cm
+#   pool_owner DIR                 # OWNER, as_owner: who submits jobs
 #   pool_stop                      # (also done at exit)
 #
 # Checks print "PASS name" / "FAIL name: why" for tests/run.  Every
@@ -21,6 +22,7 @@
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 export PATH="$TOP/bin:$TOP/sbin:$PATH"
+unset CONDOR_CONFIG	# each command names its host (on HOST ...)
 POOL=
 POOL_HOSTS=()
 declare -A POOL_MASTER_PID
@@ -132,6 +134,27 @@ machine_count() {
 pool_wait_machines() {
 	local n=$1 limit=${2:-60}
 	wait_for "$limit" bash -c "[ \$(CONDOR_CONFIG='$POOL/${POOL_HOSTS[0]}/condor_config' '$TOP/bin/condor_status' -af Name 2>/dev/null | wc -l) -ge $n ]"
+}
+
+# pool_owner DIR: who submits the jobs: OWNER, and as_owner COMMAND...
+# which runs a command as OWNER (with the central manager's
+# configuration unless CONDOR_CONFIG is set for it, as "on HOST" does).
+# When the tests run as root OWNER is user nobody, so that what the job
+# meets (EACCES on a mode-000 file, the files it creates) is an ordinary
+# user's, and the work directory DIR is given to nobody.
+pool_owner() {
+	OWNER=$(id -un)
+	as_owner() { "$@"; }
+	if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
+	    id nobody >/dev/null 2>&1; then
+		OWNER=nobody
+		as_owner() {
+			CONDOR_CONFIG=${CONDOR_CONFIG:-$POOL/cm/condor_config} \
+			    setpriv --reuid=nobody --regid="$(id -g nobody)" \
+			    --clear-groups "$@"
+		}
+		chown nobody "$1"
+	fi
 }
 
 # check_resumed JOB EXE RUNS: a check that the standard-universe JOB

@@ -95,14 +95,7 @@ check "demo_primes relinks with condor_cc" condor_cc -O2 -o "$S/primes" \
 	"$TOP/tests/programs/demo_primes.c"
 "$S/primes.native" $N $STEP >"$S/native.txt" &
 native=$!
-as_owner() { "$@"; }
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
-	as_owner() {
-		setpriv --reuid=nobody --regid="$(id -g nobody)" \
-		    --clear-groups "$@"
-	}
-	chown nobody "$S"
-fi
+pool_owner "$S"
 cat >"$S/heavy.sub" <<EOF2
 universe   = standard
 executable = primes

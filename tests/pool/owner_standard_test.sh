@@ -47,14 +47,7 @@ check "demo_primes relinks with condor_cc" condor_cc -O2 -o "$W/primes" \
 	"$TOP/tests/programs/demo_primes.c"
 "$W/primes.native" $N $STEP >"$W/native.txt"
 
-as_owner() { "$@"; }
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
-	as_owner() {
-		CONDOR_CONFIG="$POOL/cm/condor_config" setpriv --reuid=nobody \
-		    --regid="$(id -g nobody)" --clear-groups "$@"
-	}
-	chown nobody "$W"
-fi
+pool_owner "$W"
 cm() { on cm "$@"; }
 in_history() { test -n "$(cm condor_history "$1" -af ProcId 2>/dev/null)"; }
 attr() { cm condor_q "$1" -af "$2" 2>/dev/null; }

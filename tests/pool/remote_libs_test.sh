@@ -59,17 +59,7 @@ check "remote_signals builds natively" cc -O2 -static \
 check "remote_signals relinks with condor_cc" condor_cc -O2 \
 	-o remote_signals "$P/remote_signals.c"
 
-as_owner() { "$@"; }
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
-	OWNER=nobody
-	as_owner() {
-		CONDOR_CONFIG="$POOL/cm/condor_config" setpriv --reuid=nobody \
-		    --regid="$(id -g nobody)" --clear-groups "$@"
-	}
-	chown nobody "$W"
-else
-	OWNER=$(id -un)
-fi
+pool_owner "$W"
 submit() {
 	(cd "$W" && as_owner "$TOP/bin/condor_submit" "$1" 2>&1) |
 	    sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p'

@@ -39,17 +39,7 @@ for prog in remote_files remote_sandbox remote_edge; do
 	check "$prog relinks with condor_cc" condor_cc -O2 -o "$W/$prog" "$P/$prog.c"
 done
 
-as_owner() { "$@"; }
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
-	OWNER=nobody
-	as_owner() {
-		CONDOR_CONFIG="$POOL/cm/condor_config" setpriv --reuid=nobody \
-		    --regid="$(id -g nobody)" --clear-groups "$@"
-	}
-	chown nobody "$W"
-else
-	OWNER=$(id -un)
-fi
+pool_owner "$W"
 submit() {
 	(cd "$W" && as_owner "$TOP/bin/condor_submit" "$1" 2>&1) |
 	    sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p'
