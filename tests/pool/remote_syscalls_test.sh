@@ -34,7 +34,7 @@ cd "$W" || exit 1
 
 # Build each program natively and relinked.
 P="$TOP/tests/programs"
-for prog in remote_files remote_sandbox remote_edge; do
+for prog in remote_files remote_sandbox remote_edge remote_rootdir; do
 	check "$prog builds natively" cc -O2 -static -o "$W/$prog.native" "$P/$prog.c"
 	check "$prog relinks with condor_cc" condor_cc -O2 -o "$W/$prog" "$P/$prog.c"
 done
@@ -147,6 +147,45 @@ check "bad pointers give EFAULT" test \
 check "the edge job ran to the end" grep -qx done "$W/edge_condor/out.txt"
 check "epoll refused with ENOSYS" grep -qx 'epoll_create1 ENOSYS' \
 	"$W/edge_condor/err.txt"
+
+# --- 4. rootdir: the job's paths confined to a directory -----------------
+# chroot needs root; as another user the shadow cannot confine a job.
+if [ "$(id -u)" = 0 ]; then
+	J="$W/jail"
+	mkdir -p "$J/home"
+	echo "the jail's marker" >"$J/marker.txt"
+	echo "outside the jail" >"$W/marker.txt"
+	seq 1 3 | sed 's/^/input line /' >"$J/home/in.txt"
+	ln -s /etc/hostname "$J/home/escape"
+	[ "$OWNER" = nobody ] && chown nobody "$J/home" "$J/home/in.txt"
+	cat >rootdir.sub <<EOF2
+universe   = standard
+executable = remote_rootdir
+rootdir    = $J
+initialdir = $J/home
+output     = out.txt
+error      = err.txt
+queue
+EOF2
+	chmod 644 rootdir.sub
+	C=$(submit rootdir.sub)
+	check "the rootdir job is submitted" test -n "$C"
+	check "job $C.0 completes" wait_for 90 in_history "$C.0"
+	if [ "$OWNER" = nobody ]; then wrote=EACCES; else wrote=ok; fi
+	cat >rootdir.want <<EOF2
+cwd                    /home
+/marker.txt            [the jail's marker]
+../../../marker.txt    [the jail's marker]
+in.txt                 [input line 1]
+/etc/hostname          ENOENT
+escape link            ENOENT
+/proc/self/status      ENOENT
+../../../../.. is /    yes
+write /written.txt     $wrote
+done
+EOF2
+	check "every path stays inside rootdir" same rootdir.want "$J/home/out.txt"
+fi
 
 echo "$POOL_FAILS failed"
 [ "$POOL_FAILS" = 0 ]
