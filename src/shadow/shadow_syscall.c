@@ -930,6 +930,25 @@ syscall_address(void)
 	return listen_fd != -1 ? address : "";
 }
 
+/* Why the service exited with CODE before serving (server_start). */
+static const char *
+server_failure(int code)
+{
+	switch (code) {
+	case 3:
+		return "cannot open the job's standard files";
+	case 4:
+		return "cannot enter its initialdir";
+	case 5:
+		return "cannot confine it to its rootdir (chroot needs the "
+		    "shadow to run as root)";
+	case 6:
+		return "cannot become the job's owner";
+	default:
+		return "its shadow is gone";
+	}
+}
+
 void
 syscall_collect(double wait)
 {
@@ -949,7 +968,11 @@ syscall_collect(double wait)
 	event_fd_del(report_fd);
 	close(report_fd);
 	report_fd = -1;
-	waitpid(server_pid, &status, 0);
+	if (waitpid(server_pid, &status, 0) == server_pid &&
+	    WIFEXITED(status) && WEXITSTATUS(status) >= 3 &&
+	    WEXITSTATUS(status) <= 7)
+		log_warnx("job %s: the system-call service could not start: "
+		    "%s", sj.id, server_failure(WEXITSTATUS(status)));
 	sj.bytes_sent += counts.bytes_in;
 	sj.bytes_received += counts.bytes_out;
 	log_info("job %s: %lld remote system calls, %lld bytes from the job, "
