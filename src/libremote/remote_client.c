@@ -12,8 +12,8 @@
  *
  * Answered here without a round trip: ioctl (ENOTTY: every remote file
  * is a plain file, so stdio buffers fully, as it does on a file), and
- * mmap (anonymous memory is local; mapping a remote file is refused
- * with ENODEV).
+ * anonymous mmap.  A mapping of a remote file is a private copy
+ * (r_mmap_file), and a shared writable one is refused with ENODEV.
  *
  * Runs inside the SIGSYS handler with every signal blocked: a remote
  * call is never interrupted halfway, so the stream stays in step.
@@ -572,6 +572,59 @@ r_faccess(int dirfd, const char *path, int mode, int flags)
 	return transact(&x);
 }
 
+#define MAP_PAGE	4096UL
+
+/*
+ * mmap of a remote file.  The file is at the shadow, so the mapping is a
+ * copy: local anonymous memory filled by pread, then given the
+ * protection asked for.  A private mapping means just that (the
+ * program's writes stay its own, and a checkpoint carries the pages like
+ * any others); a shared read-only one is a copy too, which does not see
+ * later changes to the file; a shared writable one, whose writes would
+ * have to reach the file, is refused with ENODEV.  Errors as the kernel
+ * gives them: EINVAL, EBADF, EACCES for a descriptor not open for
+ * reading (or, for a shared writable mapping, not for both), ENODEV for
+ * what is not a regular file.  Pages wholly past the end of the file
+ * read as zeros, where the kernel would raise SIGBUS.
+ */
+static long
+r_mmap_file(const long a[6])
+{
+	unsigned long len = (unsigned long)a[1], done;
+	int prot = (int)a[2], flags = (int)a[3], fd = (int)a[4];
+	long long off = a[5];
+	long g[6] = { fd, F_GETFL, 0, 0, 0, 0 };
+	long addr, r = 0, fl;
+
+	if (len == 0 || (off & (long long)(MAP_PAGE - 1)) != 0 || off < 0)
+		return -EINVAL;
+	if ((fl = remote_call(SYS_fcntl, g)) < 0)
+		return fl;
+	if ((fl & O_ACCMODE) == O_WRONLY)
+		return -EACCES;
+	if ((flags & MAP_TYPE) != MAP_PRIVATE && (prot & PROT_WRITE))
+		return (fl & O_ACCMODE) != O_RDWR ? -EACCES : -ENODEV;
+	addr = condor_sys6(SYS_mmap, a[0], len, PROT_READ | PROT_WRITE,
+	    (flags & ~(MAP_TYPE | MAP_SYNC)) | MAP_PRIVATE | MAP_ANONYMOUS,
+	    -1, 0);
+	if (addr < 0 && addr > -4096)
+		return addr;
+	for (done = 0; done < len; done += (unsigned long)r) {
+		r = r_read(SYS_pread64, fd, (uint8_t *)addr + done, len - done,
+		    off + (long long)done);
+		if (r <= 0)
+			break;
+	}
+	if (r < 0 || (prot != (PROT_READ | PROT_WRITE) &&
+	    (r = condor_sys3(SYS_mprotect, addr, len, prot)) < 0)) {
+		condor_sys2(SYS_munmap, addr, len);
+		if (r == -EISDIR || r == -ESPIPE || r == -EINVAL)
+			return -ENODEV;
+		return r;
+	}
+	return addr;
+}
+
 long
 remote_call(long nr, const long a[6])
 {
@@ -744,7 +797,7 @@ remote_call(long nr, const long a[6])
 		return -ENOTTY;
 	case SYS_mmap:
 		if (!(a[3] & MAP_ANONYMOUS))
-			return -ENODEV;
+			return r_mmap_file(a);
 		return condor_sys6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 	}
 	return -ENOSYS;

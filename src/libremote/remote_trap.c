@@ -190,7 +190,8 @@ static const struct sc_entry sc_table[SC_MAX] = {
 	[SYS_symlinkat] = REMOTE_ONLY, [SYS_flock] = REMOTE_ONLY,
 	[SYS_ioctl] = REMOTE_ONLY,
 	/* Local under Condor too: memory, time, identity, exit. */
-	/* remote_client.c: anonymous memory here, remote files ENODEV. */
+	/* remote_client.c: anonymous memory here; a remote file a private
+	 * copy (shared and writable: ENODEV). */
 	[SYS_mmap] = { SC_DEFAULT, SC_REMOTE, 0, 0, 0 },
 	/* Files are created at the shadow, with the job's umask there. */
 	[SYS_umask] = { SC_DEFAULT, SC_REMOTE, 0, 0, 0 },

@@ -9,6 +9,7 @@
  * noperm.txt (mode 000, for EACCES when not run as root); reads its
  * standard input.
  */
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -113,6 +114,69 @@ main(void)
 	fstat(fd, &st);
 	printf("big.bin size %ld mode %o\n", (long)st.st_size,
 	    (unsigned)st.st_mode & 07777);
+	close(fd);
+
+	/* The file mapped: whole, from an offset, past its end (zeros),
+	 * written privately (the file unchanged), and refused ones. */
+	fd = open("big.bin", O_RDONLY);
+	{
+		unsigned char *m;
+		unsigned long h = 5381;
+		long len = 300 * 8192;
+		int tfd;
+
+		m = mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m == MAP_FAILED)
+			printf("mmap whole: %s\n", ename(errno));
+		else {
+			for (i = 0; i < len; i++)
+				h = h * 33 + m[i];
+			printf("mmap whole: hash %lx\n", h);
+			munmap(m, (size_t)len);
+		}
+		/* in.txt is shorter than a page: the rest reads as zeros. */
+		tfd = open("in.txt", O_RDONLY);
+		fstat(tfd, &st);
+		m = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, tfd, 0);
+		if (m == MAP_FAILED || st.st_size >= 4096)
+			printf("mmap in.txt: %s\n", ename(errno));
+		else {
+			printf("mmap in.txt: ends \"%.9s\", then %d %d\n",
+			    (char *)m + st.st_size - 10, m[st.st_size],
+			    m[4095]);
+			munmap(m, 4096);
+		}
+		close(tfd);
+		m = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd,
+		    8192 * 12);
+		if (m == MAP_FAILED)
+			printf("mmap at 12 pages: %s\n", ename(errno));
+		else {
+			printf("mmap at 12 pages: %c%c\n", m[0], m[8191]);
+			m[0] = '!';
+			printf("private write seen: %c\n", m[0]);
+			munmap(m, 8192);
+		}
+		r = pread(fd, buf, 1, 8192 * 12);
+		printf("the file after it: %c\n", buf[0]);
+		m = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		printf("mmap shared writable, read-only fd: %s\n",
+		    m == MAP_FAILED ? ename(errno) : "OK");
+		m = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 100);
+		printf("mmap at an odd offset: %s\n",
+		    m == MAP_FAILED ? ename(errno) : "OK");
+		m = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, 77, 0);
+		printf("mmap of a bad fd: %s\n",
+		    m == MAP_FAILED ? ename(errno) : "OK");
+	}
+	close(fd);
+	fd = open("big.bin", O_WRONLY);
+	{
+		void *m = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
+
+		printf("mmap of a write-only fd: %s\n",
+		    m == MAP_FAILED ? ename(errno) : "OK");
+	}
 	close(fd);
 
 	/* dup2 onto stdout. */
