@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "ckptfile.h"
+#include "fdio.h"
 
 /* ---------------------------------------------------------------- */
 /* The checksum: CRC32C over four interleaved lanes of 64-bit words. */
@@ -641,23 +642,6 @@ pread_full(int fd, void *buf, size_t len, uint64_t off)
 	return 0;
 }
 
-static int
-write_full(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-	ssize_t n;
-
-	while (len > 0) {
-		n = write(fd, p, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += n, len -= (size_t)n;
-	}
-	return 0;
-}
 
 static void
 elf_init_once(void)
@@ -1165,7 +1149,7 @@ merge_write(void *arg, const void *buf, size_t len)
 {
 	struct merge_io *m = arg;
 
-	if (write_full(m->out_fd, buf, len) == -1)
+	if (fd_write_full(m->out_fd, buf, len) == -1)
 		return -errno;
 	m->written += len;
 	if (m->written - m->flushed >= (32u << 20)) {

@@ -30,6 +30,7 @@
 #include "ad.h"
 #include "buf.h"
 #include "expr.h"
+#include "fdio.h"
 #include "log.h"
 #include "queue_log.h"
 #include "xalloc.h"
@@ -667,27 +668,6 @@ qlog_destroy(struct qlog *q, int cluster, int proc)
 
 /* Writing. */
 
-static int
-write_all(int fd, const char *p, size_t n)
-{
-	ssize_t w;
-
-	while (n > 0) {
-		w = write(fd, p, n);
-		if (w == -1) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if (w == 0) {
-			errno = EIO;
-			return -1;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
 
 static void
 apply_all(struct qlog *q)
@@ -715,7 +695,7 @@ qlog_commit(struct qlog *q, int durable)
 	crc = qlog_crc32(0, q->tx.data, q->tx.len);
 	snprintf(end, sizeof(end), "E %08x\n", crc);
 	buf_adds(&q->tx, end);
-	if (write_all(q->fd, q->tx.data, q->tx.len) == -1)
+	if (fd_write_full(q->fd, q->tx.data, q->tx.len) == -1)
 		goto fail;
 	q->dirty = 1;
 	if (durable && qlog_sync(q) == -1)
@@ -1023,7 +1003,7 @@ save_dropped(const struct qlog *q, const char *data, long long size)
 	int fd;
 
 	fd = open(bad, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd == -1 || write_all(fd, data, (size_t)size) == -1)
+	if (fd == -1 || fd_write_full(fd, data, (size_t)size) == -1)
 		log_warn("%s: cannot save the dropped tail", bad);
 	else
 		log_warnx("%s: the dropped tail is saved in %s", q->path, bad);
@@ -1252,7 +1232,7 @@ qlog_compact(struct qlog *q)
 		chunk_end(&b, tx_start);
 		in_chunk = 0;
 		if (b.len >= QLOG_FLUSH_BYTES || e->next == NULL) {
-			if (write_all(fd, b.data, b.len) == -1)
+			if (fd_write_full(fd, b.data, b.len) == -1)
 				goto fail;
 			written += (long long)b.len;
 			buf_reset(&b);
@@ -1264,7 +1244,7 @@ qlog_compact(struct qlog *q)
 	if (q->head == NULL)
 		chunk_end(&b, tx_start);
 	if (b.len > 0) {
-		if (write_all(fd, b.data, b.len) == -1)
+		if (fd_write_full(fd, b.data, b.len) == -1)
 			goto fail;
 		written += (long long)b.len;
 	}

@@ -57,6 +57,7 @@
 #include "ad.h"
 #include "config.h"
 #include "event.h"
+#include "fdio.h"
 #include "log.h"
 #include "priv.h"
 #include "rpcutil.h"
@@ -93,39 +94,7 @@ struct jfd {
 static struct jfd	jfds[JOB_MAXFD];
 static uint8_t		*req_buf, *rep_buf;
 
-static int
-full_read(int fd, void *p, size_t n)
-{
-	size_t got = 0;
-	ssize_t r;
 
-	while (got < n) {
-		r = read(fd, (char *)p + got, n - got);
-		if (r == -1 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		got += (size_t)r;
-	}
-	return 0;
-}
-
-static int
-full_write(int fd, const void *p, size_t n)
-{
-	size_t done = 0;
-	ssize_t r;
-
-	while (done < n) {
-		r = write(fd, (const char *)p + done, n - done);
-		if (r == -1 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		done += (size_t)r;
-	}
-	return 0;
-}
 
 static int
 jfd_alloc(int min)
@@ -626,7 +595,7 @@ drain(int sock, uint32_t n)
 	while (n > 0) {
 		chunk = n < SYSCALL_PROTO_MAX_RECORD ? n :
 		    SYSCALL_PROTO_MAX_RECORD;
-		if (full_read(sock, req_buf, chunk) == -1)
+		if (fd_read_full(sock, req_buf, chunk) == -1)
 			return -1;
 		n -= chunk;
 	}
@@ -645,7 +614,7 @@ server_loop(int sock, int report)
 
 	memset(&c, 0, sizeof(c));
 	for (;;) {
-		if (full_read(sock, &mark, 4) == -1)
+		if (fd_read_full(sock, &mark, 4) == -1)
 			break;
 		mark = ntohl(mark);
 		len = mark & ~SYSCALL_PROTO_LAST_FRAG;
@@ -661,7 +630,7 @@ server_loop(int sock, int report)
 			    SYSCALL_PROTO_MAX_RECORD);
 			sxdr_put_i64(&out, r);
 		} else {
-			if (full_read(sock, req_buf, len) == -1)
+			if (fd_read_full(sock, req_buf, len) == -1)
 				break;
 			sxdr_init(&in, req_buf, len);
 			nr = sxdr_get_u32(&in);
@@ -685,7 +654,7 @@ server_loop(int sock, int report)
 		}
 		mark = htonl(SYSCALL_PROTO_LAST_FRAG | out.pos);
 		memcpy(rep_buf, &mark, 4);
-		if (full_write(sock, rep_buf, RESULT_AT + out.pos) == -1)
+		if (fd_write_full(sock, rep_buf, RESULT_AT + out.pos) == -1)
 			break;
 		c.bytes_out += RESULT_AT + (long long)out.pos;
 	}
@@ -695,7 +664,7 @@ server_loop(int sock, int report)
 		c.sys_cpu = (double)ru.ru_stime.tv_sec +
 		    (double)ru.ru_stime.tv_usec / 1e6;
 	}
-	full_write(report, &c, sizeof(c));
+	fd_write_full(report, &c, sizeof(c));
 	_exit(0);
 }
 
@@ -863,7 +832,7 @@ on_connect(int fd, short revents, void *arg)
 	mark = htonl(SYSCALL_PROTO_LAST_FRAG | 4);
 	memcpy(reply, &mark, 4);
 	memset(reply + 4, 0, 4);
-	if (pipe2(p, O_CLOEXEC) == -1 || full_write(sock, reply, 8) == -1) {
+	if (pipe2(p, O_CLOEXEC) == -1 || fd_write_full(sock, reply, 8) == -1) {
 		log_warn("job %s: cannot start the system-call service",
 		    sj.id);
 		close(sock);
@@ -962,7 +931,7 @@ syscall_collect(double wait)
 	p.events = POLLIN;
 	if (poll(&p, 1, (int)(wait * 1000)) != 1)
 		return;
-	if (full_read(report_fd, &c, sizeof(c)) == 0)
+	if (fd_read_full(report_fd, &c, sizeof(c)) == 0)
 		counts = c;
 	collected = 1;
 	event_fd_del(report_fd);
