@@ -299,7 +299,7 @@ read_full(struct xidle *x, unsigned char *buf, size_t len, char *why,
 			continue;	/* the deadline decides */
 		}
 		n = read(x->fd, buf + got, len - got);
-		if (n == 0) {
+		if (n == 0 || (n == -1 && errno == ECONNRESET)) {
 			why_set(why, whylen, "the display closed the "
 			    "connection");
 			return -1;
@@ -347,6 +347,11 @@ write_full(struct xidle *x, const unsigned char *buf, size_t len, char *why,
 		if (n == -1) {
 			if (errno == EINTR)
 				continue;
+			if (errno == EPIPE || errno == ECONNRESET) {
+				why_set(why, whylen, "the display closed the "
+				    "connection");
+				return -1;
+			}
 			why_set(why, whylen, "write: %s", strerror(errno));
 			return -1;
 		}
