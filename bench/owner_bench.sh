@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The owner gets the machine back: how long from the owner's activity
-# (a console device touched, an input event through condor_kbdd) to the
+# (a console device touched, an input event through condor_kbdd, pointer
+# motion on an X display whose idle time condor_kbdd reads) to the
 # job being stopped (its process in state T), with POLLING_INTERVAL 1;
 # how long from the startd's vacate decision to the machine being free
 # (starter gone, State Owner) for a vanilla job and for a standard job
@@ -15,10 +16,21 @@ TRIALS=${OWNER_BENCH_TRIALS:-5}
 
 pool_init >/dev/null
 chmod 755 "$POOL"
+# An X display (Xvfb, from make test-deps) for the kbdd to read, if any.
+XVFB=
+XDISPLAY=
+if command -v Xvfb >/dev/null && command -v xdotool >/dev/null; then
+	Xvfb -displayfd 3 -nolisten tcp 3>"$POOL/xdisplay" >/dev/null 2>&1 &
+	XVFB=$!
+	wait_for 20 test -s "$POOL/xdisplay" &&
+	    XDISPLAY=":$(tr -dc 0-9 <"$POOL/xdisplay")"
+fi
+trap '[ -n "$XVFB" ] && kill "$XVFB" 2>/dev/null; pool_cleanup' EXIT
 pool_config 'MINUTE = 1' 'STARTER_UPDATE_INTERVAL = 1' 'VACATE_GRACE = 2' \
 	'PREEMPTION_ENABLED = FALSE'
 pool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD"
-pool_host exec1 "MASTER, STARTD, KBDD" "KBDD_DEVICES = $POOL/exec1/kbd"
+pool_host exec1 "MASTER, STARTD, KBDD" "KBDD_DEVICES = $POOL/exec1/kbd" \
+	"KBDD_X_DISPLAY = $XDISPLAY"
 pool_host exec2 "MASTER, STARTD" 'VACATE_GRACE = 30'
 mkfifo "$POOL/exec1/kbd"
 pool_start
@@ -64,6 +76,11 @@ def state():
 t0 = time.monotonic()
 if kind == "touch":
     os.utime(path)
+elif kind == "x":
+    # The pointer somewhere it was not: motion is input.
+    xy = str(100 + int(t0 * 1000) % 500)
+    os.spawnvpe(os.P_WAIT, "xdotool", ["xdotool", "mousemove", xy, xy],
+                dict(os.environ, DISPLAY=path))
 else:
     with open(path, "w") as f:
         f.write("key\n")
@@ -96,7 +113,9 @@ sleep 20
 c1=$(awk '{ print $1 }' "/proc/$spid/schedstat")
 cost=$(awk -v a="$c0" -v b="$c1" 'BEGIN { printf "%.2f", (b - a) / 1e6 / 20 }')
 
-for kind in touch kbdd; do
+kinds="touch kbdd"
+[ -n "$XDISPLAY" ] && kinds="$kinds x"
+for kind in $kinds; do
 	: >"times.$kind"
 	for _ in $(seq "$TRIALS"); do
 		# Resumed and quiet: the console idle for ContinueIdleTime.
@@ -104,6 +123,8 @@ for kind in touch kbdd; do
 		sleep 1.3
 		if [ "$kind" = touch ]; then
 			stop_time "$pid" touch "$POOL/exec1/tty" >>"times.$kind"
+		elif [ "$kind" = x ]; then
+			stop_time "$pid" x "$XDISPLAY" >>"times.$kind"
 		else
 			stop_time "$pid" fifo "$POOL/exec1/kbd" >>"times.$kind"
 		fi
@@ -111,6 +132,11 @@ for kind in touch kbdd; do
 done
 echo "owner: console touched -> job stopped (POLLING_INTERVAL 1)|$(grep -v timeout times.touch | summary)|<= 1 s"
 echo "owner: input event via condor_kbdd -> job stopped|$(grep -v timeout times.kbdd | summary)|<= 1 s"
+if [ -n "$XDISPLAY" ]; then
+	echo "owner: X pointer motion via condor_kbdd -> job stopped (display polled every 1 s)|$(grep -v timeout times.x | summary)|<= 1 s"
+else
+	echo "owner: X pointer motion via condor_kbdd -> job stopped|? (no Xvfb and xdotool: make test-deps)|<= 1 s"
+fi
 echo "owner: startd CPU per second with a job (a look a second, ad every 2 s)|$cost ms|"
 
 # Vacate: the owner stays (a touch every half second); after
