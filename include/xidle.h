@@ -1,8 +1,9 @@
 /*
  * xidle.h: an X display's idle time, read over the X protocol itself
  * (the core setup, QueryExtension, and the MIT-SCREEN-SAVER extension's
- * QueryInfo) on the display's local socket, without the X libraries.
- * The kbdd uses it to see an owner who works at a graphical display.
+ * QueryInfo) on the display's local socket, without the X libraries;
+ * and, where the display has XInput 2, its raw input events, which tell
+ * of input the moment it comes.  The kbdd uses it to see an owner who works at a graphical display.
  *
  * The parsers are separate from the connection so that each can be
  * tested, and fed garbage, on its own: every one checks every length
@@ -80,6 +81,17 @@ struct xidle *xidle_open(const char *display, const char *authfiles,
  */
 int	xidle_query(struct xidle *, long long *idle_ms, char *why,
 	    size_t whylen);
+
+/*
+ * xidle_fd: the connection's descriptor, to watch for reading, when the
+ * display sends raw input events (XInput 2); -1 when it does not, and
+ * only xidle_query tells of input.  xidle_events: take what the display
+ * sent without waiting; *INPUT is 1 if keyboard or pointer input came
+ * since the last call (also while xidle_query waited).  0, or -1 with
+ * the reason (close the connection).
+ */
+int	xidle_fd(const struct xidle *);
+int	xidle_events(struct xidle *, int *input, char *why, size_t whylen);
 
 void	xidle_close(struct xidle *);
 

@@ -34,6 +34,20 @@
 #define X_GENERIC_EVENT		35
 #define X_SKIP_MAX		(64 * 1024)	/* bytes of an odd reply */
 #define X_EVENTS_MAX		1000	/* events skipped for one reply */
+#define X_IN_MAX		8192	/* bytes of events read ahead */
+#define XI_NAME			"XInputExtension"
+#define XI_SELECT_EVENTS	46	/* XInput minor opcodes */
+#define XI_QUERY_VERSION	47
+#define XI_ALL_DEVICES		0
+#define XI_KEY_PRESS		2	/* XI2 event types */
+#define XI_BUTTON_PRESS		4
+#define XI_MOTION		6
+#define XI_RAW_KEY_PRESS	13
+#define XI_RAW_BUTTON_PRESS	15
+#define XI_RAW_MOTION		17
+#define XI_INPUT_MASK		(1U << XI_KEY_PRESS | 1U << XI_BUTTON_PRESS | \
+	1U << XI_MOTION | 1U << XI_RAW_KEY_PRESS | \
+	1U << XI_RAW_BUTTON_PRESS | 1U << XI_RAW_MOTION)
 
 struct xidle {
 	int		fd;
@@ -41,6 +55,12 @@ struct xidle {
 	uint16_t	seq;		/* of the last request sent */
 	uint8_t		ss_opcode;
 	uint32_t	root;
+	uint8_t		xi_opcode;	/* XInputExtension's; 0 none */
+	int		raw;		/* raw input events selected */
+	uint16_t	select_seq;	/* the XISelectEvents request */
+	int		input;		/* raw input seen, not yet told */
+	size_t		inlen;		/* bytes read ahead into IN */
+	unsigned char	in[X_IN_MAX];
 };
 
 static void
@@ -280,6 +300,12 @@ read_full(struct xidle *x, unsigned char *buf, size_t len, char *why,
 	ssize_t n;
 	int ms;
 
+	if (x->inlen > 0) {	/* read ahead by xidle_events first */
+		got = x->inlen < len ? x->inlen : len;
+		memcpy(buf, x->in, got);
+		memmove(x->in, x->in + got, x->inlen - got);
+		x->inlen -= got;
+	}
 	while (got < len) {
 		ms = (int)((deadline - monotime()) * 1000);
 		if (ms <= 0) {
@@ -362,9 +388,24 @@ write_full(struct xidle *x, const unsigned char *buf, size_t len, char *why,
 	return 0;
 }
 
+/* An event in BUF (32 bytes and more): raw input of XInput's? */
+static void
+note_event(struct xidle *x, const unsigned char *buf)
+{
+	unsigned type = get16(buf + 8);
+
+	if ((buf[0] & 0x7f) == X_GENERIC_EVENT && x->xi_opcode != 0 &&
+	    buf[1] == x->xi_opcode && type < 32 &&
+	    (XI_INPUT_MASK & 1U << type) != 0)
+		x->input = 1;
+}
+
 /*
  * The 32-byte reply to the last request sent, into REPLY, its extra
- * bytes skipped; events are skipped; an error is reported.
+ * bytes skipped; events are noted and skipped.  -1 if the connection
+ * failed; -2 if the display answered with an X error (both with the
+ * reason).  An error for the XISelectEvents request, which has no
+ * reply, only means there will be no raw input events.
  */
 static int
 read_reply(struct xidle *x, unsigned char *reply, const char *what,
@@ -375,10 +416,15 @@ read_reply(struct xidle *x, unsigned char *reply, const char *what,
 	for (;;) {
 		if (read_full(x, reply, 32, why, whylen) == -1)
 			return -1;
+		if (reply[0] == 0 && x->raw && get16(reply + 2) ==
+		    x->select_seq && x->select_seq != x->seq) {
+			x->raw = 0;
+			continue;
+		}
 		if (reply[0] == 0) {
 			why_set(why, whylen, "the display refused %s (X "
 			    "error %u)", what, reply[1]);
-			return -1;
+			return -2;
 		}
 		if (reply[0] == 1) {
 			if (skip(x, (size_t)get32(reply + 4) * 4, why,
@@ -390,6 +436,7 @@ read_reply(struct xidle *x, unsigned char *reply, const char *what,
 			}
 			return 0;
 		}
+		note_event(x, reply);
 		if ((reply[0] & 0x7f) == X_GENERIC_EVENT &&
 		    skip(x, (size_t)get32(reply + 4) * 4, why, whylen) == -1)
 			return -1;
@@ -466,6 +513,69 @@ find_cookie(const char *authfiles, int number, unsigned char *cookie)
 	return got > 0 ? got : 0;
 }
 
+/* QueryExtension(NAME): its major opcode, 0 if absent, -1 (WHY). */
+static int
+query_extension(struct xidle *x, const char *name, char *why, size_t whylen)
+{
+	unsigned char req[64];
+	size_t len = 8 + pad4(strlen(name));
+
+	memset(req, 0, sizeof(req));
+	req[0] = X_OP_QUERY_EXTENSION;
+	put16(req + 2, (unsigned)(len / 4));
+	put16(req + 4, (unsigned)strlen(name));
+	memcpy(req + 8, name, strlen(name));
+	if (write_full(x, req, len, why, whylen) == -1 ||
+	    read_reply(x, req, "QueryExtension", why, whylen) < 0)
+		return -1;
+	return req[8] ? req[9] : 0;
+}
+
+/*
+ * Ask for XInput 2's key, button and motion events from every device on
+ * the root window, raw (what physical devices do, wherever the pointer
+ * is) and plain (what reaches the root window, synthetic input from
+ * XTEST among it), so that input is seen the moment it comes rather
+ * than at the next QueryInfo.  A display without XInput 2 is
+ * fine: the idle time is still there.  -1 only if the connection fails.
+ */
+static int
+select_raw_input(struct xidle *x, char *why, size_t whylen)
+{
+	unsigned char req[32];
+	int r;
+
+	if ((r = query_extension(x, XI_NAME, why, whylen)) <= 0)
+		return r;
+	x->xi_opcode = (uint8_t)r;
+	memset(req, 0, sizeof(req));
+	req[0] = x->xi_opcode;
+	req[1] = XI_QUERY_VERSION;
+	put16(req + 2, 2);
+	put16(req + 4, 2);	/* we speak 2.2 */
+	put16(req + 6, 2);
+	if (write_full(x, req, 8, why, whylen) == -1)
+		return -1;
+	if ((r = read_reply(x, req, "XIQueryVersion", why, whylen)) == -1)
+		return -1;
+	if (r == -2 || get16(req + 8) < 2)
+		return 0;	/* XInput 1 only */
+	memset(req, 0, sizeof(req));
+	req[0] = x->xi_opcode;
+	req[1] = XI_SELECT_EVENTS;
+	put16(req + 2, 5);
+	put32(req + 4, x->root);
+	put16(req + 8, 1);		/* one mask */
+	put16(req + 12, XI_ALL_DEVICES);
+	put16(req + 14, 1);		/* of one 4-byte unit */
+	put32(req + 16, XI_INPUT_MASK);	/* bit N: event type N */
+	if (write_full(x, req, 20, why, whylen) == -1)
+		return -1;
+	x->select_seq = x->seq;
+	x->raw = 1;
+	return 0;
+}
+
 struct xidle *
 xidle_open(const char *display, const char *authfiles, int timeout,
     char *why, size_t whylen)
@@ -475,7 +585,7 @@ xidle_open(const char *display, const char *authfiles, int timeout,
 	struct xidle *x;
 	long more;
 	size_t len;
-	int number, status, clen;
+	int number, status, clen, r;
 
 	if (xidle_display_parse(display, &number, path, sizeof(path), why,
 	    whylen) == -1)
@@ -525,22 +635,16 @@ xidle_open(const char *display, const char *authfiles, int timeout,
 	}
 	free(setup);
 
-	/* QueryExtension("MIT-SCREEN-SAVER") */
-	memset(req, 0, sizeof(req));
-	len = 8 + pad4(strlen(SS_NAME));
-	req[0] = X_OP_QUERY_EXTENSION;
-	put16(req + 2, (unsigned)(len / 4));
-	put16(req + 4, (unsigned)strlen(SS_NAME));
-	memcpy(req + 8, SS_NAME, strlen(SS_NAME));
-	if (write_full(x, req, len, why, whylen) == -1 ||
-	    read_reply(x, req, "QueryExtension", why, whylen) == -1)
+	if ((r = query_extension(x, SS_NAME, why, whylen)) < 0)
 		goto fail;
-	if (req[8] == 0) {
+	if (r == 0) {
 		why_set(why, whylen, "the display has no %s extension",
 		    SS_NAME);
 		goto fail;
 	}
-	x->ss_opcode = req[9];
+	x->ss_opcode = (uint8_t)r;
+	if (select_raw_input(x, why, whylen) == -1)
+		goto fail;
 	return x;
 fail:
 	close(x->fd);
@@ -559,9 +663,62 @@ xidle_query(struct xidle *x, long long *idle_ms, char *why, size_t whylen)
 	put16(req + 2, 2);
 	put32(req + 4, x->root);
 	if (write_full(x, req, 8, why, whylen) == -1 ||
-	    read_reply(x, req, "QueryInfo", why, whylen) == -1)
+	    read_reply(x, req, "QueryInfo", why, whylen) < 0)
 		return -1;
 	*idle_ms = get32(req + 16);
+	return 0;
+}
+
+int
+xidle_fd(const struct xidle *x)
+{
+	return x->raw ? x->fd : -1;
+}
+
+int
+xidle_events(struct xidle *x, int *input, char *why, size_t whylen)
+{
+	size_t total;
+	ssize_t n;
+
+	for (;;) {
+		if (x->inlen == sizeof(x->in))
+			break;
+		n = recv(x->fd, x->in + x->inlen, sizeof(x->in) - x->inlen,
+		    MSG_DONTWAIT);
+		if (n > 0) {
+			x->inlen += (size_t)n;
+			continue;
+		}
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			break;
+		why_set(why, whylen, n == 0 || errno == ECONNRESET ?
+		    "the display closed the connection" : "read: %s",
+		    strerror(errno));
+		return -1;
+	}
+	while (x->inlen >= 32) {
+		total = 32;
+		if (x->in[0] == 1 || (x->in[0] & 0x7f) == X_GENERIC_EVENT)
+			total += (size_t)get32(x->in + 4) * 4;
+		if (total > sizeof(x->in)) {
+			why_set(why, whylen, "the display sent an event of %zu "
+			    "bytes", total);
+			return -1;
+		}
+		if (x->inlen < total)
+			break;
+		if (x->in[0] == 0 && x->raw &&
+		    get16(x->in + 2) == x->select_seq)
+			x->raw = 0;	/* XISelectEvents refused */
+		note_event(x, x->in);
+		memmove(x->in, x->in + total, x->inlen - total);
+		x->inlen -= total;
+	}
+	*input = x->input;
+	x->input = 0;
 	return 0;
 }
 

@@ -27,12 +27,15 @@
  *	seconds.  The startd works without a kbdd; the master starts the
  *	kbdd when DAEMON_LIST names KBDD.
  *
- *	An X display's own idle time is read too, every second, where one
- *	is named (KBDD_X_DISPLAY, default $DISPLAY): the kbdd speaks the X
- *	protocol on the display's local socket (no X library) and asks the
- *	MIT-SCREEN-SAVER extension how long ago the last keyboard or
- *	pointer input came, which counts input that reaches no device the
- *	kbdd may read (a remote desktop, synthetic input).  Its cookie comes
+ *	An X display is watched too where one is named (KBDD_X_DISPLAY,
+ *	default $DISPLAY): the kbdd speaks the X protocol on the display's
+ *	local socket (no X library), asks the MIT-SCREEN-SAVER extension
+ *	every second how long ago the last keyboard or pointer input came,
+ *	and, where the display has XInput 2, takes its key, button and
+ *	motion events (raw ones from every device, and those that reach the
+ *	root window) as activity the moment they come.  This counts input
+ *	that reaches no device the kbdd may read (a remote desktop,
+ *	synthetic input).  Its cookie comes
  *	from the Xauthority files of KBDD_XAUTHORITY (default $XAUTHORITY,
  *	then ~/.Xauthority).  A display that is not there, refuses us or
  *	goes away is logged once and tried again every 10 seconds; the
@@ -106,6 +109,7 @@ static long		 report_timer, rescan_timer, heartbeat_timer;
 static CLIENT		*startd;
 static int		 startd_down;	/* complained of */
 static struct xidle	*xdisp;		/* the X display; NULL: none now */
+static int		 xdisp_fd = -1;	/* watched for its input events */
 static char		*xdisp_name;	/* its name; NULL: none watched */
 static char		 xdisp_err[256];	/* last complaint */
 static long		 xdisp_timer;
@@ -404,6 +408,44 @@ x_auth_files(void)
 }
 
 static void	x_tick(void *);
+static void	x_complain(const char *, const char *);
+
+static void
+x_disconnect(void)
+{
+	if (xdisp_fd != -1)
+		event_fd_del(xdisp_fd);
+	xdisp_fd = -1;
+	xidle_close(xdisp);
+	xdisp = NULL;
+}
+
+/* Take what the display sent: input events are activity now. */
+static int
+x_drain(void)
+{
+	char why[256];
+	int input;
+
+	if (xidle_events(xdisp, &input, why, sizeof(why)) == -1) {
+		x_complain("lost: ", why);
+		x_disconnect();
+		return -1;
+	}
+	if (input)
+		activity_at(now_ms());
+	if (xdisp_fd != -1 && xidle_fd(xdisp) == -1) {
+		event_fd_del(xdisp_fd);	/* it refused the selection */
+		xdisp_fd = -1;
+	}
+	return 0;
+}
+
+static void
+on_x_events(int fd, short revents, void *arg)
+{
+	x_drain();
+}
 
 /* Complain of the display once per distinct reason. */
 static void
@@ -432,16 +474,20 @@ x_poll(void)
 			x_complain("", why);
 			return;
 		}
-		log_info("watching X display %s (its idle time)",
-		    xdisp_name);
+		xdisp_fd = xidle_fd(xdisp);
+		if (xdisp_fd != -1)
+			event_fd_add(xdisp_fd, POLLIN, on_x_events, NULL);
+		log_info("watching X display %s (its idle time%s)",
+		    xdisp_name, xdisp_fd != -1 ? " and input events" : "");
 		xdisp_err[0] = '\0';
 	}
 	if (xidle_query(xdisp, &idle, why, sizeof(why)) == -1) {
 		x_complain("lost: ", why);
-		xidle_close(xdisp);
-		xdisp = NULL;
+		x_disconnect();
 		return;
 	}
+	if (x_drain() == -1)
+		return;
 	if (now_ms() - idle > last_activity + KBDD_X_JITTER)
 		activity_at(now_ms() - idle);
 }
@@ -462,8 +508,7 @@ x_start(void)
 	if (xdisp_timer != 0)
 		event_timer_cancel(xdisp_timer);
 	xdisp_timer = 0;
-	xidle_close(xdisp);
-	xdisp = NULL;
+	x_disconnect();
 	free(xdisp_name);
 	xdisp_err[0] = '\0';
 	if ((xdisp_name = x_display_name()) == NULL) {
@@ -512,8 +557,7 @@ kbdd_shutdown(void)
 
 	for (i = 0; i < ndevices; i++)
 		device_close(&devices[i]);
-	xidle_close(xdisp);
-	xdisp = NULL;
+	x_disconnect();
 	if (startd != NULL)
 		rpc_close(startd);
 	startd = NULL;

@@ -3,9 +3,9 @@
 # A real X server (Xvfb, with a cookie in an Xauthority file), a central
 # manager and two execute hosts, each with a kbdd watching the display
 # and no input device at all:
-#  - exec1's kbdd has the cookie: X input (xdotool moving the pointer)
-#    suspends the job running there within a couple of seconds (user
-#    log 010), and idleness lets it continue (011);
+#  - exec1's kbdd has the cookie: X input (xdotool moving the pointer,
+#    an XInput 2 event the kbdd selected) suspends the job running there
+#    (user log 010), and idleness lets it continue (011);
 #  - exec2's kbdd has a wrong cookie: the display refuses it, which it
 #    logs once and keeps trying; X input does not touch exec2;
 #  - when the X server goes away the kbdd says so and keeps running.
@@ -50,8 +50,9 @@ pool_start
 
 check "the schedd listens" wait_for 60 test -S "$POOL/cm/spool/.schedd_socket"
 check "two machines advertise" pool_wait_machines 2 60
-check "exec1's kbdd watches the display" wait_for 20 \
-	grep -q "watching X display $D" "$POOL/exec1/log/KbdLog"
+check "exec1's kbdd watches the display, its input events too" wait_for 20 \
+	grep -q "watching X display $D (its idle time and input events)" \
+	"$POOL/exec1/log/KbdLog"
 check "exec2's kbdd is refused, and says why" wait_for 20 \
 	grep -q "X display $D: the display refused us: .*trying again" \
 	"$POOL/exec2/log/KbdLog"
@@ -87,7 +88,7 @@ t0=$(date +%s.%N)
 x xdotool mousemove 10 10 mousemove 20 20
 check "X input suspends the job on exec1" wait_for 10 state_is exec1 Suspended
 t1=$(date +%s.%N)
-echo "# X input -> exec1 Suspended: $(echo "$t1 - $t0" | bc) s (polling 1 s)"
+echo "# X input -> exec1 Suspended: $(echo "$t1 - $t0" | bc) s"
 check "StartLog: the kbdd reports" grep -q "the kbdd (uid [0-9]*) reports" \
 	"$POOL/exec1/log/StartLog"
 check "the user log has 010 (suspended)" wait_for 10 grep -q "^010 " "$W/job.log"

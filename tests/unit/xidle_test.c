@@ -11,6 +11,7 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -219,6 +220,8 @@ enum script {
 	XERROR,		/* an X error for QueryInfo */
 	BAD_SEQ,	/* a reply with another request's number */
 	EVENT_FLOOD,	/* only events, forever */
+	XI2,		/* XInput 2: input events as they come */
+	XI2_REFUSED,	/* XInput 2, but the selection is refused */
 };
 
 static void
@@ -252,19 +255,33 @@ write_n(int fd, const void *b, size_t n)
 }
 
 /* Read a request header and its body; its opcode. */
+/* Read a request: its major opcode, and its minor one and body. */
 static int
-read_request(int fd)
+read_request(int fd, int *minor, unsigned char *body, size_t bodylen)
 {
-	unsigned char h[4], body[1024];
+	unsigned char h[4];
 	size_t len;
 
 	if (read_n(fd, h, 4) == -1)
 		return -1;
 	len = ((size_t)h[2] | (size_t)h[3] << 8) * 4;
-	if (len < 4 || len - 4 > sizeof(body) ||
-	    read_n(fd, body, len - 4) == -1)
+	if (len < 4 || len - 4 > bodylen || read_n(fd, body, len - 4) == -1)
 		return -1;
+	*minor = h[1];
 	return h[0];
+}
+
+/* An XInput 2 event of TYPE (a GenericEvent of extension 141). */
+static void
+xi_event(int fd, int type)
+{
+	unsigned char r[32];
+
+	memset(r, 0, sizeof(r));
+	r[0] = 35;
+	r[1] = 141;
+	r[8] = type;
+	write_n(fd, r, 32);
 }
 
 static void
@@ -327,7 +344,8 @@ serve(int fd, enum script s)
 	if (s == HANGUP)
 		_exit(0);
 	for (;;) {
-		int op = read_request(fd);
+		unsigned char body[1024];
+		int minor, op = read_request(fd, &minor, body, sizeof(body));
 
 		if (op == -1)
 			_exit(0);
@@ -341,11 +359,35 @@ serve(int fd, enum script s)
 			}
 		}
 		if (op == 98) {		/* QueryExtension */
+			int xi = memcmp(body + 4, "XInputExtension", 15) == 0;
+
 			r[0] = 1;
 			r[2] = seq;
-			r[8] = s != NO_EXTENSION;
-			r[9] = 140;
+			r[8] = xi ? s == XI2 || s == XI2_REFUSED :
+			    s != NO_EXTENSION;
+			r[9] = xi ? 141 : 140;
 			write_n(fd, r, 32);
+			continue;
+		}
+		if (op == 141 && minor == 47) {	/* XIQueryVersion */
+			r[0] = 1;
+			r[2] = seq;
+			r[8] = 2;
+			r[10] = 2;
+			write_n(fd, r, 32);
+			continue;
+		}
+		if (op == 141 && minor == 46) {	/* XISelectEvents */
+			if (s == XI2_REFUSED) {
+				r[0] = 0;
+				r[1] = 2;	/* BadValue */
+				r[2] = seq;
+				write_n(fd, r, 32);
+				continue;
+			}
+			/* Input right away, then an event of no interest. */
+			xi_event(fd, 6);	/* XI_Motion */
+			xi_event(fd, 11);	/* XI_HierarchyChanged */
 			continue;
 		}
 		/* QueryInfo: first an event (MappingNotify) and a generic
@@ -433,15 +475,15 @@ test_conversations(void)
 	long long idle = -1;
 	char why[256];
 	pid_t pid;
-	int ok;
+	int ok, input;
 
 	x = open_script(GOOD, &pid, why, sizeof(why));
 	CHECK("server: a good display opens", x != NULL);
 	ok = x != NULL && xidle_query(x, &idle, why, sizeof(why)) == 0 &&
-	    idle == 4323;	/* 4321 + the request's number */
+	    idle == 4324;	/* 4321 + the request's number */
 	CHECK("server: idle time read past an event and a generic event", ok);
 	ok = x != NULL && xidle_query(x, &idle, why, sizeof(why)) == 0 &&
-	    idle == 4324;
+	    idle == 4325;
 	CHECK("server: a second query in sequence", ok);
 	xidle_close(x);
 	server_stop(pid);
@@ -499,6 +541,42 @@ test_conversations(void)
 	x = open_script(EVENT_FLOOD, &pid, why, sizeof(why));
 	ok = x == NULL && strstr(why, "only events") != NULL;
 	CHECK("server: a flood of events gives up", ok);
+	server_stop(pid);
+
+	x = open_script(GOOD, &pid, why, sizeof(why));
+	ok = x != NULL && xidle_fd(x) == -1 &&
+	    xidle_events(x, &input, why, sizeof(why)) == 0 && input == 0;
+	CHECK("server: no XInput 2, no descriptor to watch, no input", ok);
+	xidle_close(x);
+	server_stop(pid);
+
+	x = open_script(XI2, &pid, why, sizeof(why));
+	ok = x != NULL && xidle_fd(x) != -1;
+	CHECK("server: XInput 2 events selected", ok);
+	if (ok) {
+		struct pollfd p = { xidle_fd(x), POLLIN, 0 };
+
+		ok = poll(&p, 1, 2000) == 1 &&
+		    xidle_events(x, &input, why, sizeof(why)) == 0 &&
+		    input == 1;
+		CHECK("server: an XI_Motion event is input", ok);
+		ok = xidle_events(x, &input, why, sizeof(why)) == 0 &&
+		    input == 0;
+		CHECK("server: told once; XI_HierarchyChanged is no input",
+		    ok);
+		ok = xidle_query(x, &idle, why, sizeof(why)) == 0 &&
+		    idle == 4326;	/* after 2 QueryExtension, version,
+					 * select */
+		CHECK("server: the idle time still read", ok);
+	}
+	xidle_close(x);
+	server_stop(pid);
+
+	x = open_script(XI2_REFUSED, &pid, why, sizeof(why));
+	ok = x != NULL && xidle_query(x, &idle, why, sizeof(why)) == 0 &&
+	    xidle_fd(x) == -1;
+	CHECK("server: a refused selection leaves the idle time alone", ok);
+	xidle_close(x);
 	server_stop(pid);
 
 	why[0] = '\0';
