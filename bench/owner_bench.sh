@@ -133,7 +133,7 @@ done
 echo "owner: console touched -> job stopped (POLLING_INTERVAL 1)|$(grep -v timeout times.touch | summary)|<= 1 s"
 echo "owner: input event via condor_kbdd -> job stopped|$(grep -v timeout times.kbdd | summary)|<= 1 s"
 if [ -n "$XDISPLAY" ]; then
-	echo "owner: X pointer motion via condor_kbdd -> job stopped (display polled every 1 s)|$(grep -v timeout times.x | summary)|<= 1 s"
+	echo "owner: X pointer motion via condor_kbdd -> job stopped (xdotool's start included)|$(grep -v timeout times.x | summary)|<= 1 s"
 else
 	echo "owner: X pointer motion via condor_kbdd -> job stopped|? (no Xvfb and xdotool: make test-deps)|<= 1 s"
 fi
