@@ -586,7 +586,13 @@ if want fuzz && { [ -x "$work/bin/stdio" ] || build stdio; }; then
 			e=$(( off_ + fsz ))
 			[ "$e" -gt "$load_end" ] && load_end=$e
 		done < <(readelf -lW "$good")
-		read -r t_off t_vaddr < <(readelf -lW "$good" | awk '$1 == "LOAD" && $7 == "E" { print $2, $3 }')
+		# The text segment: readelf writes its flags "R E" (two words).
+		read -r t_off t_vaddr < <(readelf -lW "$good" |
+		    awk '$1 == "LOAD" && ($7 ~ /E/ || $8 == "E") { print $2, $3 }')
+		if [ -z "$t_off" ]; then
+			fail fuzz-restart-layout "no text segment found in $good"
+			t_off=0 t_vaddr=0
+		fi
 		hdr_end=$(( $(readelf -hW "$good" | awk '/Start of program headers/ {print $5}') + \
 		    $(readelf -hW "$good" | awk '/Number of program headers/ {print $5}') * 56 ))
 		precheck=()
