@@ -23,6 +23,15 @@
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 export PATH="$TOP/bin:$TOP/sbin:$PATH"
 unset CONDOR_CONFIG	# each command names its host (on HOST ...)
+# Descriptors inherited from whoever ran the test would be inherited by
+# native runs too and shift their descriptor numbers against the same
+# program's under Condor, which starts with 0, 1 and 2 only.
+# (255 is the script bash itself is reading.)
+for _fd in /proc/$$/fd/*; do
+	_fd=${_fd##*/}
+	[ "$_fd" -gt 2 ] 2>/dev/null && [ "$_fd" != 255 ] && exec {_fd}>&-
+done
+unset _fd
 POOL=
 POOL_HOSTS=()
 declare -A POOL_MASTER_PID
