@@ -464,15 +464,6 @@ schedd_action(CLIENT *cl, int action, const char *constraint, int value,
 	return rc;
 }
 
-/* The empty argument (xdr_void's prototype does not fit xdrproc_t). */
-static bool_t
-xdr_nothing(XDR *x, void *p)
-{
-	(void)x;
-	(void)p;
-	return TRUE;
-}
-
 int
 schedd_reschedule(CLIENT *cl, char *err, size_t errlen)
 {
@@ -480,7 +471,7 @@ schedd_reschedule(CLIENT *cl, char *err, size_t errlen)
 	int rc = 0;
 
 	memset(&r, 0, sizeof(r));
-	if (rpc_invoke(cl, SCHEDD_RESCHEDULE, (xdrproc_t)xdr_nothing, NULL,
+	if (rpc_invoke(cl, SCHEDD_RESCHEDULE, (xdrproc_t)rpc_xdr_nothing, NULL,
 	    (xdrproc_t)xdr_status_x, &r, err, errlen) == -1)
 		return -1;
 	if (r.code != 0) {

@@ -308,13 +308,6 @@ op_match(struct match_station *s, const struct ad *job,
 }
 
 #ifdef STARTD_VACATE
-/* xdr_void with the argument list every other filter has. */
-static bool_t
-xdr_no_args(XDR *xdrs, void *unused)
-{
-	return TRUE;
-}
-
 static int
 op_vacate(const struct match_machine *m, const struct match_station *victim,
     const struct match_station *forst, void *arg)
@@ -337,7 +330,7 @@ op_vacate(const struct match_machine *m, const struct match_station *victim,
 		return -1;
 	}
 	memset(&st, 0, sizeof(st));
-	if (rpc_invoke(c, STARTD_VACATE, (xdrproc_t)xdr_no_args, NULL,
+	if (rpc_invoke(c, STARTD_VACATE, (xdrproc_t)rpc_xdr_nothing, NULL,
 	    (xdrproc_t)xdr_status_x, &st, err, sizeof(err)) == -1)
 		log_warnx("cannot vacate %s: STARTD_VACATE: %s", m->name,
 		    err);

@@ -233,18 +233,11 @@ shadow_event(int event, const char *text)
 	return 0;
 }
 
-/* xdr_void, with the signature xdrproc_t expects. */
-static bool_t
-xdr_nothing(XDR *xdrs, void *p)
-{
-	return TRUE;
-}
-
 int
 shadow_null(void)
 {
-	return call(SHADOW_NULL, "NULL", (xdrproc_t)xdr_nothing, NULL,
-	    (xdrproc_t)xdr_nothing, NULL);
+	return call(SHADOW_NULL, "NULL", (xdrproc_t)rpc_xdr_nothing, NULL,
+	    (xdrproc_t)rpc_xdr_nothing, NULL);
 }
 
 int

@@ -26,13 +26,6 @@ usage(int status)
 	return status;
 }
 
-/* xdr_void, with the signature xdrproc_t expects. */
-static bool_t
-xdr_nothing(XDR *xdrs, void *p)
-{
-	return TRUE;
-}
-
 static int
 vacate_one(const char *host)
 {
@@ -54,7 +47,7 @@ vacate_one(const char *host)
 		return 1;
 	}
 	memset(&res, 0, sizeof(res));
-	if (rpc_invoke(cl, STARTD_VACATE, (xdrproc_t)xdr_nothing, NULL,
+	if (rpc_invoke(cl, STARTD_VACATE, (xdrproc_t)rpc_xdr_nothing, NULL,
 	    (xdrproc_t)xdr_status_x, &res, err, sizeof(err)) == -1) {
 		log_warnx("startd of %s: %s", name, err);
 		rc = 1;
