@@ -7,7 +7,10 @@
  *
  * sends the ads of N machines round-robin, RATE updates a second (0: as
  * fast as possible) for SECONDS seconds (0: one round of N), and prints
- * "updates seconds rate".
+ * "updates seconds rate".  Each machine's UpdateSequenceNumber goes up
+ * by one with each of its updates, as a startd's does, so the collector
+ * can count the updates lost on the way.  Over UDP or TCP as the
+ * configuration says (UPDATE_COLLECTOR_WITH_TCP).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +82,8 @@ main(int argc, char **argv)
 		ads[i] = machine_ad(i);
 	t0 = next = monotime();
 	for (;;) {
+		ad_set_int(ads[sent % n], "UpdateSequenceNumber",
+		    1 + sent / n);
 		if (collector_update(ADTYPE_STARTD, ads[sent % n], err,
 		    sizeof(err)) == -1)
 			fatalx("update: %s", err);

@@ -14,7 +14,12 @@
 
 struct ad;
 
-/* Send AD as the current ad of its kind.  0, or -1 with a message. */
+/*
+ * Send AD as the current ad of its kind.  0, or -1 with a message.  As
+ * one UDP datagram that no one answers, unless UPDATE_COLLECTOR_WITH_TCP
+ * or the ad is too big for one: then over the kept TCP connection, and
+ * 0 means the collector took it.
+ */
 int	collector_update(int adtype, const struct ad *ad, char *err,
 	    size_t errlen);
 /* Send N ads in one request (condor_advertise). */
@@ -35,7 +40,7 @@ int	collector_query_attrs(int adtype, const char *constraint,
 void	collector_free_ads(struct ad **ads, int n);
 int	collector_invalidate(int adtype, const char *name, char *err,
 	    size_t errlen);
-/* Forget the kept connection (after a configuration change). */
+/* Forget the kept connections (after a configuration change). */
 void	collector_disconnect(void);
 
 /* "Machine", "Scheduler", ... for an ADTYPE, NULL if out of range. */

@@ -34,6 +34,13 @@ void	event_signal_add(int signo, event_signal_fn fn);
 
 /* event_rpc_enable: also serve the libtirpc descriptors (svc_pollfd). */
 void	event_rpc_enable(void);
+/*
+ * event_rpc_gather: when the libtirpc datagram socket FD is ready, serve
+ * every request waiting on it, then do not look at it again for SECONDS,
+ * so that requests arriving meanwhile are served together: one wake-up
+ * for many datagrams.  A request after a quiet spell is served at once.
+ */
+void	event_rpc_gather(int fd, double seconds);
 
 /*
  * event_dispatch: run until event_exit() is called; returns its status.

@@ -25,6 +25,12 @@
  */
 #define RPC_MAX_FRAGMENT	(256 * 1024)	/* bytes in one request */
 #define RPC_MAX_RECORD		RPC_MAX_FRAGMENT
+/*
+ * A one-way request over UDP (collector updates) is one datagram of at
+ * most this many bytes, which crosses an Ethernet as six fragments at
+ * most; a bigger request goes over TCP instead.
+ */
+#define RPC_MAX_DATAGRAM	8800
 
 /* Program numbers (the user-defined range). */
 #define PROG_COLLECTOR	0x2c0d0001
@@ -56,6 +62,15 @@ char	*addr_advertised(const struct sockaddr_in *bound, const char *host,
 int	 rpc_listen_tcp(const char *bindaddr, int port,
 	    struct sockaddr_in *bound);
 int	 rpc_listen_unix(const char *path);
+/*
+ * rpc_listen_udp: a non-blocking datagram socket on BINDADDR:PORT whose
+ * receive buffer holds BUFSIZE bytes (0: the system's default), for
+ * one-way requests; rpc_serve_udp serves PROG on it (with the same
+ * DISPATCH as over TCP: libtirpc keeps one per program).
+ */
+int	 rpc_listen_udp(const char *bindaddr, int port, int bufsize);
+SVCXPRT	*rpc_serve_udp(int fd, unsigned long prog, unsigned long vers,
+	    void (*dispatch)(struct svc_req *, SVCXPRT *));
 
 /*
  * rpc_serve: serve PROG/VERS with DISPATCH on the listening socket FD,
@@ -94,6 +109,21 @@ CLIENT	*rpc_connect(const char *addr, unsigned long prog, unsigned long vers,
 	    int timeout, char *err, size_t errlen);
 CLIENT	*rpc_connect_unix(const char *path, unsigned long prog,
 	    unsigned long vers, int timeout, char *err, size_t errlen);
+/*
+ * One-way requests over UDP: rpc_dgram_open a sender to ADDR for PROG
+ * and VERS; rpc_dgram_send sends one call and waits for nothing.  0 once
+ * it is sent (which promises nothing about its arrival); -2 if it does
+ * not fit in a datagram (RPC_MAX_DATAGRAM), -1 on another error, with a
+ * message in ERR.
+ */
+struct rpc_dgram;
+struct rpc_dgram *rpc_dgram_open(const char *addr, unsigned long prog,
+	    unsigned long vers, char *err, size_t errlen);
+int	 rpc_dgram_send(struct rpc_dgram *, unsigned long proc,
+	    xdrproc_t xargs, void *args, char *err, size_t errlen);
+void	 rpc_dgram_close(struct rpc_dgram *);
+/* xdr_void with the argument list xdrproc_t expects. */
+bool_t	 rpc_xdr_nothing(XDR *, void *);
 void	 rpc_close(CLIENT *);
 /* rpc_invoke: clnt_call with the client's timeout; text of the failure in
  * ERR.  Returns 0 or -1. */

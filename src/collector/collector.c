@@ -14,15 +14,25 @@
  *
  * PROTOCOL
  *	Serves COLLECTOR_PROG (include/collector_rpc.x) over TCP on the port of
- *	COLLECTOR_HOST, at BIND_ADDRESS.  Updates and invalidations need the
- *	caller in HOSTALLOW_WRITE, queries in HOSTALLOW_READ.
+ *	COLLECTOR_HOST, at BIND_ADDRESS, and takes COLLECTOR_UPDATE as UDP
+ *	datagrams on the same port number, which it does not answer (the
+ *	daemons' periodic ads; UPDATE_COLLECTOR_WITH_TCP sends them over
+ *	TCP instead).  Each stored ad gets UpdatesTotal, and UpdatesLost
+ *	counted from the gaps in its UpdateSequenceNumber.  Datagrams that
+ *	arrive within COLLECTOR_UPDATE_GATHER seconds of a batch are taken
+ *	together, one wake-up for many (an update after a quiet spell is
+ *	taken at once).  Updates and
+ *	invalidations need the caller in HOSTALLOW_WRITE, queries in
+ *	HOSTALLOW_READ.
  *
  * SIGNALS
  *	SIGTERM, SIGINT: exit.  SIGHUP: re-read the configuration.
  *
  * CONFIGURATION
  *	COLLECTOR_HOST, BIND_ADDRESS, CLASSAD_LIFETIME, HOSTALLOW_READ,
- *	HOSTALLOW_WRITE, COLLECTOR_LOG, COLLECTOR_HISTORY_INTERVAL, SPOOL.
+ *	HOSTALLOW_WRITE, COLLECTOR_SOCKET_BUFSIZE, COLLECTOR_UPDATE_GATHER,
+ *	COLLECTOR_LOG,
+ *	COLLECTOR_HISTORY_INTERVAL, SPOOL.
  *	No portmapper is needed; if one
  *	runs on this machine the collector registers its port with it, so
  *	that "rpcinfo -n PORT -t HOST PROG" and "rpcinfo -p" find it.
@@ -52,6 +62,7 @@
 #include "xalloc.h"
 
 static long	expire_timer;
+static SVCXPRT	*udp_xprt;	/* updates as datagrams */
 static int	serving_port;	/* our TCP port, as told to a portmapper */
 
 /* The dispatcher rpcgen writes in collector_rpc_svc.c. */
@@ -95,21 +106,36 @@ accept_ad(int adtype, const ad_x *x, const char *from, status_x *res)
 {
 	char err[256];
 	const char *mytype;
-	struct ad *ad;
+	struct ad *ad, *old;
+	long long total = 0, lost = 0, seq, oldseq;
 
 	if (adtype < ADTYPE_STARTD || adtype > ADTYPE_MAX) {
 		rpc_status(res, EINVAL, "unknown ad type");
 		return EINVAL;
 	}
-	if ((ad = ad_from_xdr_reuse(x, stored_ad(adtype, x), err,
-	    sizeof(err))) == NULL) {
+	old = stored_ad(adtype, x);
+	if (old != NULL) {
+		ad_get_int(old, "UpdatesTotal", &total);
+		ad_get_int(old, "UpdatesLost", &lost);
+		if (ad_get_int(old, "UpdateSequenceNumber", &oldseq) == -1)
+			oldseq = -1;
+	}
+	if ((ad = ad_from_xdr_reuse(x, old, err, sizeof(err))) == NULL) {
 		log_warnx("bad ad from %s: %s", from, err);
 		rpc_status(res, EINVAL, "%s", err);
 		return EINVAL;
 	}
+	/* Updates that never came (UDP promises nothing) show as gaps in
+	 * a daemon's UpdateSequenceNumber; a smaller one is a restart. */
+	if (old != NULL && oldseq >= 0 &&
+	    ad_get_int(ad, "UpdateSequenceNumber", &seq) == 0 &&
+	    seq > oldseq + 1 && seq - oldseq - 1 < 1000000)
+		lost += seq - oldseq - 1;
 	mytype = collector_adtype_name(adtype);
 	ad_set_string(ad, "MyType", mytype);
 	ad_set_int(ad, "LastHeardFrom", (long long)time(NULL));
+	ad_set_int(ad, "UpdatesTotal", total + 1);
+	ad_set_int(ad, "UpdatesLost", lost);
 	if (store_update(adtype, ad, time(NULL)) == -1) {
 		log_warnx("ad from %s has no Name", from);
 		ad_free(ad);
@@ -135,11 +161,12 @@ collector_update_1_svc(collector_update_x *arg, status_x *res,
 	if (!rpc_host_allowed(req, "HOSTALLOW_WRITE")) {
 		log_warnx("update from %s refused (HOSTALLOW_WRITE)", from);
 		rpc_status(res, EPERM, "not allowed to advertise");
-		return TRUE;
+		return req->rq_xprt != udp_xprt;
 	}
 	if (accept_ad(arg->adtype, &arg->ad, from, res) == 0)
 		rpc_status_ok(res);
-	return TRUE;
+	/* No one waits for the answer to a datagram: none is sent. */
+	return req->rq_xprt != udp_xprt;
 }
 
 bool_t
@@ -288,6 +315,22 @@ collector_prog_1_freeresult(SVCXPRT *xprt, xdrproc_t xres, caddr_t res)
 	return 1;
 }
 
+/*
+ * Every request, over TCP or UDP (one dispatcher per program).  Over
+ * UDP only updates (one-way) and the null procedure: anything else
+ * could need a reply bigger than a datagram.
+ */
+static void
+collector_dispatch(struct svc_req *req, SVCXPRT *xprt)
+{
+	if (xprt == udp_xprt && req->rq_proc != NULLPROC &&
+	    req->rq_proc != COLLECTOR_UPDATE) {
+		svcerr_noproc(xprt);
+		return;
+	}
+	collector_prog_1(req, xprt);
+}
+
 static void
 expire_tick(void *arg)
 {
@@ -322,8 +365,20 @@ collector_init(int argc, char **argv)
 		    ntohs(want.sin_port));
 		return -1;
 	}
-	if (rpc_serve(fd, PROG_COLLECTOR, 1, collector_prog_1) == NULL)
+	if (rpc_serve(fd, PROG_COLLECTOR, 1, collector_dispatch) == NULL)
 		return -1;
+	/* Updates as datagrams, on the same port number. */
+	fd = rpc_listen_udp(param("BIND_ADDRESS"), ntohs(bound.sin_port),
+	    (int)param_int("COLLECTOR_SOCKET_BUFSIZE", 10240000));
+	if (fd == -1) {
+		log_warn("cannot listen for updates on UDP port %u",
+		    ntohs(bound.sin_port));
+		return -1;
+	}
+	if ((udp_xprt = rpc_serve_udp(fd, PROG_COLLECTOR, 1,
+	    collector_dispatch)) == NULL)
+		return -1;
+	event_rpc_gather(fd, param_double("COLLECTOR_UPDATE_GATHER", 0.05));
 	store_init();
 	if (history_init() == -1)
 		return -1;
@@ -339,6 +394,9 @@ collector_init(int argc, char **argv)
 static void
 collector_reconfig(void)
 {
+	if (udp_xprt != NULL)
+		event_rpc_gather(udp_xprt->xp_fd,
+		    param_double("COLLECTOR_UPDATE_GATHER", 0.05));
 	event_timer_cancel(expire_timer);
 	expire_timer = event_timer_add(0, expire_tick, NULL);
 	history_reconfig();

@@ -15,6 +15,7 @@
 #include "xalloc.h"
 
 static CLIENT *collector_cl;
+static struct rpc_dgram *collector_udp;	/* one-way updates */
 
 static const char *adtype_names[] = {
 	"Any", "Machine", "Scheduler", "DaemonMaster", "Negotiator",
@@ -33,6 +34,8 @@ collector_disconnect(void)
 {
 	rpc_close(collector_cl);
 	collector_cl = NULL;
+	rpc_dgram_close(collector_udp);
+	collector_udp = NULL;
 }
 
 static CLIENT *
@@ -80,6 +83,24 @@ status_result(status_x *st, char *err, size_t errlen)
 	return code == 0 ? 0 : -1;
 }
 
+/*
+ * An update as one UDP datagram, which the collector does not answer:
+ * 0 once sent, -2 if the ad does not fit in a datagram, -1 on another
+ * error.  Over UDP the collector needs no connection per daemon and
+ * spends one receive on each update, which is what lets one collector
+ * keep up with thousands of machines.
+ */
+static int
+update_datagram(collector_update_x *arg, char *err, size_t errlen)
+{
+	if (collector_udp == NULL &&
+	    (collector_udp = rpc_dgram_open(param("COLLECTOR_HOST"),
+	    PROG_COLLECTOR, 1, err, errlen)) == NULL)
+		return -1;
+	return rpc_dgram_send(collector_udp, COLLECTOR_UPDATE,
+	    (xdrproc_t)xdr_collector_update_x, arg, err, errlen);
+}
+
 int
 collector_update(int adtype, const struct ad *ad, char *err, size_t errlen)
 {
@@ -91,6 +112,13 @@ collector_update(int adtype, const struct ad *ad, char *err, size_t errlen)
 	memset(&res, 0, sizeof(res));
 	arg.adtype = adtype;
 	ad_to_xdr(ad, &arg.ad);
+	if (!param_bool("UPDATE_COLLECTOR_WITH_TCP", 0)) {
+		r = update_datagram(&arg, err, errlen);
+		if (r != -2) {	/* too big: over TCP below */
+			ad_x_free(&arg.ad);
+			return r;
+		}
+	}
 	r = collector_call(COLLECTOR_UPDATE,
 	    (xdrproc_t)xdr_collector_update_x, &arg,
 	    (xdrproc_t)xdr_status_x, &res, err, errlen);

@@ -41,6 +41,17 @@ const struct config_default config_defaults[] = {
 	    "the central manager (collector and negotiator)", 0 },
 	{ "COLLECTOR_HOST", "$(CONDOR_HOST):9618",
 	    "the collector's address, host:port", 0 },
+	{ "UPDATE_COLLECTOR_WITH_TCP", "False",
+	    "daemons send their ads to the collector over TCP, each waiting "
+	    "for the answer, instead of as one UDP datagram each (an ad too "
+	    "big for a datagram goes over TCP anyway)", 0 },
+	{ "COLLECTOR_SOCKET_BUFSIZE", "10240000",
+	    "bytes of UDP updates the collector's socket holds while it is "
+	    "busy", 0 },
+	{ "COLLECTOR_UPDATE_GATHER", "0.05",
+	    "seconds the collector lets UDP updates gather after taking a "
+	    "batch, to take many per wake-up (0: each as it comes; an "
+	    "update after a quiet spell is taken at once)", 0 },
 	{ "BIND_ADDRESS", "127.0.0.1", "the IP address daemons listen on", 0 },
 	{ "MASTER_PORT", "0",
 	    "the master's port (0: any free port, advertised)", 0 },

@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -47,6 +48,8 @@ static int			 sig_pipe[2] = { -1, -1 };
 static int			 rpc_enabled;
 static int			 loop_done;
 static int			 loop_status;
+static int			 gather_fd = -1;	/* event_rpc_gather */
+static double			 gather_time, gather_until;
 
 double
 monotime(void)
@@ -187,6 +190,34 @@ event_rpc_enable(void)
 }
 
 void
+event_rpc_gather(int fd, double seconds)
+{
+	gather_fd = fd;
+	gather_time = seconds;
+	gather_until = 0;
+}
+
+/*
+ * The gathering descriptor was ready: serve what waits on it (at most a
+ * few hundred requests, so the rest of the loop is not starved), then,
+ * once it is empty, leave it alone for gather_time.
+ */
+static void
+serve_gathered(void)
+{
+	int k, queued = 0;
+
+	for (k = 0; k < 256 && !loop_done; k++) {
+		if (ioctl(gather_fd, FIONREAD, &queued) == -1 || queued <= 0)
+			break;
+		svc_getreq_common(gather_fd);
+	}
+	/* Still more: no pause, the next round goes on with them. */
+	if (gather_time > 0 && k < 256)
+		gather_until = monotime() + gather_time;
+}
+
+void
 event_exit(int status)
 {
 	loop_done = 1;
@@ -284,6 +315,19 @@ event_run_once(double maxwait)
 		pfd[1 + nfds + i].fd = svc_pollfd[i].fd;
 		pfd[1 + nfds + i].events = svc_pollfd[i].events;
 	}
+	if (gather_until > 0) {
+		double left = gather_until - monotime();
+
+		if (left > 0) {
+			/* Not looked at until then (poll skips fd -1). */
+			for (i = 0; i < nsvc; i++)
+				if (pfd[1 + nfds + i].fd == gather_fd)
+					pfd[1 + nfds + i].fd = -1;
+			if (next < 0 || next > left)
+				next = left;
+		} else
+			gather_until = 0;
+	}
 	for (i = 0; i < n; i++)
 		pfd[i].revents = 0;
 
@@ -307,15 +351,20 @@ event_run_once(double maxwait)
 			fds[i].fn(fds[i].fd, rev, fds[i].arg);
 	}
 	if (nsvc > 0 && !loop_done) {
-		int ready = 0;
+		int ready = 0, gathered = 0;
 
 		for (i = 0; i < nsvc; i++)
-			if (pfd[1 + nfds + i].revents)
+			if (pfd[1 + nfds + i].revents) {
 				ready++;
+				if (pfd[1 + nfds + i].fd == gather_fd)
+					gathered = 1;
+			}
 		/* svc_getreq_poll indexes its own array, so hand it a slice
 		 * laid out exactly like svc_pollfd. */
 		if (ready > 0 && (size_t)svc_max_pollfd == nsvc)
 			svc_getreq_poll(&pfd[1 + nfds], ready);
+		if (gathered)
+			serve_gathered();
 	}
 }
 

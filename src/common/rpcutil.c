@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rpc/rpc.h>
@@ -103,6 +104,23 @@ addr_advertised(const struct sockaddr_in *bound, const char *host, char *buf)
 	return addr_format(&sin, buf);
 }
 
+/* BINDADDR ("", "*" or an IPv4 address) and PORT into SIN. */
+static int
+bind_address(const char *bindaddr, int port, struct sockaddr_in *sin)
+{
+	memset(sin, 0, sizeof(*sin));
+	sin->sin_family = AF_INET;
+	sin->sin_port = htons((uint16_t)port);
+	if (bindaddr == NULL || *bindaddr == '\0' ||
+	    strcmp(bindaddr, "*") == 0)
+		sin->sin_addr.s_addr = htonl(INADDR_ANY);
+	else if (inet_pton(AF_INET, bindaddr, &sin->sin_addr) != 1) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}
+
 int
 rpc_listen_tcp(const char *bindaddr, int port, struct sockaddr_in *bound)
 {
@@ -110,16 +128,8 @@ rpc_listen_tcp(const char *bindaddr, int port, struct sockaddr_in *bound)
 	socklen_t len = sizeof(sin);
 	int fd, on = 1;
 
-	memset(&sin, 0, sizeof(sin));
-	sin.sin_family = AF_INET;
-	sin.sin_port = htons((uint16_t)port);
-	if (bindaddr == NULL || *bindaddr == '\0' ||
-	    strcmp(bindaddr, "*") == 0)
-		sin.sin_addr.s_addr = htonl(INADDR_ANY);
-	else if (inet_pton(AF_INET, bindaddr, &sin.sin_addr) != 1) {
-		errno = EINVAL;
+	if (bind_address(bindaddr, port, &sin) == -1)
 		return -1;
-	}
 	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
 		return -1;
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
@@ -134,6 +144,33 @@ rpc_listen_tcp(const char *bindaddr, int port, struct sockaddr_in *bound)
 	}
 	if (bound != NULL)
 		*bound = sin;
+	return fd;
+}
+
+int
+rpc_listen_udp(const char *bindaddr, int port, int bufsize)
+{
+	struct sockaddr_in sin;
+	int fd;
+
+	if (bind_address(bindaddr, port, &sin) == -1)
+		return -1;
+	if ((fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+	    0)) == -1)
+		return -1;
+	/* A burst of updates waits in the socket, not lost: past
+	 * net.core.rmem_max where we may (root), within it otherwise. */
+	if (bufsize > 0 && setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE,
+	    &bufsize, sizeof(bufsize)) == -1)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bufsize,
+		    sizeof(bufsize));
+	if (bind(fd, (struct sockaddr *)&sin, sizeof(sin)) == -1) {
+		int saved = errno;
+
+		close(fd);
+		errno = saved;
+		return -1;
+	}
 	return fd;
 }
 
@@ -189,6 +226,26 @@ rpc_serve(int fd, unsigned long prog, unsigned long vers,
 	/* Protocol 0: register with the dispatcher only, not rpcbind. */
 	if (!svc_register(xprt, prog, vers, dispatch, 0)) {
 		log_warnx("svc_register %#lx failed", prog);
+		svc_destroy(xprt);
+		return NULL;
+	}
+	event_rpc_enable();
+	return xprt;
+}
+
+SVCXPRT *
+rpc_serve_udp(int fd, unsigned long prog, unsigned long vers,
+    void (*dispatch)(struct svc_req *, SVCXPRT *))
+{
+	SVCXPRT *xprt;
+
+	xprt = svc_dg_create(fd, RPC_MAX_DATAGRAM, RPC_MAX_DATAGRAM);
+	if (xprt == NULL) {
+		log_warnx("svc_dg_create failed");
+		return NULL;
+	}
+	if (!svc_register(xprt, prog, vers, dispatch, 0)) {
+		log_warnx("svc_register %#lx (udp) failed", prog);
 		svc_destroy(xprt);
 		return NULL;
 	}
@@ -403,6 +460,100 @@ fail:
 	return NULL;
 }
 
+/* A one-way sender: its socket, where to, and a buffer for a datagram. */
+struct rpc_dgram {
+	int			fd;
+	struct sockaddr_in	to;
+	unsigned long		prog, vers;
+	uint32_t		xid;
+	char			buf[RPC_MAX_DATAGRAM];
+};
+
+struct rpc_dgram *
+rpc_dgram_open(const char *addr, unsigned long prog, unsigned long vers,
+    char *err, size_t errlen)
+{
+	struct rpc_dgram *d;
+	struct sockaddr_in sin;
+	int fd;
+
+	if (addr_parse(addr, &sin) == -1) {
+		if (err != NULL)
+			snprintf(err, errlen, "bad address \"%s\"",
+			    addr ? addr : "");
+		errno = EINVAL;
+		return NULL;
+	}
+	if ((fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1) {
+		if (err != NULL)
+			snprintf(err, errlen, "socket: %s", strerror(errno));
+		return NULL;
+	}
+	d = xcalloc(1, sizeof(*d));
+	d->fd = fd;
+	d->to = sin;
+	d->prog = prog;
+	d->vers = vers;
+	d->xid = (uint32_t)getpid() << 16 ^ (uint32_t)time(NULL);
+	return d;
+}
+
+/*
+ * The call is encoded here rather than by clnt_dg_call, which with no
+ * time to wait returns before it sends anything.
+ */
+int
+rpc_dgram_send(struct rpc_dgram *d, unsigned long proc, xdrproc_t xargs,
+    void *args, char *err, size_t errlen)
+{
+	struct rpc_msg msg;
+	XDR x;
+	u_int len;
+	int ok;
+
+	memset(&msg, 0, sizeof(msg));
+	msg.rm_xid = ++d->xid;
+	msg.rm_direction = CALL;
+	msg.rm_call.cb_rpcvers = RPC_MSG_VERSION;
+	msg.rm_call.cb_prog = d->prog;
+	msg.rm_call.cb_vers = d->vers;
+	msg.rm_call.cb_proc = proc;
+	msg.rm_call.cb_cred = _null_auth;
+	msg.rm_call.cb_verf = _null_auth;
+	xdrmem_create(&x, d->buf, sizeof(d->buf), XDR_ENCODE);
+	ok = xdr_callmsg(&x, &msg) && xargs(&x, args);
+	len = xdr_getpos(&x);
+	xdr_destroy(&x);
+	if (!ok) {
+		if (err != NULL)
+			snprintf(err, errlen, "the request does not fit in "
+			    "a datagram");
+		return -2;
+	}
+	if (sendto(d->fd, d->buf, len, 0, (struct sockaddr *)&d->to,
+	    sizeof(d->to)) != (ssize_t)len) {
+		if (err != NULL)
+			snprintf(err, errlen, "sendto: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void
+rpc_dgram_close(struct rpc_dgram *d)
+{
+	if (d == NULL)
+		return;
+	close(d->fd);
+	free(d);
+}
+
+bool_t
+rpc_xdr_nothing(XDR *xdrs, void *p)
+{
+	return TRUE;
+}
+
 void
 rpc_close(CLIENT *cl)
 {
@@ -452,8 +603,16 @@ rpc_caller_ip(struct svc_req *req, char *buf, size_t len)
 	int fd = req->rq_xprt->xp_fd;
 
 	if (getpeername(fd, (struct sockaddr *)&ss, &sl) == -1) {
-		snprintf(buf, len, "unknown");
-		return;
+		/* A datagram's sender is the transport's, not the socket's. */
+		struct netbuf *nb = svc_getrpccaller(req->rq_xprt);
+
+		if (errno != ENOTCONN || nb == NULL || nb->buf == NULL ||
+		    nb->len > sizeof(ss)) {
+			snprintf(buf, len, "unknown");
+			return;
+		}
+		memset(&ss, 0, sizeof(ss));
+		memcpy(&ss, nb->buf, nb->len);
 	}
 	if (ss.ss_family == AF_UNIX)
 		snprintf(buf, len, "local");

@@ -4,7 +4,10 @@ records, absurd record lengths, and well-formed call headers for every
 procedure with random argument bodies.  Bounded in count and time; the
 test then checks the daemon still answers.
 
-usage: rpcfuzz.py HOST PORT PROGRAM [ROUNDS] [SEED]
+With -u, the same as UDP datagrams (no record marking), plus datagrams
+as big as UDP allows and replies where calls are expected.
+
+usage: rpcfuzz.py [-u] HOST PORT PROGRAM [ROUNDS] [SEED]
 """
 import random
 import socket
@@ -38,10 +41,59 @@ def send(host, port, data, wait=0.05):
         pass
 
 
+def send_datagram(host, port, data, wait=0.02):
+    try:
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.sendto(data, (host, port))
+        s.settimeout(wait)
+        try:
+            s.recv(65536)
+        except OSError:
+            pass
+        s.close()
+    except OSError:
+        pass
+
+
+def main_udp(host, port, prog, rounds, rng):
+    deadline = time.time() + 60
+    for i in range(rounds):
+        if time.time() > deadline:
+            break
+        kind = i % 6
+        if kind == 0:
+            data = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 200)))
+        elif kind == 1:
+            # as big as a datagram gets
+            data = call_header(i, prog, 1, 1) + bytes(
+                rng.randrange(256) for _ in range(rng.randrange(9000, 65000)))
+        elif kind == 2:
+            # a reply (msg_type 1) where a call belongs, or half a header
+            data = struct.pack(">IIIIII", i, 1, 0, 0, 0, 0)
+            if rng.randrange(2):
+                data = call_header(i, prog, 1, 1)[:rng.randrange(1, 40)]
+        else:
+            body = bytes(rng.randrange(256) for _ in range(rng.randrange(0, 400)))
+            if kind == 4:
+                body = struct.pack(">III", rng.choice([0, 1, 0xffffffff, 0x7fffffff]),
+                                   rng.randrange(1 << 32), rng.randrange(1 << 32)) + body
+            data = call_header(i, prog, rng.choice([1, 1, 2]),
+                               rng.randrange(0, 12)) + body
+        send_datagram(host, port, data)
+    print("sent", rounds, "hostile datagrams")
+
+
 def main():
-    host, port, prog = sys.argv[1], int(sys.argv[2]), int(sys.argv[3], 0)
-    rounds = int(sys.argv[4]) if len(sys.argv) > 4 else 300
-    rng = random.Random(int(sys.argv[5]) if len(sys.argv) > 5 else 1)
+    args = sys.argv[1:]
+    udp = bool(args) and args[0] == "-u"
+    if udp:
+        args = args[1:]
+    host, port, prog = args[0], int(args[1]), int(args[2], 0)
+    rounds = int(args[3]) if len(args) > 3 else 300
+    rng = random.Random(int(args[4]) if len(args) > 4 else 1)
+    if udp:
+        main_udp(host, port, prog, rounds, rng)
+        return
     deadline = time.time() + 60
     for i in range(rounds):
         if time.time() > deadline:

@@ -137,6 +137,42 @@ python3 "$TOP/tests/lib/rpcfuzz.py" 127.0.0.1 "$COLLECTOR_PORT" 0x2c0d0001 300 7
 check "the collector survives hostile RPC traffic" \
 	bash -c "CONDOR_CONFIG=$POOL/cm/condor_config condor_status -af Name | grep -qx exec1"
 
+# Periodic ads come as UDP datagrams (UPDATE_COLLECTOR_WITH_TCP is
+# false): the collector counts them, and no daemon keeps a TCP
+# connection to it (established sockets on its port in /proc/net/tcp).
+updates() { on cm condor_status -af UpdatesTotal -constraint "Name == \"$1\""; }
+more_updates() { [ "$(updates exec2)" -gt "$1" ]; }
+u0=$(updates exec2)
+check "the startds' updates arrive, counted in UpdatesTotal" \
+	wait_for 20 more_updates "${u0:-0}"
+port_hex=$(printf '%04X' "${COLLECTOR_PORT##*:}")
+tcp_conns() { awk -v p=":$port_hex" 'substr($2, length($2) - 4) == p && $4 == "01"' /proc/net/tcp | wc -l; }
+check "no daemon keeps a TCP connection to the collector" test "$(tcp_conns)" = 0
+cport=${COLLECTOR_PORT##*:}
+udp() { python3 "$TOP/tests/lib/udpupdate.py" "$@"; }
+udp 127.0.0.1 "$cport" 'Name = "udp1"' 'State = "Idle"' 'UpdateSequenceNumber = 1'
+udp_there() { on cm condor_status -af Name | grep -qx udp1; }
+check "an update datagram is taken" wait_for 10 udp_there
+udp 127.0.0.1 "$cport" 'Name = "udp1"' 'State = "Idle"' 'UpdateSequenceNumber = 5'
+lost3() { test "$(on cm condor_status -af UpdatesTotal UpdatesLost -constraint 'Name == "udp1"')" = "2 3"; }
+check "updates missing from the sequence count as lost" wait_for 10 lost3
+udp 127.0.0.1 "$cport" 'Name = "udp1"' 'State = "Idle"' 'UpdateSequenceNumber = 1'
+restarted_seq() { test "$(on cm condor_status -af UpdatesTotal UpdatesLost -constraint 'Name == "udp1"')" = "3 3"; }
+check "a smaller sequence number (a restart) loses nothing" wait_for 10 restarted_seq
+udp -s 127.0.0.2 127.0.0.1 "$cport" 'Name = "udp2"' 'State = "Idle"'
+check "a datagram from a host not in HOSTALLOW_WRITE is refused and logged" \
+	wait_for 10 grep -q "update from 127.0.0.2 refused" "$POOL/cm/log/CollectorLog"
+check "... and its ad is not stored" bash -c "! CONDOR_CONFIG=$POOL/cm/condor_config condor_status -af Name | grep -qx udp2"
+check "a query over UDP is refused (PROC_UNAVAIL)" \
+	test "$(udp -p 2 127.0.0.1 "$cport")" = 3
+check "the null procedure answers over UDP" \
+	test "$(udp -p 0 127.0.0.1 "$cport")" = 0
+python3 "$TOP/tests/lib/rpcfuzz.py" -u 127.0.0.1 "$cport" 0x2c0d0001 300 9 >/dev/null
+check "the collector survives hostile datagrams" \
+	bash -c "CONDOR_CONFIG=$POOL/cm/condor_config condor_status -af Name | grep -qx exec1"
+u1=$(updates exec2)
+check "... and still takes the startds' datagrams" wait_for 20 more_updates "${u1:-0}"
+
 check "SIGHUP is passed on to the daemons" grep -q "re-reading the configuration" "$POOL/exec1/log/StartLog"
 
 # A host whose master and daemons stop (a crash: nothing says goodbye)
