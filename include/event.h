@@ -38,7 +38,9 @@ void	event_rpc_enable(void);
  * event_rpc_gather: when the libtirpc datagram socket FD is ready, serve
  * every request waiting on it, then do not look at it again for SECONDS,
  * so that requests arriving meanwhile are served together: one wake-up
- * for many datagrams.  A request after a quiet spell is served at once.
+ * for many datagrams.  A request after a quiet spell is served at once,
+ * and any other request (over TCP) is served only after the datagrams
+ * that arrived before it, so no one sees older state for the wait.
  */
 void	event_rpc_gather(int fd, double seconds);
 

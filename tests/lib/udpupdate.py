@@ -2,7 +2,7 @@
 """Send the collector one machine ad as a COLLECTOR_UPDATE datagram, as a
 startd does, or call another procedure over UDP and print the
 accept_stat of the reply (0 SUCCESS, 1 PROG_UNAVAIL, 3 PROC_UNAVAIL,
-4 GARBAGE_ARGS; "none" if nothing came back within a second).
+4 GARBAGE_ARGS; "none" if nothing came back within 5 s).
 
 usage: udpupdate.py [-s SOURCE_IP] [-p PROC] HOST PORT 'Name = "x"' ...
 """
@@ -42,7 +42,7 @@ def main():
     s.sendto(call + body, (host, port))
     if proc == 1:
         return
-    s.settimeout(1)
+    s.settimeout(5)
     try:
         reply = s.recv(65536)
     except OSError:

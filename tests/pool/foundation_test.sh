@@ -7,7 +7,9 @@
 . "$(dirname "$0")/../lib/pool.sh"
 
 pool_init
-pool_config 'CLASSAD_LIFETIME = 8' \
+# Updates gather for up to 2 s while no one looks (COLLECTOR_UPDATE_GATHER):
+# every query must still see every update sent before it.
+pool_config 'CLASSAD_LIFETIME = 8' 'COLLECTOR_UPDATE_GATHER = 2' \
 	'START : KeyboardIdle > 20 && LoadAvg <= 0.3'
 pool_host cm "MASTER, COLLECTOR"
 for i in 1 2 3 4 5; do
@@ -159,6 +161,10 @@ check "updates missing from the sequence count as lost" wait_for 10 lost3
 udp 127.0.0.1 "$cport" 'Name = "udp1"' 'State = "Idle"' 'UpdateSequenceNumber = 1'
 restarted_seq() { test "$(on cm condor_status -af UpdatesTotal UpdatesLost -constraint 'Name == "udp1"')" = "3 3"; }
 check "a smaller sequence number (a restart) loses nothing" wait_for 10 restarted_seq
+udp 127.0.0.1 "$cport" 'Name = "udp3"' 'State = "Idle"'
+udp 127.0.0.1 "$cport" 'Name = "udp3"' 'State = "Claimed"'
+check "a query sees the update sent just before it, gathered or not" \
+	test "$(on cm condor_status -af State -constraint 'Name == "udp3"')" = Claimed
 udp -s 127.0.0.2 127.0.0.1 "$cport" 'Name = "udp2"' 'State = "Idle"'
 check "a datagram from a host not in HOSTALLOW_WRITE is refused and logged" \
 	wait_for 10 grep -q "update from 127.0.0.2 refused" "$POOL/cm/log/CollectorLog"
