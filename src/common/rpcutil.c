@@ -201,26 +201,13 @@ rpc_listen_unix(const char *path)
 	return fd;
 }
 
-SVCXPRT *
-rpc_serve(int fd, unsigned long prog, unsigned long vers,
-    void (*dispatch)(struct svc_req *, SVCXPRT *))
+/* Serve PROG on XPRT (made by CREATED), from the event loop. */
+static SVCXPRT *
+serve_xprt(SVCXPRT *xprt, const char *created, unsigned long prog,
+    unsigned long vers, void (*dispatch)(struct svc_req *, SVCXPRT *))
 {
-	static int configured;
-	SVCXPRT *xprt;
-
-	if (!configured) {
-		int maxrec = RPC_MAX_RECORD;
-
-		/* Non-blocking connections with bounded records: a peer
-		 * that sends half a request cannot stall the daemon, and
-		 * none can make us allocate more than RPC_MAX_RECORD. */
-		if (!rpc_control(RPC_SVC_CONNMAXREC_SET, &maxrec))
-			log_warnx("cannot bound RPC record size");
-		configured = 1;
-	}
-	xprt = svc_vc_create(fd, 0, 0);
 	if (xprt == NULL) {
-		log_warnx("svc_vc_create failed");
+		log_warnx("%s failed", created);
 		return NULL;
 	}
 	/* Protocol 0: register with the dispatcher only, not rpcbind. */
@@ -234,23 +221,31 @@ rpc_serve(int fd, unsigned long prog, unsigned long vers,
 }
 
 SVCXPRT *
+rpc_serve(int fd, unsigned long prog, unsigned long vers,
+    void (*dispatch)(struct svc_req *, SVCXPRT *))
+{
+	static int configured;
+
+	if (!configured) {
+		int maxrec = RPC_MAX_RECORD;
+
+		/* Non-blocking connections with bounded records: a peer
+		 * that sends half a request cannot stall the daemon, and
+		 * none can make us allocate more than RPC_MAX_RECORD. */
+		if (!rpc_control(RPC_SVC_CONNMAXREC_SET, &maxrec))
+			log_warnx("cannot bound RPC record size");
+		configured = 1;
+	}
+	return serve_xprt(svc_vc_create(fd, 0, 0), "svc_vc_create", prog,
+	    vers, dispatch);
+}
+
+SVCXPRT *
 rpc_serve_udp(int fd, unsigned long prog, unsigned long vers,
     void (*dispatch)(struct svc_req *, SVCXPRT *))
 {
-	SVCXPRT *xprt;
-
-	xprt = svc_dg_create(fd, RPC_MAX_DATAGRAM, RPC_MAX_DATAGRAM);
-	if (xprt == NULL) {
-		log_warnx("svc_dg_create failed");
-		return NULL;
-	}
-	if (!svc_register(xprt, prog, vers, dispatch, 0)) {
-		log_warnx("svc_register %#lx (udp) failed", prog);
-		svc_destroy(xprt);
-		return NULL;
-	}
-	event_rpc_enable();
-	return xprt;
+	return serve_xprt(svc_dg_create(fd, RPC_MAX_DATAGRAM,
+	    RPC_MAX_DATAGRAM), "svc_dg_create", prog, vers, dispatch);
 }
 
 void
@@ -379,6 +374,19 @@ client_on_fd(int fd, struct sockaddr *sa, socklen_t salen,
 	return cl;
 }
 
+/* addr_parse, with "bad address" in ERR and EINVAL when it fails. */
+static int
+parse_address(const char *addr, struct sockaddr_in *sin, char *err,
+    size_t errlen)
+{
+	if (addr_parse(addr, sin) == 0)
+		return 0;
+	if (err != NULL)
+		snprintf(err, errlen, "bad address \"%s\"", addr ? addr : "");
+	errno = EINVAL;
+	return -1;
+}
+
 CLIENT *
 rpc_connect(const char *addr, unsigned long prog, unsigned long vers,
     int timeout, char *err, size_t errlen)
@@ -387,13 +395,8 @@ rpc_connect(const char *addr, unsigned long prog, unsigned long vers,
 	CLIENT *cl;
 	int fd, on = 1;
 
-	if (addr_parse(addr, &sin) == -1) {
-		if (err != NULL)
-			snprintf(err, errlen, "bad address \"%s\"",
-			    addr ? addr : "");
-		errno = EINVAL;
+	if (parse_address(addr, &sin, err, errlen) == -1)
 		return NULL;
-	}
 	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
 		goto fail;
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
@@ -477,13 +480,8 @@ rpc_dgram_open(const char *addr, unsigned long prog, unsigned long vers,
 	struct sockaddr_in sin;
 	int fd;
 
-	if (addr_parse(addr, &sin) == -1) {
-		if (err != NULL)
-			snprintf(err, errlen, "bad address \"%s\"",
-			    addr ? addr : "");
-		errno = EINVAL;
+	if (parse_address(addr, &sin, err, errlen) == -1)
 		return NULL;
-	}
 	if ((fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1) {
 		if (err != NULL)
 			snprintf(err, errlen, "socket: %s", strerror(errno));
