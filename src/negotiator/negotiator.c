@@ -94,11 +94,12 @@
 #include "rpcutil.h"
 #include "xalloc.h"
 
-#define RESCHEDULE_DELAY	0.05	/* seconds: requests coalesce */
+#define RESCHEDULE_DELAY	0.01	/* seconds: requests coalesce */
 #define RETRY_DELAY		5.0	/* seconds: collector not reachable */
 
 static long	 cycle_timer;
 static double	 cycle_at = -1;		/* monotime() of the next cycle */
+static double	 last_duration;		/* seconds the last cycle took */
 static int	 cycle_number;
 static char	 negotiator_addr[ADDR_STRLEN];
 
@@ -130,6 +131,19 @@ cycle_arm(double delay, int force)
 	cycle_timer = event_timer_add(delay, cycle_tick, NULL);
 	cycle_at = at;
 	return 1;
+}
+
+/*
+ * How soon a cycle follows a request: RESCHEDULE_DELAY, so requests that
+ * come together share a cycle, but never sooner than the last cycle took,
+ * so that in a large pool, where a cycle takes a good part of a second,
+ * the negotiator is not kept in cycles by a stream of requests.
+ */
+static double
+reschedule_delay(void)
+{
+	return last_duration > RESCHEDULE_DELAY ? last_duration :
+	    RESCHEDULE_DELAY;
 }
 
 static void
@@ -167,6 +181,7 @@ cycle_tick(void *arg)
 		cycle_number = 0;
 	cycle_number++;
 	negotiate_cycle(cycle_number, &rep);
+	last_duration = rep.duration;
 	if (rep.ok)
 		advertise(&rep, started);
 	cycle_arm(rep.ok || interval < RETRY_DELAY ? (double)interval :
@@ -193,9 +208,9 @@ negotiator_reschedule_1_svc(void *arg, status_x *res, struct svc_req *req)
 		return TRUE;
 	}
 	/* Logged once per cycle it brings forward, not per request. */
-	if (cycle_arm(RESCHEDULE_DELAY, 0))
-		log_info("reschedule asked by %s: a cycle in %.1f s", from,
-		    RESCHEDULE_DELAY);
+	if (cycle_arm(reschedule_delay(), 0))
+		log_info("reschedule asked by %s: a cycle in %.2f s", from,
+		    reschedule_delay());
 	res->code = 0;
 	res->message = xstrdup("");
 	return TRUE;

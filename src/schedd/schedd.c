@@ -111,7 +111,7 @@
 
 #define SHUTDOWN_WAIT	10.0	/* seconds for shadows to leave */
 #define COUNTS_DELAY	0.5	/* seconds: changes coalesce */
-#define NOW_SPACING	0.1	/* seconds between urgent ads */
+#define NOW_SPACING	0.02	/* seconds between urgent ads */
 
 char		 schedd_addr[ADDR_STRLEN];
 

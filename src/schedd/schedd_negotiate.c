@@ -33,7 +33,7 @@
 #include "xalloc.h"
 
 #define CYCLE_STALE	300	/* seconds: an unfinished cycle is over */
-#define POKE_SPACING	0.1	/* seconds between pokes */
+#define POKE_SPACING	0.02	/* seconds between pokes */
 #define START_DELAY	0.02	/* seconds a match may wait for its shadow */
 
 /* A match answered whose shadow is not started yet. */
