@@ -95,6 +95,9 @@ const struct config_default config_defaults[] = {
 	    "seconds between the startd's looks at its machine", 0 },
 	{ "STARTD_UPDATE_INTERVAL", "60",
 	    "seconds between the startd's ads to the collector", 0 },
+	{ "STARTD_ATTRS", "",
+	    "settings the startd adds to its machine ad as they are written "
+	    "(names, comma or space separated; HasMatlab = True)", 0 },
 	{ "SCHEDD_INTERVAL", "60",
 	    "seconds between the schedd's ads to the collector", 0 },
 	{ "NEGOTIATOR_INTERVAL", "60",

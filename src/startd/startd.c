@@ -48,8 +48,9 @@
  *	within the startd's own deadline).  Each change of state is logged
  *	with its reason ("State Claimed -> Suspended (SUSPEND is TRUE)") and
  *	advertised to the collector at once; otherwise the ad goes out every
- *	STARTD_UPDATE_INTERVAL seconds.  An update the collector did not
- *	take is retried at the next poll.
+ *	STARTD_UPDATE_INTERVAL seconds.  An update that could not be sent
+ *	(or, over TCP, that the collector did not take) is retried at the
+ *	next poll.
  *
  *	The ad holds Name and Machine (HOST), Arch, OpSys, Memory (MiB),
  *	VirtualMemory (KiB), Disk (KiB), LoadAvg, CondorLoadAvg,
@@ -60,7 +61,8 @@
  *	UpdateSequenceNumber, DaemonStartTime and NumClaims (claims
  *	accepted since start-up, so a matchmaker sees an ad that moved);
  *	while a job is here also RemoteUser (its Owner), RemoteSchedd,
- *	JobId ("C.P") and JobStart.
+ *	JobId ("C.P") and JobStart; and the settings STARTD_ATTRS names, as
+ *	written in the configuration.
  *
  *	A shadow asks to run its job here (STARTD_REQUEST_CLAIM).  The
  *	startd looks at the machine again, and accepts only if it is Idle,
@@ -118,6 +120,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -194,6 +197,85 @@ set_expr(struct ad *ad, const char *name, const char *text)
 	}
 }
 
+/*
+ * STARTD_ATTRS: names of configuration settings advertised in the machine
+ * ad as they are written (HasMatlab = True, Department = "physics"), for
+ * jobs' Requirements and Rank.  Read with the configuration; a setting
+ * that is missing, does not parse, or would replace one of the startd's
+ * own attributes is logged once and left out.
+ */
+static char	**config_names, **config_texts;
+static size_t	 nconfig_attrs;
+
+/* Attributes the startd (or the collector) sets in the machine ad. */
+static int
+startd_own_attr(const char *name)
+{
+	static const char *const own[] = {
+		"Name", "Machine", "Arch", "OpSys", "Memory", "VirtualMemory",
+		"Disk", "LoadAvg", "CondorLoadAvg", "NonCondorLoadAvg",
+		"KeyboardIdle", "ConsoleIdle", "Cpus", "TotalCpus", "State",
+		"Activity", "EnteredCurrentState", "StartdIpAddr", "START",
+		"Requirements", "Rank", "UpdateSequenceNumber",
+		"DaemonStartTime", "JobId", "JobStart", "NumClaims",
+		"RemoteSchedd", "RemoteUser", "MyType", "LastHeardFrom",
+		"UpdatesTotal", "UpdatesLost",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (strcasecmp(name, own[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+load_config_attrs(void)
+{
+	const char *list = param("STARTD_ATTRS");
+	char *copy, *tok, *save = NULL, err[256];
+	struct ad *probe;
+
+	while (nconfig_attrs > 0) {
+		nconfig_attrs--;
+		free(config_names[nconfig_attrs]);
+		free(config_texts[nconfig_attrs]);
+	}
+	if (list == NULL || *list == '\0')
+		return;
+	probe = ad_new();
+	copy = xstrdup(list);
+	for (tok = strtok_r(copy, ", \t", &save); tok != NULL;
+	    tok = strtok_r(NULL, ", \t", &save)) {
+		const char *text = param(tok);
+
+		if (text == NULL || *text == '\0') {
+			log_warnx("STARTD_ATTRS: %s is not set; not advertised",
+			    tok);
+			continue;
+		}
+		if (startd_own_attr(tok)) {
+			log_warnx("STARTD_ATTRS: %s is the startd's own; not "
+			    "replaced", tok);
+			continue;
+		}
+		if (ad_set_expr(probe, tok, text, err, sizeof(err)) == -1) {
+			log_warnx("STARTD_ATTRS: %s = %s: %s; not advertised",
+			    tok, text, err);
+			continue;
+		}
+		config_names = xreallocarray(config_names, nconfig_attrs + 1,
+		    sizeof(*config_names));
+		config_texts = xreallocarray(config_texts, nconfig_attrs + 1,
+		    sizeof(*config_texts));
+		config_names[nconfig_attrs] = xstrdup(tok);
+		config_texts[nconfig_attrs] = xstrdup(text);
+		nconfig_attrs++;
+	}
+	free(copy);
+	ad_free(probe);
+}
+
 static void
 set_state_attrs(struct ad *ad)
 {
@@ -208,6 +290,7 @@ build_ad(const struct machine_sample *s)
 {
 	struct ad *ad = ad_new();
 	double noncondor = s->loadavg - s->condor_loadavg;
+	size_t i;
 
 	ad_set_string(ad, "Name", startd_host_name());
 	ad_set_string(ad, "Machine", startd_host_name());
@@ -231,6 +314,9 @@ build_ad(const struct machine_sample *s)
 	ad_set_int(ad, "UpdateSequenceNumber", update_seq);
 	ad_set_int(ad, "DaemonStartTime", (long long)daemon_start_time);
 	claim_add_attrs(ad);
+	for (i = 0; i < nconfig_attrs; i++)
+		if (ad_lookup(ad, config_names[i]) == NULL)
+			set_expr(ad, config_names[i], config_texts[i]);
 	return ad;
 }
 
@@ -521,6 +607,7 @@ startd_init(int argc, char **argv)
 	free(socket_path);
 	console_init();
 	policy_load();
+	load_config_attrs();
 	poll_timer = event_timer_add(0, poll_tick, NULL);
 	update_timer = event_timer_add(0, update_tick, NULL);
 	return 0;
@@ -530,6 +617,7 @@ static void
 startd_reconfig(void)
 {
 	policy_load();
+	load_config_attrs();
 	collector_disconnect();
 	event_timer_cancel(poll_timer);
 	event_timer_cancel(update_timer);

@@ -152,6 +152,33 @@ tcp_conns() { awk -v p=":$port_hex" 'substr($2, length($2) - 4) == p && $4 == "0
 check "no daemon keeps a TCP connection to the collector" test "$(tcp_conns)" = 0
 cport=${COLLECTOR_PORT##*:}
 udp() { python3 "$TOP/tests/lib/udpupdate.py" "$@"; }
+# STARTD_ATTRS: settings advertised as written; one of them makes exec3's
+# ad too big for a datagram, so it goes over TCP.  Bad entries are
+# logged and left out.
+big=$(head -c 9000 /dev/zero | tr '\0' x)
+cat >>"$POOL/exec3/condor_config.local" <<EOF2
+HasMatlab = True
+Department = "physics"
+Big = "$big"
+Broken = (1 +
+Memory = 1
+STARTD_ATTRS = HasMatlab, Department Big, Broken, Memory, Unset
+EOF2
+kill -HUP "${POOL_MASTER_PID[exec3]}"
+has_matlab() { test "$(on cm condor_status -af Name -constraint 'HasMatlab && Department == "physics"')" = exec3; }
+check "STARTD_ATTRS: the settings are in the machine ad" wait_for 20 has_matlab
+check "an ad too big for a datagram goes over TCP and arrives whole" \
+	test "$(on cm condor_status -af Big -constraint 'Name == "exec3"' | tr -d '\n' | wc -c)" = 9000
+for what in "Broken = (1 +" "Memory is the startd's own" "Unset is not set"; do
+	check "STARTD_ATTRS: logged and left out: $what" grep -qF "STARTD_ATTRS: $what" "$POOL/exec3/log/StartLog"
+done
+check "STARTD_ATTRS cannot replace the startd's own Memory" \
+	test "$(on cm condor_status -af Memory -constraint 'Name == "exec3"')" != 1
+sed -i '/^HasMatlab\|^Department\|^Big\|^Broken\|^Memory\|^STARTD_ATTRS/d' "$POOL/exec3/condor_config.local"
+kill -HUP "${POOL_MASTER_PID[exec3]}"
+no_matlab() { local out; out=$(on cm condor_status -af Name -constraint 'HasMatlab =?= true') && test -z "$out"; }
+check "STARTD_ATTRS: gone again after SIGHUP" wait_for 20 no_matlab
+
 udp 127.0.0.1 "$cport" 'Name = "udp1"' 'State = "Idle"' 'UpdateSequenceNumber = 1'
 udp_there() { on cm condor_status -af Name | grep -qx udp1; }
 check "an update datagram is taken" wait_for 10 udp_there
