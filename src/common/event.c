@@ -359,17 +359,23 @@ event_run_once(double maxwait)
 				if (pfd[1 + nfds + i].fd == gather_fd)
 					gathered = 1;
 			}
-		/* Another request (a query) first takes the datagrams that
-		 * came before it, paused or not: gathering delays updates
-		 * only while no one is looking. */
-		if (ready > gathered && gather_fd != -1)
+		/* The datagrams waiting go first, paused or not, and
+		 * svc_getreq_poll need not look at their socket again: any
+		 * other request (a query) sees every update that came
+		 * before it, so gathering delays updates only while no
+		 * one is looking. */
+		if (ready > 0 && gather_fd != -1) {
 			serve_gathered();
+			for (i = 0; gathered && i < nsvc; i++)
+				if (pfd[1 + nfds + i].fd == gather_fd) {
+					pfd[1 + nfds + i].revents = 0;
+					ready--;
+				}
+		}
 		/* svc_getreq_poll indexes its own array, so hand it a slice
 		 * laid out exactly like svc_pollfd. */
 		if (ready > 0 && (size_t)svc_max_pollfd == nsvc)
 			svc_getreq_poll(&pfd[1 + nfds], ready);
-		if (gathered && ready == gathered)
-			serve_gathered();
 	}
 }
 
