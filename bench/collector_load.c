@@ -87,6 +87,11 @@ main(int argc, char **argv)
 		if (collector_update(ADTYPE_STARTD, ads[sent % n], err,
 		    sizeof(err)) == -1)
 			fatalx("update: %s", err);
+		/* The first ad is repeated until the collector answers;
+		 * the rest go as periodic updates, not answered. */
+		for (i = 0; sent == 0 && i < 100 &&
+		    !collector_update_acked(ADTYPE_STARTD); i++)
+			event_run_once(0.1);
 		sent++;
 		now = monotime();
 		if (secs == 0 && sent == n)

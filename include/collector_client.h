@@ -2,7 +2,9 @@
  * collector_client.h: talking to the collector named by COLLECTOR_HOST.
  *
  * One connection is kept open and re-made once if it broke; every call
- * times out after RPC_TIMEOUT seconds.  Ad types are the ADTYPE_
+ * times out after RPC_TIMEOUT seconds.  Updates go as datagrams from one
+ * socket, which the event loop also watches for the collector's answers
+ * and requests (collector_client.c).  Ad types are the ADTYPE_
  * constants of collector.x.
  */
 #ifndef CONDOR_COLLECTOR_CLIENT_H
@@ -18,10 +20,17 @@ struct ad;
  * Send AD as the current ad of its kind.  0, or -1 with a message.  As
  * one UDP datagram that no one answers, unless UPDATE_COLLECTOR_WITH_TCP
  * or the ad is too big for one: then over the kept TCP connection, and
- * 0 means the collector took it.
+ * 0 means the collector took it.  The first datagram of each kind (and
+ * the first after collector_disconnect, or after the collector asked for
+ * it on restarting) asks for an answer and is repeated from the event
+ * loop, at growing intervals up to a few seconds, until the collector
+ * answers; a -1 then does not stop the repeats.
  */
 int	collector_update(int adtype, const struct ad *ad, char *err,
 	    size_t errlen);
+/* 1 if the collector acknowledged the latest round of ADTYPE's ad (or
+ * no round is under way), 0 while it is being repeated. */
+int	collector_update_acked(int adtype);
 /* Send N ads in one request (condor_advertise). */
 int	collector_update_many(int adtype, struct ad **ads, size_t n,
 	    char *err, size_t errlen);

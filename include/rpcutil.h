@@ -40,6 +40,7 @@
 #define PROG_NEGOTIATOR	0x2c0d0005
 #define PROG_SHADOW	0x2c0d0006
 #define PROG_STARTER	0x2c0d0007
+#define PROG_COLLECTOR_PEER 0x2c0d0008	/* collector to daemons */
 
 /* addr_parse: fill OUT from TEXT; -1 if TEXT is not an address. */
 int	 addr_parse(const char *text, struct sockaddr_in *out);
@@ -111,17 +112,52 @@ CLIENT	*rpc_connect_unix(const char *path, unsigned long prog,
 	    unsigned long vers, int timeout, char *err, size_t errlen);
 /*
  * One-way requests over UDP: rpc_dgram_open a sender to ADDR for PROG
- * and VERS; rpc_dgram_send sends one call and waits for nothing.  0 once
- * it is sent (which promises nothing about its arrival); -2 if it does
- * not fit in a datagram (RPC_MAX_DATAGRAM), -1 on another error, with a
- * message in ERR.
+ * and VERS (its socket is connected to ADDR: only ADDR's datagrams come
+ * back to it); rpc_dgram_send sends one call and waits for nothing.  0
+ * once it is sent (which promises nothing about its arrival); -2 if it
+ * does not fit in a datagram (RPC_MAX_DATAGRAM), -1 on another error,
+ * with a message in ERR.  rpc_dgram_xid is the xid of the last call
+ * sent, rpc_dgram_fd the socket, for the event loop to watch.
  */
 struct rpc_dgram;
 struct rpc_dgram *rpc_dgram_open(const char *addr, unsigned long prog,
 	    unsigned long vers, char *err, size_t errlen);
 int	 rpc_dgram_send(struct rpc_dgram *, unsigned long proc,
 	    xdrproc_t xargs, void *args, char *err, size_t errlen);
+uint32_t rpc_dgram_xid(const struct rpc_dgram *);
+int	 rpc_dgram_fd(const struct rpc_dgram *);
 void	 rpc_dgram_close(struct rpc_dgram *);
+/*
+ * What comes back to a sender: a reply to one of its calls (the receiver
+ * chose to answer it) or a one-way call from the receiver.  At most
+ * RPC_DGRAM_MAX_IN bytes; longer ones are dropped.
+ */
+#define RPC_DGRAM_MAX_IN	1024
+#define RPC_DGRAM_REPLY		1
+#define RPC_DGRAM_CALL		2
+struct rpc_dgram_msg {
+	uint32_t	 xid;
+	unsigned long	 prog, vers, proc;	/* of a call */
+};
+/*
+ * rpc_dgram_recv: take one waiting datagram without blocking.  -1 with
+ * errno when none is waiting (EAGAIN) or the socket has an error (a
+ * refused earlier send: ECONNREFUSED); 0 for a datagram that is neither
+ * a successful reply nor a call (dropped); RPC_DGRAM_REPLY or
+ * RPC_DGRAM_CALL with M filled.  rpc_dgram_decode then decodes the
+ * reply's results or the call's arguments into OBJ (free with xdr_free);
+ * -1 if they do not decode.
+ */
+int	 rpc_dgram_recv(struct rpc_dgram *, struct rpc_dgram_msg *m);
+int	 rpc_dgram_decode(struct rpc_dgram *, xdrproc_t, void *obj);
+/*
+ * rpc_dgram_call_to: one one-way call of PROG/VERS/PROC, at most
+ * RPC_DGRAM_MAX_IN bytes, from a server's datagram socket FD to TO,
+ * without blocking.  0 once sent, -1 with errno.
+ */
+int	 rpc_dgram_call_to(int fd, const struct sockaddr_in *to,
+	    unsigned long prog, unsigned long vers, unsigned long proc,
+	    xdrproc_t xargs, void *args);
 /* xdr_void with the argument list xdrproc_t expects. */
 bool_t	 rpc_xdr_nothing(XDR *, void *);
 void	 rpc_close(CLIENT *);

@@ -21,7 +21,13 @@
  *	counted from the gaps in its UpdateSequenceNumber.  Datagrams that
  *	arrive within COLLECTOR_UPDATE_GATHER seconds of a batch are taken
  *	together, one wake-up for many (an update after a quiet spell is
- *	taken at once).  Updates and
+ *	taken at once).  A daemon's first ad comes as
+ *	COLLECTOR_UPDATE_ACKED, answered even over UDP with our incarnation
+ *	(drawn at start-up) and repeated by the daemon until answered.  The
+ *	addresses the datagrams came from are kept in $(SPOOL)/collector_peers
+ *	(collector_peers.c); at start-up each gets one datagram
+ *	COLLECTOR_PEER_READVERTISE (COLLECTOR_PEER_PROG), and the daemons
+ *	advertise again at once.  Updates and
  *	invalidations need the caller in HOSTALLOW_WRITE, queries in
  *	HOSTALLOW_READ.
  *
@@ -40,7 +46,8 @@
  * FILES
  *	$(LOG)/CollectorLog, $(LOG)/.collector_address,
  *	$(SPOOL)/pool_history and pool_history.old (the pool history, one
- *	line a sample, at most 4 MiB each).
+ *	line a sample, at most 4 MiB each), $(SPOOL)/collector_peers (the
+ *	daemons' update addresses, "<ip:port>" a line, rewritten atomically).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -48,6 +55,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ad.h"
 #include "collector.h"
@@ -64,6 +72,7 @@
 static long	expire_timer;
 static SVCXPRT	*udp_xprt;	/* updates as datagrams */
 static int	serving_port;	/* our TCP port, as told to a portmapper */
+static unsigned int incarnation;	/* drawn at start-up, never 0 */
 
 /* The dispatcher rpcgen writes in collector_rpc_svc.c. */
 void	collector_prog_1(struct svc_req *, SVCXPRT *);
@@ -102,7 +111,8 @@ stored_ad(int adtype, const ad_x *x)
  * message in RES.
  */
 static int
-accept_ad(int adtype, const ad_x *x, const char *from, status_x *res)
+accept_ad(int adtype, const ad_x *x, const char *from,
+    const struct sockaddr_in *peer, status_x *res)
 {
 	char err[256];
 	const char *mytype;
@@ -136,7 +146,7 @@ accept_ad(int adtype, const ad_x *x, const char *from, status_x *res)
 	ad_set_int(ad, "LastHeardFrom", (long long)time(NULL));
 	ad_set_int(ad, "UpdatesTotal", total + 1);
 	ad_set_int(ad, "UpdatesLost", lost);
-	if (store_update(adtype, ad, time(NULL)) == -1) {
+	if (store_update(adtype, ad, time(NULL), peer) == -1) {
 		log_warnx("ad from %s has no Name", from);
 		ad_free(ad);
 		rpc_status(res, EINVAL, "the ad has no Name");
@@ -151,22 +161,83 @@ collector_null_1_svc(void *arg, void *res, struct svc_req *req)
 	return TRUE;
 }
 
-bool_t
-collector_update_1_svc(collector_update_x *arg, status_x *res,
-    struct svc_req *req)
+/*
+ * Where a datagram came from, into SIN; NULL if REQ came over TCP (a
+ * connection's port is no address to send to later).
+ */
+static const struct sockaddr_in *
+datagram_peer(struct svc_req *req, struct sockaddr_in *sin)
 {
+	struct netbuf *nb;
+
+	if (req->rq_xprt != udp_xprt ||
+	    (nb = svc_getrpccaller(req->rq_xprt)) == NULL ||
+	    nb->buf == NULL || nb->len < sizeof(*sin))
+		return NULL;
+	memcpy(sin, nb->buf, sizeof(*sin));
+	return sin->sin_family == AF_INET && sin->sin_port != 0 ? sin : NULL;
+}
+
+/* An update, answered or not; 0 if the ad was taken. */
+static int
+update(collector_update_x *arg, status_x *res, struct svc_req *req)
+{
+	struct sockaddr_in sin;
 	char from[64];
 
 	rpc_caller_ip(req, from, sizeof(from));
 	if (!rpc_host_allowed(req, "HOSTALLOW_WRITE")) {
 		log_warnx("update from %s refused (HOSTALLOW_WRITE)", from);
 		rpc_status(res, EPERM, "not allowed to advertise");
-		return req->rq_xprt != udp_xprt;
+		return EPERM;
 	}
-	if (accept_ad(arg->adtype, &arg->ad, from, res) == 0)
-		rpc_status_ok(res);
+	if (accept_ad(arg->adtype, &arg->ad, from, datagram_peer(req, &sin),
+	    res) != 0)
+		return res->code;
+	rpc_status_ok(res);
+	return 0;
+}
+
+bool_t
+collector_update_1_svc(collector_update_x *arg, status_x *res,
+    struct svc_req *req)
+{
+	update(arg, res, req);
 	/* No one waits for the answer to a datagram: none is sent. */
 	return req->rq_xprt != udp_xprt;
+}
+
+/*
+ * The same, answered even as a datagram (a daemon's first ad), with our
+ * incarnation: the answer is smaller than the request, so a forged
+ * sender gains nothing by it.
+ */
+bool_t
+collector_update_acked_1_svc(collector_update_x *arg, collector_ack_x *res,
+    struct svc_req *req)
+{
+	status_x st;
+
+	memset(&st, 0, sizeof(st));
+	res->code = update(arg, &st, req);
+	res->incarnation = incarnation;
+	xdr_free((xdrproc_t)xdr_status_x, (char *)&st);
+	return TRUE;
+}
+
+/* COLLECTOR_PEER_PROG is what we send to daemons; we never serve it. */
+bool_t
+collector_peer_readvertise_1_svc(collector_prompt_x *arg, void *res,
+    struct svc_req *req)
+{
+	return FALSE;
+}
+
+int
+collector_peer_prog_1_freeresult(SVCXPRT *xprt, xdrproc_t xres, caddr_t res)
+{
+	xdr_free(xres, res);
+	return 1;
 }
 
 bool_t
@@ -183,7 +254,7 @@ collector_update_many_1_svc(collector_updates_x *arg, status_x *res,
 		return TRUE;
 	}
 	for (i = 0; i < arg->ads.ads_len; i++) {
-		if (accept_ad(arg->adtype, &arg->ads.ads_val[i], from,
+		if (accept_ad(arg->adtype, &arg->ads.ads_val[i], from, NULL,
 		    res) != 0)
 			return TRUE;	/* the ones before it are kept */
 	}
@@ -324,7 +395,8 @@ static void
 collector_dispatch(struct svc_req *req, SVCXPRT *xprt)
 {
 	if (xprt == udp_xprt && req->rq_proc != NULLPROC &&
-	    req->rq_proc != COLLECTOR_UPDATE) {
+	    req->rq_proc != COLLECTOR_UPDATE &&
+	    req->rq_proc != COLLECTOR_UPDATE_ACKED) {
 		svcerr_noproc(xprt);
 		return;
 	}
@@ -382,6 +454,12 @@ collector_init(int argc, char **argv)
 	store_init();
 	if (history_init() == -1)
 		return -1;
+	if (getentropy(&incarnation, sizeof(incarnation)) == -1)
+		incarnation = (unsigned int)time(NULL) ^
+		    (unsigned int)getpid() << 16;
+	if (incarnation == 0)
+		incarnation = 1;
+	peers_init(fd, incarnation);
 	serving_port = ntohs(bound.sin_port);
 	rpc_portmap_set(PROG_COLLECTOR, 1, serving_port);
 	addr_format(&bound, addr);
@@ -405,6 +483,7 @@ collector_reconfig(void)
 static void
 collector_shutdown(void)
 {
+	peers_shutdown();
 	rpc_portmap_unset(PROG_COLLECTOR, 1, serving_port);
 }
 

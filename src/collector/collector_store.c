@@ -3,8 +3,9 @@
  *
  * A chained hash table on the lower-cased "type/Name" key gives O(1)
  * updates however large the pool; a per-entry insertion sequence number
- * gives queries a stable order.  Nothing is persisted: after a restart
- * every daemon re-sends its ad within one update interval.
+ * gives queries a stable order.  The ads are not persisted; only the
+ * addresses their datagrams came from are (collector_peers.c), so that
+ * a restarted collector can ask for them again.
  */
 #include <ctype.h>
 #include <stdint.h>
@@ -23,6 +24,7 @@ struct entry {
 	struct ad	*ad;
 	time_t		 updated;
 	uint64_t	 seq;		/* order of first arrival */
+	struct sockaddr_in peer;	/* of its datagrams; port 0: none */
 };
 
 static struct entry	**table;
@@ -81,8 +83,20 @@ store_grow(void)
 	free(old);
 }
 
+/* Note where the ad of E came from, PEER (NULL: over TCP). */
+static void
+entry_set_peer(struct entry *e, const struct sockaddr_in *peer)
+{
+	if (peer == NULL || (e->peer.sin_port == peer->sin_port &&
+	    e->peer.sin_addr.s_addr == peer->sin_addr.s_addr))
+		return;
+	e->peer = *peer;
+	peers_changed();
+}
+
 int
-store_update(int adtype, struct ad *ad, time_t now)
+store_update(int adtype, struct ad *ad, time_t now,
+    const struct sockaddr_in *peer)
 {
 	struct entry *e;
 	char *name, *key;
@@ -98,6 +112,7 @@ store_update(int adtype, struct ad *ad, time_t now)
 			ad_free(e->ad);
 			e->ad = ad;
 			e->updated = now;
+			entry_set_peer(e, peer);
 			free(key);
 			return 0;
 		}
@@ -108,6 +123,7 @@ store_update(int adtype, struct ad *ad, time_t now)
 	e->ad = ad;
 	e->updated = now;
 	e->seq = next_seq++;
+	entry_set_peer(e, peer);
 	e->next = table[b];
 	table[b] = e;
 	if (++nentries > nbuckets)
@@ -132,6 +148,8 @@ store_find(int adtype, const char *name)
 static void
 entry_free(struct entry *e)
 {
+	if (e->peer.sin_port != 0)
+		peers_changed();
 	ad_free(e->ad);
 	free(e->key);
 	free(e);
@@ -228,6 +246,20 @@ store_count(int adtype)
 				n++;
 	}
 	return n;
+}
+
+void
+store_foreach_peer(void (*fn)(const struct sockaddr_in *, void *), void *arg)
+{
+	size_t i;
+
+	for (i = 0; i < nbuckets; i++) {
+		struct entry *e;
+
+		for (e = table[i]; e != NULL; e = e->next)
+			if (e->peer.sin_port != 0)
+				fn(&e->peer, arg);
+	}
 }
 
 void

@@ -463,13 +463,19 @@ fail:
 	return NULL;
 }
 
-/* A one-way sender: its socket, where to, and a buffer for a datagram. */
+/*
+ * A one-way sender: its socket (connected to the receiver, so that only
+ * the receiver's datagrams reach it), the last call's xid, a buffer for
+ * the datagram to send and one for a datagram received.
+ */
 struct rpc_dgram {
 	int			fd;
-	struct sockaddr_in	to;
 	unsigned long		prog, vers;
 	uint32_t		xid;
 	char			buf[RPC_MAX_DATAGRAM];
+	char			inbuf[RPC_DGRAM_MAX_IN];
+	XDR			in;	/* over inbuf, after rpc_dgram_recv */
+	int			in_ok;
 };
 
 struct rpc_dgram *
@@ -482,14 +488,18 @@ rpc_dgram_open(const char *addr, unsigned long prog, unsigned long vers,
 
 	if (parse_address(addr, &sin, err, errlen) == -1)
 		return NULL;
-	if ((fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1) {
+	if ((fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+	    0)) == -1 || connect(fd, (struct sockaddr *)&sin,
+	    sizeof(sin)) == -1) {
 		if (err != NULL)
-			snprintf(err, errlen, "socket: %s", strerror(errno));
+			snprintf(err, errlen, "datagram socket to %s: %s",
+			    addr, strerror(errno));
+		if (fd != -1)
+			close(fd);
 		return NULL;
 	}
 	d = xcalloc(1, sizeof(*d));
 	d->fd = fd;
-	d->to = sin;
 	d->prog = prog;
 	d->vers = vers;
 	d->xid = (uint32_t)getpid() << 16 ^ (uint32_t)time(NULL);
@@ -497,43 +507,151 @@ rpc_dgram_open(const char *addr, unsigned long prog, unsigned long vers,
 }
 
 /*
- * The call is encoded here rather than by clnt_dg_call, which with no
- * time to wait returns before it sends anything.
+ * Encode a call of PROG/VERS/PROC with XID into BUF (LEN bytes).  Returns
+ * its length, 0 if it does not fit.  The call is encoded here rather than
+ * by clnt_dg_call, which with no time to wait returns before it sends
+ * anything.
  */
+static u_int
+dgram_encode(char *buf, u_int len, uint32_t xid, unsigned long prog,
+    unsigned long vers, unsigned long proc, xdrproc_t xargs, void *args)
+{
+	struct rpc_msg msg;
+	XDR x;
+	u_int n;
+	int ok;
+
+	memset(&msg, 0, sizeof(msg));
+	msg.rm_xid = xid;
+	msg.rm_direction = CALL;
+	msg.rm_call.cb_rpcvers = RPC_MSG_VERSION;
+	msg.rm_call.cb_prog = prog;
+	msg.rm_call.cb_vers = vers;
+	msg.rm_call.cb_proc = proc;
+	msg.rm_call.cb_cred = _null_auth;
+	msg.rm_call.cb_verf = _null_auth;
+	xdrmem_create(&x, buf, len, XDR_ENCODE);
+	ok = xdr_callmsg(&x, &msg) && xargs(&x, args);
+	n = xdr_getpos(&x);
+	xdr_destroy(&x);
+	return ok ? n : 0;
+}
+
 int
 rpc_dgram_send(struct rpc_dgram *d, unsigned long proc, xdrproc_t xargs,
     void *args, char *err, size_t errlen)
 {
-	struct rpc_msg msg;
-	XDR x;
 	u_int len;
-	int ok;
 
-	memset(&msg, 0, sizeof(msg));
-	msg.rm_xid = ++d->xid;
-	msg.rm_direction = CALL;
-	msg.rm_call.cb_rpcvers = RPC_MSG_VERSION;
-	msg.rm_call.cb_prog = d->prog;
-	msg.rm_call.cb_vers = d->vers;
-	msg.rm_call.cb_proc = proc;
-	msg.rm_call.cb_cred = _null_auth;
-	msg.rm_call.cb_verf = _null_auth;
-	xdrmem_create(&x, d->buf, sizeof(d->buf), XDR_ENCODE);
-	ok = xdr_callmsg(&x, &msg) && xargs(&x, args);
-	len = xdr_getpos(&x);
-	xdr_destroy(&x);
-	if (!ok) {
+	len = dgram_encode(d->buf, sizeof(d->buf), ++d->xid, d->prog,
+	    d->vers, proc, xargs, args);
+	if (len == 0) {
 		if (err != NULL)
 			snprintf(err, errlen, "the request does not fit in "
 			    "a datagram");
 		return -2;
 	}
-	if (sendto(d->fd, d->buf, len, 0, (struct sockaddr *)&d->to,
-	    sizeof(d->to)) != (ssize_t)len) {
+	if (send(d->fd, d->buf, len, 0) != (ssize_t)len) {
 		if (err != NULL)
-			snprintf(err, errlen, "sendto: %s", strerror(errno));
+			snprintf(err, errlen, "send: %s", strerror(errno));
 		return -1;
 	}
+	return 0;
+}
+
+uint32_t
+rpc_dgram_xid(const struct rpc_dgram *d)
+{
+	return d->xid;
+}
+
+int
+rpc_dgram_fd(const struct rpc_dgram *d)
+{
+	return d->fd;
+}
+
+/* Step over an opaque_auth (flavor, then at most MAX_AUTH_BYTES). */
+static int
+skip_auth(XDR *x)
+{
+	uint32_t flavor, len;
+
+	if (!xdr_u_int32_t(x, &flavor) || !xdr_u_int32_t(x, &len) ||
+	    len > MAX_AUTH_BYTES)
+		return 0;
+	return xdr_setpos(x, xdr_getpos(x) + ((len + 3) & ~3u));
+}
+
+int
+rpc_dgram_recv(struct rpc_dgram *d, struct rpc_dgram_msg *m)
+{
+	uint32_t w[5];
+	ssize_t n;
+	int i;
+
+	memset(m, 0, sizeof(*m));
+	if (d->in_ok)
+		xdr_destroy(&d->in);
+	d->in_ok = 0;
+	n = recv(d->fd, d->inbuf, sizeof(d->inbuf), MSG_DONTWAIT | MSG_TRUNC);
+	if (n == -1)
+		return -1;
+	if ((size_t)n > sizeof(d->inbuf))
+		return 0;	/* too long for anything we take */
+	xdrmem_create(&d->in, d->inbuf, (u_int)n, XDR_DECODE);
+	d->in_ok = 1;
+	if (!xdr_u_int32_t(&d->in, &m->xid) ||
+	    !xdr_u_int32_t(&d->in, &w[0]))
+		return 0;
+	if (w[0] == CALL) {
+		for (i = 1; i < 5; i++)
+			if (!xdr_u_int32_t(&d->in, &w[i]))
+				return 0;
+		if (w[1] != RPC_MSG_VERSION || !skip_auth(&d->in) ||
+		    !skip_auth(&d->in))
+			return 0;
+		m->prog = w[2];
+		m->vers = w[3];
+		m->proc = w[4];
+		return RPC_DGRAM_CALL;
+	}
+	if (w[0] != REPLY || !xdr_u_int32_t(&d->in, &w[1]) ||
+	    w[1] != MSG_ACCEPTED || !skip_auth(&d->in) ||
+	    !xdr_u_int32_t(&d->in, &w[2]) || w[2] != SUCCESS)
+		return 0;
+	return RPC_DGRAM_REPLY;
+}
+
+int
+rpc_dgram_decode(struct rpc_dgram *d, xdrproc_t xdecode, void *obj)
+{
+	if (!d->in_ok || !xdecode(&d->in, obj)) {
+		xdr_free(xdecode, obj);
+		return -1;
+	}
+	return 0;
+}
+
+int
+rpc_dgram_call_to(int fd, const struct sockaddr_in *to, unsigned long prog,
+    unsigned long vers, unsigned long proc, xdrproc_t xargs, void *args)
+{
+	static uint32_t xid;
+	char buf[RPC_DGRAM_MAX_IN];
+	u_int len;
+
+	if (xid == 0)
+		xid = (uint32_t)getpid() << 16 ^ (uint32_t)time(NULL);
+	len = dgram_encode(buf, sizeof(buf), ++xid, prog, vers, proc, xargs,
+	    args);
+	if (len == 0) {
+		errno = EMSGSIZE;
+		return -1;
+	}
+	if (sendto(fd, buf, len, MSG_DONTWAIT, (const struct sockaddr *)to,
+	    sizeof(*to)) != (ssize_t)len)
+		return -1;
 	return 0;
 }
 
@@ -542,6 +660,8 @@ rpc_dgram_close(struct rpc_dgram *d)
 {
 	if (d == NULL)
 		return;
+	if (d->in_ok)
+		xdr_destroy(&d->in);
 	close(d->fd);
 	free(d);
 }

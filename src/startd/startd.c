@@ -48,9 +48,10 @@
  *	within the startd's own deadline).  Each change of state is logged
  *	with its reason ("State Claimed -> Suspended (SUSPEND is TRUE)") and
  *	advertised to the collector at once; otherwise the ad goes out every
- *	STARTD_UPDATE_INTERVAL seconds.  An update that could not be sent
- *	(or, over TCP, that the collector did not take) is retried at the
- *	next poll.
+ *	STARTD_UPDATE_INTERVAL seconds.  The first ad, and the first after
+ *	the collector restarted, is repeated until the collector acknowledges
+ *	it (collector_client.c).  An update that could not be sent (or, over
+ *	TCP, that the collector did not take) is retried at the next poll.
  *
  *	The ad holds Name and Machine (HOST), Arch, OpSys, Memory (MiB),
  *	VirtualMemory (KiB), Disk (KiB), LoadAvg, CondorLoadAvg,
