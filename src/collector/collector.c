@@ -27,7 +27,11 @@
  *	addresses the datagrams came from are kept in $(SPOOL)/collector_peers
  *	(collector_peers.c); at start-up each gets one datagram
  *	COLLECTOR_PEER_READVERTISE (COLLECTOR_PEER_PROG), and the daemons
- *	advertise again at once.  Updates and
+ *	advertise again at once.  The procedures: COLLECTOR_NULL (a ping),
+ *	COLLECTOR_UPDATE, COLLECTOR_UPDATE_ACKED, COLLECTOR_UPDATE_MANY
+ *	(many ads in one call, condor_advertise), COLLECTOR_QUERY,
+ *	COLLECTOR_INVALIDATE (a daemon withdrawing its ad) and
+ *	COLLECTOR_HISTORY (condor_summary).  Updates and
  *	invalidations need the caller in HOSTALLOW_WRITE, queries in
  *	HOSTALLOW_READ.
  *

@@ -15,7 +15,10 @@
  *
  * PROTOCOL
  *	Serves MASTER_PROG (include/master_rpc.x) on MASTER_PORT at
- *	BIND_ADDRESS; changes need the caller in HOSTALLOW_WRITE.  Sends
+ *	BIND_ADDRESS: MASTER_NULL (a ping), MASTER_OFF and MASTER_ON (stop
+ *	or start one daemon of DAEMON_LIST, or all of them: condor_off,
+ *	condor_on), MASTER_RECONFIG and MASTER_SHUTDOWN; changes need the
+ *	caller in HOSTALLOW_WRITE.  Sends
  *	its ad (ADTYPE_MASTER) to the collector every
  *	MASTER_UPDATE_INTERVAL seconds so that condor_off HOST finds it.
  *

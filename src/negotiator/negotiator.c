@@ -53,7 +53,8 @@
  * PROTOCOL
  *	Serves NEGOTIATOR_PROG (include/negotiator_rpc.x) over TCP on
  *	NEGOTIATOR_PORT (0: any free port) at BIND_ADDRESS:
- *	NEGOTIATOR_RESCHEDULE for callers in HOSTALLOW_WRITE,
+ *	NEGOTIATOR_NULL (a ping), NEGOTIATOR_RESCHEDULE for callers in
+ *	HOSTALLOW_WRITE,
  *	NEGOTIATOR_PRIORITIES (every station's index, highest first) for
  *	callers in HOSTALLOW_READ.  Calls COLLECTOR_PROG (queries and its
  *	own ad), SCHEDD_PROG (SCHEDD_NEXT_JOB, SCHEDD_MATCH) at each

@@ -55,9 +55,12 @@
  * PROTOCOL
  *	Serves SCHEDD_PROG (include/schedd_rpc.x) on the Unix-domain socket
  *	$(SPOOL)/.schedd_socket, where the caller's uid comes from the
- *	kernel (SO_PEERCRED): submitting, queries, actions, reschedule and
- *	the shadows' job updates (which may not change the attributes the
- *	schedd keeps: see schedd_rpc.x).  Over TCP at BIND_ADDRESS:SCHEDD_PORT
+ *	kernel (SO_PEERCRED): submitting (SCHEDD_SUBMIT, or
+ *	SCHEDD_SUBMIT_BEGIN and SCHEDD_SUBMIT_MORE for a large cluster),
+ *	queries (SCHEDD_QUERY, SCHEDD_QUERY_ATTRS), actions (SCHEDD_ACTION:
+ *	remove, hold, release, priority), SCHEDD_RESCHEDULE and the shadows'
+ *	job updates (SCHEDD_JOB_UPDATE, which may not change the attributes
+ *	the schedd keeps: see schedd_rpc.x); SCHEDD_NULL is a ping.  Over TCP at BIND_ADDRESS:SCHEDD_PORT
  *	(ScheddIpAddr) it answers queries from HOSTALLOW_READ and
  *	SCHEDD_NEXT_JOB, SCHEDD_MATCH and SCHEDD_RESCHEDULE from
  *	HOSTALLOW_WRITE (the negotiator); submitting and changing jobs are

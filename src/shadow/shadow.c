@@ -62,7 +62,10 @@
  * PROTOCOL
  *	Serves SHADOW_PROG (include/shadow_rpc.x) over TCP to its starter
  *	alone: the first caller presenting the capability, on that one
- *	connection.  Calls STARTD_REQUEST_CLAIM and STARTD_RELEASE_CLAIM
+ *	connection.  The starter calls SHADOW_HELLO (the capability, for
+ *	the job ad), SHADOW_GET (the executable or checkpoint, standard
+ *	input), SHADOW_PUT (output, a new checkpoint), SHADOW_CKPT_COMMIT,
+ *	SHADOW_EVENT and SHADOW_EXIT; SHADOW_NULL is a ping.  Calls STARTD_REQUEST_CLAIM and STARTD_RELEASE_CLAIM
  *	(include/startd_rpc.x) at STARTD_ADDR, and SCHEDD_QUERY and
  *	SCHEDD_JOB_UPDATE (include/schedd_rpc.x) on $(SPOOL)/.schedd_socket.
  *
