@@ -7,7 +7,9 @@
  * go as COLLECTOR_UPDATE_ACKED instead, repeated from the event loop at
  * a growing interval (RETRY_FIRST doubling to RETRY_MAX) until the
  * collector answers: an ad sent while the collector is still starting
- * is not lost for a whole update interval.  Nothing here waits for the
+ * is not lost for a whole update interval.  An update over TCP (as
+ * configured, or too big for a datagram) is answered; one that failed is
+ * tried again at the same intervals until one goes.  Nothing here waits for the
  * collector: the answers and the collector's requests are read when the
  * loop finds them (or at the next update).
  */
@@ -42,6 +44,9 @@ struct advert {
 	int		tries;		/* sends in this round */
 	double		delay;		/* seconds until the next */
 	long		timer;
+	struct ad	*tcp_ad;	/* to send again over TCP, or NULL */
+	double		tcp_delay;	/* seconds until then */
+	long		tcp_timer;
 };
 static struct advert adverts[ADTYPE_MAX + 1];
 static unsigned int incarnation;	/* the collector's, once answered */
@@ -79,6 +84,56 @@ collector_disconnect(void)
 		event_timer_cancel(adverts[t].timer);
 		adverts[t].timer = 0;
 	}
+}
+
+static void	tcp_retry(void *);
+
+/*
+ * After an update of ADTYPE over TCP: AD (the ad that failed) is sent
+ * again later, at growing intervals; NULL (it went) stops that.
+ */
+static void
+tcp_pending(int adtype, const struct ad *ad)
+{
+	struct advert *a = &adverts[adtype];
+
+	ad_free(a->tcp_ad);
+	a->tcp_ad = NULL;
+	if (ad == NULL) {
+		event_timer_cancel(a->tcp_timer);
+		a->tcp_timer = 0;
+		a->tcp_delay = 0;
+		return;
+	}
+	a->tcp_ad = ad_copy(ad);
+	if (a->tcp_timer == 0) {
+		a->tcp_delay = a->tcp_delay <= 0 ? RETRY_FIRST :
+		    a->tcp_delay * 2;
+		if (a->tcp_delay > RETRY_MAX)
+			a->tcp_delay = RETRY_MAX;
+		a->tcp_timer = event_timer_add(a->tcp_delay, tcp_retry,
+		    (void *)(long)adtype);
+	}
+}
+
+static void
+tcp_retry(void *arg)
+{
+	int adtype = (int)(long)arg;
+	struct advert *a = &adverts[adtype];
+	struct ad *ad = a->tcp_ad;
+	char err[256];
+
+	a->tcp_timer = 0;
+	if (ad == NULL)
+		return;
+	a->tcp_ad = NULL;
+	if (collector_update(adtype, ad, err, sizeof(err)) == -1)
+		log_debug("cannot update the collector: %s", err);
+	else
+		log_info("the collector took our %s ad",
+		    collector_adtype_name(adtype));
+	ad_free(ad);
 }
 
 static CLIENT *
@@ -371,9 +426,10 @@ collector_update(int adtype, const struct ad *ad, char *err, size_t errlen)
 	    (xdrproc_t)xdr_collector_update_x, &arg,
 	    (xdrproc_t)xdr_status_x, &res, err, errlen);
 	ad_x_free(&arg.ad);
-	if (r == -1)
-		return -1;
-	return status_result(&res, err, errlen);
+	if (r == 0)
+		r = status_result(&res, err, errlen);
+	tcp_pending(adtype, r == -1 ? ad : NULL);
+	return r;
 }
 
 int
