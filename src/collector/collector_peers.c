@@ -97,7 +97,10 @@ peers_write(void)
 			continue;
 		fprintf(f, "%s\n", addr_format(&l.v[i], a));
 	}
-	ok = fflush(f) == 0 && fsync(fileno(f)) == 0;
+	/* No fsync: the file is a hint, and waiting for the disk would
+	 * leave the updates to pile up in the socket meanwhile.  A reader
+	 * sees the old file or the new one, whole. */
+	ok = fflush(f) == 0;
 	ok = fclose(f) == 0 && ok;
 	if (!ok || rename(tmp, peers_path) == -1) {
 		log_warn("cannot write %s", peers_path);
