@@ -65,13 +65,20 @@ collector_adtype_name(int adtype)
 	return adtype_names[adtype];
 }
 
+/* Forget the kept connection, not the datagram socket. */
+static void
+tcp_close(void)
+{
+	rpc_close(collector_cl);
+	collector_cl = NULL;
+}
+
 void
 collector_disconnect(void)
 {
 	int t;
 
-	rpc_close(collector_cl);
-	collector_cl = NULL;
+	tcp_close();
 	if (collector_udp != NULL)
 		event_fd_del(rpc_dgram_fd(collector_udp));
 	rpc_dgram_close(collector_udp);
@@ -164,7 +171,7 @@ collector_call(unsigned long proc, xdrproc_t xargs, void *args,
 		if (rpc_invoke(cl, proc, xargs, args, xres, res, err,
 		    errlen) == 0)
 			return 0;
-		collector_disconnect();
+		tcp_close();
 	}
 	return -1;
 }
