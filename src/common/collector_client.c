@@ -5,13 +5,14 @@
  * type, its first after a configuration change and its first after the
  * collector asked (COLLECTOR_PEER_READVERTISE: the collector restarted)
  * go as COLLECTOR_UPDATE_ACKED instead, repeated from the event loop at
- * a growing interval (RETRY_FIRST doubling to RETRY_MAX) until the
- * collector answers: an ad sent while the collector is still starting
- * is not lost for a whole update interval.  An update over TCP (as
- * configured, or too big for a datagram) is answered; one that failed is
- * tried again at the same intervals until one goes.  Nothing here waits for the
- * collector: the answers and the collector's requests are read when the
- * loop finds them (or at the next update).
+ * a growing interval (RETRY_FIRST, times RETRY_GROWTH each time, at most
+ * RETRY_MAX) until the collector answers: an ad sent while the
+ * collector is still starting is not lost for a whole update interval.
+ * An update over TCP (as configured, or too big for a datagram) is
+ * answered; one that failed is tried again at the same intervals until
+ * one goes.  Nothing here waits for the collector: the answers and the
+ * collector's requests are read when the loop finds them (or at the
+ * next update).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -29,6 +30,7 @@
 
 #define RETRY_FIRST	0.1	/* seconds before the first repeat */
 #define RETRY_MAX	4.0	/* seconds, at most, between repeats */
+#define RETRY_GROWTH	1.5	/* each interval the last one times this */
 #define PROMPT_MIN_GAP	5.0	/* seconds between two prompts taken */
 
 static CLIENT *collector_cl;
@@ -115,7 +117,7 @@ tcp_pending(int adtype, const struct ad *ad)
 	a->tcp_ad = ad_copy(ad);
 	if (a->tcp_timer == 0) {
 		a->tcp_delay = a->tcp_delay <= 0 ? RETRY_FIRST :
-		    a->tcp_delay * 2;
+		    a->tcp_delay * RETRY_GROWTH;
 		if (a->tcp_delay > RETRY_MAX)
 			a->tcp_delay = RETRY_MAX;
 		a->tcp_timer = event_timer_add(a->tcp_delay, tcp_retry,
@@ -265,7 +267,7 @@ advert_retry(void *arg)
 	a->timer = 0;
 	if (a->acked || !a->have)
 		return;
-	a->delay *= 2;
+	a->delay *= RETRY_GROWTH;
 	if (a->delay > RETRY_MAX)
 		a->delay = RETRY_MAX;
 	if (advert_send_acked(adtype, err, sizeof(err)) == -1)

@@ -338,8 +338,9 @@ check "FIFO refused without hanging" on cm timeout 10 "$PEER" submit-bad \
 check "nothing queued by refused submits" test -z "$(q -af ClusterId)"
 check "no stray spool files" test -z \
     "$(ls "$SPOOL" | grep -v -e '^job_queue.log$' -e '^history$' \
-    -e '^pool_history$' -e '^pool_history.old$' -e '^job_queue.log.bad$')"
-# (pool_history: the collector's.  job_queue.log.bad: a SIGKILL of part
+    -e '^pool_history$' -e '^pool_history.old$' -e '^job_queue.log.bad$' \
+    -e '^collector_peers$')"
+# (pool_history, collector_peers: the collector's.  job_queue.log.bad: a SIGKILL of part
 # 3 may land in the write of a large transaction; replay cuts the torn,
 # never acknowledged tail and keeps it there, and says so.)
 if [ -e "$SPOOL/job_queue.log.bad" ]; then
