@@ -340,9 +340,10 @@ check "no stray spool files" test -z \
     "$(ls "$SPOOL" | grep -v -e '^job_queue.log$' -e '^history$' \
     -e '^pool_history$' -e '^pool_history.old$' -e '^job_queue.log.bad$' \
     -e '^collector_peers$')"
-# (pool_history, collector_peers: the collector's.  job_queue.log.bad: a SIGKILL of part
-# 3 may land in the write of a large transaction; replay cuts the torn,
-# never acknowledged tail and keeps it there, and says so.)
+# (pool_history, collector_peers: the collector's.  job_queue.log.bad:
+# a SIGKILL of part 3 may land in the write of a large transaction;
+# replay cuts the torn, never acknowledged tail and keeps it there, and
+# says so.)
 if [ -e "$SPOOL/job_queue.log.bad" ]; then
 	check "a kept tail was cut from an unfinished transaction" grep -q \
 	    "dropping [0-9]* bytes after the last complete transaction" \
