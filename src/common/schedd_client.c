@@ -721,9 +721,11 @@ prio_delta(const char *arg, int *delta)
 }
 
 void
-job_select_init(struct job_select *sel)
+job_select_init(struct job_select *sel, int (*usage)(FILE *), int flags)
 {
 	memset(sel, 0, sizeof(*sel));
+	sel->usage = usage;
+	sel->flags = flags;
 }
 
 void
@@ -733,6 +735,26 @@ job_select_free(struct job_select *sel)
 	sel->specs = NULL;
 }
 
+/*
+ * The attribute names after "-af" at ARGV[*I], up to an option or a job
+ * (no attribute starts with a digit): *AF points at the first, *I at the
+ * last; their number, or -1 (said) if there is none.
+ */
+static int
+af_args(int argc, char **argv, int *i, char ***af)
+{
+	int n = 0;
+
+	*af = argv + *i + 1;
+	while (*i + 1 < argc && ad_name_valid(argv[*i + 1])) {
+		n++;
+		++*i;
+	}
+	if (n == 0)
+		log_warnx("-af needs at least one attribute name");
+	return n > 0 ? n : -1;
+}
+
 int
 job_select_arg(struct job_select *sel, int argc, char **argv, int *i)
 {
@@ -740,6 +762,18 @@ job_select_arg(struct job_select *sel, int argc, char **argv, int *i)
 	struct job_spec spec;
 	char *c, *both;
 
+	if (strcmp(a, "-h") == 0 || strcmp(a, "-help") == 0 ||
+	    strcmp(a, "--help") == 0)
+		exit(sel->usage(stdout));
+	if (strcmp(a, "-l") == 0 || strcmp(a, "-long") == 0) {
+		sel->want_long = 1;
+		return 1;
+	}
+	if ((sel->flags & JOB_SELECT_AF) &&
+	    (strcmp(a, "-af") == 0 || strcmp(a, "-autoformat") == 0)) {
+		sel->naf = af_args(argc, argv, i, &sel->af);
+		return sel->naf > 0 ? 1 : -1;
+	}
 	if (strcmp(a, "-constraint") == 0 || strcmp(a, "-name") == 0) {
 		if (++*i == argc) {
 			log_warnx("%s needs %s", a, a[1] == 'c' ?
@@ -752,8 +786,10 @@ job_select_arg(struct job_select *sel, int argc, char **argv, int *i)
 			sel->host = argv[*i];
 		return 1;
 	}
-	if (a[0] == '-')
-		return 0;
+	if (a[0] == '-') {
+		log_warnx("unknown option %s", a);
+		exit(sel->usage(stderr));
+	}
 	if (job_spec_parse(a, &spec) == -1) {
 		log_warnx("\"%s\" is not a job (C.P), a cluster (C) or a user "
 		    "name", a);
@@ -769,21 +805,6 @@ job_select_arg(struct job_select *sel, int argc, char **argv, int *i)
 	}
 	free(c);
 	return 1;
-}
-
-int
-job_af_args(int argc, char **argv, int *i, char ***af)
-{
-	int n = 0;
-
-	*af = argv + *i + 1;
-	while (*i + 1 < argc && ad_name_valid(argv[*i + 1])) {
-		n++;
-		++*i;
-	}
-	if (n == 0)
-		log_warnx("-af needs at least one attribute name");
-	return n > 0 ? n : -1;
 }
 
 CLIENT *
