@@ -1043,23 +1043,7 @@ job_value_text(const struct ad *ad, const char *name)
 		}
 		buf_reset(&b);
 	}
-	switch (v.type) {
-	case VAL_UNDEFINED:
-		buf_adds(&b, "undefined");
-		break;
-	case VAL_ERROR:
-		buf_adds(&b, "error");
-		break;
-	case VAL_BOOL:
-		buf_adds(&b, v.u.b ? "true" : "false");
-		break;
-	case VAL_STRING:
-		buf_adds(&b, v.u.s);
-		break;
-	default:
-		value_print(&v, &b);
-		break;
-	}
+	value_print_plain(&v, NULL, &b);
 	value_free(&v);
 	return printable(buf_take(&b));
 }
