@@ -109,16 +109,6 @@ seterr(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The buffer's text, for the caller to free; nothing else is kept. */
-static char *
-buf_take(struct buf *b)
-{
-	char *s = buf_release(b);
-
-	buf_free(b);
-	return s;
-}
-
 static int
 is_name_char(int c)
 {

@@ -33,16 +33,6 @@
 #define SUBMIT_TIMEOUT_FACTOR	5	/* submit: RPC_TIMEOUT times this */
 #define PRIO_LIMIT		20	/* UserPrio is -20..20 */
 
-/* The text of B for the caller to free; B is left empty and freed. */
-static char *
-buf_take(struct buf *b)
-{
-	char *s = buf_release(b);
-
-	buf_free(b);
-	return s;
-}
-
 static int
 rpc_timeout(void)
 {
