@@ -64,7 +64,8 @@ read_input(const char *path)
 			fatalx("%s: larger than %d MiB", path,
 			    INPUT_MAX / (1024 * 1024));
 		if (memchr(chunk, '\0', r) != NULL)
-			fatalx("%s: not a text file (it holds a NUL byte)", path);
+			fatalx("%s: not a text file (it holds a NUL byte)",
+			    path);
 		buf_add(&b, chunk, r);
 	}
 	if (ferror(fp))

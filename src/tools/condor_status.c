@@ -432,7 +432,8 @@ main(int argc, char **argv)
 	buf_init(&constraint);
 	if (user_constraint != NULL) {
 		if ((e = expr_parse(user_constraint, err, sizeof(err))) == NULL)
-			fatalx("bad constraint \"%s\": %s", user_constraint, err);
+			fatalx("bad constraint \"%s\": %s", user_constraint,
+			    err);
 		expr_free(e);
 		buf_printf(&constraint, "(%s)", user_constraint);
 	}
