@@ -553,11 +553,15 @@ test_vacate(void)
 
 static pid_t	job_pid;	/* from the job's output */
 
-/* The job's pid, once its output reached us (5 seconds at most). */
+/*
+ * The job's pid, once its output reached us.  Up to 30 seconds: on a
+ * loaded machine the job may start late, and what a test does next
+ * (kill its starter, vacate it) must happen to a job that runs.
+ */
 static void
 read_job_pid(void)
 {
-	double deadline = monotime() + 5;
+	double deadline = monotime() + 30;
 	char *out;
 
 	do {
