@@ -977,6 +977,7 @@ test_suspend(void)
 	    && has(log, "011 (020.000.000)"));
 	free(log);
 	CHECK("suspend: the job then completes", rc == SHADOW_EXIT_COMPLETED);
+	CHECK("suspend: the machine is Idle again", wait_state("Idle", 30));
 	ad_free(job);
 }
 
