@@ -88,6 +88,11 @@ EOS
 	num "$out" pread_us >>"$W/$h.pread"
 	num "$out" read_gibs >>"$W/$h.read"
 	num "$out" write_gibs >>"$W/$h.write"
+	# The shadow's own account: "job C.0: N remote system calls, ...,
+	# U s user and S s system CPU".
+	sed -n "s/.*job $C\.0: \([0-9]*\) remote system calls, .*, \([0-9.]*\) s user and \([0-9.]*\) s system CPU.*/\1 \2 \3/p" \
+	    "$POOL/cm/log/ShadowLog" |
+	    awk '$1 > 0 { printf "%.2f\n", ($2 + $3) * 1e6 / $1 }' >>"$W/$h.shadow"
 }
 
 # ROUNDS rounds of the bare transport and each chunk size's job, one at
@@ -121,6 +126,8 @@ for h in exec1 exec2; do
 	echo "remote 1-byte pread round trip, REMOTE_IO_CHUNK $chunk ($n jobs)|$pr us ($(ratio "$pr" "$ping")x bare)|"
 	echo "remote $MIB MiB sequential read, 1 MiB reads, chunk $chunk|$rd GiB/s ($(ratio "$rd" "$stream")x bare)|"
 	echo "remote $MIB MiB sequential write, 1 MiB writes, chunk $chunk|$wr GiB/s|"
+	[ -s "$W/$h.shadow" ] &&
+	    echo "the shadow's CPU per remote call (ShadowLog), chunk $chunk|$(median <"$W/$h.shadow") us|"
 	ok=$((ok + 1))
 done
 echo "(load average $(cut -d' ' -f1-3 /proc/loadavg))" >&2
