@@ -9,7 +9,9 @@
  * runs COMMAND, forwards SIGTERM and SIGINT to it, reaps every process
  * orphaned under it, and after each one reaped writes to FILE the user
  * and system CPU seconds of all reaped so far ("USER SYS").  Exits with
- * COMMAND's status once nothing is left under it.
+ * COMMAND's status once nothing is left under it.  COMMAND is killed if
+ * cpu_reaper is (SIGKILL after a SIGTERM that did not stop it), so that
+ * it cannot outlive the pid its caller knows.
  */
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -70,6 +72,9 @@ main(int argc, char **argv)
 		return 1;
 	}
 	if (pid == 0) {
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 ||
+		    getppid() == 1)
+			_exit(127);
 		execvp(argv[2], argv + 2);
 		perror(argv[2]);
 		_exit(127);
