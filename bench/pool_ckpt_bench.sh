@@ -4,7 +4,8 @@
 # on this machine (tests/lib/pool.sh: a central manager and one execute
 # host, PERIODIC_CHECKPOINT_INTERVAL = 2); for each size, a job
 # (tests/programs/fill_compute.c relinked with condor_cc) filling that
-# many MiB runs until POOL_CKPT_COUNT periodic checkpoints are
+# many MiB (size 0: tests/programs/demo_primes.c, counting primes in
+# little memory) runs until POOL_CKPT_COUNT periodic checkpoints are
 # installed, then condor_vacate takes its machine back (a vacate
 # checkpoint) and it is removed.  The medians of what the logs say:
 #   frozen     StarterLog "checkpoint written in S s (the job was frozen
@@ -17,7 +18,7 @@
 #              the checkpoint written)
 # Prints rows "what|measured|goal" for bench/run.
 #
-#   POOL_CKPT_SIZES="0 16 256"   MiB the job fills (0: the program alone)
+#   POOL_CKPT_SIZES="0 16 256"   MiB the job fills (0: demo_primes)
 #   POOL_CKPT_COUNT=3            periodic checkpoints per size
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,6 +37,8 @@ W=$POOL/work
 mkdir -p "$W"
 chmod 755 "$W"
 "$TOP/bin/condor_cc" -O2 -o "$W/fill" "$TOP/tests/programs/fill_compute.c" ||
+    exit 1
+"$TOP/bin/condor_cc" -O2 -o "$W/primes" "$TOP/tests/programs/demo_primes.c" ||
     exit 1
 
 pool_config 'START : TRUE' 'SUSPEND : FALSE' 'PREEMPTION_ENABLED = FALSE' \
@@ -61,10 +64,15 @@ ms() { median | awk '{ printf "%.0f ms", $1 * 1000 }'; }
 
 ok=0
 for mib in $SIZES; do
+	if [ "$mib" = 0 ]; then
+		exe=primes args="42000000 1000000" label=demo_primes
+	else
+		exe=fill args="$mib 1000000" label="fill_compute $mib MiB"
+	fi
 	cat >"$W/fill$mib.sub" <<EOS
 universe   = standard
-executable = $W/fill
-arguments  = $mib 1000000
+executable = $W/$exe
+arguments  = $args
 output     = out$mib.txt
 error      = err$mib.txt
 queue
@@ -74,7 +82,7 @@ EOS
 	    sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p')
 	j=$C.0
 	if [ -z "$C" ] || ! wait_for 180 ckpts_at_least "$j" "$COUNT"; then
-		echo "pool checkpoint, $mib MiB job|failed|$COUNT checkpoints not installed (NumCkpts $(attr "$j" NumCkpts))"
+		echo "pool checkpoint, $label|failed|$COUNT checkpoints not installed (NumCkpts $(attr "$j" NumCkpts))"
 		[ -n "$C" ] && cm condor_rm "$C" >/dev/null 2>&1
 		continue
 	fi
@@ -86,7 +94,7 @@ EOS
 	sl=$POOL/exec1/log/StarterLog
 	id=${j//./\\.}
 	size=$(sed -n "s/.*job $id: checkpoint [0-9]* shipped: \([0-9]*\) bytes.*/\1/p" "$sl" | tail -n 1)
-	what="pool checkpoint, job filling $mib MiB ($(awk -v b="${size:-0}" 'BEGIN { printf "%.1f MiB", b / 1048576 }') checkpoint)"
+	what="pool checkpoint, $label ($(awk -v b="${size:-0}" 'BEGIN { printf "%.1f MiB", b / 1048576 }') checkpoint)"
 	fr=$(sed -n "s/.*job $id: checkpoint written in \([0-9.]*\) s (the job was frozen.*/\1/p" "$sl")
 	sh=$(sed -n "s/.*job $id: checkpoint [0-9]* shipped: [0-9]* bytes in \([0-9.]*\) s.*/\1/p" "$sl")
 	in=$(sed -n "s/.*job $id: checkpoint [0-9]* installed: [0-9]* bytes, verified in \([0-9.]*\) s.*/\1/p" "$POOL/cm/log/ShadowLog")
