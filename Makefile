@@ -29,17 +29,28 @@ GEN_H	:= $(PROTOCOLS:%=obj/gen/%.h)
 GEN_XDR	:= $(PROTOCOLS:%=obj/gen/%_xdr.c)
 GEN_CLNT := $(filter-out obj/gen/condor_types_clnt.c,$(PROTOCOLS:%=obj/gen/%_clnt.c))
 
+# src/util: what any program could use (allocation, buffers, log, event
+# loop, descriptors, privileges).  src/common: what two or more of our
+# programs share that speaks Condor (configuration, expressions and ads,
+# the daemon skeleton and RPC helpers, protocol clients, the queue log,
+# the user log, the checkpoint file, the submit language).
+UTIL_SRC := $(wildcard src/util/*.c)
+LIBUTIL	:= obj/libcondor_util.a
 COMMON_SRC := $(wildcard src/common/*.c)
 COMMON_OBJ := $(COMMON_SRC:%.c=obj/%.o) $(GEN_XDR:%.c=%.o) $(GEN_CLNT:%.c=%.o)
 LIBCOMMON := obj/libcondor_common.a
+LIBS	:= $(LIBCOMMON) $(LIBUTIL)
 
 # Daemons: src/DAEMON/*.c -> sbin/condor_DAEMON
-DAEMONS := $(filter-out common tools libckpt libremote,$(sort $(notdir $(patsubst %/,%,$(dir $(wildcard src/*/*.c))))))
+DAEMONS := $(filter-out common util tools libckpt libremote,$(sort $(notdir $(patsubst %/,%,$(dir $(wildcard src/*/*.c))))))
 SBIN	:= $(DAEMONS:%=sbin/condor_%)
 
-# Commands: src/tools/condor_X.c -> bin/condor_X
+# Commands: src/tools/condor_X.c -> bin/condor_X; the other files of
+# src/tools are pieces only commands use, linked into each of them.
 TOOLS_SRC := $(wildcard src/tools/condor_*.c)
 BIN	:= $(TOOLS_SRC:src/tools/%.c=bin/%)
+LIBTOOLS := obj/libcondor_tools.a
+TOOLS_LIB_OBJ := $(patsubst %.c,obj/%.o,$(filter-out $(TOOLS_SRC),$(wildcard src/tools/*.c)))
 
 # Unit tests: tests/unit/X_test.c -> obj/tests/X_test
 UNIT_SRC := $(wildcard tests/unit/*_test.c)
@@ -99,21 +110,41 @@ $(LIBCOMMON): $(COMMON_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
+$(LIBUTIL): $(UTIL_SRC:%.c=obj/%.o)
+	rm -f $@
+	ar rcs $@ $^
+
+$(LIBTOOLS): $(TOOLS_LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
 # Keep the generated protocol sources: they are intermediates otherwise.
 .SECONDARY:
 
 .SECONDEXPANSION:
-sbin/condor_%: $$(subst .c,.o,$$(addprefix obj/,$$(wildcard src/$$*/*.c))) $$(if $$(wildcard include/$$*_rpc.x),obj/gen/$$*_rpc_svc.o) $(LIBCOMMON)
+sbin/condor_%: $$(subst .c,.o,$$(addprefix obj/,$$(wildcard src/$$*/*.c))) $$(if $$(wildcard include/$$*_rpc.x),obj/gen/$$*_rpc_svc.o) $(LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIBCOMMON) $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIBS) $(LDLIBS)
 
-bin/condor_%: obj/src/tools/condor_%.o $(LIBCOMMON)
+bin/condor_%: obj/src/tools/condor_%.o $(LIBTOOLS) $(LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $< $(LIBCOMMON) $(LDLIBS) $(TOOL_LIBS_condor_$*)
+	$(CC) $(CFLAGS) -o $@ $< $(LIBTOOLS) $(LIBS) $(LDLIBS) $(TOOL_LIBS_condor_$*)
 
-obj/tests/%_test: tests/unit/%_test.c $(LIBCOMMON) tests/unit/test.h
+# A unit test of a module that belongs to one program links that module
+# (UNIT_OBJ_name) and sees its directory's headers.
+UNIT_OBJ_jobargs := obj/src/starter/starter_jobargs.o
+UNIT_OBJ_mail := obj/src/shadow/shadow_mail.o
+UNIT_OBJ_negotiator_match := obj/src/negotiator/negotiator_matchmaker.o
+UNIT_OBJ_negotiator_updown := obj/src/negotiator/negotiator_updown.o
+UNIT_OBJ_startd_policy := obj/src/startd/startd_owner.o
+UNIT_OBJ_summary := obj/src/tools/summary.o
+UNIT_OBJ_xidle := obj/src/kbdd/kbdd_xidle.o
+
+obj/tests/%_test: tests/unit/%_test.c $$(UNIT_OBJ_$$*) $(LIBS) tests/unit/test.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -Itests/unit -o $@ $< $(LIBCOMMON) $(LDLIBS)
+	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -Itests/unit \
+		$(patsubst obj/%/,-I%,$(dir $(UNIT_OBJ_$*))) -o $@ $< \
+		$(UNIT_OBJ_$*) $(LIBS) $(LDLIBS)
 
 # Per-program extras are added by the fragments below.
 extra:

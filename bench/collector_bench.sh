@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The collector absorbing the ads of 10,000 machines: updates per second
-# it sustains (one ad per call, as startds send them; and batched, as
+# bench/collector_bench.sh (bench/run collector_bench): the collector
+# absorbing the ads of 10,000 machines: updates per second it sustains
+# (one ad per call, as startds send them; and batched, as
 # condor_advertise sends them), its CPU at the steady rate of one update
 # per machine per minute, and a query of all 10,000 ads with a
 # constraint.  Prints rows for bench/run's table.
@@ -105,9 +106,10 @@ echo "collector: updates/s, batched (condor_advertise)|$(echo "$N / ($t1 - $t0)"
 # datagrams (the default).
 rate=$(echo "scale=2; $N / 60" | bc)
 c0=$(cpu_ns)
-CONDOR_CONFIG=$dir/condor_config.tcp "$dir/collector_load" "$N" "$rate" 30 >/dev/null
+ntcp=$(CONDOR_CONFIG=$dir/condor_config.tcp "$dir/collector_load" "$N" "$rate" 30 | awk '{print $1}')
 c1=$(cpu_ns)
-pct=$(echo "scale=2; ($c1 - $c0) / 10000000 / 30" | bc)
+tcp_each=$(echo "scale=1; ($c1 - $c0) / 1000 / $ntcp" | bc)
+pct=$(awk -v a="$c0" -v b="$c1" 'BEGIN { printf "%.2f", (b - a) / 1e7 / 30 }')
 echo "collector: CPU at 1 update/machine/minute ($rate/s), TCP|${pct}% of a core|< 1%"
 read -r before lost0 <<<"$(taken)"
 c0=$(cpu_ns)
@@ -115,9 +117,10 @@ n=$("$dir/collector_load" "$N" "$rate" 30 | awk '{print $1}')
 c1=$(cpu_ns)
 settle $((before + n))
 read -r after lost1 <<<"$(taken)"
-pct=$(echo "scale=2; ($c1 - $c0) / 10000000 / 30" | bc)
+pct=$(awk -v a="$c0" -v b="$c1" 'BEGIN { printf "%.2f", (b - a) / 1e7 / 30 }')
 echo "collector: CPU at 1 update/machine/minute ($rate/s), UDP|${pct}% of a core|< 1%"
 echo "collector: datagrams lost at that rate|$((n - (after - before))) of $n|"
+echo "collector: CPU per update at that rate, TCP / UDP|$tcp_each / $(echo "scale=1; ($c1 - $c0) / 1000 / $n" | bc) us|"
 
 # A query of all machine ads with a constraint (best of five).
 bestq=999999

@@ -3,10 +3,12 @@
  * benchmark.  Each update is one COLLECTOR_UPDATE call carrying one
  * machine ad, as a real startd sends it.
  *
- *   collector_load N RATE SECONDS
+ *   collector_load N RATE SECONDS [BURST]
  *
  * sends the ads of N machines round-robin, RATE updates a second (0: as
- * fast as possible) for SECONDS seconds (0: one round of N), and prints
+ * fast as possible) for SECONDS seconds (0: one round of N), BURST
+ * updates back to back at a time (1 by default; the same average rate,
+ * for what a wake-up of the collector costs against an update), and prints
  * "updates seconds rate".  Each machine's UpdateSequenceNumber goes up
  * by one with each of its updates, as a startd's does, so the collector
  * can count the updates lost on the way.  Over UDP or TCP as the
@@ -63,19 +65,21 @@ main(int argc, char **argv)
 {
 	struct ad **ads;
 	double rate, secs, t0, now, next;
-	long sent = 0;
+	long sent = 0, burst = 1;
 	char err[256];
 	int i, n;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: collector_load N RATE SECONDS\n");
+	if (argc != 4 && argc != 5) {
+		fprintf(stderr, "usage: collector_load N RATE SECONDS [BURST]\n");
 		return 2;
 	}
 	common_init(argv[0]);
 	n = atoi(argv[1]);
 	rate = atof(argv[2]);
 	secs = atof(argv[3]);
-	if (n <= 0)
+	if (argc == 5)
+		burst = atol(argv[4]);
+	if (n <= 0 || burst <= 0)
 		return 2;
 	ads = xcalloc((size_t)n, sizeof(*ads));
 	for (i = 0; i < n; i++)
@@ -98,8 +102,8 @@ main(int argc, char **argv)
 			break;
 		if (secs > 0 && now - t0 >= secs)
 			break;
-		if (rate > 0) {
-			next += 1.0 / rate;
+		if (rate > 0 && sent % burst == 0) {
+			next += burst / rate;
 			if (next > now)
 				usleep((useconds_t)((next - now) * 1e6));
 		}

@@ -68,6 +68,12 @@ profile_procs() {
 		echo "$p $(cat "/proc/$p/comm" 2>/dev/null) $host ${12} ${13} ${14} ${15}"
 	done
 }
+# The CPU seconds of the pool's daemons so far, their reaped children
+# (shadows, starters, jobs) included.
+ours_cpu() {
+	profile_procs | awk -v hz="$(getconf CLK_TCK)" \
+	    '{ t += $4 + $5 + $6 + $7 } END { printf "%.3f\n", t / hz }'
+}
 cleanup() {
 	stop_perf
 	slurm_cleanup
@@ -126,14 +132,21 @@ slurm_side() {
 				slurm_stop
 				continue
 			fi
+			local ran=0
 			if slurm_run_jobs "$N" "$mode"; then
 				t=${SLURM_RESULT%% *}
 				echo "$what|$(rate "$N" "$t")|($ref; $t s, submits ${SLURM_RESULT#* } s)"
 				[ "$mode" = single ] && SLURM_RATE="$SLURM_RATE $(awk -v n="$N" -v s="$t" 'BEGIN{printf "%.2f", n/s}')"
+				ran=1
 			else
 				echo "$what|failed|$SLURM_WHY"
 			fi
 			slurm_stop
+			if [ "$ran" = 1 ] && slurm_cpu; then
+				# shellcheck disable=SC2086
+				set -- $SLURM_CPU
+				echo "$what: CPU per job|$(awk -v n="$N" -v a="$1" -v b="$2" -v c="$3" -v d="$4" 'BEGIN { printf "%.1f ms", (a + b + c + d) * 1000 / n }')|$(awk -v n="$N" -v a="$1" -v b="$2" -v c="$3" -v d="$4" -v e="$5" 'BEGIN { k = 1000 / n; printf "slurmctld %.1f, slurmd with slurmstepd and jobs %.1f, munged %.1f, sbatch %.1f ms (the daemons from start to stop); squeue polls %.1f ms more", a * k, b * k, c * k, d * k, e * k }')"
+			fi
 		done
 	done
 }
@@ -190,6 +203,8 @@ EOS
 			sleep 0.5
 		fi
 	fi
+	local cpu0
+	cpu0=$(ours_cpu)
 	t0=$(now_ns)
 	out=$(cd "$W" && on cm condor_submit true.sub 2>&1)
 	tsub=$(now_ns)
@@ -236,6 +251,7 @@ EOS
 	echo "ours: $N x /bin/true (one cluster), 1 schedd, $HOSTS execute hosts|$(rate "$N" "$t")|$goal"
 	OURS_RATE=$(awk -v n="$N" -v s="$t" 'BEGIN { printf "%.2f", n / s }')
 	echo "ours: the same, seconds (submit alone)|$t s ($(secs "$t0" "$tsub") s)|"
+	echo "ours: CPU per job|$(awk -v a="$cpu0" -v b="$(ours_cpu)" -v n="$N" 'BEGIN { printf "%.1f ms", (b - a) * 1000 / n }')|every daemon of the pool with its reaped shadows, starters and jobs (condor_submit and the bench's condor_history polls not counted)"
 	python3 "$TOP/bench/throughput_profile.py" --row "$POOL" 2>/dev/null
 }
 

@@ -25,5 +25,7 @@ void	 buf_printf(struct buf *, const char *, ...)
 void	 buf_vprintf(struct buf *, const char *, va_list);
 /* Hand the text to the caller (who frees it) and reset the buffer. */
 char	*buf_release(struct buf *);
+/* Hand the text to the caller (who frees it); the buffer is freed. */
+char	*buf_take(struct buf *);
 
 #endif

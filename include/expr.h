@@ -103,6 +103,13 @@ void		 value_free(struct value *);
 void		 value_copy(struct value *dst, const struct value *src);
 /* value_print: the value as ClassAd text (strings quoted and escaped). */
 void		 value_print(const struct value *, struct buf *);
+/*
+ * value_print_plain: the value as text for people (-af, condor_status):
+ * strings unquoted, booleans true/false, UNDEFINED as UNDEF ("undefined"
+ * when NULL), ERROR as "error", numbers as value_print writes them.
+ */
+void		 value_print_plain(const struct value *, const char *undef,
+		    struct buf *);
 /* value_is_true: exactly TRUE (a boolean true, or a non-zero number). */
 int		 value_is_true(const struct value *);
 const char	*value_type_name(enum value_type);

@@ -97,30 +97,38 @@ void	 job_spec_name(const struct job_spec *spec, char *buf, size_t len);
  * Which jobs a listing command (condor_q, condor_history,
  * condor_summary) is about: "-constraint EXPR", "-name HOST" (another
  * host's schedd) and job arguments C.P, C or OWNER, any of which
- * selects.
+ * selects; and how it shows them: "-l" (-long) every attribute, "-af
+ * ATTR..." (-autoformat; where the command offers it) the named ones.
  *
- * job_select_arg: take ARGV[*I] (and the value after it, advancing *I)
- * if it is one of those: 1 taken, 0 not (an option of the command's
- * own, or unknown), -1 bad (said on stderr).  job_select_constraint:
- * the constraint for what was taken, ANDed with EXTRA if not NULL; ""
- * selects every job; NULL (said) if -constraint does not parse or the
- * whole is too long.  The caller frees it.
+ * job_select_init: nothing selected yet; USAGE prints the command's
+ * usage on a stream and returns the exit status; JOB_SELECT_AF offers
+ * -af.  job_select_arg: take ARGV[*I] (and the values after it,
+ * advancing *I): 1 taken, -1 bad (said on stderr).  "-h" (-help,
+ * --help) and an unknown option (the caller tries its own first) end
+ * the command with its usage.  job_select_constraint: the constraint
+ * for what was taken, ANDed with EXTRA if not NULL; "" selects every
+ * job; NULL (said) if -constraint does not parse or the whole is too
+ * long.  The caller frees it.
  */
+#define JOB_SELECT_AF	0x1
+
 struct job_select {
 	char		*specs;		/* the named jobs, ORed; NULL none */
 	const char	*constraint;	/* -constraint; NULL none */
 	const char	*host;		/* -name; NULL the local schedd */
+	int		 want_long;	/* -l */
+	char		**af;		/* -af: the names, in argv */
+	int		 naf;		/* -af: how many; 0 none */
+	int		 flags;		/* JOB_SELECT_AF */
+	int		(*usage)(FILE *);
 };
 
-void	 job_select_init(struct job_select *);
+void	 job_select_init(struct job_select *, int (*usage)(FILE *),
+	    int flags);
 int	 job_select_arg(struct job_select *, int argc, char **argv, int *i);
 char	*job_select_constraint(const struct job_select *,
 	    const char *extra);
 void	 job_select_free(struct job_select *);
-/* job_af_args: the attribute names after "-af" at ARGV[*I], up to an
- * option or a job (no attribute starts with a digit): *AF points at the
- * first, *I at the last; their number, or -1 (said) if there is none. */
-int	 job_af_args(int argc, char **argv, int *i, char ***af);
 /* job_select_connect: the schedd selected (-name, or this host's);
  * NULL (said) if it cannot be found or reached. */
 CLIENT	*job_select_connect(const struct job_select *);

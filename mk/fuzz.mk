@@ -7,7 +7,8 @@ FUZZ_CC		?= clang
 FUZZ_FLAGS	:= -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_NAMES	:= $(basename $(notdir $(wildcard tests/fuzz/fuzz_*.c)))
 FUZZERS		:= $(FUZZ_NAMES:%=obj/fuzz/%)
-FUZZ_LIB_SRC	:= $(COMMON_SRC) $(GEN_XDR) $(GEN_CLNT)
+FUZZ_LIB_SRC	:= $(UTIL_SRC) $(COMMON_SRC) $(GEN_XDR) $(GEN_CLNT) \
+		   src/kbdd/kbdd_xidle.c
 FUZZ_LIB_OBJ	:= $(patsubst %.c,obj/fuzz/lib/%.o,$(FUZZ_LIB_SRC))
 
 obj/fuzz/lib/%.o: %.c $(GEN_H)
@@ -21,7 +22,7 @@ obj/fuzz/libcommon_fuzz.a: $(FUZZ_LIB_OBJ)
 
 obj/fuzz/fuzz_%: tests/fuzz/fuzz_%.c obj/fuzz/libcommon_fuzz.a
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -std=gnu11 -D_GNU_SOURCE \
-		$(CPPFLAGS) -o $@ $< obj/fuzz/libcommon_fuzz.a $(LDLIBS)
+		$(CPPFLAGS) -Isrc/kbdd -o $@ $< obj/fuzz/libcommon_fuzz.a $(LDLIBS)
 
 .PHONY: fuzzers
 fuzzers: $(FUZZERS)

@@ -8,10 +8,18 @@
 #   slurm_start [SCHEDPARAMS]      # slurmctld and slurmd, until the node is idle
 #   slurm_run_jobs N [array]       # N /bin/true jobs; SLURM_RESULT="TOTAL SUBMIT" s
 #   slurm_stop                     # slurmctld, slurmd (by pid)
+#   slurm_cpu                      # after slurm_stop: SLURM_CPU, CPU seconds
 #   slurm_cleanup                  # and munged
 #
 # Every daemon runs in the foreground as a child of this shell and is
-# stopped by its pid: SIGTERM, then SIGKILL after a while.
+# stopped by its pid: SIGTERM, then SIGKILL after a while.  slurmctld and
+# slurmd each run under bench/slurm/cpu_reaper (built by slurm_setup),
+# which reaps what they leave behind (slurmd's slurmstepd are orphans)
+# and counts its CPU, so that the cost of Slurm's jobs can be summed up
+# without perf or a quiet machine: slurm_cpu sets SLURM_CPU to "CTLD D
+# MUNGED SUBMIT POLL" seconds of CPU: slurmctld's whole life, slurmd's
+# with its slurmstepd and their jobs, munged's during slurm_run_jobs,
+# the sbatch commands, and the squeue polls waiting for the jobs.
 
 SLURM_DIR=
 SLURM_WHY=
@@ -20,6 +28,31 @@ SLURM_MUNGED_PID=
 SLURM_CTLD_PID=
 SLURM_D_PID=
 SLURM_CPUS=${SLURM_CPUS:-32}
+SLURM_CPU=
+SLURM_REAPER=
+SLURM_MUNGED_CPU=0
+SLURM_SUBMIT_CPU=0
+SLURM_POLL_CPU=0
+SLURM_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# SLURM_T: the CPU seconds of this shell's reaped children so far
+# (bash's times, run in this shell: a subshell's would count nothing).
+slurm_children_cpu() {
+	times >"$SLURM_DIR/log/times"
+	SLURM_T=$(awk 'NR == 2 {
+		for (i = 1; i <= 2; i++) {
+			split($i, a, "m"); sub("s", "", a[2]); t += a[1] * 60 + a[2]
+		}
+		printf "%.3f\n", t
+	}' "$SLURM_DIR/log/times")
+}
+
+# A process's own user and system CPU so far, in seconds.
+slurm_pid_cpu() {
+	awk -v hz="$(getconf CLK_TCK)" '{
+		sub(/.*\) /, ""); split($0, f, " "); printf "%.3f\n", (f[12] + f[13]) / hz
+	}' "/proc/$1/stat" 2>/dev/null || echo 0
+}
 
 slurm_free_port() {
 	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
@@ -98,6 +131,12 @@ slurm_setup() {
 		SLURM_WHY="munge/unmunge round trip through $d/munge/munge.socket failed"
 		return 1
 	fi
+	if ! cc -O2 -o "$d/cpu_reaper" "$SLURM_SRC/cpu_reaper.c" \
+	    2>"$d/log/cpu_reaper.err"; then
+		SLURM_WHY="cc of bench/slurm/cpu_reaper.c failed"
+		return 1
+	fi
+	SLURM_REAPER=$d/cpu_reaper
 	SLURM_CTLD_PORT=$(slurm_free_port)
 	SLURM_D_PORT=$(slurm_free_port)
 	return 0
@@ -150,10 +189,12 @@ slurm_start() {
 	local d=$SLURM_DIR i st
 	export SLURM_CONF=$d/slurm.conf
 	slurm_conf "${1:-}"
-	rm -rf "$d/state"/* "$d/spool"/*
-	slurmctld -D -i -f "$d/slurm.conf" >"$d/log/slurmctld.out" 2>&1 &
+	rm -rf "$d/state"/* "$d/spool"/* "$d/cpu.ctld" "$d/cpu.d"
+	"$SLURM_REAPER" "$d/cpu.ctld" slurmctld -D -i -f "$d/slurm.conf" \
+	    >"$d/log/slurmctld.out" 2>&1 &
 	SLURM_CTLD_PID=$!
-	slurmd -D -N localhost -f "$d/slurm.conf" >"$d/log/slurmd.out" 2>&1 &
+	"$SLURM_REAPER" "$d/cpu.d" slurmd -D -N localhost -f "$d/slurm.conf" \
+	    >"$d/log/slurmd.out" 2>&1 &
 	SLURM_D_PID=$!
 	for i in $(seq 300); do
 		kill -0 "$SLURM_CTLD_PID" 2>/dev/null || { SLURM_WHY="slurmctld exited: $(grep -hi 'error\|fatal' "$d/log/slurmctld.out" "$d/log/slurmctld.log" 2>/dev/null | tail -n 1)"; return 1; }
@@ -177,8 +218,11 @@ slurm_active() {
 # took.  Returns 1 on failure (SLURM_WHY).
 slurm_run_jobs() {
 	local n=$1 mode=${2:-} t0 ts t1 i left limit=${SLURM_JOB_LIMIT:-240} bad=0
-	local wd=$SLURM_DIR/work
+	local wd=$SLURM_DIR/work c0 c1 m0
 	mkdir -p "$wd"
+	m0=$(slurm_pid_cpu "$SLURM_MUNGED_PID")
+	slurm_children_cpu
+	c0=$SLURM_T
 	t0=$(date +%s%N)
 	if [ "$mode" = array ]; then
 		(cd "$wd" && sbatch -Q --array=1-"$n" -o /dev/null -e /dev/null \
@@ -190,6 +234,9 @@ slurm_run_jobs() {
 		done
 	fi
 	ts=$(date +%s%N)
+	slurm_children_cpu
+	c1=$SLURM_T
+	SLURM_SUBMIT_CPU=$(awk -v a="$c0" -v b="$c1" 'BEGIN { printf "%.3f", b - a }')
 	if [ "$bad" -gt 0 ]; then
 		SLURM_WHY="sbatch failed $bad time(s): $(tail -n 1 "$SLURM_DIR/log/sbatch.err")"
 		return 1
@@ -204,6 +251,9 @@ slurm_run_jobs() {
 		sleep 0.2
 	done
 	t1=$(date +%s%N)
+	slurm_children_cpu
+	SLURM_POLL_CPU=$(awk -v a="$c1" -v b="$SLURM_T" 'BEGIN { printf "%.3f", b - a }')
+	SLURM_MUNGED_CPU=$(awk -v a="$m0" -v b="$(slurm_pid_cpu "$SLURM_MUNGED_PID")" 'BEGIN { printf "%.3f", b - a }')
 	SLURM_RESULT=$(awk -v a="$t0" -v s="$ts" -v b="$t1" \
 	    'BEGIN { printf "%.2f %.2f\n", (b - a) / 1e9, (s - a) / 1e9 }')
 }
@@ -211,6 +261,16 @@ slurm_run_jobs() {
 slurm_stop() {
 	slurm_stop_pid "$SLURM_D_PID"; SLURM_D_PID=
 	slurm_stop_pid "$SLURM_CTLD_PID"; SLURM_CTLD_PID=
+}
+
+slurm_cpu() {
+	local f t ctld d
+	for f in ctld d; do
+		t=$(awk '{ printf "%.3f", $1 + $2 }' "$SLURM_DIR/cpu.$f" 2>/dev/null)
+		[ -n "$t" ] || { SLURM_CPU=; return 1; }
+		eval "$f=\$t"
+	done
+	SLURM_CPU="$ctld $d $SLURM_MUNGED_CPU $SLURM_SUBMIT_CPU $SLURM_POLL_CPU"
 }
 
 slurm_cleanup() {

@@ -384,82 +384,70 @@ ad_eval(const struct ad *my, const struct ad *target, const char *name,
  * The getters evaluate the attribute on its own.  Condor 4 wrote
  * booleans as 0 and 1, so a boolean is accepted as an integer and an
  * integer (non-zero is true) as a boolean.
+ *
+ * get_as: NAME's value in V, converted to WANT: an integer from a
+ * boolean or a real in range, a real from an integer or a boolean, a
+ * boolean from an integer.  -1 (V freed) if it is none of these.
  */
+static int
+get_as(const struct ad *ad, const char *name, enum value_type want,
+    struct value *v)
+{
+	ad_eval(ad, NULL, name, v);
+	if (v->type == want)
+		return 0;
+	if (want == VAL_INT && v->type == VAL_BOOL)
+		v->u.i = v->u.b;
+	/* -2^63 is exact as a double; 2^63 is the first past range. */
+	else if (want == VAL_INT && v->type == VAL_REAL &&
+	    v->u.r >= -9223372036854775808.0 &&
+	    v->u.r < 9223372036854775808.0)
+		v->u.i = (long long)v->u.r;
+	else if (want == VAL_REAL && v->type == VAL_INT)
+		v->u.r = (double)v->u.i;
+	else if (want == VAL_REAL && v->type == VAL_BOOL)
+		v->u.r = v->u.b;
+	else if (want == VAL_BOOL && v->type == VAL_INT)
+		v->u.b = v->u.i != 0;
+	else {
+		value_free(v);
+		return -1;
+	}
+	v->type = want;
+	return 0;
+}
+
 int
 ad_get_int(const struct ad *ad, const char *name, long long *out)
 {
 	struct value v;
-	int rc = 0;
 
-	ad_eval(ad, NULL, name, &v);
-	switch (v.type) {
-	case VAL_INT:
-		*out = v.u.i;
-		break;
-	case VAL_BOOL:
-		*out = v.u.b;
-		break;
-	case VAL_REAL:
-		/* -2^63 is exact as a double; 2^63 is the first past range. */
-		if (v.u.r >= -9223372036854775808.0 &&
-		    v.u.r < 9223372036854775808.0)
-			*out = (long long)v.u.r;
-		else
-			rc = -1;
-		break;
-	default:
-		rc = -1;
-		break;
-	}
-	value_free(&v);
-	return rc;
+	if (get_as(ad, name, VAL_INT, &v) == -1)
+		return -1;
+	*out = v.u.i;
+	return 0;
 }
 
 int
 ad_get_real(const struct ad *ad, const char *name, double *out)
 {
 	struct value v;
-	int rc = 0;
 
-	ad_eval(ad, NULL, name, &v);
-	switch (v.type) {
-	case VAL_REAL:
-		*out = v.u.r;
-		break;
-	case VAL_INT:
-		*out = (double)v.u.i;
-		break;
-	case VAL_BOOL:
-		*out = v.u.b;
-		break;
-	default:
-		rc = -1;
-		break;
-	}
-	value_free(&v);
-	return rc;
+	if (get_as(ad, name, VAL_REAL, &v) == -1)
+		return -1;
+	*out = v.u.r;
+	return 0;
 }
 
 int
 ad_get_bool(const struct ad *ad, const char *name, int *out)
 {
 	struct value v;
-	int rc = 0;
 
-	ad_eval(ad, NULL, name, &v);
-	switch (v.type) {
-	case VAL_BOOL:
-		*out = v.u.b;
-		break;
-	case VAL_INT:
-		*out = v.u.i != 0;
-		break;
-	default:
-		rc = -1;
-		break;
-	}
-	value_free(&v);
-	return rc;
+	if (get_as(ad, name, VAL_BOOL, &v) == -1)
+		return -1;
+	*out = v.u.b;
+	return 0;
 }
 
 int
@@ -467,11 +455,8 @@ ad_get_string(const struct ad *ad, const char *name, char **out)
 {
 	struct value v;
 
-	ad_eval(ad, NULL, name, &v);
-	if (v.type != VAL_STRING) {
-		value_free(&v);
+	if (get_as(ad, name, VAL_STRING, &v) == -1)
 		return -1;
-	}
 	*out = v.u.s;		/* handed over, not freed */
 	return 0;
 }

@@ -109,16 +109,6 @@ seterr(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The buffer's text, for the caller to free; nothing else is kept. */
-static char *
-buf_take(struct buf *b)
-{
-	char *s = buf_release(b);
-
-	buf_free(b);
-	return s;
-}
-
 static int
 is_name_char(int c)
 {
@@ -1133,6 +1123,15 @@ config_expand(const char *text, char *err, size_t errlen)
 	return buf_take(&out);
 }
 
+/* Nothing but blanks from S on. */
+static int
+blank_to_end(const char *s)
+{
+	while (is_blank((unsigned char)*s))
+		s++;
+	return *s == '\0';
+}
+
 /* V is a whole number, blanks around it allowed. */
 static int
 parse_long(const char *v, long *out)
@@ -1142,11 +1141,7 @@ parse_long(const char *v, long *out)
 
 	errno = 0;
 	n = strtol(v, &end, 10);
-	if (end == v || errno == ERANGE)
-		return -1;
-	while (is_blank((unsigned char)*end))
-		end++;
-	if (*end != '\0')
+	if (end == v || errno == ERANGE || !blank_to_end(end))
 		return -1;
 	*out = n;
 	return 0;
@@ -1160,11 +1155,7 @@ parse_double(const char *v, double *out)
 
 	errno = 0;
 	d = strtod(v, &end);
-	if (end == v || errno == ERANGE || !isfinite(d))
-		return -1;
-	while (is_blank((unsigned char)*end))
-		end++;
-	if (*end != '\0')
+	if (end == v || errno == ERANGE || !isfinite(d) || !blank_to_end(end))
 		return -1;
 	*out = d;
 	return 0;
@@ -1178,11 +1169,44 @@ word_is(const char *v, const char *word)
 
 	while (is_blank((unsigned char)*v))
 		v++;
-	if (strncasecmp(v, word, n) != 0)
-		return 0;
-	for (v += n; is_blank((unsigned char)*v); v++)
-		continue;
-	return *v == '\0';
+	return strncasecmp(v, word, n) == 0 && blank_to_end(v + n);
+}
+
+/*
+ * TEXT, a value that is not written plainly, evaluated as an expression
+ * and converted to WANT in OUT: VAL_INT from an integer or a finite real
+ * that fits a long, VAL_REAL from an integer or a finite real, VAL_BOOL
+ * from a boolean or a number (non-zero is true).  -1 if it is none of
+ * these.
+ */
+static int
+param_eval(const char *text, enum value_type want, struct value *out)
+{
+	struct value v;
+	int ok = 1;
+
+	expr_eval_text(text, NULL, NULL, &v);
+	out->type = want;
+	if (want == VAL_INT && v.type == VAL_INT &&
+	    v.u.i >= LONG_MIN && v.u.i <= LONG_MAX)
+		out->u.i = v.u.i;
+	else if (want == VAL_INT && v.type == VAL_REAL && isfinite(v.u.r) &&
+	    v.u.r > (double)LONG_MIN && v.u.r < (double)LONG_MAX)
+		out->u.i = (long)v.u.r;
+	else if (want == VAL_REAL && v.type == VAL_INT)
+		out->u.r = (double)v.u.i;
+	else if (want == VAL_REAL && v.type == VAL_REAL && isfinite(v.u.r))
+		out->u.r = v.u.r;
+	else if (want == VAL_BOOL && v.type == VAL_BOOL)
+		out->u.b = v.u.b != 0;
+	else if (want == VAL_BOOL && v.type == VAL_INT)
+		out->u.b = v.u.i != 0;
+	else if (want == VAL_BOOL && v.type == VAL_REAL)
+		out->u.b = v.u.r != 0.0;
+	else
+		ok = 0;
+	value_free(&v);
+	return ok ? 0 : -1;
 }
 
 long
@@ -1191,28 +1215,15 @@ param_int(const char *name, long dflt)
 	struct value val;
 	const char *v;
 	long n;
-	int ok = 0;
 
 	if ((v = param(name)) == NULL)
 		return dflt;
 	if (parse_long(v, &n) == 0)
 		return n;
-	expr_eval_text(v, NULL, NULL, &val);
-	if (val.type == VAL_INT && val.u.i >= LONG_MIN && val.u.i <= LONG_MAX) {
-		n = (long)val.u.i;
-		ok = 1;
-	} else if (val.type == VAL_REAL && isfinite(val.u.r) &&
-	    val.u.r > (double)LONG_MIN && val.u.r < (double)LONG_MAX) {
-		n = (long)val.u.r;
-		ok = 1;
-	}
-	value_free(&val);
-	if (!ok) {
-		log_warnx("%s = %s: expected an integer, using %ld", name, v,
-		    dflt);
-		return dflt;
-	}
-	return n;
+	if (param_eval(v, VAL_INT, &val) == 0)
+		return (long)val.u.i;
+	log_warnx("%s = %s: expected an integer, using %ld", name, v, dflt);
+	return dflt;
 }
 
 double
@@ -1221,27 +1232,15 @@ param_double(const char *name, double dflt)
 	struct value val;
 	const char *v;
 	double d;
-	int ok = 0;
 
 	if ((v = param(name)) == NULL)
 		return dflt;
 	if (parse_double(v, &d) == 0)
 		return d;
-	expr_eval_text(v, NULL, NULL, &val);
-	if (val.type == VAL_INT) {
-		d = (double)val.u.i;
-		ok = 1;
-	} else if (val.type == VAL_REAL && isfinite(val.u.r)) {
-		d = val.u.r;
-		ok = 1;
-	}
-	value_free(&val);
-	if (!ok) {
-		log_warnx("%s = %s: expected a number, using %g", name, v,
-		    dflt);
-		return dflt;
-	}
-	return d;
+	if (param_eval(v, VAL_REAL, &val) == 0)
+		return val.u.r;
+	log_warnx("%s = %s: expected a number, using %g", name, v, dflt);
+	return dflt;
 }
 
 int
@@ -1249,7 +1248,6 @@ param_bool(const char *name, int dflt)
 {
 	struct value val;
 	const char *v;
-	int b = 0, ok = 0;
 
 	if ((v = param(name)) == NULL)
 		return dflt;
@@ -1259,24 +1257,11 @@ param_bool(const char *name, int dflt)
 	if (word_is(v, "false") || word_is(v, "no") || word_is(v, "off") ||
 	    word_is(v, "0"))
 		return 0;
-	expr_eval_text(v, NULL, NULL, &val);
-	if (val.type == VAL_BOOL) {
-		b = val.u.b != 0;
-		ok = 1;
-	} else if (val.type == VAL_INT) {
-		b = val.u.i != 0;
-		ok = 1;
-	} else if (val.type == VAL_REAL) {
-		b = val.u.r != 0.0;
-		ok = 1;
-	}
-	value_free(&val);
-	if (!ok) {
-		log_warnx("%s = %s: expected TRUE or FALSE, using %s", name, v,
-		    dflt ? "TRUE" : "FALSE");
-		return dflt;
-	}
-	return b;
+	if (param_eval(v, VAL_BOOL, &val) == 0)
+		return val.u.b;
+	log_warnx("%s = %s: expected TRUE or FALSE, using %s", name, v,
+	    dflt ? "TRUE" : "FALSE");
+	return dflt;
 }
 
 static int

@@ -413,6 +413,28 @@ value_print(const struct value *v, struct buf *b)
 	}
 }
 
+void
+value_print_plain(const struct value *v, const char *undef, struct buf *b)
+{
+	switch (v->type) {
+	case VAL_UNDEFINED:
+		buf_adds(b, undef != NULL ? undef : "undefined");
+		break;
+	case VAL_ERROR:
+		buf_adds(b, "error");
+		break;
+	case VAL_BOOL:
+		buf_adds(b, v->u.b ? "true" : "false");
+		break;
+	case VAL_STRING:
+		buf_adds(b, v->u.s);
+		break;
+	default:
+		value_print(v, b);
+		break;
+	}
+}
+
 /*
  * Trees.
  */

@@ -271,6 +271,19 @@ rpc_status_ok(status_x *res)
 /* Where rpcbind listens locally; libtirpc talks to it there first. */
 #define RPCBIND_SOCKET	"/run/rpcbind.sock"
 
+/*
+ * The "tcp" transport for the local rpcbind (freenetconfigent it), or
+ * NULL where none listens: without the socket libtirpc would try the
+ * network and wait.
+ */
+static struct netconfig *
+portmap_tcp(void)
+{
+	if (access(RPCBIND_SOCKET, W_OK) == -1)
+		return NULL;
+	return getnetconfigent("tcp");
+}
+
 void
 rpc_portmap_set(unsigned long prog, unsigned long vers, int port)
 {
@@ -278,10 +291,7 @@ rpc_portmap_set(unsigned long prog, unsigned long vers, int port)
 	struct sockaddr_in sin;
 	struct netbuf nb;
 
-	/* Without the socket libtirpc would try the network and wait. */
-	if (access(RPCBIND_SOCKET, W_OK) == -1)
-		return;
-	if ((nc = getnetconfigent("tcp")) == NULL)
+	if ((nc = portmap_tcp()) == NULL)
 		return;
 	memset(&sin, 0, sizeof(sin));
 	sin.sin_family = AF_INET;
@@ -302,9 +312,7 @@ rpc_portmap_unset(unsigned long prog, unsigned long vers, int port)
 	struct sockaddr_in sin;
 	struct netbuf nb;
 
-	if (access(RPCBIND_SOCKET, W_OK) == -1)
-		return;
-	if ((nc = getnetconfigent("tcp")) == NULL)
+	if ((nc = portmap_tcp()) == NULL)
 		return;
 	memset(&sin, 0, sizeof(sin));
 	nb.buf = &sin;
@@ -387,29 +395,28 @@ parse_address(const char *addr, struct sockaddr_in *sin, char *err,
 	return -1;
 }
 
-CLIENT *
-rpc_connect(const char *addr, unsigned long prog, unsigned long vers,
-    int timeout, char *err, size_t errlen)
+/*
+ * A client on the stream socket FD (-1: socket() failed, errno says why)
+ * once it connects to SA within TIMEOUT seconds; NULL with FD closed and
+ * "cannot connect to NAME: why" in ERR otherwise.
+ */
+static CLIENT *
+connect_client(int fd, struct sockaddr *sa, socklen_t salen,
+    const char *name, unsigned long prog, unsigned long vers, int timeout,
+    char *err, size_t errlen)
 {
-	struct sockaddr_in sin;
 	CLIENT *cl;
-	int fd, on = 1;
 
-	if (parse_address(addr, &sin, err, errlen) == -1)
-		return NULL;
-	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
+	if (fd == -1)
 		goto fail;
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
-	if (connect_timeout(fd, (struct sockaddr *)&sin, sizeof(sin),
-	    timeout) == -1) {
+	if (connect_timeout(fd, sa, salen, timeout) == -1) {
 		int saved = errno;
 
 		close(fd);
 		errno = saved;
 		goto fail;
 	}
-	cl = client_on_fd(fd, (struct sockaddr *)&sin, sizeof(sin), prog,
-	    vers, timeout);
+	cl = client_on_fd(fd, sa, salen, prog, vers, timeout);
 	if (cl == NULL) {
 		close(fd);
 		errno = ECONNREFUSED;
@@ -418,9 +425,24 @@ rpc_connect(const char *addr, unsigned long prog, unsigned long vers,
 	return cl;
 fail:
 	if (err != NULL)
-		snprintf(err, errlen, "cannot connect to %s: %s", addr,
+		snprintf(err, errlen, "cannot connect to %s: %s", name,
 		    strerror(errno));
 	return NULL;
+}
+
+CLIENT *
+rpc_connect(const char *addr, unsigned long prog, unsigned long vers,
+    int timeout, char *err, size_t errlen)
+{
+	struct sockaddr_in sin;
+	int fd, on = 1;
+
+	if (parse_address(addr, &sin, err, errlen) == -1)
+		return NULL;
+	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) != -1)
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
+	return connect_client(fd, (struct sockaddr *)&sin, sizeof(sin), addr,
+	    prog, vers, timeout, err, errlen);
 }
 
 CLIENT *
@@ -428,39 +450,18 @@ rpc_connect_unix(const char *path, unsigned long prog, unsigned long vers,
     int timeout, char *err, size_t errlen)
 {
 	struct sockaddr_un sun;
-	CLIENT *cl;
-	int fd;
+	int fd = -1;
 
-	if (strlen(path) >= sizeof(sun.sun_path)) {
+	if (strlen(path) >= sizeof(sun.sun_path))
 		errno = ENAMETOOLONG;
-		goto fail;
+	else {
+		memset(&sun, 0, sizeof(sun));
+		sun.sun_family = AF_UNIX;
+		memcpy(sun.sun_path, path, strlen(path) + 1);
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	}
-	memset(&sun, 0, sizeof(sun));
-	sun.sun_family = AF_UNIX;
-	memcpy(sun.sun_path, path, strlen(path) + 1);
-	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
-		goto fail;
-	if (connect_timeout(fd, (struct sockaddr *)&sun, sizeof(sun),
-	    timeout) == -1) {
-		int saved = errno;
-
-		close(fd);
-		errno = saved;
-		goto fail;
-	}
-	cl = client_on_fd(fd, (struct sockaddr *)&sun, sizeof(sun), prog,
-	    vers, timeout);
-	if (cl == NULL) {
-		close(fd);
-		errno = ECONNREFUSED;
-		goto fail;
-	}
-	return cl;
-fail:
-	if (err != NULL)
-		snprintf(err, errlen, "cannot connect to %s: %s", path,
-		    strerror(errno));
-	return NULL;
+	return connect_client(fd, (struct sockaddr *)&sun, sizeof(sun), path,
+	    prog, vers, timeout, err, errlen);
 }
 
 /*

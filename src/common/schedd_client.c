@@ -33,16 +33,6 @@
 #define SUBMIT_TIMEOUT_FACTOR	5	/* submit: RPC_TIMEOUT times this */
 #define PRIO_LIMIT		20	/* UserPrio is -20..20 */
 
-/* The text of B for the caller to free; B is left empty and freed. */
-static char *
-buf_take(struct buf *b)
-{
-	char *s = buf_release(b);
-
-	buf_free(b);
-	return s;
-}
-
 static int
 rpc_timeout(void)
 {
@@ -721,9 +711,11 @@ prio_delta(const char *arg, int *delta)
 }
 
 void
-job_select_init(struct job_select *sel)
+job_select_init(struct job_select *sel, int (*usage)(FILE *), int flags)
 {
 	memset(sel, 0, sizeof(*sel));
+	sel->usage = usage;
+	sel->flags = flags;
 }
 
 void
@@ -733,6 +725,26 @@ job_select_free(struct job_select *sel)
 	sel->specs = NULL;
 }
 
+/*
+ * The attribute names after "-af" at ARGV[*I], up to an option or a job
+ * (no attribute starts with a digit): *AF points at the first, *I at the
+ * last; their number, or -1 (said) if there is none.
+ */
+static int
+af_args(int argc, char **argv, int *i, char ***af)
+{
+	int n = 0;
+
+	*af = argv + *i + 1;
+	while (*i + 1 < argc && ad_name_valid(argv[*i + 1])) {
+		n++;
+		++*i;
+	}
+	if (n == 0)
+		log_warnx("-af needs at least one attribute name");
+	return n > 0 ? n : -1;
+}
+
 int
 job_select_arg(struct job_select *sel, int argc, char **argv, int *i)
 {
@@ -740,6 +752,18 @@ job_select_arg(struct job_select *sel, int argc, char **argv, int *i)
 	struct job_spec spec;
 	char *c, *both;
 
+	if (strcmp(a, "-h") == 0 || strcmp(a, "-help") == 0 ||
+	    strcmp(a, "--help") == 0)
+		exit(sel->usage(stdout));
+	if (strcmp(a, "-l") == 0 || strcmp(a, "-long") == 0) {
+		sel->want_long = 1;
+		return 1;
+	}
+	if ((sel->flags & JOB_SELECT_AF) &&
+	    (strcmp(a, "-af") == 0 || strcmp(a, "-autoformat") == 0)) {
+		sel->naf = af_args(argc, argv, i, &sel->af);
+		return sel->naf > 0 ? 1 : -1;
+	}
 	if (strcmp(a, "-constraint") == 0 || strcmp(a, "-name") == 0) {
 		if (++*i == argc) {
 			log_warnx("%s needs %s", a, a[1] == 'c' ?
@@ -752,8 +776,10 @@ job_select_arg(struct job_select *sel, int argc, char **argv, int *i)
 			sel->host = argv[*i];
 		return 1;
 	}
-	if (a[0] == '-')
-		return 0;
+	if (a[0] == '-') {
+		log_warnx("unknown option %s", a);
+		exit(sel->usage(stderr));
+	}
 	if (job_spec_parse(a, &spec) == -1) {
 		log_warnx("\"%s\" is not a job (C.P), a cluster (C) or a user "
 		    "name", a);
@@ -769,21 +795,6 @@ job_select_arg(struct job_select *sel, int argc, char **argv, int *i)
 	}
 	free(c);
 	return 1;
-}
-
-int
-job_af_args(int argc, char **argv, int *i, char ***af)
-{
-	int n = 0;
-
-	*af = argv + *i + 1;
-	while (*i + 1 < argc && ad_name_valid(argv[*i + 1])) {
-		n++;
-		++*i;
-	}
-	if (n == 0)
-		log_warnx("-af needs at least one attribute name");
-	return n > 0 ? n : -1;
 }
 
 CLIENT *
@@ -1022,23 +1033,7 @@ job_value_text(const struct ad *ad, const char *name)
 		}
 		buf_reset(&b);
 	}
-	switch (v.type) {
-	case VAL_UNDEFINED:
-		buf_adds(&b, "undefined");
-		break;
-	case VAL_ERROR:
-		buf_adds(&b, "error");
-		break;
-	case VAL_BOOL:
-		buf_adds(&b, v.u.b ? "true" : "false");
-		break;
-	case VAL_STRING:
-		buf_adds(&b, v.u.s);
-		break;
-	default:
-		value_print(&v, &b);
-		break;
-	}
+	value_print_plain(&v, NULL, &b);
 	value_free(&v);
 	return printable(buf_take(&b));
 }

@@ -172,16 +172,6 @@ struct parser {
 static int	expand(struct parser *, const char *, int, size_t, int,
 		    int *, struct buf *);
 
-/* The text of B for the caller to free; B is left empty and freed. */
-static char *
-buf_take(struct buf *b)
-{
-	char *s = buf_release(b);
-
-	buf_free(b);
-	return s;
-}
-
 static void __attribute__((format(printf, 3, 4)))
 perr(struct parser *p, int line, const char *fmt, ...)
 {

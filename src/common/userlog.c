@@ -74,6 +74,36 @@ usage_line(struct buf *b, const char *indent, double user, double sys,
 	buf_printf(b, "  -  %s\n", what);
 }
 
+/* The run's "Run Remote Usage" and "Run Local Usage" lines. */
+static void
+run_usage(struct buf *b, const char *indent, const struct ulog_usage *u)
+{
+	usage_line(b, indent, u->remote_user, u->remote_sys,
+	    "Run Remote Usage");
+	usage_line(b, indent, u->local_user, u->local_sys, "Run Local Usage");
+}
+
+/* The run's "Run Bytes Sent By Job" and "... Received ..." lines. */
+static void
+run_bytes(struct buf *b, const struct ulog_usage *u)
+{
+	buf_printf(b, "\t%lld  -  Run Bytes Sent By Job\n", u->bytes_sent);
+	buf_printf(b, "\t%lld  -  Run Bytes Received By Job\n",
+	    u->bytes_received);
+}
+
+/* userlog_write with the body B, which is freed. */
+static int
+write_body(const char *path, int event, int cluster, int proc,
+    const char *text, struct buf *b)
+{
+	int r;
+
+	r = userlog_write(path, event, cluster, proc, text, b->data);
+	buf_free(b);
+	return r;
+}
+
 int
 userlog_submit(const char *path, int cluster, int proc,
     const char *schedd_addr)
@@ -102,16 +132,11 @@ userlog_checkpointed(const char *path, int cluster, int proc,
     const struct ulog_usage *u)
 {
 	struct buf b;
-	int r;
 
 	buf_init(&b);
-	usage_line(&b, "\t", u->remote_user, u->remote_sys,
-	    "Run Remote Usage");
-	usage_line(&b, "\t", u->local_user, u->local_sys, "Run Local Usage");
-	r = userlog_write(path, ULOG_CHECKPOINTED, cluster, proc,
-	    "Job was checkpointed.", b.data);
-	buf_free(&b);
-	return r;
+	run_usage(&b, "\t", u);
+	return write_body(path, ULOG_CHECKPOINTED, cluster, proc,
+	    "Job was checkpointed.", &b);
 }
 
 int
@@ -119,22 +144,14 @@ userlog_evicted(const char *path, int cluster, int proc, int checkpointed,
     const struct ulog_usage *u)
 {
 	struct buf b;
-	int r;
 
 	buf_init(&b);
 	buf_adds(&b, checkpointed ? "\t(1) Job was checkpointed.\n" :
 	    "\t(0) Job was not checkpointed.\n");
-	usage_line(&b, "\t\t", u->remote_user, u->remote_sys,
-	    "Run Remote Usage");
-	usage_line(&b, "\t\t", u->local_user, u->local_sys,
-	    "Run Local Usage");
-	buf_printf(&b, "\t%lld  -  Run Bytes Sent By Job\n", u->bytes_sent);
-	buf_printf(&b, "\t%lld  -  Run Bytes Received By Job\n",
-	    u->bytes_received);
-	r = userlog_write(path, ULOG_EVICTED, cluster, proc,
-	    "Job was evicted.", b.data);
-	buf_free(&b);
-	return r;
+	run_usage(&b, "\t\t", u);
+	run_bytes(&b, u);
+	return write_body(path, ULOG_EVICTED, cluster, proc,
+	    "Job was evicted.", &b);
 }
 
 int
@@ -142,7 +159,6 @@ userlog_terminated(const char *path, int cluster, int proc, int by_signal,
     int code, const struct ulog_usage *u)
 {
 	struct buf b;
-	int r;
 
 	buf_init(&b);
 	if (by_signal) {
@@ -152,25 +168,18 @@ userlog_terminated(const char *path, int cluster, int proc, int by_signal,
 	} else
 		buf_printf(&b, "\t(1) Normal termination (return value %d)\n",
 		    code);
-	usage_line(&b, "\t\t", u->remote_user, u->remote_sys,
-	    "Run Remote Usage");
-	usage_line(&b, "\t\t", u->local_user, u->local_sys,
-	    "Run Local Usage");
+	run_usage(&b, "\t\t", u);
 	usage_line(&b, "\t\t", u->total_remote_user, u->total_remote_sys,
 	    "Total Remote Usage");
 	usage_line(&b, "\t\t", u->total_local_user, u->total_local_sys,
 	    "Total Local Usage");
-	buf_printf(&b, "\t%lld  -  Run Bytes Sent By Job\n", u->bytes_sent);
-	buf_printf(&b, "\t%lld  -  Run Bytes Received By Job\n",
-	    u->bytes_received);
+	run_bytes(&b, u);
 	buf_printf(&b, "\t%lld  -  Total Bytes Sent By Job\n",
 	    u->total_bytes_sent);
 	buf_printf(&b, "\t%lld  -  Total Bytes Received By Job\n",
 	    u->total_bytes_received);
-	r = userlog_write(path, ULOG_TERMINATED, cluster, proc,
-	    "Job terminated.", b.data);
-	buf_free(&b);
-	return r;
+	return write_body(path, ULOG_TERMINATED, cluster, proc,
+	    "Job terminated.", &b);
 }
 
 static int
@@ -178,16 +187,13 @@ event_with_reason(const char *path, int event, int cluster, int proc,
     const char *text, const char *reason, const char *extra)
 {
 	struct buf b;
-	int r;
 
 	buf_init(&b);
 	if (reason != NULL && *reason != '\0')
 		buf_printf(&b, "\t%s\n", reason);
 	if (extra != NULL)
 		buf_adds(&b, extra);
-	r = userlog_write(path, event, cluster, proc, text, b.data);
-	buf_free(&b);
-	return r;
+	return write_body(path, event, cluster, proc, text, &b);
 }
 
 int

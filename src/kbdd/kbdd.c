@@ -80,7 +80,7 @@
 #include "rpcutil.h"
 #include "startd_rpc.h"
 #include "xalloc.h"
-#include "xidle.h"
+#include "kbdd_xidle.h"
 
 #define KBDD_RESCAN	10	/* seconds between expansions of the list */
 #define KBDD_HEARTBEAT	60	/* seconds between repeated reports */

@@ -194,50 +194,59 @@ children_exited(pid_t pid, int status)
 	}
 }
 
-int
-children_off(const char *name)
+/*
+ * FN on each child NAME names (case aside; "" names all): 0, or -1 if
+ * no child has that name.
+ */
+static int
+children_each(const char *name, void (*fn)(struct child *))
 {
 	size_t i;
 	int found = 0;
 
 	for (i = 0; i < nchildren; i++) {
-		struct child *c = &children[i];
-
-		if (*name != '\0' && strcasecmp(c->name, name) != 0)
+		if (*name != '\0' && strcasecmp(children[i].name, name) != 0)
 			continue;
 		found = 1;
-		c->off = 1;
-		if (c->state == CHILD_RUNNING) {
-			log_info("condor_off: stopping %s", c->name);
-			c->state = CHILD_STOPPING;
-			kill(c->pid, SIGTERM);
-		} else if (c->state == CHILD_BACKOFF)
-			c->state = CHILD_STOPPED;
+		fn(&children[i]);
 	}
 	return found || *name == '\0' ? 0 : -1;
+}
+
+static void
+child_off(struct child *c)
+{
+	c->off = 1;
+	if (c->state == CHILD_RUNNING) {
+		log_info("condor_off: stopping %s", c->name);
+		c->state = CHILD_STOPPING;
+		kill(c->pid, SIGTERM);
+	} else if (c->state == CHILD_BACKOFF)
+		c->state = CHILD_STOPPED;
+}
+
+static void
+child_on(struct child *c)
+{
+	c->off = 0;
+	c->restarts = 0;
+	if (c->state == CHILD_STOPPED || c->state == CHILD_BACKOFF) {
+		log_info("condor_on: starting %s", c->name);
+		event_timer_cancel(c->timer);
+		child_start(c);
+	}
+}
+
+int
+children_off(const char *name)
+{
+	return children_each(name, child_off);
 }
 
 int
 children_on(const char *name)
 {
-	size_t i;
-	int found = 0;
-
-	for (i = 0; i < nchildren; i++) {
-		struct child *c = &children[i];
-
-		if (*name != '\0' && strcasecmp(c->name, name) != 0)
-			continue;
-		found = 1;
-		c->off = 0;
-		c->restarts = 0;
-		if (c->state == CHILD_STOPPED || c->state == CHILD_BACKOFF) {
-			log_info("condor_on: starting %s", c->name);
-			event_timer_cancel(c->timer);
-			child_start(c);
-		}
-	}
-	return found || *name == '\0' ? 0 : -1;
+	return children_each(name, child_on);
 }
 
 void

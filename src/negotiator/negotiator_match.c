@@ -1,8 +1,8 @@
 /*
  * negotiator_match.c: one negotiation cycle.  The decisions are in
- * src/common/match.c; this file feeds them the collector's ads and
- * carries them out over RPC: SCHEDD_NEXT_JOB and SCHEDD_MATCH to the
- * schedds, STARTD_VACATE to the startds.
+ * negotiator_matchmaker.c; this file feeds them the collector's ads
+ * and carries them out over RPC: SCHEDD_NEXT_JOB and SCHEDD_MATCH to
+ * the schedds, STARTD_VACATE to the startds.
  *
  * Every call has RPC_TIMEOUT.  A schedd that does not answer, or answers
  * with garbage, is skipped for the rest of the cycle, and in later
@@ -31,12 +31,12 @@
 #include "config.h"
 #include "event.h"
 #include "log.h"
-#include "match.h"
+#include "negotiator_matchmaker.h"
 #include "negotiator.h"
 #include "rpcutil.h"
 #include "schedd_rpc.h"
 #include "startd_rpc.h"
-#include "updown.h"
+#include "negotiator_updown.h"
 #include "xalloc.h"
 
 /* A schedd that failed, and the LastHeardFrom of its ad then. */

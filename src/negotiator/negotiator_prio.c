@@ -19,7 +19,7 @@
 #include "expr.h"
 #include "log.h"
 #include "negotiator.h"
-#include "updown.h"
+#include "negotiator_updown.h"
 #include "xalloc.h"
 
 static struct updown	 prios;

@@ -132,11 +132,13 @@ void	schedd_prog_1(struct svc_req *, SVCXPRT *);
 
 
 /*
- * The caller's uid when the request came over the Unix-domain socket;
- * -1 (and a warning) for a remote caller, to whom WHAT is refused.
+ * The caller's uid when the request came over the Unix-domain socket.
+ * A remote caller is refused WHAT: -1, a warning, and the reply's *CODE
+ * and *MESSAGE are set to EPERM and REFUSAL.
  */
 static int
-local_caller(struct svc_req *req, uid_t *uid, const char *what)
+local_caller(struct svc_req *req, uid_t *uid, const char *what, int *code,
+    char **message, const char *refusal)
 {
 	char from[64];
 
@@ -144,7 +146,18 @@ local_caller(struct svc_req *req, uid_t *uid, const char *what)
 		return 0;
 	rpc_caller_ip(req, from, sizeof(from));
 	log_warnx("%s from %s refused: local callers only", what, from);
+	*code = EPERM;
+	*message = xstrdup(refusal);
 	return -1;
+}
+
+/* The submitting calls: RES cleared, and local callers only. */
+static int
+local_submitter(struct svc_req *req, uid_t *uid, submit_res_x *res)
+{
+	memset(res, 0, sizeof(*res));
+	return local_caller(req, uid, "submit", &res->code, &res->message,
+	    "submitting is possible only on the schedd's host");
 }
 
 static int
@@ -170,14 +183,8 @@ schedd_submit_1_svc(submit_x *arg, submit_res_x *res, struct svc_req *req)
 {
 	uid_t uid;
 
-	memset(res, 0, sizeof(*res));
-	if (local_caller(req, &uid, "submit") == -1) {
-		res->code = EPERM;
-		res->message = xstrdup("submitting is possible only on the "
-		    "schedd's host");
-		return TRUE;
-	}
-	submit_one(uid, arg, res);
+	if (local_submitter(req, &uid, res) == 0)
+		submit_one(uid, arg, res);
 	return TRUE;
 }
 
@@ -187,14 +194,8 @@ schedd_submit_begin_1_svc(submit_x *arg, submit_res_x *res,
 {
 	uid_t uid;
 
-	memset(res, 0, sizeof(*res));
-	if (local_caller(req, &uid, "submit") == -1) {
-		res->code = EPERM;
-		res->message = xstrdup("submitting is possible only on the "
-		    "schedd's host");
-		return TRUE;
-	}
-	submit_begin(uid, arg, res);
+	if (local_submitter(req, &uid, res) == 0)
+		submit_begin(uid, arg, res);
 	return TRUE;
 }
 
@@ -204,14 +205,8 @@ schedd_submit_more_1_svc(submit_more_x *arg, submit_res_x *res,
 {
 	uid_t uid;
 
-	memset(res, 0, sizeof(*res));
-	if (local_caller(req, &uid, "submit") == -1) {
-		res->code = EPERM;
-		res->message = xstrdup("submitting is possible only on the "
-		    "schedd's host");
-		return TRUE;
-	}
-	submit_more(uid, arg, res);
+	if (local_submitter(req, &uid, res) == 0)
+		submit_more(uid, arg, res);
 	return TRUE;
 }
 
@@ -301,13 +296,9 @@ schedd_action_1_svc(job_action_x *arg, job_action_res_x *res,
 	uid_t uid;
 
 	memset(res, 0, sizeof(*res));
-	if (local_caller(req, &uid, "job action") == -1) {
-		res->code = EPERM;
-		res->message = xstrdup("jobs can be changed only on the "
-		    "schedd's host");
-		return TRUE;
-	}
-	queue_action(uid, arg, res);
+	if (local_caller(req, &uid, "job action", &res->code, &res->message,
+	    "jobs can be changed only on the schedd's host") == 0)
+		queue_action(uid, arg, res);
 	return TRUE;
 }
 
@@ -356,11 +347,9 @@ schedd_job_update_1_svc(job_update_x *arg, status_x *res,
 	uid_t uid;
 
 	memset(res, 0, sizeof(*res));
-	if (local_caller(req, &uid, "job update") == -1) {
-		rpc_status(res, EPERM, "job updates are local only");
-		return TRUE;
-	}
-	queue_job_update(uid, arg, res);
+	if (local_caller(req, &uid, "job update", &res->code, &res->message,
+	    "job updates are local only") == 0)
+		queue_job_update(uid, arg, res);
 	return TRUE;
 }
 

@@ -106,6 +106,8 @@ int	 job_has(const struct job *, const char *name);
 void	 job_eval(const struct job *, const struct expr *e, int merged,
 	    struct value *out);
 int	 expr_needs_merge(const char *text);
+/* Is NAME (case aside) one of the attribute NAMES, NULL-terminated? */
+int	 queue_attr_in(const char *const *names, const char *name);
 /* The whole ad, cluster attributes then the proc's (caller frees). */
 struct ad *job_full_ad(const struct job *);
 /* The whole ad as "Name = value" lines and a blank line, onto B. */

@@ -400,6 +400,21 @@ job_eval(const struct job *j, const struct expr *e, int merged,
 	ad_free(full);
 }
 
+/* Does J meet the constraint E (NULL: every job does)? */
+static int
+job_meets(const struct job *j, const struct expr *e, int merged)
+{
+	struct value v;
+	int ok;
+
+	if (e == NULL)
+		return 1;
+	job_eval(j, e, merged, &v);
+	ok = value_is_true(&v);
+	value_free(&v);
+	return ok;
+}
+
 static void
 attr_put(ad_x *out, u_int *cap, const char *name, const struct expr *e)
 {
@@ -998,11 +1013,10 @@ queue_query(const char *constraint, int history, char **names,
     u_int nnames, struct query_reply *r)
 {
 	struct expr *e = NULL;
-	struct value v;
 	struct job j;
 	struct job_scope scope;
 	char err[256], **uniq = NULL;
-	int merged, ok;
+	int merged;
 
 	if (constraint != NULL && *constraint != '\0') {
 		if ((e = expr_parse(constraint, err, sizeof(err))) == NULL) {
@@ -1030,13 +1044,8 @@ queue_query(const char *constraint, int history, char **names,
 	}
 	scope_init(&scope, constraint);
 	while (!reply_full(r) && scope_next(&scope, &j)) {
-		if (e != NULL) {
-			job_eval(&j, e, merged, &v);
-			ok = value_is_true(&v);
-			value_free(&v);
-			if (!ok)
-				continue;
-		}
+		if (!job_meets(&j, e, merged))
+			continue;
 		job_encode(&j, r, names, nnames);
 	}
 	free(uniq);
@@ -1146,6 +1155,14 @@ action_name(int action)
 	return "unknown";
 }
 
+/* Add J's id to IDS, of which *N are taken. */
+static void
+ids_add(struct job_id *ids, size_t *n, const struct job *j)
+{
+	ids[*n].cluster = j->cluster;
+	ids[(*n)++].proc = j->proc;
+}
+
 /*
  * Apply ACTION to one job inside the open transaction.  Returns 1 if
  * the job changes.  Jobs to finish at once, to stop, and to tell about
@@ -1167,13 +1184,10 @@ action_one(const job_action_x *arg, const struct job *j, time_t now,
 		tx_status(j, JOB_REMOVED, now);
 		qlog_set_string(schedd_queue, j->cluster, j->proc,
 		    "RemoveReason", reason);
-		if (shadow_of(j->cluster, j->proc) != 0) {
-			stop[*nstop].cluster = j->cluster;
-			stop[(*nstop)++].proc = j->proc;
-		} else {
-			finish[*nfinish].cluster = j->cluster;
-			finish[(*nfinish)++].proc = j->proc;
-		}
+		if (shadow_of(j->cluster, j->proc) != 0)
+			ids_add(stop, nstop, j);
+		else
+			ids_add(finish, nfinish, j);
 		return 1;
 	case JOB_HOLD:
 		if (st == JOB_HELD || st == JOB_REMOVED ||
@@ -1182,10 +1196,8 @@ action_one(const job_action_x *arg, const struct job *j, time_t now,
 		tx_status(j, JOB_HELD, now);
 		qlog_set_string(schedd_queue, j->cluster, j->proc,
 		    "HoldReason", reason);
-		if (shadow_of(j->cluster, j->proc) != 0) {
-			stop[*nstop].cluster = j->cluster;
-			stop[(*nstop)++].proc = j->proc;
-		}
+		if (shadow_of(j->cluster, j->proc) != 0)
+			ids_add(stop, nstop, j);
 		return 1;
 	case JOB_RELEASE:
 		if (st != JOB_HELD)
@@ -1222,13 +1234,12 @@ queue_action(uid_t caller, job_action_x *arg, job_action_res_x *res)
 {
 	struct job_id *finish = NULL, *stop = NULL, *changed = NULL;
 	struct expr *e = NULL;
-	struct value v;
 	struct job_scope scope;
 	struct job j;
 	char err[256], user[64], *reason, *owner = NULL;
 	size_t nfinish = 0, nstop = 0, nchanged = 0, cap = 0, i;
 	time_t now = time(NULL);
-	int ok, merged, super, owner_cluster = 0, mine = 0, matched = 0;
+	int merged, super, owner_cluster = 0, mine = 0, matched = 0;
 
 	res->message = xstrdup("");
 	if (arg->action < JOB_REMOVE || arg->action > JOB_ADD_PRIO) {
@@ -1248,26 +1259,16 @@ queue_action(uid_t caller, job_action_x *arg, job_action_res_x *res)
 	user_name(caller, user, sizeof(user));
 	super = caller == 0 ||
 	    name_listed(param("QUEUE_SUPER_USERS"), user);
-	if (arg->action == JOB_HOLD)
-		reason = *arg->reason != '\0' ? xstrdup(arg->reason) :
-		    xasprintf("via condor_hold (by user %s)", user);
-	else if (arg->action == JOB_RELEASE)
-		reason = *arg->reason != '\0' ? xstrdup(arg->reason) :
-		    xasprintf("via condor_release (by user %s)", user);
-	else
-		reason = *arg->reason != '\0' ? xstrdup(arg->reason) :
-		    xasprintf("via condor_rm (by user %s)", user);
+	reason = *arg->reason != '\0' ? xstrdup(arg->reason) :
+	    xasprintf("via condor_%s (by user %s)",
+	    arg->action == JOB_HOLD ? "hold" :
+	    arg->action == JOB_RELEASE ? "release" : "rm", user);
 
 	qlog_begin(schedd_queue);
 	scope_init(&scope, arg->constraint);
 	while (scope_next(&scope, &j)) {
-		if (e != NULL) {
-			job_eval(&j, e, merged, &v);
-			ok = value_is_true(&v);
-			value_free(&v);
-			if (!ok)
-				continue;
-		}
+		if (!job_meets(&j, e, merged))
+			continue;
 		matched++;
 		if (owner_cluster != j.cluster || ad_lookup(j.ad, "Owner")) {
 			free(owner);
@@ -1338,13 +1339,13 @@ out:
 
 /* A shadow's update. */
 
-static int
-schedd_owns(const char *name)
+int
+queue_attr_in(const char *const *names, const char *name)
 {
 	size_t i;
 
-	for (i = 0; schedd_owned[i] != NULL; i++)
-		if (strcasecmp(schedd_owned[i], name) == 0)
+	for (i = 0; names[i] != NULL; i++)
+		if (strcasecmp(names[i], name) == 0)
 			return 1;
 	return 0;
 }
@@ -1380,7 +1381,7 @@ queue_job_update(uid_t caller, job_update_x *arg, status_x *res)
 	for (i = 0; i < arg->attrs.attrs.attrs_len; i++) {
 		name = arg->attrs.attrs.attrs_val[i].name;
 		text = arg->attrs.attrs.attrs_val[i].text;
-		if (schedd_owns(name)) {
+		if (queue_attr_in(schedd_owned, name)) {
 			buf_printf(&skipped, " %s", name);
 			continue;
 		}
@@ -1505,8 +1506,7 @@ recover(void)
 				finish = xreallocarray(finish, cap,
 				    sizeof(*finish));
 			}
-			finish[nfinish].cluster = j.cluster;
-			finish[nfinish++].proc = j.proc;
+			ids_add(finish, &nfinish, &j);
 		}
 	}
 	for (e = qlog_first(schedd_queue); e != NULL; e = qlog_next(e)) {

@@ -88,6 +88,8 @@ static struct pending_events	*events, **events_tail = &events;
 static long			 events_timer, sweep_timer;
 static int			 reserved_cluster;
 
+static int	pending_add_procs(struct pending *, const ad_x *, u_int,
+		    submit_res_x *);
 static void	events_tick(void *);
 static void	sweep_tick(void *);
 
@@ -148,17 +150,6 @@ cluster_reserve(void)
 	return c;
 }
 
-static int
-schedd_sets_it(const char *name)
-{
-	size_t i;
-
-	for (i = 0; schedd_sets[i] != NULL; i++)
-		if (strcasecmp(schedd_sets[i], name) == 0)
-			return 1;
-	return 0;
-}
-
 /*
  * Read an ad off the wire into AD, with $(Cluster) replaced, leaving out
  * what the schedd sets.  -1 with a message in ERR.
@@ -180,7 +171,7 @@ wire_to_ad(const ad_x *x, int cluster, struct ad *ad, char *err,
 			    a->name ? a->name : "");
 			return -1;
 		}
-		if (schedd_sets_it(a->name))
+		if (queue_attr_in(schedd_sets, a->name))
 			continue;
 		expanded = submit_expand_cluster(a->text, cluster);
 		rc = ad_set_expr(ad, a->name, expanded ? expanded : a->text,
@@ -257,7 +248,10 @@ check_cluster_ad(struct pending *p, submit_res_x *res)
 	return rc;
 }
 
-/* Start a submission from a submit_x; NULL with the reply set. */
+/*
+ * Start a submission from a submit_x, with the procs it brings; NULL with
+ * the reply set.
+ */
 static struct pending *
 pending_new(uid_t caller, submit_x *arg, submit_res_x *res)
 {
@@ -283,6 +277,9 @@ pending_new(uid_t caller, submit_x *arg, submit_res_x *res)
 	if (check_cluster_ad(p, res) == -1)
 		goto fail;
 	p->touched = monotime();
+	if (pending_add_procs(p, arg->proc_ads.proc_ads_val,
+	    arg->proc_ads.proc_ads_len, res) == -1)
+		goto fail;
 	return p;
 fail:
 	pending_free(p);
@@ -548,11 +545,6 @@ submit_one(uid_t caller, submit_x *arg, submit_res_x *res)
 	res->message = xstrdup("");
 	if ((p = pending_new(caller, arg, res)) == NULL)
 		return;
-	if (pending_add_procs(p, arg->proc_ads.proc_ads_val,
-	    arg->proc_ads.proc_ads_len, res) == -1) {
-		pending_free(p);
-		return;
-	}
 	pending_commit(p, res);
 }
 
@@ -573,11 +565,6 @@ submit_begin(uid_t caller, submit_x *arg, submit_res_x *res)
 	}
 	if ((p = pending_new(caller, arg, res)) == NULL)
 		return;
-	if (pending_add_procs(p, arg->proc_ads.proc_ads_val,
-	    arg->proc_ads.proc_ads_len, res) == -1) {
-		pending_free(p);
-		return;
-	}
 	p->next = pendings;
 	pendings = p;
 	res->cluster = p->cluster;

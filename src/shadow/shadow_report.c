@@ -20,7 +20,7 @@
 #include "ad.h"
 #include "buf.h"
 #include "log.h"
-#include "mail.h"
+#include "shadow_mail.h"
 #include "shadow.h"
 #include "userlog.h"
 #include "xalloc.h"

@@ -8,7 +8,7 @@
 
 #include <time.h>
 
-#include "policy.h"	/* enum startd_state */
+#include "startd_owner.h"	/* enum startd_state */
 
 struct ad;
 
@@ -95,7 +95,7 @@ int	load_job_stopped(void);
 /*
  * policy_load: read START, STARTD_RANK, SUSPEND, CONTINUE, VACATE and
  * KILL from the configuration (again, after SIGHUP).  One that does not
- * parse is logged and counts as policy_bad_means says (policy.h); a bad
+ * parse is logged and counts as policy_bad_means says (startd_owner.h); a bad
  * STARTD_RANK is 0.
  */
 void	policy_load(void);

@@ -44,7 +44,7 @@
 #include "expr.h"
 #include "log.h"
 #include "machine.h"
-#include "policy.h"
+#include "startd_owner.h"
 #include "rpcutil.h"
 #include "startd.h"
 #include "startd_rpc.h"

@@ -32,7 +32,7 @@
 #include "event.h"
 #include "log.h"
 #include "machine.h"
-#include "policy.h"
+#include "startd_owner.h"
 #include "startd.h"
 #include "xalloc.h"
 

@@ -23,7 +23,7 @@
 #include "config.h"
 #include "expr.h"
 #include "log.h"
-#include "policy.h"
+#include "startd_owner.h"
 #include "startd.h"
 #include "xalloc.h"
 

@@ -18,7 +18,7 @@
 #include "config.h"
 #include "log.h"
 #include "machine.h"
-#include "policy.h"
+#include "startd_owner.h"
 #include "startd.h"
 
 #define MEMINFO_FILE	"/proc/meminfo"

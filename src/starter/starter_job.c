@@ -28,7 +28,7 @@
 #include "ad.h"
 #include "config.h"
 #include "daemon.h"
-#include "jobargs.h"
+#include "starter_jobargs.h"
 #include "log.h"
 #include "priv.h"
 #include "starter.h"

@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 #include "collector_client.h"
 #include "config.h"
 #include "daemon.h"
+#include "log.h"
 #include "rpcutil.h"
 #include "xalloc.h"
 
@@ -45,19 +45,6 @@ usage(FILE *fp)
 	    "  unless -schedd or -master says otherwise.\n");
 }
 
-static void __attribute__((noreturn, format(printf, 1, 2)))
-die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, PROG ": ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
 /* All of PATH ("-": standard input) as a string; dies on failure. */
 static char *
 read_input(const char *path)
@@ -70,18 +57,19 @@ read_input(const char *path)
 	if (strcmp(path, "-") == 0)
 		fp = stdin;
 	else if ((fp = fopen(path, "r")) == NULL)
-		die("%s: %s", path, strerror(errno));
+		fatalx("%s: %s", path, strerror(errno));
 	buf_init(&b);
 	while ((r = fread(chunk, 1, sizeof(chunk), fp)) > 0) {
 		if (b.len + r > INPUT_MAX)
-			die("%s: larger than %d MiB", path,
+			fatalx("%s: larger than %d MiB", path,
 			    INPUT_MAX / (1024 * 1024));
 		if (memchr(chunk, '\0', r) != NULL)
-			die("%s: not a text file (it holds a NUL byte)", path);
+			fatalx("%s: not a text file (it holds a NUL byte)",
+			    path);
 		buf_add(&b, chunk, r);
 	}
 	if (ferror(fp))
-		die("%s: %s", path, strerror(errno));
+		fatalx("%s: %s", path, strerror(errno));
 	if (fp != stdin)
 		fclose(fp);
 	return buf_release(&b);
@@ -163,7 +151,7 @@ main(int argc, char **argv)
 			adtype = ADTYPE_MASTER;
 		} else if (strcmp(a, "-pool") == 0) {
 			if (++i >= (size_t)argc)
-				die("-pool needs HOST:PORT");
+				fatalx("-pool needs HOST:PORT");
 			pool = argv[i];
 		} else if (a[0] == '-' && a[1] != '\0') {
 			fprintf(stderr, PROG ": unknown option %s\n", a);
@@ -183,19 +171,19 @@ main(int argc, char **argv)
 	}
 	if (pool != NULL) {
 		if (addr_parse(pool, &sin) == -1)
-			die("-pool: \"%s\" is not HOST:PORT", pool);
+			fatalx("-pool: \"%s\" is not HOST:PORT", pool);
 		config_set("COLLECTOR_HOST", pool, 0);
 	}
 
 	text = read_input(path);
 	nstart = ad_start_lines(text, &lines);
 	if (nstart > (size_t)1 << 30)
-		die("%s: too many ads", path);
+		fatalx("%s: too many ads", path);
 	ads = xcalloc(nstart + 1, sizeof(*ads));
 	n = ad_parse_text(text, ads, (int)nstart + 1, err, sizeof(err));
 	free(text);
 	if (n == -1)
-		die("%s: %s", path, err);
+		fatalx("%s: %s", path, err);
 	if ((size_t)n != nstart)	/* ad.c reads differently: no lines */
 		nstart = 0;
 
@@ -216,7 +204,7 @@ main(int argc, char **argv)
 		bad++;
 	}
 	if (bad > 0)
-		die("%s: nothing sent", path);
+		fatalx("%s: nothing sent", path);
 
 	collector = param("COLLECTOR_HOST") ? param("COLLECTOR_HOST") : "?";
 	/* Batches bounded in count and in size (BATCH_BYTES). */

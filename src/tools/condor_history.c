@@ -70,53 +70,37 @@ main(int argc, char **argv)
 {
 	struct job_select sel;
 	struct ad **jobs;
-	char err[1024], **af = NULL, *constraint;
-	int i, n, r, naf = 0, want_long = 0;
+	char err[1024], *constraint;
+	int i, n;
 	CLIENT *cl;
 
 	common_init(argv[0]);
 	signal(SIGPIPE, SIG_IGN);
-	job_select_init(&sel);
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (strcmp(a, "-h") == 0 || strcmp(a, "-help") == 0 ||
-		    strcmp(a, "--help") == 0)
-			return usage(stdout);
-		else if (strcmp(a, "-l") == 0 || strcmp(a, "-long") == 0)
-			want_long = 1;
-		else if (strcmp(a, "-af") == 0 ||
-		    strcmp(a, "-autoformat") == 0) {
-			if ((naf = job_af_args(argc, argv, &i, &af)) == -1)
-				return 1;
-		} else if ((r = job_select_arg(&sel, argc, argv, &i)) == -1)
+	job_select_init(&sel, usage, JOB_SELECT_AF);
+	for (i = 1; i < argc; i++)
+		if (job_select_arg(&sel, argc, argv, &i) == -1)
 			return 1;
-		else if (r == 0) {
-			log_warnx("unknown option %s", a);
-			return usage(stderr);
-		}
-	}
 	if ((constraint = job_select_constraint(&sel, NULL)) == NULL)
 		return 1;
 
 	if ((cl = job_select_connect(&sel)) == NULL)
 		return 1;
-	n = schedd_query(cl, constraint, 1, want_long ? NULL :
-	    naf > 0 ? (const char *const *)af : table_attrs, &jobs, err,
-	    sizeof(err));
+	n = schedd_query(cl, constraint, 1, sel.want_long ? NULL :
+	    sel.naf > 0 ? (const char *const *)sel.af : table_attrs, &jobs,
+	    err, sizeof(err));
 	rpc_close(cl);
 	if (n < 0) {
 		log_warnx("cannot read the history: %s", err);
 		return 1;
 	}
 	signal(SIGPIPE, SIG_DFL);
-	if (!want_long && naf == 0)
+	if (!sel.want_long && sel.naf == 0)
 		printf("%s\n", header);
 	for (i = 0; i < n; i++) {
-		if (want_long)
+		if (sel.want_long)
 			job_print_long(jobs[i], stdout);
-		else if (naf > 0)
-			job_print_af(jobs[i], af, naf, stdout);
+		else if (sel.naf > 0)
+			job_print_af(jobs[i], sel.af, sel.naf, stdout);
 		else
 			print_row(jobs[i]);
 	}

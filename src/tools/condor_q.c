@@ -414,40 +414,29 @@ main(int argc, char **argv)
 	enum format fmt = FMT_TABLE;
 	struct machines m;
 	struct job_select sel;
-	char err[1024], **af = NULL, *constraint, *addr;
-	int i, r, naf = 0, global = 0, want_long = 0, want_analyze = 0, rc;
+	char err[1024], **af, *constraint, *addr;
+	int i, naf, global = 0, want_analyze = 0, rc;
 
 	common_init(argv[0]);
 	signal(SIGPIPE, SIG_IGN);
 	memset(&m, 0, sizeof(m));
-	job_select_init(&sel);
+	job_select_init(&sel, usage, JOB_SELECT_AF);
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
-		if (strcmp(a, "-h") == 0 || strcmp(a, "-help") == 0 ||
-		    strcmp(a, "--help") == 0)
-			return usage(stdout);
-		else if (strcmp(a, "-l") == 0 || strcmp(a, "-long") == 0)
-			want_long = 1;
-		else if (strcmp(a, "-af") == 0 ||
-		    strcmp(a, "-autoformat") == 0) {
-			if ((naf = job_af_args(argc, argv, &i, &af)) == -1)
-				return 1;
-		} else if (strcmp(a, "-global") == 0 || strcmp(a, "-g") == 0)
+		if (strcmp(a, "-global") == 0 || strcmp(a, "-g") == 0)
 			global = 1;
 		else if (strcmp(a, "-analyze") == 0 ||
 		    strcmp(a, "-better-analyze") == 0)
 			want_analyze = 1;
-		else if ((r = job_select_arg(&sel, argc, argv, &i)) == -1)
+		else if (job_select_arg(&sel, argc, argv, &i) == -1)
 			return 1;
-		else if (r == 0) {
-			log_warnx("unknown option %s", a);
-			return usage(stderr);
-		}
 	}
+	af = sel.af;
+	naf = sel.naf;
 	if (want_analyze)
 		fmt = FMT_ANALYZE;
-	else if (want_long)
+	else if (sel.want_long)
 		fmt = FMT_LONG;
 	else if (naf > 0)
 		fmt = FMT_AF;

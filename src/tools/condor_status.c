@@ -7,7 +7,6 @@
  * values print as "?", and control characters never reach the terminal.
  */
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +19,7 @@
 #include "config.h"
 #include "daemon.h"
 #include "expr.h"
+#include "log.h"
 #include "machine.h"
 #include "negotiator_client.h"
 #include "rpcutil.h"
@@ -72,19 +72,6 @@ usage(FILE *fp)
 	    "  NAME...          only the machines with these Names\n");
 }
 
-static void __attribute__((noreturn, format(printf, 1, 2)))
-die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, PROG ": ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
 /* Replace control characters so that an ad cannot garble the terminal. */
 static char *
 printable(char *s)
@@ -121,23 +108,7 @@ value_text(const struct ad *ad, const char *name, const char *undef)
 
 	ad_eval(ad, NULL, name, &v);
 	buf_init(&b);
-	switch (v.type) {
-	case VAL_UNDEFINED:
-		buf_adds(&b, undef ? undef : "undefined");
-		break;
-	case VAL_ERROR:
-		buf_adds(&b, "error");
-		break;
-	case VAL_BOOL:
-		buf_adds(&b, v.u.b ? "true" : "false");
-		break;
-	case VAL_STRING:
-		buf_adds(&b, v.u.s);
-		break;
-	default:
-		value_print(&v, &b);
-		break;
-	}
+	value_print_plain(&v, undef, &b);
 	value_free(&v);
 	return printable(buf_release(&b));
 }
@@ -416,7 +387,7 @@ main(int argc, char **argv)
 				i++;
 			}
 			if (nattrs == 0)
-				die("-af needs at least one attribute name");
+				fatalx("-af needs at least one attribute name");
 		} else if (strcmp(a, "-avail") == 0 ||
 		    strcmp(a, "-available") == 0) {
 			filter = "State == \"Idle\"";
@@ -432,11 +403,11 @@ main(int argc, char **argv)
 			want_total = 1;
 		} else if (strcmp(a, "-constraint") == 0) {
 			if (++i >= argc)
-				die("-constraint needs an expression");
+				fatalx("-constraint needs an expression");
 			user_constraint = argv[i];
 		} else if (strcmp(a, "-pool") == 0) {
 			if (++i >= argc)
-				die("-pool needs HOST:PORT");
+				fatalx("-pool needs HOST:PORT");
 			pool = argv[i];
 		} else if (a[0] == '-') {
 			fprintf(stderr, PROG ": unknown option %s\n", a);
@@ -454,14 +425,15 @@ main(int argc, char **argv)
 
 	if (pool != NULL) {
 		if (addr_parse(pool, &sin) == -1)
-			die("-pool: \"%s\" is not HOST:PORT", pool);
+			fatalx("-pool: \"%s\" is not HOST:PORT", pool);
 		config_set("COLLECTOR_HOST", pool, 0);
 	}
 
 	buf_init(&constraint);
 	if (user_constraint != NULL) {
 		if ((e = expr_parse(user_constraint, err, sizeof(err))) == NULL)
-			die("bad constraint \"%s\": %s", user_constraint, err);
+			fatalx("bad constraint \"%s\": %s", user_constraint,
+			    err);
 		expr_free(e);
 		buf_printf(&constraint, "(%s)", user_constraint);
 	}
@@ -491,7 +463,7 @@ main(int argc, char **argv)
 	    constraint.data, projection.data, &ads, err, sizeof(err));
 	buf_free(&projection);
 	if (n == -1)
-		die("cannot query the collector at %s: %s",
+		fatalx("cannot query the collector at %s: %s",
 		    param("COLLECTOR_HOST") ? param("COLLECTOR_HOST") : "?",
 		    err);
 	buf_free(&constraint);
@@ -561,6 +533,6 @@ main(int argc, char **argv)
 	free(names);
 	collector_free_ads(ads, n);
 	if (fflush(stdout) == EOF || ferror(stdout))
-		die("cannot write the output");
+		fatalx("cannot write the output");
 	return 0;
 }

@@ -528,21 +528,16 @@ main(int argc, char **argv)
 	char err[1024], window[128], *constraint, *end;
 	long hours = 0;
 	long long now, since;
-	int i, n, r, want_long = 0, rc = 0, have_hist;
+	int i, n, rc = 0, have_hist;
 	CLIENT *cl;
 
 	common_init(argv[0]);
 	signal(SIGPIPE, SIG_IGN);
-	job_select_init(&sel);
+	job_select_init(&sel, usage, 0);
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
-		if (strcmp(a, "-h") == 0 || strcmp(a, "-help") == 0 ||
-		    strcmp(a, "--help") == 0)
-			return usage(stdout);
-		else if (strcmp(a, "-l") == 0 || strcmp(a, "-long") == 0)
-			want_long = 1;
-		else if (strcmp(a, "-plot") == 0) {
+		if (strcmp(a, "-plot") == 0) {
 			if (++i == argc || argv[i][0] == '\0') {
 				log_warnx("-plot needs a file name");
 				return 1;
@@ -561,12 +556,8 @@ main(int argc, char **argv)
 				    "hours from 1 to %d", argv[i], MAX_HOURS);
 				return 1;
 			}
-		} else if ((r = job_select_arg(&sel, argc, argv, &i)) == -1)
+		} else if (job_select_arg(&sel, argc, argv, &i) == -1)
 			return 1;
-		else if (r == 0) {
-			log_warnx("unknown option %s", a);
-			return usage(stderr);
-		}
 	}
 	now = (long long)time(NULL);
 	since = now - (long long)(hours ? hours : DEFAULT_HOURS) * 3600;
@@ -598,12 +589,12 @@ main(int argc, char **argv)
 	    err, sizeof(err)) == 0;
 
 	signal(SIGPIPE, SIG_DFL);
-	if (want_long)
+	if (sel.want_long)
 		print_users_long(&sum);
 	else
 		print_users(&sum);
 	if (have_hist)
-		print_util(&hist, want_long);
+		print_util(&hist, sel.want_long);
 	else {
 		fflush(stdout);
 		log_warnx("cannot read the pool's utilization from the "

@@ -1,14 +1,15 @@
 /*
  * fuzz_xidle.c: libFuzzer target for the X idle-time client's parsers
- * (xidle.c): the bytes are read as an Xauthority file, as the rest of
- * a setup reply, and (up to a NUL) as a DISPLAY name.  A cookie found
- * must lie inside the input; a root window needs the reply to reach it.
+ * (src/kbdd/kbdd_xidle.c): the bytes are read as an Xauthority file,
+ * as the rest of a setup reply, and (up to a NUL) as a DISPLAY name.
+ * A cookie found must lie inside the input; a root window needs the
+ * reply to reach it.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "xidle.h"
+#include "kbdd_xidle.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,12 +1,13 @@
 /*
- * jobargs_test.c: splitting a job's Args and Env (jobargs.h).
+ * jobargs_test.c: splitting a job's Args and Env
+ * (src/starter/starter_jobargs.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
-#include "jobargs.h"
+#include "starter_jobargs.h"
 #include "test.h"
 #include "xalloc.h"
 

@@ -1,5 +1,6 @@
 /*
- * mail_test.c: mail_send through a stand-in for sendmail (mail.h).
+ * mail_test.c: mail_send through a stand-in for sendmail
+ * (src/shadow/shadow_mail.c).
  */
 #include <sys/stat.h>
 
@@ -10,7 +11,7 @@
 
 #include "config.h"
 #include "log.h"
-#include "mail.h"
+#include "shadow_mail.h"
 #include "test.h"
 #include "xalloc.h"
 

@@ -1,7 +1,8 @@
 /*
  * negotiator_match_test.c: matchmaking and the negotiation cycle
- * (src/common/match.c), with ads built in code and schedds and startds
- * played by callbacks that record what they were told.
+ * (src/negotiator/negotiator_matchmaker.c), with ads built in code and
+ * schedds and startds played by callbacks that record what they were
+ * told.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +11,7 @@
 #include "ad.h"
 #include "buf.h"
 #include "log.h"
-#include "match.h"
+#include "negotiator_matchmaker.h"
 #include "test.h"
 #include "xalloc.h"
 

@@ -1,7 +1,7 @@
 /*
  * negotiator_updown_test.c: station priorities by Up-Down
- * (src/common/updown.c): the update step, its bounds, the table and its
- * file.
+ * (src/negotiator/negotiator_updown.c): the update step, its bounds,
+ * the table and its file.
  */
 #include <sys/stat.h>
 
@@ -14,7 +14,7 @@
 
 #include "expr.h"
 #include "test.h"
-#include "updown.h"
+#include "negotiator_updown.h"
 #include "xalloc.h"
 
 static char dir[] = "/tmp/updown_test.XXXXXX";

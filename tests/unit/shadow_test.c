@@ -553,11 +553,15 @@ test_vacate(void)
 
 static pid_t	job_pid;	/* from the job's output */
 
-/* The job's pid, once its output reached us (5 seconds at most). */
+/*
+ * The job's pid, once its output reached us.  Up to 30 seconds: on a
+ * loaded machine the job may start late, and what a test does next
+ * (kill its starter, vacate it) must happen to a job that runs.
+ */
 static void
 read_job_pid(void)
 {
-	double deadline = monotime() + 5;
+	double deadline = monotime() + 30;
 	char *out;
 
 	do {
@@ -973,6 +977,7 @@ test_suspend(void)
 	    && has(log, "011 (020.000.000)"));
 	free(log);
 	CHECK("suspend: the job then completes", rc == SHADOW_EXIT_COMPLETED);
+	CHECK("suspend: the machine is Idle again", wait_state("Idle", 30));
 	ad_free(job);
 }
 

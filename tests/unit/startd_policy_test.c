@@ -1,6 +1,6 @@
 /*
  * startd_policy_test.c: the owner policy's decisions and measurements
- * (src/common/policy.c): the state machine, bad expressions, keyboard
+ * (src/startd/startd_owner.c): the state machine, bad expressions, keyboard
  * idleness, the job's load average, and the /proc lines it reads.
  */
 #include <math.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "expr.h"
-#include "policy.h"
+#include "startd_owner.h"
 #include "test.h"
 
 /* A fake evaluator: the truth of each expression, and what was asked. */

@@ -1,5 +1,5 @@
 /*
- * xidle_test: the X idle-time client (src/common/xidle.c).  The
+ * xidle_test: the X idle-time client (src/kbdd/kbdd_xidle.c).  The
  * parsers with good, truncated and random input; then whole
  * conversations with a scripted X server on an abstract Unix socket
  * (the name of a display no one uses): a good one with an event and a
@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "test.h"
-#include "xidle.h"
+#include "kbdd_xidle.h"
 
 static int	display_number;
 static char	display_name[32];

@@ -1,5 +1,6 @@
 /*
- * xidle.c: an X display's idle time over the X protocol (xidle.h).
+ * kbdd_xidle.c: an X display's idle time over the X protocol
+ * (kbdd_xidle.h).
  *
  * Three requests are all it takes: the connection setup (which names
  * the root window), QueryExtension("MIT-SCREEN-SAVER") for the
@@ -26,7 +27,7 @@
 
 #include "event.h"
 #include "xalloc.h"
-#include "xidle.h"
+#include "kbdd_xidle.h"
 
 #define X_OP_QUERY_EXTENSION	98
 #define SS_QUERY_INFO		1	/* MIT-SCREEN-SAVER minor opcode */

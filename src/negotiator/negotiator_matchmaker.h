@@ -1,6 +1,6 @@
 /*
- * match.h: matchmaking, the negotiator's decisions, free of any I/O so
- * that they can be tested with ads built in code.
+ * negotiator_matchmaker.h: matchmaking, the negotiator's decisions,
+ * free of any I/O so that they can be tested with ads built in code.
  *
  * A job and a machine match when the job's Requirements are TRUE with
  * MY = job and TARGET = machine, and the machine's Requirements (or,

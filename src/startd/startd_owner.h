@@ -1,6 +1,6 @@
 /*
- * policy.h: the owner policy's decisions and measurements, as pure
- * functions the startd calls and the unit tests drive (src/common/policy.c).
+ * startd_owner.h: the owner policy's decisions and measurements, as pure
+ * functions the startd calls and the unit tests drive (startd_owner.c).
  *
  * Nothing here reads the configuration, logs, or looks at the clock:
  * the caller passes the time, the text of /proc files, and how each

@@ -1,5 +1,6 @@
 /*
- * updown.c: station priorities by the Up-Down algorithm (see updown.h).
+ * negotiator_updown.c: station priorities by the Up-Down algorithm
+ * (see negotiator_updown.h).
  */
 #include <sys/stat.h>
 
@@ -15,7 +16,7 @@
 #include "ad.h"
 #include "buf.h"
 #include "expr.h"
-#include "updown.h"
+#include "negotiator_updown.h"
 #include "xalloc.h"
 
 /* A line is an index, a blank and a name: bounded by the longest name. */

@@ -1,5 +1,6 @@
 /*
- * match.c: matchmaking and the negotiation cycle (see match.h).
+ * negotiator_matchmaker.c: matchmaking and the negotiation cycle (see
+ * negotiator_matchmaker.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +10,7 @@
 #include "buf.h"
 #include "expr.h"
 #include "log.h"
-#include "match.h"
+#include "negotiator_matchmaker.h"
 #include "xalloc.h"
 
 /*

@@ -1,5 +1,5 @@
 /*
- * updown.h: station priorities by the Up-Down algorithm (Mutka and
+ * negotiator_updown.h: station priorities by the Up-Down algorithm (Mutka and
  * Livny), as the negotiator keeps them.
  *
  * Each station (a schedd, by its Name) has an index, 0 at first.  Once

@@ -1,5 +1,5 @@
 /*
- * mail.h: telling job owners about their jobs.
+ * shadow_mail.h: telling job owners about their jobs.
  *
  * Mail goes through the program MAIL names (sendmail-compatible), run as
  * "$(MAIL) RECIPIENT" with the whole message, headers first, on its

@@ -1,5 +1,6 @@
 /*
- * policy.c: the owner policy's decisions and measurements (policy.h).
+ * startd_owner.c: the owner policy's decisions and measurements
+ * (startd_owner.h).
  *
  * Everything parsed here comes from /proc files of processes a foreign
  * job controls (it names itself, so its command may hold any bytes): a
@@ -12,13 +13,13 @@
 #include <string.h>
 
 #include "expr.h"
-#include "policy.h"
+#include "startd_owner.h"
 
 static const char *expr_names[POLICY_NEXPR] = {
 	"START", "SUSPEND", "CONTINUE", "VACATE", "KILL",
 };
 
-/* What a bad expression counts as: the owner's side (policy.h). */
+/* What a bad expression counts as: the owner's side (startd_owner.h). */
 static const int bad_means[POLICY_NEXPR] = {
 	0,	/* START: no job starts */
 	1,	/* SUSPEND: the job stops */

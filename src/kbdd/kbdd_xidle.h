@@ -1,9 +1,10 @@
 /*
- * xidle.h: an X display's idle time, read over the X protocol itself
+ * kbdd_xidle.h: an X display's idle time, read over the X protocol itself
  * (the core setup, QueryExtension, and the MIT-SCREEN-SAVER extension's
  * QueryInfo) on the display's local socket, without the X libraries;
  * and, where the display has XInput 2, its raw input events, which tell
- * of input the moment it comes.  The kbdd uses it to see an owner who works at a graphical display.
+ * of input the moment it comes.  The kbdd uses it to see an owner who
+ * works at a graphical display.
  *
  * The parsers are separate from the connection so that each can be
  * tested, and fed garbage, on its own: every one checks every length

@@ -1,5 +1,5 @@
 /*
- * mail.c: mailing job owners through MAIL (see mail.h).
+ * shadow_mail.c: mailing job owners through MAIL (see shadow_mail.h).
  *
  * The mailer is an outside program that may hang or never read its
  * input; we give it RPC_TIMEOUT seconds for everything, writing without
@@ -24,7 +24,7 @@
 #include "config.h"
 #include "event.h"
 #include "log.h"
-#include "mail.h"
+#include "shadow_mail.h"
 #include "xalloc.h"
 
 #define MAIL_MAX_ARGS	32	/* words in the MAIL setting */

@@ -110,3 +110,13 @@ buf_release(struct buf *b)
 	buf_init(b);
 	return s;
 }
+
+char *
+buf_take(struct buf *b)
+{
+	char *s = b->data;
+
+	b->data = NULL;
+	b->len = b->cap = 0;
+	return s;
+}
