@@ -13,7 +13,7 @@ FUZZ_LIB_OBJ	:= $(patsubst %.c,obj/fuzz/lib/%.o,$(FUZZ_LIB_SRC))
 obj/fuzz/lib/%.o: %.c $(GEN_H)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -std=gnu11 \
-		-D_GNU_SOURCE $(CPPFLAGS) -w -c -o $@ $<
+		-D_GNU_SOURCE $(CPPFLAGS) $(FUZZ_DEFS) -w -c -o $@ $<
 
 obj/fuzz/libcommon_fuzz.a: $(FUZZ_LIB_OBJ)
 	rm -f $@
@@ -21,8 +21,14 @@ obj/fuzz/libcommon_fuzz.a: $(FUZZ_LIB_OBJ)
 
 obj/fuzz/fuzz_%: tests/fuzz/fuzz_%.c obj/fuzz/libcommon_fuzz.a
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -std=gnu11 -D_GNU_SOURCE \
-		$(CPPFLAGS) -o $@ $< obj/fuzz/libcommon_fuzz.a $(LDLIBS)
+		$(CPPFLAGS) -Isrc/shadow -o $@ $< $(filter %.o,$^) \
+		obj/fuzz/libcommon_fuzz.a $(LDLIBS)
 
 .PHONY: fuzzers
 fuzzers: $(FUZZERS)
 check: fuzzers
+
+# Targets that serve a daemon's requests link that daemon's objects:
+# their objects are prerequisites of the target (main() renamed away
+# where a file has one).
+obj/fuzz/fuzz_syscall: obj/fuzz/lib/src/shadow/shadow_calls.o
