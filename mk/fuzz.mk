@@ -32,3 +32,10 @@ check: fuzzers
 # their objects are prerequisites of the target (main() renamed away
 # where a file has one).
 obj/fuzz/fuzz_syscall: obj/fuzz/lib/src/shadow/shadow_calls.o
+obj/fuzz/fuzz_rpc: obj/fuzz/lib/src/shadow/shadow_transfer.o \
+	obj/fuzz/lib/obj/gen/shadow_rpc_svc.o obj/fuzz/lib/src/master/master.o \
+	obj/fuzz/lib/src/master/master_children.o \
+	obj/fuzz/lib/obj/gen/master_rpc_svc.o
+obj/fuzz/fuzz_rpc: LDLIBS += -lelf
+obj/fuzz/lib/src/master/master.o: FUZZ_DEFS := -Dmain=master_main -Dkill=fuzz_kill
+obj/fuzz/lib/src/master/master_children.o: FUZZ_DEFS := -Dkill=fuzz_kill
