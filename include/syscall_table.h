@@ -31,7 +31,8 @@
  *			path that follows may make it unused
  *	SC_COUNT	unsigned int: the room the reply's data may take
  *			(at most SYSCALL_PROTO_MAX_DATA)
- *	SC_PATH		string (at most SYSCALL_PROTO_MAX_PATH - 1 bytes)
+ *	SC_PATH		string (at most SYSCALL_PROTO_MAX_PATH - 1 bytes);
+ *			/proc/self/fd/N and /dev/fd/N name the job's N
  *	SC_OPT_PATH	bool, then the string when true
  *	SC_DATA		opaque (at most SYSCALL_PROTO_MAX_DATA bytes)
  *	SC_TIMES	bool (times given), then two pairs of hypers

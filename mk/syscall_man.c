@@ -146,8 +146,9 @@ main(void)
 	    ".PP\n"
 	    "Descriptors are the job's own numbers: the shadow keeps the "
 	    "job's descriptor table (0, 1 and 2 its In, Out and Err, every "
-	    "later number allocated lowest-free as the kernel does).  A "
-	    "string holds at most %d bytes, an opaque at most %d.\n",
+	    "later number allocated lowest-free as the kernel does), and a "
+	    "path /proc/self/fd/N or /dev/fd/N names the job's descriptor "
+	    "N.  A string holds at most %d bytes, an opaque at most %d.\n",
 	    SYSCALL_PROTO_MAX_PATH - 1, SYSCALL_PROTO_MAX_DATA);
 	printf(".SH CALLS\n"
 	    "Each call's fields in the order of its arguments, as they go "

@@ -301,6 +301,41 @@ static call_handler *const handlers[SYSCALL_NCALLS] = {
 /* Decoding, dispatch, encoding. */
 
 /*
+ * A path naming one of the job's descriptors (/proc/self/fd/N or
+ * /dev/fd/N, as glibc's fchmodat with AT_SYMLINK_NOFOLLOW names its
+ * O_PATH descriptor) names the server's descriptor for the job's N
+ * instead: here "self" is the server.  A number the job has not open
+ * gives a name that does not exist (ENOENT, as natively).
+ */
+static void
+jfd_path(char *path, size_t size)
+{
+	static const char *const names[] = { "/proc/self/fd/", "/dev/fd/" };
+	char fixed[SYSCALL_PROTO_MAX_PATH];
+	const char *p;
+	size_t i, len;
+	long long n;
+	int r;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		len = strlen(names[i]);
+		if (strncmp(path, names[i], len) != 0 ||
+		    path[len] < '0' || path[len] > '9')
+			continue;
+		for (n = 0, p = path + len; *p >= '0' && *p <= '9'; p++)
+			if (n < JOB_MAXFD)
+				n = n * 10 + (*p - '0');
+		if (*p != '\0' && *p != '/')
+			return;
+		r = snprintf(fixed, sizeof(fixed), "/proc/self/fd/%d%s",
+		    jfd_get(n), p);
+		if (r > 0 && (size_t)r < size)
+			memcpy(path, fixed, (size_t)r + 1);
+		return;
+	}
+}
+
+/*
  * Decode the fields of D from IN into A, and check the job's
  * descriptors.  0, -EIO (malformed), or -EBADF.
  */
@@ -332,6 +367,7 @@ decode(const struct syscall_desc *d, struct sxdr *in, struct call_arg *a)
 			__attribute__((fallthrough));
 		case SC_PATH:
 			sxdr_get_string(in, paths[i], sizeof(paths[i]));
+			jfd_path(paths[i], sizeof(paths[i]));
 			a[i].s = paths[i];
 			break;
 		case SC_DATA:
