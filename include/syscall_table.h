@@ -33,6 +33,7 @@
  *			(at most SYSCALL_PROTO_MAX_DATA)
  *	SC_PATH		string (at most SYSCALL_PROTO_MAX_PATH - 1 bytes);
  *			/proc/self/fd/N and /dev/fd/N name the job's N
+ *	SC_TEXT		string, kept as it is (a symbolic link's target)
  *	SC_OPT_PATH	bool, then the string when true
  *	SC_DATA		opaque (at most SYSCALL_PROTO_MAX_DATA bytes)
  *	SC_TIMES	bool (times given), then two pairs of hypers
@@ -102,7 +103,7 @@ X(renameat2, (SC_DIRFD(olddirfd), SC_PATH(oldpath), SC_DIRFD(newdirfd), \
     SC_PATH(newpath), SC_INT(flags)), SC_R_NONE, "rename a file") \
 X(linkat, (SC_DIRFD(olddirfd), SC_PATH(oldpath), SC_DIRFD(newdirfd), \
     SC_PATH(newpath), SC_INT(flags)), SC_R_NONE, "make a hard link") \
-X(symlinkat, (SC_PATH(target), SC_DIRFD(newdirfd), SC_PATH(linkpath)), \
+X(symlinkat, (SC_TEXT(target), SC_DIRFD(newdirfd), SC_PATH(linkpath)), \
     SC_R_NONE, "make a symbolic link") \
 X(mkdirat, (SC_DIRFD(dirfd), SC_PATH(path), SC_UINT(mode)), SC_R_NONE, \
     "make a directory") \
@@ -165,7 +166,7 @@ X(umask, (SC_UINT(mask)), SC_R_NONE, \
 enum syscall_field {
 	SC_END = 0,
 	SC_INT, SC_UINT, SC_HYPER, SC_FD, SC_DIRFD, SC_COUNT, SC_PATH,
-	SC_OPT_PATH, SC_DATA, SC_TIMES, SC_FCNTL_ARG, SC_LEN, SC_OUT
+	SC_TEXT, SC_OPT_PATH, SC_DATA, SC_TIMES, SC_FCNTL_ARG, SC_LEN, SC_OUT
 };
 
 enum syscall_reply {
@@ -194,6 +195,7 @@ enum { SYSCALL_TABLE(SYSCALL_INDEX_) SYSCALL_NCALLS };
 #define SC_DIRFD(n)		SC_DIRFD
 #define SC_COUNT(n)		SC_COUNT
 #define SC_PATH(n)		SC_PATH
+#define SC_TEXT(n)		SC_TEXT
 #define SC_OPT_PATH(n)		SC_OPT_PATH
 #define SC_DATA(n)		SC_DATA
 #define SC_TIMES(n)		SC_TIMES

@@ -30,6 +30,7 @@ struct call {
 #undef SC_DIRFD
 #undef SC_COUNT
 #undef SC_PATH
+#undef SC_TEXT
 #undef SC_OPT_PATH
 #undef SC_DATA
 #undef SC_TIMES
@@ -43,6 +44,7 @@ struct call {
 #define SC_DIRFD(n)		{ SC_DIRFD, #n }
 #define SC_COUNT(n)		{ SC_COUNT, #n }
 #define SC_PATH(n)		{ SC_PATH, #n }
+#define SC_TEXT(n)		{ SC_TEXT, #n }
 #define SC_OPT_PATH(n)		{ SC_OPT_PATH, #n }
 #define SC_DATA(n)		{ SC_DATA, #n }
 #define SC_TIMES(n)		{ SC_TIMES, #n }
@@ -66,6 +68,7 @@ static const char *const kind_text[] = {
 	[SC_COUNT] = "unsigned int, the room for the reply's data "
 	    "(at most 1048576 bytes are served)",
 	[SC_PATH] = "string",
+	[SC_TEXT] = "string, kept as it is",
 	[SC_OPT_PATH] = "bool, then the string when true",
 	[SC_DATA] = "opaque",
 	[SC_TIMES] = "bool (given), then hyper seconds, hyper nanoseconds "

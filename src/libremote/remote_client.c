@@ -216,6 +216,7 @@ encode(struct sxdr *x, const struct syscall_desc *d, const long a[6],
 				break;
 			__attribute__((fallthrough));
 		case SC_PATH:
+		case SC_TEXT:
 			r = remote_copy_string(path, (const char *)a[i],
 			    sizeof(path));
 			if (r < 0)

@@ -366,8 +366,10 @@ decode(const struct syscall_desc *d, struct sxdr *in, struct call_arg *a)
 				break;
 			__attribute__((fallthrough));
 		case SC_PATH:
+		case SC_TEXT:
 			sxdr_get_string(in, paths[i], sizeof(paths[i]));
-			jfd_path(paths[i], sizeof(paths[i]));
+			if (d->field[i] != SC_TEXT)
+				jfd_path(paths[i], sizeof(paths[i]));
 			a[i].s = paths[i];
 			break;
 		case SC_DATA:
