@@ -82,6 +82,15 @@ SVCXPRT	*rpc_serve(int fd, unsigned long prog, unsigned long vers,
 	    void (*dispatch)(struct svc_req *, SVCXPRT *));
 
 /*
+ * rpc_xprt_free_on_decode_error: make XPRT free what a failed decoding
+ * of a request's arguments allocated (libtirpc leaves it to the
+ * dispatcher, which rpcgen writes without freeing it).  rpc_serve's and
+ * rpc_serve_udp's transports get it before their first request.  0, or
+ * -1 when too many kinds of transport were seen.
+ */
+int	 rpc_xprt_free_on_decode_error(SVCXPRT *xprt);
+
+/*
  * rpc_status: fill the common reply RES with CODE (an errno) and the
  * message FMT makes; rpc_status_ok: success, no message.
  */

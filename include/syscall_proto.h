@@ -1,7 +1,7 @@
 /*
  * syscall_proto.h: the remote system-call protocol between a relinked
  * job (src/libremote/remote_client.c) and its shadow
- * (src/shadow/shadow_syscall.c).
+ * (src/shadow/shadow_syscall.c, shadow_calls.c).
  *
  * Transport: one TCP connection per job.  The starter connects to the
  * address the shadow gave in hello_res_x.syscall_addr and sends one
@@ -14,57 +14,11 @@
  * big-endian word, high bit set (last fragment), low 31 bits the length,
  * then the body.  Bodies are XDR (RFC 4506).  A request is the Linux
  * x86-64 system-call number as an unsigned int, then that call's
- * arguments (below); a reply is the result as a hyper, a negative errno
- * on failure exactly as the kernel returns it, then the call's data
- * when it succeeded.  One request, one reply, in order.
- *
- *	call		request after the number	reply data
- *	openat		int dirfd, string path, int flags, u_int mode
- *	close		int fd
- *	close_range	u_int first, u_int last, u_int flags
- *	read		int fd, u_int count		opaque data
- *	pread64		int fd, u_int count, hyper off	opaque data
- *	write		int fd, opaque data
- *	pwrite64	int fd, opaque data, hyper off
- *	lseek		int fd, hyper off, int whence
- *	dup		int fd
- *	dup3		int old, int new, int flags	(dup2: flags -1)
- *	fcntl		int fd, int cmd, hyper arg	(locks: flock)
- *			flock: int type, int whence, hyper start,
- *			hyper len, int pid		flock for F_GETLK
- *	fstat		int fd				stat
- *	newfstatat	int dirfd, string path, int flags	stat
- *	statx		int dirfd, string path, int flags, u_int mask
- *							statx
- *	faccessat2	int dirfd, string path, int mode, int flags
- *	unlinkat	int dirfd, string path, int flags
- *	renameat2	int od, string old, int nd, string new, int flags
- *	linkat		int od, string old, int nd, string new, int flags
- *	symlinkat	string target, int nd, string new
- *	mkdirat		int dirfd, string path, u_int mode
- *	getdents64	int fd, u_int count		opaque dirents
- *	ftruncate	int fd, hyper len
- *	truncate	string path, hyper len
- *	fsync, fdatasync	int fd
- *	getcwd		u_int size			string cwd
- *	chdir		string path
- *	fchdir		int fd
- *	readlinkat	int dirfd, string path, u_int size	opaque target
- *	utimensat	int dirfd, bool has_path, string path,
- *			bool has_times, hyper s0, hyper ns0, hyper s1,
- *			hyper ns1, int flags
- *	fchmodat	int dirfd, string path, u_int mode
- *	fchmod		int fd, u_int mode
- *	flock		int fd, int op
- *	umask		u_int mask
- *
- * stat is 13 hypers: dev ino mode nlink uid gid rdev size blksize blocks
- * atime mtime ctime (seconds), then 3 hypers of nanoseconds.  statx is
- * mask blksize attributes nlink uid gid mode ino size blocks
- * attributes_mask (hypers), atime btime ctime mtime (hyper seconds,
- * u_int nanoseconds each), rdev_major rdev_minor dev_major dev_minor
- * (u_int).  Directory entries are the kernel's struct linux_dirent64
- * records as an opaque: both ends are Linux.
+ * fields; a reply is the result as a hyper, a negative errno on failure
+ * exactly as the kernel returns it, then the call's reply data when it
+ * succeeded.  One request, one reply, in order.  Which calls go, with
+ * which fields and replies, is written once, in
+ * include/syscall_table.h; condor_syscalls(7) is printed from it.
  *
  * Descriptors in requests are the job's own numbers: the shadow keeps
  * the job's descriptor table (which of its files each number is), so

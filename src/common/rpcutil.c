@@ -201,17 +201,115 @@ rpc_listen_unix(const char *path)
 	return fd;
 }
 
+/*
+ * A transport decodes a request's arguments for the dispatcher, and when
+ * the decoding fails halfway libtirpc leaves what it allocated so far to
+ * the dispatcher, which (as rpcgen writes it) never frees it: each
+ * malformed request would leak.  A transport's operations are replaced,
+ * before its first request, by a copy whose xp_getargs frees on
+ * failure; one copy per kind of transport (connection, datagram...).
+ */
+#define FIXED_OPS_MAX	4
+
+static struct {
+	const struct xp_ops	*orig;
+	struct xp_ops		 fixed;
+} fixed_ops[FIXED_OPS_MAX];
+static int	nfixed_ops;
+
+static bool_t
+getargs_or_free(SVCXPRT *xprt, xdrproc_t proc, void *where)
+{
+	int i;
+
+	for (i = 0; i < nfixed_ops; i++)
+		if (xprt->xp_ops == &fixed_ops[i].fixed)
+			break;
+	if (i == nfixed_ops)
+		return FALSE;
+	if (fixed_ops[i].orig->xp_getargs(xprt, proc, where))
+		return TRUE;
+	xdr_free(proc, where);
+	return FALSE;
+}
+
+int
+rpc_xprt_free_on_decode_error(SVCXPRT *xprt)
+{
+	int i;
+
+	for (i = 0; i < nfixed_ops; i++) {
+		if (xprt->xp_ops == &fixed_ops[i].fixed)
+			return 0;
+		if (xprt->xp_ops == fixed_ops[i].orig) {
+			xprt->xp_ops = &fixed_ops[i].fixed;
+			return 0;
+		}
+	}
+	if (nfixed_ops == FIXED_OPS_MAX)
+		return -1;
+	fixed_ops[i].orig = xprt->xp_ops;
+	fixed_ops[i].fixed = *xprt->xp_ops;
+	fixed_ops[i].fixed.xp_getargs = getargs_or_free;
+	nfixed_ops++;
+	xprt->xp_ops = &fixed_ops[i].fixed;
+	return 0;
+}
+
+/* What each program's requests go to, behind dispatch_fixed. */
+#define SERVED_MAX	8
+
+static struct {
+	unsigned long	 prog, vers;
+	void		(*dispatch)(struct svc_req *, SVCXPRT *);
+} served[SERVED_MAX];
+static int	nserved;
+
+static void
+dispatch_fixed(struct svc_req *req, SVCXPRT *xprt)
+{
+	int i;
+
+	if (rpc_xprt_free_on_decode_error(xprt) == -1) {
+		log_warnx("too many kinds of RPC transport");
+		svcerr_systemerr(xprt);
+		return;
+	}
+	for (i = 0; i < nserved; i++)
+		if (served[i].prog == req->rq_prog &&
+		    served[i].vers == req->rq_vers) {
+			served[i].dispatch(req, xprt);
+			return;
+		}
+	svcerr_noprog(xprt);
+}
+
 /* Serve PROG on XPRT (made by CREATED), from the event loop. */
 static SVCXPRT *
 serve_xprt(SVCXPRT *xprt, const char *created, unsigned long prog,
     unsigned long vers, void (*dispatch)(struct svc_req *, SVCXPRT *))
 {
+	int i;
+
 	if (xprt == NULL) {
 		log_warnx("%s failed", created);
 		return NULL;
 	}
+	for (i = 0; i < nserved; i++)
+		if (served[i].prog == prog && served[i].vers == vers)
+			break;
+	if (i == nserved && nserved == SERVED_MAX) {
+		log_warnx("svc_register %#lx: too many programs", prog);
+		svc_destroy(xprt);
+		return NULL;
+	}
+	if (i == nserved)
+		nserved++;
+	served[i].prog = prog;
+	served[i].vers = vers;
+	served[i].dispatch = dispatch;
 	/* Protocol 0: register with the dispatcher only, not rpcbind. */
-	if (!svc_register(xprt, prog, vers, dispatch, 0)) {
+	if (!svc_register(xprt, prog, vers, dispatch_fixed, 0)) {
 		log_warnx("svc_register %#lx failed", prog);
 		svc_destroy(xprt);
 		return NULL;

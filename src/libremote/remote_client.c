@@ -2,13 +2,16 @@
  * remote_client.c: the job's side of the remote system calls.
  *
  * The trap (remote_trap.c) hands every call its table marks SC_REMOTE
- * in remote mode to remote_call(), which encodes it
- * (include/syscall_proto.h) into one static buffer, sends it to the
- * shadow on CONDOR_SYSCALL_FD, waits for the reply in the same buffer
- * and copies the results into the program's memory.  Reads and writes
- * larger than REMOTE_IO_CHUNK go as several requests; the old calls
- * (open, stat, rename...) go as their *at forms.  Descriptor numbers go
- * unchanged: the shadow keeps the job's descriptor table.
+ * in remote mode to remote_call().  Each call the shadow serves has one
+ * line in include/syscall_table.h, whose fields follow the kernel's
+ * registers: forward() encodes the registers by that line into one
+ * static buffer (include/syscall_proto.h), sends it to the shadow on
+ * CONDOR_SYSCALL_FD, waits for the reply in the same buffer and copies
+ * the reply's data into the program's memory by the same line.  The
+ * old calls (open, stat, rename...) go as their *at forms, with their
+ * registers rearranged; reads and writes larger than REMOTE_IO_CHUNK go
+ * as several requests.  Descriptor numbers go unchanged: the shadow
+ * keeps the job's descriptor table.
  *
  * Answered here without a round trip: ioctl (ENOTTY: every remote file
  * is a plain file, so stdio buffers fully, as it does on a file), and
@@ -27,7 +30,7 @@
 #include <sys/uio.h>
 
 #include "remote.h"
-#include "syscall_proto.h"
+#include "syscall_table.h"
 
 #ifndef AT_REMOVEDIR
 #define AT_REMOVEDIR	0x200
@@ -81,8 +84,6 @@ remote_client_init(char **envp)
 
 /* ---------------------------------------------------------------- */
 /* One exchange. */
-
-static long	r_getcwd(char *, unsigned long);
 
 static int
 io_all(int write, uint8_t *p, uint32_t n)
@@ -146,21 +147,15 @@ lost:
 }
 
 /* ---------------------------------------------------------------- */
-/* The program's memory, through remote_user.c: a bad pointer gives
- * EFAULT, as natively, not a crash in the handler. */
+/* The calls, by their lines in include/syscall_table.h.  The program's
+ * memory is reached through remote_user.c: a bad pointer gives EFAULT,
+ * as natively, not a crash in the handler. */
 
-/* The path at USER into X; a bad one makes transact answer EFAULT. */
-static void
-put_path(struct sxdr *x, const char *user)
-{
-	static char path[SYSCALL_PROTO_MAX_PATH];
-
-	if (remote_copy_string(path, user, sizeof(path)) < 0) {
-		x->err = 1;
-		return;
-	}
-	sxdr_put_string(x, path);
-}
+/* What a request's fields say about its reply. */
+struct fwd {
+	void		*out;	/* SC_OUT; the flock after F_GETLK */
+	uint32_t	 count;	/* SC_COUNT, at most SYSCALL_PROTO_MAX_DATA */
+};
 
 /* Copy N bytes out to USER, all or -EFAULT. */
 static long
@@ -176,37 +171,186 @@ get_user(void *dst, const void *user, size_t n)
 	return remote_copy_in(dst, user, n) == (long)n ? 0 : -EFAULT;
 }
 
-/* ---------------------------------------------------------------- */
-/* The calls. */
-
+/*
+ * Encode call D with the registers A into X, and what its reply needs
+ * into F: 0, or -errno (EFAULT, ENAMETOOLONG).  SC_DATA copies what it
+ * can: a buffer that ends early sends what there is, as the kernel
+ * writes what it could read.
+ */
 static long
-r_openat(int dirfd, const char *path, int flags, unsigned mode)
+encode(struct sxdr *x, const struct syscall_desc *d, const long a[6],
+    struct fwd *f)
 {
-	struct sxdr x;
+	static char path[SYSCALL_PROTO_MAX_PATH];
+	static struct timespec ts[2];
+	static struct flock fl;
+	uint32_t n, at;
+	uint8_t *room;
+	long r;
+	int i, j;
 
-	req_begin(&x, SYS_openat);
-	sxdr_put_i32(&x, dirfd);
-	put_path(&x, path);
-	sxdr_put_i32(&x, flags);
-	sxdr_put_u32(&x, mode);
-	return transact(&x);
+	req_begin(x, d->nr);
+	f->out = 0;
+	f->count = 0;
+	for (i = 0; d->field[i] != SC_END; i++) {
+		switch (d->field[i]) {
+		case SC_INT:
+		case SC_FD:
+		case SC_DIRFD:
+			sxdr_put_i32(x, (int32_t)a[i]);
+			break;
+		case SC_UINT:
+			sxdr_put_u32(x, (uint32_t)a[i]);
+			break;
+		case SC_COUNT:
+			f->count = (unsigned long)a[i] > SYSCALL_PROTO_MAX_DATA ?
+			    SYSCALL_PROTO_MAX_DATA : (uint32_t)a[i];
+			sxdr_put_u32(x, f->count);
+			break;
+		case SC_HYPER:
+			sxdr_put_i64(x, a[i]);
+			break;
+		case SC_OPT_PATH:
+			sxdr_put_i32(x, a[i] != 0);
+			if (a[i] == 0)
+				break;
+			__attribute__((fallthrough));
+		case SC_PATH:
+		case SC_TEXT:
+			r = remote_copy_string(path, (const char *)a[i],
+			    sizeof(path));
+			if (r < 0)
+				return r;
+			sxdr_put_string(x, path);
+			break;
+		case SC_DATA:
+			n = (uint32_t)a[i + 1];		/* its SC_LEN */
+			at = x->pos;
+			if ((room = sxdr_put_opaque_room(x, n)) == 0 ||
+			    (r = remote_copy_in(room, (const void *)a[i], n)) ==
+			    (long)n)
+				break;
+			if (r <= 0)
+				return -EFAULT;
+			x->pos = at;
+			sxdr_put_opaque_room(x, (uint32_t)r);
+			break;
+		case SC_TIMES:
+			sxdr_put_i32(x, a[i] != 0);
+			if (a[i] == 0)
+				cj_memset(ts, 0, sizeof(ts));
+			else if (get_user(ts, (const void *)a[i], sizeof(ts)) < 0)
+				return -EFAULT;
+			for (j = 0; j < 2; j++) {
+				sxdr_put_i64(x, ts[j].tv_sec);
+				sxdr_put_i64(x, ts[j].tv_nsec);
+			}
+			break;
+		case SC_FCNTL_ARG:
+			if (!syscall_fcntl_is_lock((int)a[i - 1])) {
+				sxdr_put_i64(x, a[i]);
+				break;
+			}
+			if (get_user(&fl, (const void *)a[i], sizeof(fl)) < 0)
+				return -EFAULT;
+			syscall_put_flock(x, &fl);
+			if (a[i - 1] == F_GETLK || a[i - 1] == F_OFD_GETLK)
+				f->out = (void *)a[i];
+			break;
+		case SC_OUT:
+			f->out = (void *)a[i];
+			break;
+		}
+	}
+	return x->err ? -EFAULT : 0;
+}
+
+/*
+ * The reply X of call D, result R, into the program's memory where F
+ * says: R, -EIO when the reply is garbled, -EFAULT.
+ */
+static long
+decode_reply(struct sxdr *x, const struct syscall_desc *d,
+    const struct fwd *f, long r)
+{
+	static union {		/* static: under the trap's lock */
+		struct stat	st;
+		struct statx	stx;
+		struct flock	fl;
+	} u;
+	const uint8_t *data;
+	size_t size;
+	uint32_t n;
+
+	cj_memset(&u, 0, sizeof(u));
+	switch (d->reply) {
+	case SC_R_DATA:
+	case SC_R_STRING:
+		data = sxdr_get_opaque(x, f->count, &n);
+		if (x->err || (unsigned long)r > f->count ||
+		    n != (d->reply == SC_R_STRING ? r - 1 : r))
+			return -EIO;
+		if (put_user(f->out, data, n) < 0 ||
+		    (d->reply == SC_R_STRING &&
+		    put_user((char *)f->out + n, "", 1) < 0))
+			return -EFAULT;
+		return r;
+	case SC_R_STAT:
+		syscall_get_stat(x, &u.st);
+		size = sizeof(u.st);
+		break;
+	case SC_R_STATX:
+		syscall_get_statx(x, &u.stx);
+		size = sizeof(u.stx);
+		break;
+	case SC_R_FLOCK:
+		if (f->out == 0)
+			return r;
+		/* Over the program's own, so its padding stays. */
+		if (get_user(&u.fl, f->out, sizeof(u.fl)) < 0)
+			return -EFAULT;
+		syscall_get_flock(x, &u.fl);
+		size = sizeof(u.fl);
+		break;
+	default:
+		return r;
+	}
+	if (x->err)
+		return -EIO;
+	return put_user(f->out, &u, size) < 0 ? -EFAULT : r;
+}
+
+/* Call NR (a line of the table) with the registers A at the shadow. */
+static long
+forward(long nr, const long a[6])
+{
+	const struct syscall_desc *d;
+	struct sxdr x;
+	struct fwd f;
+	long r;
+
+	if (syscall_lookup((uint32_t)nr, &d) == -1)
+		return -ENOSYS;
+	if ((r = encode(&x, d, a, &f)) < 0 || (r = transact(&x)) < 0)
+		return r;
+	return decode_reply(&x, d, &f, r);
 }
 
 /* One read request of at most CHUNK bytes into P. */
 static long
 read_once(long nr, int fd, uint8_t *p, uint32_t n, long long off)
 {
+	const long a[6] = { fd, (long)p, n, off, 0, 0 };
+	const struct syscall_desc *d;
 	const uint8_t *data;
 	struct sxdr x;
+	struct fwd f;
 	uint32_t got;
 	long r;
 
-	req_begin(&x, nr);
-	sxdr_put_i32(&x, fd);
-	sxdr_put_u32(&x, n);
-	if (nr == SYS_pread64)
-		sxdr_put_i64(&x, off);
-	if ((r = transact(&x)) < 0)
+	if (syscall_lookup((uint32_t)nr, &d) == -1)
+		return -ENOSYS;
+	if ((r = encode(&x, d, a, &f)) < 0 || (r = transact(&x)) < 0)
 		return r;
 	data = sxdr_get_opaque(&x, n, &got);
 	if (x.err || got != (uint32_t)r)
@@ -218,68 +362,41 @@ read_once(long nr, int fd, uint8_t *p, uint32_t n, long long off)
 	if (r < 0)
 		r = 0;
 	if (nr == SYS_read) {
-		req_begin(&x, SYS_lseek);
-		sxdr_put_i32(&x, fd);
-		sxdr_put_i64(&x, (long long)r - got);
-		sxdr_put_i32(&x, SEEK_CUR);
-		transact(&x);
+		const long back[6] = { fd, (long)r - (long)got, SEEK_CUR };
+
+		forward(SYS_lseek, back);
 	} else if (nr == SYS_getdents64)
 		return -EFAULT;
 	return r > 0 ? r : -EFAULT;
 }
 
-/* read/pread in chunks: stops at a short read, as a file would (a
- * short copy into the program's buffer is one). */
+/*
+ * read, pread, write or pwrite in requests of at most CHUNK bytes:
+ * stops at a short one, as a file would (a short copy to or from the
+ * program's buffer is one).
+ */
 static long
-r_read(long nr, int fd, uint8_t *p, unsigned long n, long long off)
+r_chunked(long nr, int fd, uint8_t *p, unsigned long n, long long off)
 {
 	unsigned long done = 0;
-	uint32_t ask;
+	uint32_t part;
 	long r;
 
 	do {
-		ask = n - done > chunk ? chunk : (uint32_t)(n - done);
-		r = read_once(nr, fd, p + done, ask, off + (long long)done);
-		if (r < 0)
-			return done > 0 ? (long)done : r;
-		done += (unsigned long)r;
-		if ((uint32_t)r < ask)
-			break;
-	} while (done < n);
-	return (long)done;
-}
+		part = n - done > chunk ? chunk : (uint32_t)(n - done);
+		if (nr == SYS_read || nr == SYS_pread64)
+			r = read_once(nr, fd, p + done, part,
+			    off + (long long)done);
+		else {
+			const long a[6] = { fd, (long)(p + done), part,
+			    off + (long long)done, 0, 0 };
 
-static long
-r_write(long nr, int fd, const uint8_t *p, unsigned long n, long long off)
-{
-	unsigned long done = 0;
-	struct sxdr x;
-	uint32_t put, at;
-	uint8_t *room;
-	long r;
-
-	do {
-		put = n - done > chunk ? chunk : (uint32_t)(n - done);
-		req_begin(&x, nr);
-		sxdr_put_i32(&x, fd);
-		/* Copied in place; a buffer that ends early sends what
-		 * there is, as the kernel writes what it could read. */
-		at = x.pos;
-		if ((room = sxdr_put_opaque_room(&x, put)) != 0 &&
-		    (r = remote_copy_in(room, p + done, put)) != (long)put) {
-			if (r <= 0)
-				return done > 0 ? (long)done : -EFAULT;
-			x.pos = at;
-			put = (uint32_t)r;
-			sxdr_put_opaque_room(&x, put);
+			r = forward(nr, a);
 		}
-		if (nr == SYS_pwrite64)
-			sxdr_put_i64(&x, off + (long long)done);
-		r = transact(&x);
 		if (r < 0)
 			return done > 0 ? (long)done : r;
 		done += (unsigned long)r;
-		if ((uint32_t)r < put)
+		if ((uint32_t)r < part)
 			break;
 	} while (done < n);
 	return (long)done;
@@ -298,8 +415,7 @@ r_iov(int write, int fd, const struct iovec *uiov, long cnt)
 	for (i = 0; i < cnt; i++) {
 		if (iov[i].iov_len == 0)
 			continue;
-		r = write ? r_write(SYS_write, fd, iov[i].iov_base,
-		    iov[i].iov_len, 0) : r_read(SYS_read, fd,
+		r = r_chunked(write ? SYS_write : SYS_read, fd,
 		    iov[i].iov_base, iov[i].iov_len, 0);
 		if (r < 0)
 			return total > 0 ? total : r;
@@ -310,266 +426,12 @@ r_iov(int write, int fd, const struct iovec *uiov, long cnt)
 	return total;
 }
 
-static void
-get_stat(struct sxdr *x, struct stat *st)
-{
-	cj_memset(st, 0, sizeof(*st));
-	st->st_dev = (dev_t)sxdr_get_i64(x);
-	st->st_ino = (ino_t)sxdr_get_i64(x);
-	st->st_mode = (mode_t)sxdr_get_i64(x);
-	st->st_nlink = (nlink_t)sxdr_get_i64(x);
-	st->st_uid = (uid_t)sxdr_get_i64(x);
-	st->st_gid = (gid_t)sxdr_get_i64(x);
-	st->st_rdev = (dev_t)sxdr_get_i64(x);
-	st->st_size = (off_t)sxdr_get_i64(x);
-	st->st_blksize = (blksize_t)sxdr_get_i64(x);
-	st->st_blocks = (blkcnt_t)sxdr_get_i64(x);
-	st->st_atim.tv_sec = sxdr_get_i64(x);
-	st->st_mtim.tv_sec = sxdr_get_i64(x);
-	st->st_ctim.tv_sec = sxdr_get_i64(x);
-	st->st_atim.tv_nsec = sxdr_get_i64(x);
-	st->st_mtim.tv_nsec = sxdr_get_i64(x);
-	st->st_ctim.tv_nsec = sxdr_get_i64(x);
-}
-
-static long
-r_stat(long nr, int dirfd, const char *path, int flags, struct stat *out)
-{
-	static struct stat st;	/* static: under the trap's lock */
-	struct sxdr x;
-	long r;
-
-	req_begin(&x, nr);
-	sxdr_put_i32(&x, dirfd);
-	if (nr == SYS_newfstatat) {
-		put_path(&x, path);
-		sxdr_put_i32(&x, flags);
-	}
-	if ((r = transact(&x)) < 0)
-		return r;
-	get_stat(&x, &st);
-	if (x.err)
-		return -EIO;
-	return put_user(out, &st, sizeof(st)) < 0 ? -EFAULT : r;
-}
-
-static void
-get_ts(struct sxdr *x, struct statx_timestamp *t)
-{
-	t->tv_sec = sxdr_get_i64(x);
-	t->tv_nsec = sxdr_get_u32(x);
-}
-
-static long
-r_statx(int dirfd, const char *path, int flags, unsigned mask,
-    struct statx *out)
-{
-	static struct statx s;
-	struct sxdr x;
-	long r;
-
-	req_begin(&x, SYS_statx);
-	sxdr_put_i32(&x, dirfd);
-	put_path(&x, path);
-	sxdr_put_i32(&x, flags);
-	sxdr_put_u32(&x, mask);
-	if ((r = transact(&x)) < 0)
-		return r;
-	cj_memset(&s, 0, sizeof(s));
-	s.stx_mask = (uint32_t)sxdr_get_i64(&x);
-	s.stx_blksize = (uint32_t)sxdr_get_i64(&x);
-	s.stx_attributes = (uint64_t)sxdr_get_i64(&x);
-	s.stx_nlink = (uint32_t)sxdr_get_i64(&x);
-	s.stx_uid = (uint32_t)sxdr_get_i64(&x);
-	s.stx_gid = (uint32_t)sxdr_get_i64(&x);
-	s.stx_mode = (uint16_t)sxdr_get_i64(&x);
-	s.stx_ino = (uint64_t)sxdr_get_i64(&x);
-	s.stx_size = (uint64_t)sxdr_get_i64(&x);
-	s.stx_blocks = (uint64_t)sxdr_get_i64(&x);
-	s.stx_attributes_mask = (uint64_t)sxdr_get_i64(&x);
-	get_ts(&x, &s.stx_atime);
-	get_ts(&x, &s.stx_btime);
-	get_ts(&x, &s.stx_ctime);
-	get_ts(&x, &s.stx_mtime);
-	s.stx_rdev_major = sxdr_get_u32(&x);
-	s.stx_rdev_minor = sxdr_get_u32(&x);
-	s.stx_dev_major = sxdr_get_u32(&x);
-	s.stx_dev_minor = sxdr_get_u32(&x);
-	if (x.err)
-		return -EIO;
-	return put_user(out, &s, sizeof(s)) < 0 ? -EFAULT : r;
-}
-
-static long
-r_two_paths(long nr, int od, const char *old, int nd, const char *new,
-    int flags)
-{
-	struct sxdr x;
-
-	req_begin(&x, nr);
-	sxdr_put_i32(&x, od);
-	put_path(&x, old);
-	sxdr_put_i32(&x, nd);
-	put_path(&x, new);
-	sxdr_put_i32(&x, flags);
-	return transact(&x);
-}
-
-static long
-r_fd_int(long nr, int fd, long v, int is_hyper)
-{
-	struct sxdr x;
-
-	req_begin(&x, nr);
-	sxdr_put_i32(&x, fd);
-	if (is_hyper)
-		sxdr_put_i64(&x, v);
-	else
-		sxdr_put_i32(&x, (int32_t)v);
-	return transact(&x);
-}
-
-static long
-r_fcntl(int fd, int cmd, long arg)
-{
-	struct flock *ufl = (struct flock *)arg, lk, *fl = &lk;
-	struct sxdr x;
-	long r;
-	int lock = cmd == F_GETLK || cmd == F_SETLK || cmd == F_SETLKW ||
-	    cmd == F_OFD_GETLK || cmd == F_OFD_SETLK || cmd == F_OFD_SETLKW;
-
-	if (lock && get_user(&lk, ufl, sizeof(lk)) < 0)
-		return -EFAULT;
-	req_begin(&x, SYS_fcntl);
-	sxdr_put_i32(&x, fd);
-	sxdr_put_i32(&x, cmd);
-	if (lock) {
-		sxdr_put_i32(&x, fl->l_type);
-		sxdr_put_i32(&x, fl->l_whence);
-		sxdr_put_i64(&x, fl->l_start);
-		sxdr_put_i64(&x, fl->l_len);
-		sxdr_put_i32(&x, fl->l_pid);
-	} else
-		sxdr_put_i64(&x, arg);
-	if ((r = transact(&x)) < 0 || !lock)
-		return r;
-	if (cmd == F_GETLK || cmd == F_OFD_GETLK) {
-		short type = (short)sxdr_get_i32(&x);
-		short whence = (short)sxdr_get_i32(&x);
-		long long start = sxdr_get_i64(&x), len = sxdr_get_i64(&x);
-		int pid = sxdr_get_i32(&x);
-
-		if (x.err)
-			return -EIO;
-		fl->l_type = type;
-		fl->l_whence = whence;
-		fl->l_start = start;
-		fl->l_len = len;
-		fl->l_pid = pid;
-		if (put_user(ufl, &lk, sizeof(lk)) < 0)
-			return -EFAULT;
-	}
-	return r;
-}
-
-static long
-r_getdents(int fd, uint8_t *p, unsigned long n)
-{
-	return read_once(SYS_getdents64, fd, p,
-	    n > chunk ? chunk : (uint32_t)n, 0);
-}
-
 static long
 r_getcwd(char *out, unsigned long size)
 {
-	const uint8_t *s;
-	struct sxdr x;
-	uint32_t n;
-	long r;
+	const long a[6] = { (long)out, (long)size, 0, 0, 0, 0 };
 
-	req_begin(&x, SYS_getcwd);
-	sxdr_put_u32(&x, size > 0xffffffffUL ? 0xffffffffU : (uint32_t)size);
-	if ((r = transact(&x)) < 0)
-		return r;
-	s = sxdr_get_opaque(&x, SYSCALL_PROTO_MAX_PATH, &n);
-	if (x.err || n + 1 > size)
-		return -EIO;
-	if (put_user(out, s, n) < 0 || put_user(out + n, "", 1) < 0)
-		return -EFAULT;
-	return r;
-}
-
-static long
-r_readlinkat(int dirfd, const char *path, char *out, unsigned long size)
-{
-	const uint8_t *s;
-	struct sxdr x;
-	uint32_t n;
-	long r;
-
-	req_begin(&x, SYS_readlinkat);
-	sxdr_put_i32(&x, dirfd);
-	put_path(&x, path);
-	sxdr_put_u32(&x, size > SYSCALL_PROTO_MAX_PATH ?
-	    SYSCALL_PROTO_MAX_PATH : (uint32_t)size);
-	if ((r = transact(&x)) < 0)
-		return r;
-	s = sxdr_get_opaque(&x, SYSCALL_PROTO_MAX_PATH, &n);
-	if (x.err || n > size)
-		return -EIO;
-	return put_user(out, s, n) < 0 ? -EFAULT : r;
-}
-
-static long
-r_utimensat(int dirfd, const char *path, const struct timespec *ts,
-    int flags)
-{
-	struct timespec t[2];
-	struct sxdr x;
-	int i;
-
-	if (ts != 0) {
-		if (get_user(t, ts, sizeof(t)) < 0)
-			return -EFAULT;
-		ts = t;
-	}
-	req_begin(&x, SYS_utimensat);
-	sxdr_put_i32(&x, dirfd);
-	sxdr_put_i32(&x, path != 0);
-	if (path != 0)
-		put_path(&x, path);
-	sxdr_put_i32(&x, ts != 0);
-	for (i = 0; i < 2; i++) {
-		sxdr_put_i64(&x, ts != 0 ? ts[i].tv_sec : 0);
-		sxdr_put_i64(&x, ts != 0 ? ts[i].tv_nsec : 0);
-	}
-	sxdr_put_i32(&x, flags);
-	return transact(&x);
-}
-
-static long
-r_mode_call(long nr, int dirfd, const char *path, unsigned mode)
-{
-	struct sxdr x;
-
-	req_begin(&x, nr);
-	sxdr_put_i32(&x, dirfd);
-	put_path(&x, path);
-	sxdr_put_u32(&x, mode);
-	return transact(&x);
-}
-
-static long
-r_faccess(int dirfd, const char *path, int mode, int flags)
-{
-	struct sxdr x;
-
-	req_begin(&x, SYS_faccessat2);
-	sxdr_put_i32(&x, dirfd);
-	put_path(&x, path);
-	sxdr_put_u32(&x, (uint32_t)mode);
-	sxdr_put_i32(&x, flags);
-	return transact(&x);
+	return forward(SYS_getcwd, a);
 }
 
 #define MAP_PAGE	4096UL
@@ -610,8 +472,8 @@ r_mmap_file(const long a[6])
 	if (addr < 0 && addr > -4096)
 		return addr;
 	for (done = 0; done < len; done += (unsigned long)r) {
-		r = r_read(SYS_pread64, fd, (uint8_t *)addr + done, len - done,
-		    off + (long long)done);
+		r = r_chunked(SYS_pread64, fd, (uint8_t *)addr + done,
+		    len - done, off + (long long)done);
 		if (r <= 0)
 			break;
 	}
@@ -625,20 +487,24 @@ r_mmap_file(const long a[6])
 	return addr;
 }
 
+/*
+ * The calls older than their *at forms, and the few others whose
+ * registers differ from their line in the table: each as that line's
+ * call, with its registers rearranged.
+ */
 long
 remote_call(long nr, const long a[6])
 {
-	const char *p0 = (const char *)a[0], *p1 = (const char *)a[1];
-	struct sxdr x;
+	/* The old calls' arguments after an AT_FDCWD. */
+	long w[6] = { AT_FDCWD, a[0], a[1], a[2], a[3], a[4] };
 
 	switch (nr) {
 	case SYS_open:
-		return r_openat(AT_FDCWD, p0, (int)a[1], (unsigned)a[2]);
+		return forward(SYS_openat, w);
 	case SYS_creat:
-		return r_openat(AT_FDCWD, p0, O_CREAT | O_WRONLY | O_TRUNC,
-		    (unsigned)a[1]);
-	case SYS_openat:
-		return r_openat((int)a[0], p1, (int)a[2], (unsigned)a[3]);
+		w[3] = a[1];
+		w[2] = O_CREAT | O_WRONLY | O_TRUNC;
+		return forward(SYS_openat, w);
 	case SYS_openat2: {
 		struct open_how how;
 
@@ -648,151 +514,69 @@ remote_call(long nr, const long a[6])
 			return -EFAULT;
 		if (how.resolve != 0)
 			return -ENOSYS;
-		return r_openat((int)a[0], p1, (int)how.flags,
-		    (unsigned)how.mode);
+		w[0] = a[0];
+		w[2] = (long)how.flags;
+		w[3] = (long)how.mode;
+		return forward(SYS_openat, w);
 	}
-	case SYS_close:
-	case SYS_dup:
-	case SYS_fsync:
-	case SYS_fdatasync:
-	case SYS_fchdir:
-		req_begin(&x, nr);
-		sxdr_put_i32(&x, (int)a[0]);
-		return transact(&x);
-	case SYS_close_range:
-		req_begin(&x, nr);
-		sxdr_put_u32(&x, (uint32_t)a[0]);
-		sxdr_put_u32(&x, (uint32_t)a[1]);
-		sxdr_put_u32(&x, (uint32_t)a[2]);
-		return transact(&x);
+	case SYS_getdents64:
+		return read_once(nr, (int)a[0], (uint8_t *)a[1],
+		    (unsigned long)a[2] > chunk ? chunk : (uint32_t)a[2], 0);
 	case SYS_read:
-		return r_read(nr, (int)a[0], (uint8_t *)a[1],
-		    (unsigned long)a[2], 0);
 	case SYS_pread64:
-		return r_read(nr, (int)a[0], (uint8_t *)a[1],
-		    (unsigned long)a[2], a[3]);
 	case SYS_write:
-		return r_write(nr, (int)a[0], (const uint8_t *)a[1],
-		    (unsigned long)a[2], 0);
 	case SYS_pwrite64:
-		return r_write(nr, (int)a[0], (const uint8_t *)a[1],
-		    (unsigned long)a[2], a[3]);
+		return r_chunked(nr, (int)a[0], (uint8_t *)a[1],
+		    (unsigned long)a[2], nr == SYS_pread64 ||
+		    nr == SYS_pwrite64 ? a[3] : 0);
 	case SYS_readv:
 	case SYS_writev:
 		return r_iov(nr == SYS_writev, (int)a[0],
 		    (const struct iovec *)a[1], a[2]);
-	case SYS_lseek:
-		req_begin(&x, nr);
-		sxdr_put_i32(&x, (int)a[0]);
-		sxdr_put_i64(&x, a[1]);
-		sxdr_put_i32(&x, (int)a[2]);
-		return transact(&x);
 	case SYS_dup2:
-	case SYS_dup3:
-		req_begin(&x, SYS_dup3);
-		sxdr_put_i32(&x, (int)a[0]);
-		sxdr_put_i32(&x, (int)a[1]);
-		sxdr_put_i32(&x, nr == SYS_dup2 ? -1 : (int)a[2]);
-		return transact(&x);
-	case SYS_fcntl:
-		return r_fcntl((int)a[0], (int)a[1], a[2]);
-	case SYS_fstat:
-		return r_stat(nr, (int)a[0], 0, 0, (struct stat *)a[1]);
+		w[0] = a[0];
+		w[1] = a[1];
+		w[2] = -1;
+		return forward(SYS_dup3, w);
 	case SYS_stat:
-		return r_stat(SYS_newfstatat, AT_FDCWD, p0, 0,
-		    (struct stat *)a[1]);
 	case SYS_lstat:
-		return r_stat(SYS_newfstatat, AT_FDCWD, p0,
-		    AT_SYMLINK_NOFOLLOW, (struct stat *)a[1]);
-	case SYS_newfstatat:
-		return r_stat(nr, (int)a[0], p1, (int)a[3],
-		    (struct stat *)a[2]);
-	case SYS_statx:
-		return r_statx((int)a[0], p1, (int)a[2], (unsigned)a[3],
-		    (struct statx *)a[4]);
+		w[3] = nr == SYS_lstat ? AT_SYMLINK_NOFOLLOW : 0;
+		return forward(SYS_newfstatat, w);
 	case SYS_access:
-		return r_faccess(AT_FDCWD, p0, (int)a[1], 0);
-	case SYS_faccessat:
-		return r_faccess((int)a[0], p1, (int)a[2], 0);
-	case SYS_faccessat2:
-		return r_faccess((int)a[0], p1, (int)a[2], (int)a[3]);
+		w[3] = 0;
+		return forward(SYS_faccessat2, w);
+	case SYS_faccessat: {
+		const long v[6] = { a[0], a[1], a[2], 0, 0, 0 };
+
+		return forward(SYS_faccessat2, v);
+	}
 	case SYS_unlink:
 	case SYS_rmdir:
-		req_begin(&x, SYS_unlinkat);
-		sxdr_put_i32(&x, AT_FDCWD);
-		put_path(&x, p0);
-		sxdr_put_i32(&x, nr == SYS_rmdir ? AT_REMOVEDIR : 0);
-		return transact(&x);
-	case SYS_unlinkat:
-		req_begin(&x, nr);
-		sxdr_put_i32(&x, (int)a[0]);
-		put_path(&x, p1);
-		sxdr_put_i32(&x, (int)a[2]);
-		return transact(&x);
+		w[2] = nr == SYS_rmdir ? AT_REMOVEDIR : 0;
+		return forward(SYS_unlinkat, w);
 	case SYS_rename:
-		return r_two_paths(SYS_renameat2, AT_FDCWD, p0, AT_FDCWD, p1,
-		    0);
-	case SYS_renameat:
-	case SYS_renameat2:
-		return r_two_paths(SYS_renameat2, (int)a[0], p1, (int)a[2],
-		    (const char *)a[3], nr == SYS_renameat ? 0 : (int)a[4]);
-	case SYS_link:
-		return r_two_paths(SYS_linkat, AT_FDCWD, p0, AT_FDCWD, p1, 0);
-	case SYS_linkat:
-		return r_two_paths(nr, (int)a[0], p1, (int)a[2],
-		    (const char *)a[3], (int)a[4]);
-	case SYS_symlink:
-	case SYS_symlinkat:
-		req_begin(&x, SYS_symlinkat);
-		put_path(&x, p0);
-		sxdr_put_i32(&x, nr == SYS_symlink ? AT_FDCWD : (int)a[1]);
-		put_path(&x, nr == SYS_symlink ? p1 :
-		    (const char *)a[2]);
-		return transact(&x);
+	case SYS_link: {
+		const long v[6] = { AT_FDCWD, a[0], AT_FDCWD, a[1], 0, 0 };
+
+		return forward(nr == SYS_rename ? SYS_renameat2 : SYS_linkat,
+		    v);
+	}
+	case SYS_renameat: {
+		const long v[6] = { a[0], a[1], a[2], a[3], 0, 0 };
+
+		return forward(SYS_renameat2, v);
+	}
+	case SYS_symlink: {
+		const long v[6] = { a[0], AT_FDCWD, a[1], 0, 0, 0 };
+
+		return forward(SYS_symlinkat, v);
+	}
 	case SYS_mkdir:
-		return r_mode_call(SYS_mkdirat, AT_FDCWD, p0, (unsigned)a[1]);
-	case SYS_mkdirat:
-		return r_mode_call(nr, (int)a[0], p1, (unsigned)a[2]);
+		return forward(SYS_mkdirat, w);
 	case SYS_chmod:
-		return r_mode_call(SYS_fchmodat, AT_FDCWD, p0,
-		    (unsigned)a[1]);
-	case SYS_fchmodat:
-		return r_mode_call(nr, (int)a[0], p1, (unsigned)a[2]);
-	case SYS_fchmod:
-	case SYS_flock:
-		req_begin(&x, nr);
-		sxdr_put_i32(&x, (int)a[0]);
-		sxdr_put_u32(&x, (uint32_t)a[1]);
-		return transact(&x);
-	case SYS_getdents64:
-		return r_getdents((int)a[0], (uint8_t *)a[1],
-		    (unsigned long)a[2]);
-	case SYS_ftruncate:
-		return r_fd_int(nr, (int)a[0], a[1], 1);
-	case SYS_truncate:
-		req_begin(&x, nr);
-		put_path(&x, p0);
-		sxdr_put_i64(&x, a[1]);
-		return transact(&x);
-	case SYS_getcwd:
-		return r_getcwd((char *)a[0], (unsigned long)a[1]);
-	case SYS_chdir:
-		req_begin(&x, nr);
-		put_path(&x, p0);
-		return transact(&x);
+		return forward(SYS_fchmodat, w);
 	case SYS_readlink:
-		return r_readlinkat(AT_FDCWD, p0, (char *)a[1],
-		    (unsigned long)a[2]);
-	case SYS_readlinkat:
-		return r_readlinkat((int)a[0], p1, (char *)a[2],
-		    (unsigned long)a[3]);
-	case SYS_utimensat:
-		return r_utimensat((int)a[0], p1,
-		    (const struct timespec *)a[2], (int)a[3]);
-	case SYS_umask:
-		req_begin(&x, nr);
-		sxdr_put_u32(&x, (uint32_t)a[0]);
-		return transact(&x);
+		return forward(SYS_readlinkat, w);
 	case SYS_ioctl:
 		return -ENOTTY;
 	case SYS_mmap:
@@ -800,7 +584,8 @@ remote_call(long nr, const long a[6])
 			return r_mmap_file(a);
 		return condor_sys6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 	}
-	return -ENOSYS;
+	/* The rest are their lines in the table as they stand. */
+	return forward(nr, a);
 }
 
 void

@@ -60,6 +60,7 @@
 
 #include "condor_job.h"
 #include "remote.h"
+#include "syscall_table.h"
 
 #ifndef SECCOMP_FILTER_FLAG_SPEC_ALLOW
 #define SECCOMP_FILTER_FLAG_SPEC_ALLOW	(1UL << 2)
@@ -185,7 +186,8 @@ static const struct sc_entry sc_table[SC_MAX] = {
 	[SYS_getcwd] = REMOTE_ONLY, [SYS_readlink] = REMOTE_ONLY,
 	[SYS_readlinkat] = REMOTE_ONLY, [SYS_utimensat] = REMOTE_ONLY,
 	[SYS_chmod] = REMOTE_ONLY, [SYS_fchmod] = REMOTE_ONLY,
-	[SYS_fchmodat] = REMOTE_ONLY, [SYS_link] = REMOTE_ONLY,
+	[SYS_fchmodat] = REMOTE_ONLY, [SYS_fchmodat2] = REMOTE_ONLY,
+	[SYS_link] = REMOTE_ONLY,
 	[SYS_linkat] = REMOTE_ONLY, [SYS_symlink] = REMOTE_ONLY,
 	[SYS_symlinkat] = REMOTE_ONLY, [SYS_flock] = REMOTE_ONLY,
 	[SYS_ioctl] = REMOTE_ONLY,

@@ -37,7 +37,8 @@
  *	the starter's offsets as they grow (PUT), suspend and continue
  *	events (010 and 011 in the user log, JobStatus 7 and back to 2),
  *	and at last how the job ended (EXIT).  A standard-universe job's
- *	system calls are served on a second port (shadow_syscall.c); its
+ *	system calls are served on a second port (shadow_syscall.c, the
+ *	calls in shadow_calls.c, the protocol condor_syscalls(7)); its
  *	checkpoints come in pieces (PUT FILE_CHECKPOINT) into
  *	$(SPOOL)/cluster<C>.proc<P>.ckpt.tmp, and CKPT_COMMIT installs one
  *	(size and CRC-32 checked, fsync, every checksum verified, rename)
@@ -517,8 +518,7 @@ make_capability(void)
 static void
 listen_for_starter(char *addr)
 {
-	struct sockaddr_in bound, host;
-	char *text;
+	struct sockaddr_in bound;
 	int fd;
 
 	fd = rpc_listen_tcp(param("BIND_ADDRESS"), 0, &bound);
@@ -528,16 +528,25 @@ listen_for_starter(char *addr)
 		    param("BIND_ADDRESS") ? param("BIND_ADDRESS") : "*");
 		shadow_exit(SHADOW_EXIT_REQUEUE, "no port for the starter");
 	}
-	if (bound.sin_addr.s_addr == htonl(INADDR_ANY)) {
+	shadow_format_address(&bound, addr);
+}
+
+void
+shadow_format_address(struct sockaddr_in *bound, char *out)
+{
+	struct sockaddr_in host;
+	char *text;
+
+	if (bound->sin_addr.s_addr == htonl(INADDR_ANY)) {
 		text = xasprintf("%s:0", param("HOST") ? param("HOST") :
 		    "localhost");
 		if (addr_parse(text, &host) == 0)
-			bound.sin_addr = host.sin_addr;
+			bound->sin_addr = host.sin_addr;
 		else
-			bound.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+			bound->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 		free(text);
 	}
-	addr_format(&bound, addr);
+	addr_format(bound, out);
 }
 
 /* Ask the startd for the machine; exit 107 if it says no. */

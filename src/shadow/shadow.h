@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include <limits.h>
+#include <stdint.h>
 #include <time.h>
 
 #include "shadow_rpc.h"
@@ -84,6 +85,14 @@ struct ad *schedd_get_job(int cluster, int proc, int *gone, char *err,
  * second apart.  0, or -1 (logged). */
 int	schedd_update_job(const struct ad *attrs, int tries);
 
+/* shadow_format_address: "<ip:port>" of BOUND into OUT (ADDR_STRLEN),
+ * HOST's address when BOUND is the wildcard. */
+struct sockaddr_in;
+void	shadow_format_address(struct sockaddr_in *bound, char *out);
+/* shadow_capability_ok: is CAP the claim's capability (constant time)?
+ * shadow_transfer.c. */
+int	shadow_capability_ok(const char *cap);
+
 /* Whether the shadow runs as root (and acts as the owner). */
 int	shadow_is_root(void);
 
@@ -101,6 +110,21 @@ const char *syscall_address(void);
 void	syscall_collect(double wait);
 void	syscall_cpu(double *user, double *sys);
 void	syscall_report_attrs(struct ad *);
+
+/*
+ * shadow_calls.c: the job's descriptor table and the handlers of the
+ * calls it forwards (include/syscall_table.h).  calls_init: every job
+ * descriptor closed; calls_set_fd: job descriptor FD is the server's
+ * REAL (owned from then on); calls_close_all: close them all.
+ * calls_serve: serve the request body REQ of LEN bytes (after its
+ * record mark) into REP of REPLEN bytes (at least 8): the reply body's
+ * length.  A malformed request gets -EIO, an unknown call -ENOSYS.
+ */
+void	calls_init(void);
+void	calls_set_fd(int fd, int real);
+void	calls_close_all(void);
+uint32_t calls_serve(const uint8_t *req, uint32_t len, uint8_t *rep,
+	    uint32_t replen);
 
 /* shadow_transfer.c: the SHADOW_PROG service for the starter. */
 void	transfer_init(void);

@@ -16,7 +16,11 @@ for f in "$TOP"/obj/fuzz/fuzz_*; do
 	if (cd "$work" && "$f" -max_total_time="$secs" -seed=1 -max_len=4096 \
 	    -rss_limit_mb=1024 -timeout=10 "$work/$name" >"$work/$name.log" 2>&1); then
 		runs=$(grep -o 'Done [0-9]* runs' "$work/$name.log" | tail -1)
-		echo "PASS $name (${runs:-ran})"
+		if grep -q '^SKIP ' "$work/$name.log"; then
+			grep '^SKIP ' "$work/$name.log"
+		else
+			echo "PASS $name (${runs:-ran})"
+		fi
 	else
 		echo "FAIL $name: see $work/$name.log"
 		tail -n 30 "$work/$name.log"
