@@ -93,8 +93,9 @@ X(fcntl, (SC_FD(fd), SC_INT(cmd), SC_FCNTL_ARG(arg)), SC_R_FLOCK, \
 X(fstat, (SC_FD(fd), SC_OUT(statbuf)), SC_R_STAT, "a descriptor's status") \
 X(newfstatat, (SC_DIRFD(dirfd), SC_PATH(path), SC_OUT(statbuf), \
     SC_INT(flags)), SC_R_STAT, "a file's status") \
-X(statx, (SC_DIRFD(dirfd), SC_PATH(path), SC_INT(flags), SC_UINT(mask), \
-    SC_OUT(statxbuf)), SC_R_STATX, "a file's extended status") \
+X(statx, (SC_DIRFD(dirfd), SC_OPT_PATH(path), SC_INT(flags), \
+    SC_UINT(mask), SC_OUT(statxbuf)), SC_R_STATX, \
+    "a file's extended status (no path, with AT_EMPTY_PATH: dirfd's)") \
 X(faccessat2, (SC_DIRFD(dirfd), SC_PATH(path), SC_UINT(mode), \
     SC_INT(flags)), SC_R_NONE, "check access to a file") \
 X(unlinkat, (SC_DIRFD(dirfd), SC_PATH(path), SC_INT(flags)), SC_R_NONE, \
@@ -158,7 +159,8 @@ X(umask, (SC_UINT(mask)), SC_R_NONE, \
 	F(SC_HYPER, stx_ctime.tv_sec) F(SC_UINT, stx_ctime.tv_nsec) \
 	F(SC_HYPER, stx_mtime.tv_sec) F(SC_UINT, stx_mtime.tv_nsec) \
 	F(SC_UINT, stx_rdev_major) F(SC_UINT, stx_rdev_minor) \
-	F(SC_UINT, stx_dev_major) F(SC_UINT, stx_dev_minor)
+	F(SC_UINT, stx_dev_major) F(SC_UINT, stx_dev_minor) \
+	F(SC_HYPER, stx_mnt_id)
 #define SYSCALL_FLOCK_FIELDS(F) \
 	F(SC_INT, l_type) F(SC_INT, l_whence) F(SC_HYPER, l_start) \
 	F(SC_HYPER, l_len) F(SC_INT, l_pid)

@@ -255,8 +255,23 @@ h_fcntl(struct call_arg *a, struct call_reply *rp)
 
 CALL_RET(fstat, fstat(a[0].fd, &rp->st))
 CALL_RET(newfstatat, fstatat(a[0].fd, a[1].s, &rp->st, (int)a[3].v))
-CALL_RET(statx, statx(a[0].fd, a[1].s, (int)a[2].v, (unsigned)a[3].v,
-    &rp->stx))
+/*
+ * No path is the empty one with AT_EMPTY_PATH (as Linux 6.11 has it,
+ * whatever this host's kernel), else a bad address.
+ */
+static long long
+h_statx(struct call_arg *a, struct call_reply *rp)
+{
+	const char *path = a[1].s;
+
+	if (path == NULL) {
+		if (!((int)a[2].v & AT_EMPTY_PATH))
+			return -EFAULT;
+		path = "";
+	}
+	return RET(statx(a[0].fd, path, (int)a[2].v, (unsigned)a[3].v,
+	    &rp->stx));
+}
 CALL_RET(faccessat2, syscall(SYS_faccessat2, a[0].fd, a[1].s, (int)a[2].v,
     (int)a[3].v))
 CALL_RET(unlinkat, unlinkat(a[0].fd, a[1].s, (int)a[2].v))
