@@ -27,5 +27,12 @@ void	 buf_vprintf(struct buf *, const char *, va_list);
 char	*buf_release(struct buf *);
 /* Hand the text to the caller (who frees it); the buffer is freed. */
 char	*buf_take(struct buf *);
+/*
+ * An error message into a caller's buffer of ERRLEN bytes (nothing when
+ * ERR is NULL): cut to fit, a truncated message still says what went
+ * wrong.
+ */
+void	 errbuf_set(char *err, size_t errlen, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
 
 #endif

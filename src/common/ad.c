@@ -41,22 +41,6 @@ struct ad {
 	size_t		 nslots;	/* a power of two, > 2 * n */
 };
 
-static void
-set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void
-set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err == NULL || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	(void)vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 /* FNV-1a over the lower-cased name: names are case-insensitive. */
 static unsigned
 ad_hash(const char *s)
@@ -227,21 +211,21 @@ ad_set_expr(struct ad *ad, const char *name, const char *text, char *err,
 	char perr[256];
 
 	if (!ad_name_valid(name)) {
-		set_err(err, errlen, "bad attribute name \"%.64s\"",
+		errbuf_set(err, errlen, "bad attribute name \"%.64s\"",
 		    name ? name : "(null)");
 		return -1;
 	}
 	if (text == NULL) {
-		set_err(err, errlen, "%s: no value", name);
+		errbuf_set(err, errlen, "%s: no value", name);
 		return -1;
 	}
 	if (strnlen(text, AD_MAX_TEXT + 1) > AD_MAX_TEXT) {
-		set_err(err, errlen, "%s: value longer than %d bytes", name,
+		errbuf_set(err, errlen, "%s: value longer than %d bytes", name,
 		    AD_MAX_TEXT);
 		return -1;
 	}
 	if ((e = expr_parse(text, perr, sizeof(perr))) == NULL) {
-		set_err(err, errlen, "%s: %s", name, perr);
+		errbuf_set(err, errlen, "%s: %s", name, perr);
 		return -1;
 	}
 	ad_put(ad, name, e);
@@ -497,19 +481,19 @@ parse_line(struct ad *ad, char *line, char *err, size_t errlen)
 	eq = line + strcspn(line, " \t=");
 	value = eq + strspn(eq, " \t");
 	if (*value != '=') {
-		set_err(perr, sizeof(perr), "expected \"Name = value\"");
+		errbuf_set(perr, sizeof(perr), "expected \"Name = value\"");
 		goto fail;
 	}
 	*eq = '\0';
 	value++;
 	value += strspn(value, " \t");
 	if (!ad_name_valid(name)) {
-		set_err(perr, sizeof(perr), "bad attribute name \"%.64s\"",
+		errbuf_set(perr, sizeof(perr), "bad attribute name \"%.64s\"",
 		    name);
 		goto fail;
 	}
 	if (*value == '\0') {
-		set_err(perr, sizeof(perr), "%s: no value", name);
+		errbuf_set(perr, sizeof(perr), "%s: no value", name);
 		goto fail;
 	}
 	for (end = value + strlen(value); end > value &&
@@ -520,7 +504,7 @@ parse_line(struct ad *ad, char *line, char *err, size_t errlen)
 		goto fail;
 	return 0;
 fail:
-	set_err(err, errlen, "%s", perr);
+	errbuf_set(err, errlen, "%s", perr);
 	return -1;
 }
 
@@ -557,7 +541,7 @@ ad_parse_text(const char *text, struct ad **ads, int max, char *err,
 			if (cur == NULL)
 				cur = ad_new();
 			if (parse_line(cur, s, perr, sizeof(perr)) == -1) {
-				set_err(err, errlen, "line %zu: %s", lineno,
+				errbuf_set(err, errlen, "line %zu: %s", lineno,
 				    perr);
 				free(line);
 				ad_free(cur);
@@ -734,35 +718,35 @@ from_xdr(const struct ad_x *x, struct ad *old, int keep_text, char *err,
 	if (err != NULL && errlen > 0)
 		err[0] = '\0';
 	if (x == NULL) {
-		set_err(err, errlen, "no ad");
+		errbuf_set(err, errlen, "no ad");
 		return NULL;
 	}
 	if (x->attrs.attrs_len > AD_MAX_ATTRS) {
-		set_err(err, errlen, "ad has %u attributes, more than %d",
+		errbuf_set(err, errlen, "ad has %u attributes, more than %d",
 		    x->attrs.attrs_len, AD_MAX_ATTRS);
 		return NULL;
 	}
 	if (x->attrs.attrs_len > 0 && x->attrs.attrs_val == NULL) {
-		set_err(err, errlen, "ad has no attribute array");
+		errbuf_set(err, errlen, "ad has no attribute array");
 		return NULL;
 	}
 	ad = ad_new();
 	for (i = 0; i < x->attrs.attrs_len; i++) {
 		a = &x->attrs.attrs_val[i];
 		if (a->name == NULL || a->text == NULL) {
-			set_err(err, errlen, "attribute %u: missing %s", i,
+			errbuf_set(err, errlen, "attribute %u: missing %s", i,
 			    a->name == NULL ? "name" : "value");
 			goto fail;
 		}
 		if (!ad_name_valid(a->name)) {
-			set_err(err, errlen, "attribute %u: bad name", i);
+			errbuf_set(err, errlen, "attribute %u: bad name", i);
 			goto fail;
 		}
 		if ((e = steal_same(old, a->name, a->text)) != NULL)
 			ad_put(ad, a->name, e);
 		else if (ad_set_expr(ad, a->name, a->text, perr,
 		    sizeof(perr)) == -1) {
-			set_err(err, errlen, "attribute %u: %s", i, perr);
+			errbuf_set(err, errlen, "attribute %u: %s", i, perr);
 			goto fail;
 		}
 		/* Keep the text it came as: the next update compares with

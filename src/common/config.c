@@ -93,22 +93,6 @@ static unsigned long	 cf_gen = 1;	/* bumped whenever a value changes */
 static int	 expand_range(struct expansion *, struct text *, size_t,
 		    size_t);
 
-/*
- * Error messages may be cut to fit the caller's buffer: a truncated
- * message still says what went wrong.
- */
-static void
-seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err == NULL || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	(void)vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 static int
 is_name_char(int c)
 {
@@ -441,7 +425,7 @@ emit(struct expansion *x, const char *p, size_t n)
 {
 	if (n > CONFIG_MAX_VALUE - x->out->len) {
 		blame(x);
-		seterr(x->err, x->errlen, "%s: expands to more than %d bytes",
+		errbuf_set(x->err, x->errlen, "%s: expands to more than %d bytes",
 		    x->depth > 0 ? x->stack[0]->name : "text",
 		    CONFIG_MAX_VALUE);
 		return -1;
@@ -456,7 +440,7 @@ too_deep(struct expansion *x)
 	if (x->nest < CONFIG_MAX_DEPTH)
 		return 0;
 	blame(x);
-	seterr(x->err, x->errlen, "%s: macros nested more than %d deep",
+	errbuf_set(x->err, x->errlen, "%s: macros nested more than %d deep",
 	    x->depth > 0 ? x->stack[0]->name : "text", CONFIG_MAX_DEPTH);
 	return 1;
 }
@@ -475,7 +459,7 @@ recursion_error(struct expansion *x, struct entry *e)
 	for (; i < x->depth; i++)
 		buf_printf(&b, "%s -> ", x->stack[i]->name);
 	buf_adds(&b, e->name);
-	seterr(x->err, x->errlen, "recursive macro: %s", b.data);
+	errbuf_set(x->err, x->errlen, "recursive macro: %s", b.data);
 	buf_free(&b);
 }
 
@@ -490,7 +474,7 @@ expand_macro(struct expansion *x, const char *name, size_t len,
 
 	if (++x->nsubst > CONFIG_MAX_SUBST) {
 		blame(x);
-		seterr(x->err, x->errlen, "%s: more than %d macros to expand",
+		errbuf_set(x->err, x->errlen, "%s: more than %d macros to expand",
 		    x->depth > 0 ? x->stack[0]->name : "text",
 		    CONFIG_MAX_SUBST);
 		return -1;
@@ -550,7 +534,7 @@ expand_range(struct expansion *x, struct text *t, size_t lo, size_t hi)
 			if (k > nlo && (k == hi || (s[k] == ':' &&
 			    text_match(t, j + 1) == -1))) {
 				blame(x);
-				seterr(x->err, x->errlen, "%s: unterminated "
+				errbuf_set(x->err, x->errlen, "%s: unterminated "
 				    "macro reference \"$(%.*s\"",
 				    x->depth > 0 ? x->stack[0]->name : "text",
 				    (int)(k - nlo), s + nlo);
@@ -578,7 +562,7 @@ expand_range(struct expansion *x, struct text *t, size_t lo, size_t hi)
 				continue;
 			if (k == hi) {
 				blame(x);
-				seterr(x->err, x->errlen, "%s: unterminated "
+				errbuf_set(x->err, x->errlen, "%s: unterminated "
 				    "\"$ENV(%.*s\"",
 				    x->depth > 0 ? x->stack[0]->name : "text",
 				    (int)(k - nlo), s + nlo);
@@ -637,10 +621,10 @@ entry_expand(struct entry *e, char *err, size_t errlen)
 		buf_free(&out);
 		where = e->file != NULL ? e : x.blame;
 		if (where != NULL)
-			seterr(err, errlen, "%s:%d: %s", where->file,
+			errbuf_set(err, errlen, "%s:%d: %s", where->file,
 			    where->line, msg);
 		else
-			seterr(err, errlen, "%s", msg);
+			errbuf_set(err, errlen, "%s", msg);
 		return NULL;
 	}
 	return buf_take(&out);
@@ -658,7 +642,7 @@ entry_value(struct entry *e, char *err, size_t errlen, int *fresh)
 		*fresh = 0;
 	if (e->cache_gen == cf_gen) {
 		if (e->cache_err)
-			seterr(err, errlen, "%s: cannot be expanded", e->name);
+			errbuf_set(err, errlen, "%s: cannot be expanded", e->name);
 		return e->cache;
 	}
 	free(e->cache);
@@ -748,13 +732,13 @@ parse_line(struct store *s, const char *path, int lineno, const char *p,
 		p++;
 	nlen = (size_t)(p - name);
 	if (nlen == 0) {
-		seterr(err, errlen, "%s:%d: expected a name (letters, digits, "
+		errbuf_set(err, errlen, "%s:%d: expected a name (letters, digits, "
 		    "'_' and '.') at the start of the line, found %s", path,
 		    lineno, char_desc((unsigned char)*p, cd, sizeof(cd)));
 		return -1;
 	}
 	if (nlen > CONFIG_MAX_NAME) {
-		seterr(err, errlen, "%s:%d: name longer than %d bytes", path,
+		errbuf_set(err, errlen, "%s:%d: name longer than %d bytes", path,
 		    lineno, CONFIG_MAX_NAME);
 		return -1;
 	}
@@ -763,13 +747,13 @@ parse_line(struct store *s, const char *path, int lineno, const char *p,
 		q++;
 	if (*q != '=' && *q != ':') {
 		if (q == p && *q != '\0')
-			seterr(err, errlen, "%s:%d: bad character %s in name "
+			errbuf_set(err, errlen, "%s:%d: bad character %s in name "
 			    "\"%.*s\" (names are letters, digits, '_' and '.')",
 			    path, lineno,
 			    char_desc((unsigned char)*q, cd, sizeof(cd)),
 			    (int)nlen, name);
 		else
-			seterr(err, errlen, "%s:%d: expected '=' (a macro) or "
+			errbuf_set(err, errlen, "%s:%d: expected '=' (a macro) or "
 			    "':' (an expression) after \"%.*s\"", path, lineno,
 			    (int)nlen, name);
 		return -1;
@@ -809,7 +793,7 @@ parse_text(struct store *s, const char *path, const char *text, size_t len,
 			end = nl != NULL ? (size_t)(nl - text) : len;
 			lineno++;
 			if (memchr(text + i, '\0', end - i) != NULL) {
-				seterr(err, errlen, "%s:%d: NUL byte in the "
+				errbuf_set(err, errlen, "%s:%d: NUL byte in the "
 				    "line", path, lineno);
 				r = -1;
 				break;
@@ -899,7 +883,7 @@ store_read(struct store *s, const char *path, int *missing, char *err,
 	if (read_whole(path, &text, &len) == -1) {
 		if (missing != NULL)
 			*missing = errno == ENOENT || errno == ENOTDIR;
-		seterr(err, errlen, "%s: %s", path, strerror(errno));
+		errbuf_set(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	name = store_add_file(s, path);
@@ -922,7 +906,7 @@ read_main(struct store *s, char *err, size_t errlen)
 	if (env != NULL && *env != '\0') {
 		if (store_read(s, env, &missing, err, errlen) == -1) {
 			if (missing)
-				seterr(err, errlen, "%s: %s (named by "
+				errbuf_set(err, errlen, "%s: %s (named by "
 				    "CONDOR_CONFIG)", env, strerror(ENOENT));
 			return -1;
 		}

@@ -120,3 +120,15 @@ buf_take(struct buf *b)
 	b->len = b->cap = 0;
 	return s;
 }
+
+void
+errbuf_set(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == NULL || errlen == 0)
+		return;
+	va_start(ap, fmt);
+	(void)vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
