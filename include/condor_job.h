@@ -181,6 +181,7 @@ size_t	cj_strlcpy(char *, const char *, size_t);
 size_t	cj_strlcat(char *, const char *, size_t);
 int	cj_strcmp(const char *, const char *);
 int	cj_strncmp(const char *, const char *, size_t);
+long	cj_env_number(char **envp, const char *name, long max, long dflt);
 void	cj_memcpy(void *, const void *, size_t);
 void	cj_memset(void *, int, size_t);
 char	*cj_utoa(unsigned long long v, char *buf, int base);

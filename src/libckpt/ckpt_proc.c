@@ -24,26 +24,6 @@ static const char *const proc_names[CKPT_PROC_N] = {
 
 long	ckpt_proc_fds[CKPT_PROC_N] = { -1, -1, -1 };
 
-static long
-env_fd(char **envp, const char *name)
-{
-	size_t n = cj_strlen(name);
-	const char *v;
-	long r;
-
-	for (; envp != 0 && *envp != 0; envp++) {
-		if (cj_strncmp(*envp, name, n) != 0 || (*envp)[n] != '=')
-			continue;
-		v = *envp + n + 1;
-		if (*v < '0' || *v > '9')
-			return -1;
-		for (r = 0; *v >= '0' && *v <= '9' && r < 65536; v++)
-			r = r * 10 + (*v - '0');
-		return *v == '\0' ? r : -1;
-	}
-	return -1;
-}
-
 /* Keep FD above the descriptors a program normally uses. */
 static long
 keep_high(long fd)
@@ -60,7 +40,7 @@ keep_high(long fd)
 void
 ckpt_proc_cache(char **envp, long fds[CKPT_PROC_N])
 {
-	long dir = env_fd(envp, "CONDOR_PROC_FD");
+	long dir = cj_env_number(envp, "CONDOR_PROC_FD", 65536, -1);
 	int i;
 
 	for (i = 0; i < CKPT_PROC_N; i++)

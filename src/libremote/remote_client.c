@@ -42,31 +42,12 @@ static int	broken;
 /* One request or one reply at a time, record mark included. */
 static uint8_t	buf[SYSCALL_PROTO_MAX_RECORD + 8] __attribute__((aligned(8)));
 
-static long
-env_number(char **envp, const char *name, long dflt)
-{
-	size_t n = cj_strlen(name);
-	const char *v;
-	long r;
-
-	for (; envp != 0 && *envp != 0; envp++) {
-		if (cj_strncmp(*envp, name, n) != 0 || (*envp)[n] != '=')
-			continue;
-		v = *envp + n + 1;
-		if (*v < '0' || *v > '9')
-			return dflt;
-		for (r = 0; *v >= '0' && *v <= '9' && r < (1L << 30); v++)
-			r = r * 10 + (*v - '0');
-		return *v == '\0' ? r : dflt;
-	}
-	return dflt;
-}
-
 int
 remote_client_init(char **envp)
 {
-	long fd = env_number(envp, REMOTE_FD_ENV, -1);
-	long c = env_number(envp, REMOTE_CHUNK_ENV, REMOTE_CHUNK_DEFAULT);
+	long fd = cj_env_number(envp, REMOTE_FD_ENV, 1L << 30, -1);
+	long c = cj_env_number(envp, REMOTE_CHUNK_ENV, 1L << 30,
+	    REMOTE_CHUNK_DEFAULT);
 
 	if (fd < 3 || condor_sys2(SYS_fcntl, fd, F_GETFD) < 0) {
 		remote_syscall_fd = -1;

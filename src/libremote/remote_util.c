@@ -54,6 +54,30 @@ cj_strcmp(const char *a, const char *b)
 	return (unsigned char)*a - (unsigned char)*b;
 }
 
+/*
+ * The value of NAME in ENVP as a decimal number below MAX; DFLT when it
+ * is missing, not a number, or too large.
+ */
+long
+cj_env_number(char **envp, const char *name, long max, long dflt)
+{
+	size_t n = cj_strlen(name);
+	const char *v;
+	long r;
+
+	for (; envp != 0 && *envp != 0; envp++) {
+		if (cj_strncmp(*envp, name, n) != 0 || (*envp)[n] != '=')
+			continue;
+		v = *envp + n + 1;
+		if (*v < '0' || *v > '9')
+			return dflt;
+		for (r = 0; *v >= '0' && *v <= '9' && r < max; v++)
+			r = r * 10 + (*v - '0');
+		return *v == '\0' && r < max ? r : dflt;
+	}
+	return dflt;
+}
+
 int
 cj_strncmp(const char *a, const char *b, size_t n)
 {
