@@ -185,7 +185,7 @@ check_reply(const uint8_t *body, uint32_t len)
 		abort();
 	if (getenv("FUZZ_SYSCALL_TRACE") != NULL)
 		fprintf(stderr, "call %u: %lld, %u bytes of reply\n",
-		    body[0] << 24 | body[1] << 16 | body[2] << 8 | body[3],
+		    (unsigned)body[0] << 24 | body[1] << 16 | body[2] << 8 | body[3],
 		    (long long)r, len);
 }
 
