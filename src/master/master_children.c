@@ -86,7 +86,7 @@ child_restart_timer(void *arg)
 
 	c = child_find(name);
 	free(name);
-	if (c == NULL || c->off || c->state != CHILD_BACKOFF)
+	if (c == NULL || c->off || c->unlisted || c->state != CHILD_BACKOFF)
 		return;
 	c->timer = 0;
 	child_start(c);
@@ -116,15 +116,27 @@ children_sync(void)
 
 	if (list == NULL)
 		list = "";
-	/* Stop the daemons that left the list. */
+	/* Stop the daemons that left the list, and forget the restart of
+	 * one waiting out its back-off.  Apart from condor_off: one put
+	 * back into the list starts again. */
 	for (i = 0; i < nchildren; i++) {
 		struct child *c = &children[i];
 
-		if (!listed(list, c->name) && c->state == CHILD_RUNNING) {
+		if (listed(list, c->name)) {
+			c->unlisted = 0;
+			continue;
+		}
+		c->unlisted = 1;
+		if (c->state == CHILD_RUNNING) {
 			log_info("%s left DAEMON_LIST; stopping it", c->name);
-			c->off = 1;
 			c->state = CHILD_STOPPING;
 			kill(c->pid, SIGTERM);
+		} else if (c->state == CHILD_BACKOFF) {
+			log_info("%s left DAEMON_LIST; not restarting it",
+			    c->name);
+			event_timer_cancel(c->timer);
+			c->timer = 0;
+			c->state = CHILD_STOPPED;
 		}
 	}
 	copy = xstrdup(list);
@@ -144,8 +156,10 @@ children_sync(void)
 			for (p = c->name; *p; p++)
 				*p = (char)toupper((unsigned char)*p);
 		}
-		if (c->state == CHILD_STOPPED && !c->off)
+		if (c->state == CHILD_STOPPED && !c->off) {
+			c->restarts = 0;
 			child_start(c);
+		}
 	}
 	free(copy);
 }
@@ -170,11 +184,12 @@ children_exited(pid_t pid, int status)
 		else
 			log_info("%s (pid %d) exited with status %d",
 			    c->name, (int)pid, WEXITSTATUS(status));
-		if (c->off || c->state == CHILD_STOPPING) {
+		if (c->off || c->unlisted || c->state == CHILD_STOPPING) {
 			c->state = CHILD_STOPPED;
-			/* condor_on came while it was stopping: start it. */
-			if (!c->off) {
-				log_info("condor_on: starting %s", c->name);
+			/* condor_on came, or it returned to DAEMON_LIST,
+			 * while it was stopping: start it. */
+			if (!c->off && !c->unlisted) {
+				log_info("starting %s again", c->name);
 				child_start(c);
 			}
 			return;
@@ -226,7 +241,8 @@ children_on(const char *name)
 	for (i = 0; i < nchildren; i++) {
 		struct child *c = &children[i];
 
-		if (*name != '\0' && strcasecmp(c->name, name) != 0)
+		if ((*name != '\0' && strcasecmp(c->name, name) != 0) ||
+		    c->unlisted)
 			continue;
 		found = 1;
 		c->off = 0;
