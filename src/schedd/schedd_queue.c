@@ -1497,14 +1497,19 @@ recover(void)
 	for (ok = job_next(&j, 1); ok; ok = job_next(&j, 0)) {
 		queue_cluster_add(j.cluster, 1);
 		st = job_status(&j);
+		/* The shadow of a running job outlives its schedd, and so
+		 * does one told to stop (condor_rm, condor_hold) that had
+		 * not yet when the schedd died. */
+		pid = job_int(&j, "ShadowPid", 0);
+		if (pid > 0 && pid <= INT_MAX)
+			shadow_orphan(j.cluster, j.proc, (pid_t)pid);
 		if (st == JOB_RUNNING || st == JOB_SUSPENDED) {
-			pid = job_int(&j, "ShadowPid", 0);
-			if (pid > 0 && pid <= INT_MAX)
-				shadow_orphan(j.cluster, j.proc, (pid_t)pid);
 			tx_run_ended(&j, 0, 0);
 			tx_status(&j, JOB_IDLE, now);
 			requeued++;
-		} else if (st == JOB_REMOVED || st == JOB_COMPLETED) {
+		} else if (pid > 0)
+			tx_run_ended(&j, 0, 0);
+		if (st == JOB_REMOVED || st == JOB_COMPLETED) {
 			if (nfinish == cap) {
 				cap = cap ? cap * 2 : 16;
 				finish = xreallocarray(finish, cap,
