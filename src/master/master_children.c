@@ -64,10 +64,14 @@ child_start(struct child *c)
 		return;
 	}
 	if (pid == 0) {
-		sigset_t all;
+		sigset_t hup;
 
-		sigemptyset(&all);
-		sigprocmask(SIG_SETMASK, &all, NULL);
+		/* A SIGHUP passed on right after the start waits until
+		 * the daemon has its handler (daemon_main unblocks it):
+		 * it must not kill the daemon. */
+		sigemptyset(&hup);
+		sigaddset(&hup, SIGHUP);
+		sigprocmask(SIG_SETMASK, &hup, NULL);
 		signal(SIGPIPE, SIG_DFL);
 		execl(exe, exe, "-f", (char *)NULL);
 		_exit(127);
