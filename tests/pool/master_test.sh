@@ -10,7 +10,7 @@
 # DAEMON_LIST changed starts the daemon added and stops the one removed,
 # also one waiting to be restarted, and starts it again when it returns.
 #
-# checks: 40
+# checks: 43
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -170,6 +170,28 @@ n0=$(grep -c "started STARTD" "$POOL/exec2/log/MasterLog")
 kill -HUP "${POOL_MASTER_PID[exec2]}"
 more_starts() { [ "$(grep -c "started STARTD" "$POOL/exec2/log/MasterLog")" -gt "$n0" ]; }
 check "... and put back it starts at once" wait_for 20 more_starts
+
+# A SIGHUP the master passes on just after starting a daemon (here
+# while a wrapper still sleeps before it execs the startd) waits for
+# the daemon's handler: the daemon re-reads its configuration, it does
+# not die of it.
+printf '#!/usr/bin/env bash\nsleep 2\nexec "%s" "$@"\n' \
+    "$TOP/sbin/condor_startd" >"$POOL/slow_startd"
+chmod +x "$POOL/slow_startd"
+echo "STARTD = $POOL/slow_startd" >>"$POOL/exec1/condor_config.local"
+n=$(grep -c "caught SIGHUP" "$POOL/exec1/log/MasterLog")
+kill -HUP "${POOL_MASTER_PID[exec1]}"
+wait_for 10 bash -c "[ \$(grep -c 'caught SIGHUP' '$POOL/exec1/log/MasterLog') -gt $n ]"
+p=$(started_pid exec1 STARTD)
+kill -KILL "$p"
+check "the startd is restarted through the wrapper" wait_for 30 restarted
+p=$(started_pid exec1 STARTD)
+kill -HUP "${POOL_MASTER_PID[exec1]}"
+hup_caught() { grep -q "\[$p\] caught SIGHUP" "$POOL/exec1/log/StartLog"; }
+check "a SIGHUP right after the start reaches the daemon's handler" \
+	wait_for 30 hup_caught
+check "... and does not kill it" \
+	bash -c "kill -0 $p && ! grep -q 'died on signal 1\$' $POOL/exec1/log/MasterLog"
 
 # 5. MASTER_SHUTDOWN: refused from 127.0.0.2; from 127.0.0.1 the master
 # stops its daemons, withdraws its own ad and exits.
