@@ -5,9 +5,10 @@
 # 127.0.0.2 (loopback, but not in HOSTALLOW_READ = 127.0.0.1) is refused
 # with EPERM and logged by the daemon; the same query from 127.0.0.1 is
 # answered; once the list names 127.0.0.2 too (SIGHUP) it is answered
-# from there as well.
+# from there as well.  An invalidation from outside HOSTALLOW_WRITE is
+# refused and logged at the collector.
 #
-# checks: 24
+# checks: 27
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -72,6 +73,15 @@ check "schedd: the refusal is logged" \
 	grep -q "query from 127.0.0.2 refused (HOSTALLOW_READ)" "$LOG/SchedLog"
 check "no daemon logs a refusal of 127.0.0.1" \
 	bash -c "! grep -q 'from 127.0.0.1 refused' $LOG/*Log"
+# An invalidation from outside HOSTALLOW_WRITE (127.0.0.1 only, by
+# default) is refused and logged too, and the ad stays.
+out=$(code 127.0.0.2 "$collector" 0x2c0d0001 1 3 i:1 s:cm)
+check "collector: an invalidation from 127.0.0.2 is refused with EPERM ($out)" \
+	test "$out" = "0 1"
+check "collector: the refused invalidation is logged" \
+	grep -q "invalidation from 127.0.0.2 refused (HOSTALLOW_WRITE)" \
+	"$LOG/CollectorLog"
+check "collector: the machine's ad stays" pool_wait_machines 1 1
 # The refusals changed nothing: the tools still work.
 check "condor_status still answers" pool_wait_machines 1 10
 check "condor_q still answers" on cm condor_q
