@@ -36,7 +36,13 @@ master_ads() {
 	rpc "127.0.0.1:$COLLECTOR_PORT" $PROG_COLLECTOR 1 2 \
 	    i:$ADTYPE_MASTER "s:Name == \"$1\"" s:Name | awk '{print $NF}'
 }
-mlog() { cat "$POOL/$1/log/MasterLog"; }
+# hup HOST: SIGHUP to HOST's master, and wait until it has taken it.
+hup() {
+	local n
+	n=$(grep -c "caught SIGHUP" "$POOL/$1/log/MasterLog")
+	kill -HUP "${POOL_MASTER_PID[$1]}"
+	wait_for 20 bash -c "[ \$(grep -c 'caught SIGHUP' '$POOL/$1/log/MasterLog') -gt $n ]"
+}
 # The pid of the last NAME the master of HOST started.
 started_pid() {
 	sed -n "s/.*started $2 .*pid \([0-9]*\).*/\1/p" \
@@ -85,7 +91,7 @@ check "death, back-off, restart, in that order" test "$order" = "$want"
 # Recovery: with MASTER_RECOVER_FACTOR = 1, a startd that ran longer
 # than that is restarted after MASTER_BACKOFF_CONSTANT again.
 echo 'MASTER_RECOVER_FACTOR = 1' >>"$POOL/exec1/condor_config.local"
-kill -HUP "${POOL_MASTER_PID[exec1]}"
+hup exec1
 p=$(started_pid exec1 STARTD)
 sleep 2.5	# outlive the recover factor (1 s, counted in whole seconds)
 kill -KILL "$p"
@@ -121,7 +127,7 @@ sed -i '/^START : FALSE$/d' "$POOL/exec2/condor_config.local"
 # removed is stopped, and one put back is started again.
 sed -i 's/^DAEMON_LIST = .*/DAEMON_LIST = MASTER, STARTD, SCHEDD/' \
     "$POOL/exec2/condor_config.local"
-kill -HUP "${POOL_MASTER_PID[exec2]}"
+hup exec2
 check "SCHEDD added to DAEMON_LIST is started" wait_for 20 \
 	grep -q "started SCHEDD" "$POOL/exec2/log/MasterLog"
 schedd_up() { test "$(on exec2 condor_status -submitters -af Name)" = exec2; }
@@ -129,7 +135,7 @@ check "... and its schedd advertises" wait_for 20 schedd_up
 sp=$(started_pid exec2 STARTD)
 sed -i 's/^DAEMON_LIST = .*/DAEMON_LIST = MASTER, SCHEDD/' \
     "$POOL/exec2/condor_config.local"
-kill -HUP "${POOL_MASTER_PID[exec2]}"
+hup exec2
 check "STARTD removed from DAEMON_LIST is stopped" wait_for 20 \
 	bash -c "! kill -0 $sp 2>/dev/null"
 check "... as the MasterLog says" \
@@ -137,7 +143,7 @@ check "... as the MasterLog says" \
 check "... and its machine leaves the pool" wait_for 20 unlisted exec2
 sed -i 's/^DAEMON_LIST = .*/DAEMON_LIST = MASTER, SCHEDD, STARTD/' \
     "$POOL/exec2/condor_config.local"
-kill -HUP "${POOL_MASTER_PID[exec2]}"
+hup exec2
 back() { local n; n=$(started_pid exec2 STARTD); [ -n "$n" ] && [ "$n" != "$sp" ]; }
 check "STARTD put back into DAEMON_LIST is started again" wait_for 20 back
 check "... and its machine returns" wait_for 20 listed exec2
@@ -145,14 +151,13 @@ check "... and its machine returns" wait_for 20 listed exec2
 # A daemon waiting out its back-off when it leaves DAEMON_LIST is not
 # restarted: the master's ad shows it stopped, not restarting.
 echo 'MASTER_BACKOFF_CONSTANT = 3600' >>"$POOL/exec2/condor_config.local"
-kill -HUP "${POOL_MASTER_PID[exec2]}"
-sleep 1
+hup exec2
 kill -KILL "$(started_pid exec2 STARTD)"
 check "a killed startd waits out its back-off" wait_for 20 \
 	grep -q "restarting STARTD in 3600 s" "$POOL/exec2/log/MasterLog"
 sed -i 's/^DAEMON_LIST = .*/DAEMON_LIST = MASTER, SCHEDD/' \
     "$POOL/exec2/condor_config.local"
-kill -HUP "${POOL_MASTER_PID[exec2]}"
+hup exec2
 startd_stopped() {
 	test "$(rpc "127.0.0.1:$COLLECTOR_PORT" $PROG_COLLECTOR 1 2 \
 	    i:$ADTYPE_MASTER \
@@ -167,7 +172,7 @@ sed -i 's/^DAEMON_LIST = .*/DAEMON_LIST = MASTER, SCHEDD, STARTD/' \
     "$POOL/exec2/condor_config.local"
 sed -i '/^MASTER_BACKOFF_CONSTANT = 3600$/d' "$POOL/exec2/condor_config.local"
 n0=$(grep -c "started STARTD" "$POOL/exec2/log/MasterLog")
-kill -HUP "${POOL_MASTER_PID[exec2]}"
+hup exec2
 more_starts() { [ "$(grep -c "started STARTD" "$POOL/exec2/log/MasterLog")" -gt "$n0" ]; }
 check "... and put back it starts at once" wait_for 20 more_starts
 
@@ -179,14 +184,12 @@ printf '#!/usr/bin/env bash\nsleep 2\nexec "%s" "$@"\n' \
     "$TOP/sbin/condor_startd" >"$POOL/slow_startd"
 chmod +x "$POOL/slow_startd"
 echo "STARTD = $POOL/slow_startd" >>"$POOL/exec1/condor_config.local"
-n=$(grep -c "caught SIGHUP" "$POOL/exec1/log/MasterLog")
-kill -HUP "${POOL_MASTER_PID[exec1]}"
-wait_for 10 bash -c "[ \$(grep -c 'caught SIGHUP' '$POOL/exec1/log/MasterLog') -gt $n ]"
+hup exec1
 p=$(started_pid exec1 STARTD)
 kill -KILL "$p"
 check "the startd is restarted through the wrapper" wait_for 30 restarted
 p=$(started_pid exec1 STARTD)
-kill -HUP "${POOL_MASTER_PID[exec1]}"
+hup exec1
 hup_caught() { grep -q "\[$p\] caught SIGHUP" "$POOL/exec1/log/StartLog"; }
 check "a SIGHUP right after the start reaches the daemon's handler" \
 	wait_for 30 hup_caught
