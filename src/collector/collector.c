@@ -358,7 +358,12 @@ bool_t
 collector_invalidate_1_svc(collector_invalidate_x *arg, status_x *res,
     struct svc_req *req)
 {
+	char from[64];
+
 	if (!rpc_host_allowed(req, "HOSTALLOW_WRITE")) {
+		rpc_caller_ip(req, from, sizeof(from));
+		log_warnx("invalidation from %s refused (HOSTALLOW_WRITE)",
+		    from);
 		rpc_status(res, EPERM, "not allowed to invalidate");
 		return TRUE;
 	}

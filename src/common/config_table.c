@@ -134,6 +134,9 @@ const struct config_default config_defaults[] = {
 	{ "QUEUE_COMPACT_RATIO", "4",
 	    "the schedd compacts its job queue log when it has grown to this "
 	    "many times the live queue", 0 },
+	{ "QUEUE_COMPACT_RETRY", "60",
+	    "seconds after a failed compaction of the job queue log before "
+	    "the schedd tries again", 0 },
 	{ "MAX_SHADOW_EXCEPTIONS", "5",
 	    "failed shadows in a row before a job is put on hold (0: never)",
 	    0 },

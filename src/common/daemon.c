@@ -204,6 +204,7 @@ int
 daemon_main(int argc, char **argv, const struct daemon_ops *d)
 {
 	char logparam[64], *logdir_err = NULL;
+	sigset_t none;
 	const char *logpath;
 	int c, to_stderr = 0, status;
 
@@ -248,6 +249,10 @@ daemon_main(int argc, char **argv, const struct daemon_ops *d)
 	event_signal_add(SIGINT, on_term);
 	event_signal_add(SIGHUP, on_hup);
 	event_signal_add(SIGCHLD, on_chld);
+	/* The master starts its daemons with SIGHUP blocked until their
+	 * handler is in place. */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
 
 	log_info("******************************************************");
 	log_info("** condor_%s starting (pid %d), config %s", d->name,

@@ -19,6 +19,7 @@ struct child {
 	pid_t		 pid;
 	enum child_state state;
 	int		 off;		/* condor_off: do not restart */
+	int		 unlisted;	/* left DAEMON_LIST: do not restart */
 	int		 restarts;	/* consecutive quick deaths */
 	time_t		 started;
 	long		 timer;		/* back-off timer */

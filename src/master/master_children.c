@@ -64,10 +64,14 @@ child_start(struct child *c)
 		return;
 	}
 	if (pid == 0) {
-		sigset_t all;
+		sigset_t hup;
 
-		sigemptyset(&all);
-		sigprocmask(SIG_SETMASK, &all, NULL);
+		/* A SIGHUP passed on right after the start waits until
+		 * the daemon has its handler (daemon_main unblocks it):
+		 * it must not kill the daemon. */
+		sigemptyset(&hup);
+		sigaddset(&hup, SIGHUP);
+		sigprocmask(SIG_SETMASK, &hup, NULL);
 		signal(SIGPIPE, SIG_DFL);
 		execl(exe, exe, "-f", (char *)NULL);
 		_exit(127);
@@ -86,7 +90,7 @@ child_restart_timer(void *arg)
 
 	c = child_find(name);
 	free(name);
-	if (c == NULL || c->off || c->state != CHILD_BACKOFF)
+	if (c == NULL || c->off || c->unlisted || c->state != CHILD_BACKOFF)
 		return;
 	c->timer = 0;
 	child_start(c);
@@ -116,15 +120,27 @@ children_sync(void)
 
 	if (list == NULL)
 		list = "";
-	/* Stop the daemons that left the list. */
+	/* Stop the daemons that left the list, and forget the restart of
+	 * one waiting out its back-off.  Apart from condor_off: one put
+	 * back into the list starts again. */
 	for (i = 0; i < nchildren; i++) {
 		struct child *c = &children[i];
 
-		if (!listed(list, c->name) && c->state == CHILD_RUNNING) {
+		if (listed(list, c->name)) {
+			c->unlisted = 0;
+			continue;
+		}
+		c->unlisted = 1;
+		if (c->state == CHILD_RUNNING) {
 			log_info("%s left DAEMON_LIST; stopping it", c->name);
-			c->off = 1;
 			c->state = CHILD_STOPPING;
 			kill(c->pid, SIGTERM);
+		} else if (c->state == CHILD_BACKOFF) {
+			log_info("%s left DAEMON_LIST; not restarting it",
+			    c->name);
+			event_timer_cancel(c->timer);
+			c->timer = 0;
+			c->state = CHILD_STOPPED;
 		}
 	}
 	copy = xstrdup(list);
@@ -144,8 +160,10 @@ children_sync(void)
 			for (p = c->name; *p; p++)
 				*p = (char)toupper((unsigned char)*p);
 		}
-		if (c->state == CHILD_STOPPED && !c->off)
+		if (c->state == CHILD_STOPPED && !c->off) {
+			c->restarts = 0;
 			child_start(c);
+		}
 	}
 	free(copy);
 }
@@ -170,11 +188,12 @@ children_exited(pid_t pid, int status)
 		else
 			log_info("%s (pid %d) exited with status %d",
 			    c->name, (int)pid, WEXITSTATUS(status));
-		if (c->off || c->state == CHILD_STOPPING) {
+		if (c->off || c->unlisted || c->state == CHILD_STOPPING) {
 			c->state = CHILD_STOPPED;
-			/* condor_on came while it was stopping: start it. */
-			if (!c->off) {
-				log_info("condor_on: starting %s", c->name);
+			/* condor_on came, or it returned to DAEMON_LIST,
+			 * while it was stopping: start it. */
+			if (!c->off && !c->unlisted) {
+				log_info("starting %s again", c->name);
 				child_start(c);
 			}
 			return;
@@ -195,8 +214,8 @@ children_exited(pid_t pid, int status)
 }
 
 /*
- * FN on each child NAME names (case aside; "" names all): 0, or -1 if
- * no child has that name.
+ * FN on each child of DAEMON_LIST that NAME names (case aside; "" names
+ * all): 0, or -1 if no such child has that name.
  */
 static int
 children_each(const char *name, void (*fn)(struct child *))
@@ -205,7 +224,8 @@ children_each(const char *name, void (*fn)(struct child *))
 	int found = 0;
 
 	for (i = 0; i < nchildren; i++) {
-		if (*name != '\0' && strcasecmp(children[i].name, name) != 0)
+		if ((*name != '\0' && strcasecmp(children[i].name, name) != 0) ||
+		    children[i].unlisted)
 			continue;
 		found = 1;
 		fn(&children[i]);

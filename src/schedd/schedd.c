@@ -9,7 +9,9 @@
  *	corrupt tail is cut at the last complete transaction, with a
  *	warning, and kept in job_queue.log.bad), and compacted by writing
  *	the live queue to a new file and renaming it over the old one when
- *	the log has grown to QUEUE_COMPACT_RATIO times the queue.
+ *	the log has grown to QUEUE_COMPACT_RATIO times the queue (a
+ *	compaction that fails leaves the log as it was and is tried again
+ *	after QUEUE_COMPACT_RETRY seconds).
  *
  *	A submission is one transaction: a new cluster of N procs.  The
  *	schedd sets ClusterId, ProcId, Owner (the caller's user name, from
@@ -75,8 +77,8 @@
  * CONFIGURATION
  *	SPOOL, LOG, SCHEDD_LOG, HOST, BIND_ADDRESS, SCHEDD_PORT,
  *	SCHEDD_INTERVAL, SHADOW, MAX_JOB_STARTS, MAX_JOBS_RUNNING, PRIO,
- *	QUEUE_SUPER_USERS, QUEUE_COMPACT_RATIO, MAX_SHADOW_EXCEPTIONS,
- *	RPC_TIMEOUT, HOSTALLOW_READ, HOSTALLOW_WRITE, COLLECTOR_HOST.
+ *	QUEUE_SUPER_USERS, QUEUE_COMPACT_RATIO, QUEUE_COMPACT_RETRY,
+ *	MAX_SHADOW_EXCEPTIONS, RPC_TIMEOUT, HOSTALLOW_READ, HOSTALLOW_WRITE, COLLECTOR_HOST.
  *
  * FILES
  *	$(SPOOL)/job_queue.log		the queue

@@ -36,7 +36,6 @@
 
 #define PRIO_MIN	(-20)
 #define PRIO_MAX	20
-#define COMPACT_RETRY	60	/* seconds after a failed compaction */
 #define OWNER_CACHE	5	/* seconds an owner's ids are kept */
 #define FINISH_BATCH	20000	/* jobs leaving the queue per turn */
 
@@ -44,7 +43,7 @@ struct qlog	*schedd_queue;
 
 static char	*spool;
 static long	 compact_timer;
-static double	 compact_not_before;
+static double	 compact_failed;	/* monotime() of the last failure, or 0 */
 
 /*
  * Live procs per cluster, so that the last proc to leave takes its
@@ -689,9 +688,14 @@ compact_tick(void *arg)
 
 	compact_timer = 0;
 	if (qlog_compact(schedd_queue) == -1) {
-		compact_not_before = monotime() + COMPACT_RETRY;
+		/* The log is still whole; the next commit after
+		 * QUEUE_COMPACT_RETRY seconds tries again. */
+		compact_failed = monotime();
+		log_warnx("job queue not compacted; trying again after %g s",
+		    param_double("QUEUE_COMPACT_RETRY", 60));
 		return;
 	}
+	compact_failed = 0;
 	log_info("job queue compacted from %lld to %lld bytes in %.3f s",
 	    before, qlog_file_size(schedd_queue), monotime() - t0);
 }
@@ -701,7 +705,8 @@ queue_maybe_compact(void)
 {
 	double ratio = param_double("QUEUE_COMPACT_RATIO", 4.0);
 
-	if (compact_timer != 0 || monotime() < compact_not_before)
+	if (compact_timer != 0 || (compact_failed > 0 && monotime() <
+	    compact_failed + param_double("QUEUE_COMPACT_RETRY", 60)))
 		return;
 	if (qlog_should_compact(schedd_queue, ratio))
 		compact_timer = event_timer_add(0, compact_tick, NULL);
@@ -1493,14 +1498,19 @@ recover(void)
 	for (ok = job_next(&j, 1); ok; ok = job_next(&j, 0)) {
 		queue_cluster_add(j.cluster, 1);
 		st = job_status(&j);
+		/* The shadow of a running job outlives its schedd, and so
+		 * does one told to stop (condor_rm, condor_hold) that had
+		 * not yet when the schedd died. */
+		pid = job_int(&j, "ShadowPid", 0);
+		if (pid > 0 && pid <= INT_MAX)
+			shadow_orphan(j.cluster, j.proc, (pid_t)pid);
 		if (st == JOB_RUNNING || st == JOB_SUSPENDED) {
-			pid = job_int(&j, "ShadowPid", 0);
-			if (pid > 0 && pid <= INT_MAX)
-				shadow_orphan(j.cluster, j.proc, (pid_t)pid);
 			tx_run_ended(&j, 0, 0);
 			tx_status(&j, JOB_IDLE, now);
 			requeued++;
-		} else if (st == JOB_REMOVED || st == JOB_COMPLETED) {
+		} else if (pid > 0)
+			tx_run_ended(&j, 0, 0);
+		if (st == JOB_REMOVED || st == JOB_COMPLETED) {
 			if (nfinish == cap) {
 				cap = cap ? cap * 2 : 16;
 				finish = xreallocarray(finish, cap,
