@@ -179,7 +179,8 @@ check "condor_rm of a job" grep -qx "Job 1.0 marked for removal" \
 	<<<"$(cm condor_rm 1.0)"
 check "condor_rm of a user's jobs" grep -qx "All jobs of user root marked for removal" \
 	<<<"$(cm condor_rm root)"
-wait_for 20 test "$(njobs)" -eq 0
+queue_empty() { test "$(njobs)" -eq 0; }
+wait_for 20 queue_empty
 check "the queue is empty" test "$(njobs)" -eq 0
 check "condor_history lists the removed jobs" \
 	test "$(cm condor_history -af ClusterId ProcId JobStatus 1 | sort)" = \

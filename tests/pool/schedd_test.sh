@@ -103,7 +103,8 @@ check "ProcId per proc" test "$(job_attr 1.42 Args)" = "proc 42"
 wait_for 10 grep -q "^000 (001.099.000)" "$POOL/user.log"
 check "100 submit events" \
     test "$(grep -c '^000 (001\.' "$POOL/user.log")" -eq 100
-wait_for 10 test "$(submitters)" = "cm 100"
+all_idle_seen() { test "$(submitters)" = "cm 100"; }
+wait_for 10 all_idle_seen
 check "the schedd's ad: 100 idle" test "$(submitters NumUsers)" = "cm 100 1"
 
 # 2. A restart replays the queue exactly.
