@@ -13,8 +13,9 @@
 #                        restart before each, then everything checked
 #                        again across two more (11 generations)
 #   memsem-maps          /proc/self/maps after the restart shows the
-#                        regions of before, of the same kinds, and no
-#                        mapping of the checkpoint's saved memory
+#                        regions of before, of the same kinds (a memfd's
+#                        memory a memfd's), and no mapping of the
+#                        checkpoint's saved memory
 #   memsem-corrupt       a byte flipped in the saved memory: the restart
 #                        stops with a message, the program never runs
 #   lua-primes-tstp      a Lua interpreter building a table of 250,000
@@ -189,9 +190,13 @@ fi
 # no further than the original program's bytes (the executable part).
 if want memsem-maps && [ "$memsem_ok" = 1 ]; then
 	d=$work/memsem-maps
+	mkdir -p "$d/n"
+	(cd "$d/n" && "$work/bin/memsem.native" maps >out 2>err)
 	self_cycles memsem "$d" maps
 	if [ "$RC" -ne 0 ] || [ ! -s "$d/maps.pre" ] || [ ! -s "$d/maps.post" ]; then
 		fail memsem-maps "exit status $RC after $GENS restarts: $(head -c 300 "$d/err")"
+	elif ! cmp -s "$d/n/out" "$d/out"; then
+		fail memsem-maps "output differs from the native run: $(diff "$d/n/out" "$d/out" | grep '^[<>]' | head -2 | tr -s ' ' | tr '\n' '|')"
 	else
 		why=$(python3 - "$d/maps.pre" "$d/maps.post" "$d/memsem" <<'EOF'
 import os, sys
@@ -236,7 +241,7 @@ EOF
 		if [ -n "$why" ]; then
 			fail memsem-maps "$why"
 		else
-			pass "memsem-maps (/proc/self/maps after the restart: the same $(wc -l <"$d/maps.post") regions, anonymous, shared and heap as before, no mapping of the saved memory)"
+			pass "memsem-maps (/proc/self/maps after the restart: the same $(wc -l <"$d/maps.post") regions, anonymous, shared, memfd and heap as before, no mapping of the saved memory)"
 		fi
 	fi
 fi

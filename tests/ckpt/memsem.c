@@ -15,7 +15,9 @@
  *			again across two more checkpoints (each restart
  *			resumes a program that was itself restarted)
  *	memsem maps	the process's own /proc/self/maps before and after
- *			a checkpoint, in maps.pre and maps.post
+ *			a checkpoint, in maps.pre and maps.post (anonymous,
+ *			shared, memfd, PROT_NONE memory, small and large
+ *			blocks)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -579,8 +581,19 @@ main(int argc, char **argv)
 	if (strcmp(argv[1], "maps") == 0) {
 		char *m = map(1 * MiB, PROT_READ | PROT_WRITE, MAP_PRIVATE);
 		char *s = map(64 * KiB, PROT_READ | PROT_WRITE, MAP_SHARED);
-		char *h = malloc(3 * MiB), *l = malloc(100 * KiB);
+		char *h = malloc(3 * MiB), *l = malloc(100 * KiB), *mf;
+		int fd = memfd_create("memsem", MFD_CLOEXEC);
 
+		/* A memfd's memory, its descriptor closed (an open one
+		 * would stop the checkpoint). */
+		if (fd < 0 || ftruncate(fd, 128 * KiB) < 0 ||
+		    (mf = mmap(NULL, 128 * KiB, PROT_READ | PROT_WRITE,
+		    MAP_SHARED, fd, 0)) == MAP_FAILED) {
+			perror("memfd");
+			return 1;
+		}
+		close(fd);
+		fill(mf, 128 * KiB, 85);
 		fill(m, 1 * MiB, 81);
 		mprotect(m + 512 * KiB, 64 * KiB, PROT_NONE);
 		fill(s, 64 * KiB, 82);
@@ -593,6 +606,7 @@ main(int argc, char **argv)
 		say("shared", s, 64 * KiB);
 		say("large block", h, 3 * MiB);
 		say("small block", l, 100 * KiB);
+		say("memfd", mf, 128 * KiB);
 		printf("memsem done\n");
 		return 0;
 	}
