@@ -95,12 +95,13 @@ struct rs {
 	int			 remote;	/* under Condor: files at the
 						   shadow */
 	int			 syscall_fd;
-	uint8_t			 filemap[CB_MAX_REGIONS / 8];	/* regions
-						   mapped from a file */
+	/* Regions mapped from a file: a bit each. */
+	uint8_t			 filemap[CB_MAX_REGIONS / 8];
 };
 
 #define IS_FILEMAP(rs, i)	((rs)->filemap[(i) / 8] & (1u << ((i) % 8)))
-#define SET_FILEMAP(rs, i)	((rs)->filemap[(i) / 8] |= (uint8_t)(1u << ((i) % 8)))
+#define SET_FILEMAP(rs, i)	\
+	((rs)->filemap[(i) / 8] |= (uint8_t)(1u << ((i) % 8)))
 
 /* /proc/self/maps, from the cache in RS (the library's own copy is
  * replaced with the program's memory) or by name. */
