@@ -16,8 +16,9 @@
  *   page-aligned        the saved memory: one extent per run of non-zero
  *   extents             pages of every saved region (data, bss, heap,
  *                       anonymous mappings, stack), each at a page-aligned
- *                       file offset so that the restart maps it (private,
- *                       lazily) instead of copying it; section .condor_data.
+ *                       file offset (the restart reads it into memory of
+ *                       the kind the region was, in large aligned reads);
+ *                       section .condor_data.
  *   restart state       struct ckpt_head, then the tables it points to
  *                       (regions, extents, open files, descriptors, a
  *                       string table); section .condor_restart.
@@ -98,6 +99,9 @@ enum ckpt_kind {
 #define CKPT_RF_PRIVATE		0x01
 #define CKPT_RF_NORESERVE	0x02	/* restored with MAP_NORESERVE */
 #define CKPT_RF_GROWSDOWN	0x04
+#define CKPT_RF_FILE		0x08	/* a private mapping of the file
+					   NAME (the executable, for
+					   CKPT_R_DATA) at file_off */
 
 struct ckpt_region {
 	uint64_t	start, end;	/* [start, end), page aligned */
@@ -107,7 +111,8 @@ struct ckpt_region {
 	uint32_t	name;		/* string table offset ("" = 0) */
 	uint32_t	first_extent;	/* its extents, ascending, no overlap */
 	uint32_t	nextents;
-	uint64_t	file_off;	/* CKPT_R_SHARED: offset in that file */
+	uint64_t	file_off;	/* CKPT_R_SHARED, CKPT_RF_FILE: offset
+					   in that file */
 };
 
 /* A run of saved pages; pages of a region outside its extents are 0. */

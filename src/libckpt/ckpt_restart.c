@@ -18,13 +18,22 @@
  *     O_APPEND, and seeks to its offset); the working directory exists.
  *     Any failure here refuses with a message and exit status 1.
  *  C. the point of no return: moves [vvar]/[vdso] back where they were
- *     (mremap, as DMTCP does) if the kernel put them elsewhere; sets the
- *     break; maps every saved region from the checkpoint file, private
- *     and fixed, so pages come in as they are touched (holes stay zero,
- *     PROT_NONE regions stay reserved); copies the saved stack into the
- *     process's own stack (so it still grows); verifies every extent's
- *     checksum (a mismatch: message, exit 1: a corrupt image never runs);
- *     re-applies protections; puts each file on its descriptor (dup3);
+ *     (mremap, as DMTCP does) if the kernel put them elsewhere; takes the
+ *     break down to the heap's start and up to the saved break (the heap
+ *     is fresh memory of the break, as it was); makes every other saved
+ *     region the kind of memory it was: private anonymous memory (bss
+ *     stays the kernel's own), shared anonymous memory (a memfd again
+ *     for a memfd's), a private mapping of the executable's data or of
+ *     the file the program mapped (anonymous if that file is gone), a
+ *     shared file mapping; unmaps what the program did not have; copies
+ *     the saved stack into the process's own stack (so it still grows);
+ *     reads every extent from the checkpoint into its place in large
+ *     chunks, each summed as it arrives (a mismatch: message, exit 1: a
+ *     corrupt image never runs), pages of a file mapping that were zero
+ *     made zero; re-applies protections.  Nothing maps the
+ *     checkpoint's saved memory afterwards: the memory is the program's,
+ *     and realloc, mremap, madvise and brk behave on it as they did
+ *     before.  Then it puts each file on its descriptor (dup3);
  *     restores the working directory, umask, signal dispositions,
  *     alternate stack, interval timers, then the thread pointer (after
  *     the heap: static glibc keeps the TCB in it, and with it the stack
@@ -57,8 +66,12 @@
 #define RS_STACK	(256UL << 10)
 #define RS_IOBUF	(1UL << 20)
 #define RS_VDSO		(1UL << 20)
+#define RS_CHUNK	(2UL << 20)	/* bytes read and summed at once */
 #define MAX_SHARED	256
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE	23
+#endif
 #ifndef MREMAP_FIXED
 #define MREMAP_MAYMOVE	1
 #define MREMAP_FIXED	2
@@ -82,7 +95,13 @@ struct rs {
 	int			 remote;	/* under Condor: files at the
 						   shadow */
 	int			 syscall_fd;
+	/* Regions mapped from a file: a bit each. */
+	uint8_t			 filemap[CB_MAX_REGIONS / 8];
 };
+
+#define IS_FILEMAP(rs, i)	((rs)->filemap[(i) / 8] & (1u << ((i) % 8)))
+#define SET_FILEMAP(rs, i)	\
+	((rs)->filemap[(i) / 8] |= (uint8_t)(1u << ((i) % 8)))
 
 /* /proc/self/maps, from the cache in RS (the library's own copy is
  * replaced with the program's memory) or by name. */
@@ -643,17 +662,113 @@ move_specials(struct rs *rs)
 	}
 }
 
+/*
+ * A private anonymous mapping of LEN bytes at ADDR (MAP_FIXED), or a
+ * shared one.  A region the kernel would not commit memory for without
+ * MAP_NORESERVE (a 2 TiB one with a few pages used) gets the flag, as
+ * the program must have given it.
+ */
+static long
+map_anon(uint64_t addr, uint64_t len, int shared)
+{
+	int flags = (shared ? MAP_SHARED : MAP_PRIVATE) | MAP_ANONYMOUS |
+	    MAP_FIXED;
+	long p;
+
+	p = condor_sys6(SYS_mmap, addr, len, PROT_READ | PROT_WRITE, flags,
+	    -1, 0);
+	if (p == -ENOMEM)
+		p = condor_sys6(SYS_mmap, addr, len, PROT_READ | PROT_WRITE,
+		    flags | MAP_NORESERVE, -1, 0);
+	return p;
+}
+
+/*
+ * A shared memory object that is not a file (MAP_SHARED|MAP_ANONYMOUS
+ * shows as "/dev/zero (deleted)", memfd_create's as "/memfd:NAME
+ * (deleted)"): a new one of the same kind, its contents filled in after.
+ */
+static long
+map_shared_anon(const struct ckpt_region *r, const char *name)
+{
+	char mname[256];
+	uint64_t len = r->end - r->start;
+	size_t n;
+	long fd, p;
+
+	if (cj_strncmp(name, "/memfd:", 7) != 0)
+		return map_anon(r->start, len, 1);
+	cj_strlcpy(mname, name + 7, sizeof(mname));
+	n = cj_strlen(mname);
+	if (n > 10 && cj_strcmp(mname + n - 10, " (deleted)") == 0)
+		mname[n - 10] = '\0';
+	fd = condor_sys2(SYS_memfd_create, mname, MFD_CLOEXEC);
+	if (fd < 0)
+		return map_anon(r->start, len, 1);
+	p = -EINVAL;
+	if (condor_sys2(SYS_ftruncate, fd, r->file_off + len) == 0)
+		p = condor_sys6(SYS_mmap, r->start, len, PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_FIXED, fd, r->file_off);
+	condor_sys1(SYS_close, fd);
+	return p == (long)r->start ? p : map_anon(r->start, len, 1);
+}
+
+/*
+ * A private mapping of a file again: the executable's data from the
+ * checkpoint (whose first exe_len bytes are the executable), another
+ * file by its name.  -1 if the file cannot be mapped as it was (gone,
+ * shorter now, refused by the sandbox): the region is then private
+ * anonymous memory with the same contents.
+ */
+static long
+map_file(struct rs *rs, const struct ckpt_region *r)
+{
+	uint64_t len = r->end - r->start;
+	struct stat st;
+	long fd, p;
+
+	if (!(r->flags & CKPT_RF_FILE) || r->file_off % PAGE != 0)
+		return -1;
+	if (r->kind == CKPT_R_DATA) {
+		if (r->file_off > rs->h->exe_len ||
+		    len > rs->h->exe_len - r->file_off)
+			return -1;
+		p = condor_sys6(SYS_mmap, r->start, len, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_FIXED, rs->exe_fd, r->file_off);
+		return p == (long)r->start ? 0 : -1;
+	}
+	fd = condor_sys3(SYS_open, CKPT_STR(rs->h, r->name),
+	    O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	p = -1;
+	if (condor_sys2(SYS_fstat, fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (uint64_t)st.st_size >= r->file_off + len)
+		p = condor_sys6(SYS_mmap, r->start, len, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_FIXED, fd, r->file_off);
+	condor_sys1(SYS_close, fd);
+	return p == (long)r->start ? 0 : -1;
+}
+
+/*
+ * Every saved region becomes the kind of memory it was, writable for
+ * now: anonymous memory fresh from the kernel (the heap from the break
+ * set before), private mappings of files, shared mappings.  Their
+ * contents come next (fill_regions).
+ */
 static void
 map_regions(struct rs *rs)
 {
 	const struct ckpt_head *h = rs->h;
 	const struct ckpt_region *r = CKPT_REGIONS(h);
-	const struct ckpt_extent *e = CKPT_EXTENTS(h);
-	uint32_t i, j, nshared = 0;
+	uint32_t i, nshared = 0;
 	long p;
 
 	for (i = 0; i < h->nregions; i++) {
-		if (r[i].kind == CKPT_R_SHARED) {
+		const char *name = CKPT_STR(h, r[i].name);
+
+		switch (r[i].kind) {
+		case CKPT_R_SHARED:
 			p = condor_sys6(SYS_mmap, r[i].start,
 			    r[i].end - r[i].start, r[i].prot,
 			    MAP_SHARED | MAP_FIXED, rs->shared_fd[nshared++],
@@ -661,29 +776,51 @@ map_regions(struct rs *rs)
 			if (p != (long)r[i].start)
 				refuse("cannot map a shared file back", 0);
 			continue;
-		}
-		if (!is_mapped_kind(r[i].kind))
+		case CKPT_R_HEAP:
+			/* The break made it. */
 			continue;
-		if (r[i].nextents != 1 || e[r[i].first_extent].addr !=
-		    r[i].start || e[r[i].first_extent].len !=
-		    r[i].end - r[i].start) {
-			p = condor_sys6(SYS_mmap, r[i].start,
-			    r[i].end - r[i].start, PROT_READ | PROT_WRITE,
-			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED |
-			    MAP_NORESERVE, -1, 0);
-			if (p != (long)r[i].start)
-				refuse("cannot map memory back", 0);
+		case CKPT_R_DATA:
+		case CKPT_R_BSS:
+		case CKPT_R_ANON:
+			break;
+		default:
+			continue;
 		}
-		for (j = r[i].first_extent; j < r[i].first_extent +
-		    r[i].nextents; j++) {
-			p = condor_sys6(SYS_mmap, e[j].addr, e[j].len,
-			    PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED,
-			    rs->exe_fd, e[j].off);
-			if (p != (long)e[j].addr)
-				refuse("cannot map memory back from the "
-				    "checkpoint file", 0);
+		if (r[i].kind == CKPT_R_BSS && condor_sys3(SYS_mprotect,
+		    r[i].start, r[i].end - r[i].start,
+		    PROT_READ | PROT_WRITE) == 0 && condor_sys3(SYS_madvise,
+		    r[i].start, r[i].end - r[i].start, MADV_DONTNEED) == 0)
+			continue;	/* the kernel's own, emptied */
+		if (r[i].kind == CKPT_R_ANON && !(r[i].flags & CKPT_RF_PRIVATE))
+			p = map_shared_anon(&r[i], name);
+		else if (map_file(rs, &r[i]) == 0) {
+			SET_FILEMAP(rs, i);
+			continue;
 		}
+		else
+			p = map_anon(r[i].start, r[i].end - r[i].start, 0);
+		if (p != (long)r[i].start)
+			refuse("cannot map memory back", 0);
 	}
+}
+
+/*
+ * The heap: the break goes down to where the heap starts (the start-up
+ * code's own heap goes) and up to the saved break, so the whole heap is
+ * fresh memory the kernel gave the break, as the program's was.
+ */
+static void
+restore_break(struct rs *rs)
+{
+	const struct ckpt_head *h = rs->h;
+	uint64_t hi = (h->brk + PAGE - 1) & ~(PAGE - 1);
+
+	if ((uint64_t)condor_sys1(SYS_brk, h->start_brk) != h->start_brk)
+		refuse("cannot set the break", 0);
+	if (hi > h->start_brk)
+		condor_sys2(SYS_munmap, h->start_brk, hi - h->start_brk);
+	if ((uint64_t)condor_sys1(SYS_brk, h->brk) != h->brk)
+		refuse("cannot set the break", 0);
 }
 
 /* Unmap what this process has and the checkpointed one had not. */
@@ -748,14 +885,52 @@ unmap_leftovers(struct rs *rs)
 	}
 }
 
+/*
+ * Read extent E from the checkpoint into its place, in chunks, each
+ * summed as it arrives (still in the cache); a mismatch stops the
+ * restart before the program could run on bad data.
+ */
 static void
-check_sum(const struct ckpt_extent *e, const void *p)
+fill_extent(struct rs *rs, const struct ckpt_extent *e)
 {
-	char a[24];
+	struct ckpt_sumctx sc;
+	char *p = (char *)e->addr, a[24];
+	uint64_t at, n;
 
-	if (ckpt_sum(p, e->len) != e->sum)
+	ckpt_sum_init(&sc);
+	for (at = 0; at < e->len; at += n) {
+		n = e->len - at < RS_CHUNK ? e->len - at : RS_CHUNK;
+		/* The pages in one go rather than a fault each (about 12%
+		 * less time; older kernels say EINVAL and fault them). */
+		condor_sys3(SYS_madvise, p + at, n, MADV_POPULATE_WRITE);
+		if (pread_full(rs->exe_fd, p + at, n, e->off + at) < 0)
+			refuse("cannot read memory back (file truncated?)", 0);
+		ckpt_sum_more(&sc, p + at, n);
+	}
+	if (ckpt_sum_end(&sc) != e->sum)
 		refuse("checksum mismatch in memory at 0x",
 		    cj_utoa(e->addr, a, 16));
+}
+
+static int
+page_is_zero(const uint64_t *p)
+{
+	size_t i;
+
+	for (i = 0; i < PAGE / 8; i += 8)
+		if ((p[i] | p[i + 1] | p[i + 2] | p[i + 3] | p[i + 4] |
+		    p[i + 5] | p[i + 6] | p[i + 7]) != 0)
+			return 0;
+	return 1;
+}
+
+/* Pages of a file mapping in [lo, hi) that were zero when saved. */
+static void
+zero_pages(uint64_t lo, uint64_t hi)
+{
+	for (; lo < hi; lo += PAGE)
+		if (!page_is_zero((const uint64_t *)lo))
+			cj_memset((void *)lo, 0, PAGE);
 }
 
 static void
@@ -776,30 +951,40 @@ restore_stack(struct rs *rs)
 	for (j = s->first_extent; j < s->first_extent + s->nextents; j++) {
 		if (e[j].addr > a)
 			cj_memset((void *)a, 0, e[j].addr - a);
-		if (pread_full(rs->exe_fd, (void *)e[j].addr, e[j].len,
-		    e[j].off) < 0)
-			refuse("cannot read the stack back", 0);
-		check_sum(&e[j], (const void *)e[j].addr);
+		fill_extent(rs, &e[j]);
 		a = e[j].addr + e[j].len;
 	}
 	if (a < s->end)
 		cj_memset((void *)a, 0, s->end - a);
 }
 
+/*
+ * The contents: every extent read into its region; in a file mapping
+ * the pages between extents (zero when saved) made zero; then each
+ * region's protection.
+ */
 static void
-verify_and_protect(struct rs *rs)
+fill_regions(struct rs *rs)
 {
 	const struct ckpt_head *h = rs->h;
 	const struct ckpt_region *r = CKPT_REGIONS(h);
 	const struct ckpt_extent *e = CKPT_EXTENTS(h);
+	uint64_t a;
 	uint32_t i, j;
 
 	for (i = 0; i < h->nregions; i++) {
 		if (!is_mapped_kind(r[i].kind))
 			continue;
+		a = r[i].start;
 		for (j = r[i].first_extent; j < r[i].first_extent +
-		    r[i].nextents; j++)
-			check_sum(&e[j], (const void *)e[j].addr);
+		    r[i].nextents; j++) {
+			if (IS_FILEMAP(rs, i))
+				zero_pages(a, e[j].addr);
+			fill_extent(rs, &e[j]);
+			a = e[j].addr + e[j].len;
+		}
+		if (IS_FILEMAP(rs, i))
+			zero_pages(a, r[i].end);
 		if (r[i].prot != (PROT_READ | PROT_WRITE))
 			condor_sys3(SYS_mprotect, r[i].start,
 			    r[i].end - r[i].start, r[i].prot);
@@ -901,12 +1086,11 @@ restart_main(void *arg)
 
 	/* No way back from here. */
 	move_specials(rs);
-	if ((uint64_t)condor_sys1(SYS_brk, h->brk) != h->brk)
-		refuse("cannot set the break", 0);
+	restore_break(rs);
 	map_regions(rs);
 	unmap_leftovers(rs);
 	restore_stack(rs);
-	verify_and_protect(rs);
+	fill_regions(rs);
 	restore_files(rs);
 	if (rs->cwd_fd >= 0) {
 		condor_sys1(SYS_fchdir, rs->cwd_fd);

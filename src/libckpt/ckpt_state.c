@@ -699,6 +699,23 @@ add_region(struct ckpt_build *b, const struct mapline *m, uint64_t lo,
 			r->file_off = m->off + (lo - m->lo);
 		}
 	}
+	/*
+	 * A private mapping of a file (the executable's data, or a file the
+	 * program mapped) is restored as one again, its saved pages laid
+	 * over it, so that what the kernel does with it later (MADV_DONTNEED
+	 * giving the file's pages back) is what it would have done.
+	 * Devices, deleted files and shared memory objects are not files a
+	 * restart could map.
+	 */
+	if ((r->kind == CKPT_R_DATA || r->kind == CKPT_R_ANON) &&
+	    m->perms[3] == 'p' && m->inode != 0 && name[0] == '/' &&
+	    !starts_with(name, "/dev/") && !starts_with(name, "/SYSV") &&
+	    !starts_with(name, "/memfd:") &&
+	    !((n = cj_strlen(name)) > 10 &&
+	    cj_strcmp(name + n - 10, " (deleted)") == 0)) {
+		r->flags |= CKPT_RF_FILE;
+		r->file_off = m->off + (lo - m->lo);
+	}
 	r->name = ckpt_build_str(b, name);
 	if (saveable(r->kind)) {
 		h->image_bytes += hi - lo;
