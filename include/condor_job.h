@@ -42,6 +42,26 @@ extern const char	condor_gate_template_ret[];
 typedef long (*condor_gate_fn)(long, long, long, long, long, long, long);
 #define condor_gate	((condor_gate_fn)CONDOR_GATE_ADDR)
 
+/*
+ * The gate's second entry: the call, then the signal mask *MASK put
+ * back, for calls that wait with the program's signals unblocked.  A
+ * signal whose RIP is in CONDOR_GATE_DONE(rip) came after such a call
+ * completed and before the mask was back: its bookkeeping is not done.
+ */
+extern const char	condor_gate_template_masked[];
+extern const char	condor_gate_template_masked_ret[];
+extern const char	condor_gate_template_masked_done[];
+typedef long (*condor_gate_masked_fn)(long, long, long, long, long, long,
+    long, const uint64_t *);
+#define CONDOR_GATE_AT(sym)	(CONDOR_GATE_ADDR + \
+	(unsigned long)((sym) - condor_gate_template))
+#define condor_gate_masked \
+	((condor_gate_masked_fn)CONDOR_GATE_AT(condor_gate_template_masked))
+#define CONDOR_GATE_DONE(rip) \
+	((rip) == CONDOR_GATE_RET || \
+	((rip) >= CONDOR_GATE_AT(condor_gate_template_masked_ret) && \
+	(rip) <= CONDOR_GATE_AT(condor_gate_template_masked_done)))
+
 /* A system call through the gate: the raw result (-errno on error). */
 #define condor_sys0(n)			condor_gate((n), 0, 0, 0, 0, 0, 0)
 #define condor_sys1(n, a)		condor_gate((n), (long)(a), 0, 0, 0, 0, 0)

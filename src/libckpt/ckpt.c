@@ -391,7 +391,7 @@ ckpt_handler(int sig, siginfo_t *si, void *ucv)
 	/* A trapped call that has just completed, its bookkeeping not done:
 	 * later (condor_job.h, remote_unblocked). */
 	if (remote_unblocked > 0 &&
-	    (uint64_t)uc->uc_mcontext.gregs[REG_RIP] == CONDOR_GATE_RET) {
+	    CONDOR_GATE_DONE((uint64_t)uc->uc_mcontext.gregs[REG_RIP])) {
 		remote_deferred_sig = sig;
 		return;
 	}

@@ -31,6 +31,40 @@ condor_gate_template:
 	syscall
 condor_gate_template_ret:		/* where a completed call returns to */
 	ret
+
+/*
+ *	long gate_masked(long nr, long a1, long a2, long a3, long a4,
+ *	    long a5, long a6, const uint64_t *mask)
+ *
+ * The call, then rt_sigprocmask(SIG_SETMASK, mask), both here: a call
+ * that may wait runs with the program's signals unblocked, and a signal
+ * that finds its RIP from condor_gate_template_masked_ret to
+ * condor_gate_template_masked_done came after the call completed and
+ * before the mask went back on (condor_job.h, CONDOR_GATE_DONE).
+ */
+	.globl	condor_gate_template_masked
+	.globl	condor_gate_template_masked_ret
+	.globl	condor_gate_template_masked_done
+condor_gate_template_masked:
+	movq	%rdi, %rax
+	movq	%rsi, %rdi
+	movq	%rdx, %rsi
+	movq	%rcx, %rdx
+	movq	%r8, %r10
+	movq	%r9, %r8
+	movq	8(%rsp), %r9
+	syscall
+condor_gate_template_masked_ret:
+	movq	%rax, %r9		/* the kernel keeps r9 across syscall */
+	movl	$14, %eax		/* SYS_rt_sigprocmask */
+	movl	$2, %edi		/* SIG_SETMASK */
+	movq	16(%rsp), %rsi
+	xorl	%edx, %edx
+	movl	$8, %r10d
+	syscall
+condor_gate_template_masked_done:
+	movq	%r9, %rax
+	ret
 condor_gate_template_end:
 	.size	condor_gate_template, condor_gate_template_end - condor_gate_template
 

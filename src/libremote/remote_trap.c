@@ -318,8 +318,9 @@ sc_do_mask(struct sc_call *c, int blocks)
 	prog = *(uint64_t *)&c->uc->uc_sigmask;
 	remote_unblocked++;
 	condor_sys4(SYS_rt_sigprocmask, SIG_SETMASK, &prog, 0, 8);
-	r = sc_gate(c);
-	condor_sys4(SYS_rt_sigprocmask, SIG_SETMASK, &full, 0, 8);
+	/* The mask goes back on in the gate: see CONDOR_GATE_DONE. */
+	r = condor_gate_masked(c->nr, c->a[0], c->a[1], c->a[2], c->a[3],
+	    c->a[4], c->a[5], &full);
 	remote_unblocked--;
 	return r;
 }
