@@ -12,6 +12,8 @@
 # keeps growing after one); a job that cannot checkpoint within
 # VACATE_GRACE (stopped, here) is killed and resumes from its last
 # periodic checkpoint, output still identical.
+#
+# checks: 22
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 

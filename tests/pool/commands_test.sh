@@ -6,6 +6,8 @@
 # condor_hold, condor_release, condor_rm and their errors; another user
 # cannot touch root's jobs; condor_q -analyze names the clause no machine
 # satisfies (two startds); condor_history, condor_reschedule, condor_wait.
+#
+# checks: 89
 . "$(dirname "$0")/../lib/pool.sh"
 
 pool_init

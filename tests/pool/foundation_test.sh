@@ -4,6 +4,8 @@
 # a machine to Owner, the master restarts a killed daemon, condor_off and
 # condor_on work, stale ads expire, condor_advertise feeds many ads, and
 # hostile RPC traffic leaves the collector serving.
+#
+# checks: 60
 . "$(dirname "$0")/../lib/pool.sh"
 
 pool_init

@@ -8,6 +8,8 @@
 # clause.  Garbage on a startd's port leaves it serving.  The schedd is
 # killed with SIGKILL again and again while jobs run: every job still
 # completes exactly once.
+#
+# checks: 26
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 

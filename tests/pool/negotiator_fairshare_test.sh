@@ -12,6 +12,8 @@
 #    job runs there and completes, and the vacated job goes back to
 #    heavy's queue and later resumes from its checkpoint, its output
 #    equal to a native run's.
+#
+# checks: 31
 . "$(dirname "$0")/../lib/pool.sh"
 
 pool_init

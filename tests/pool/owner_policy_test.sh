@@ -17,6 +17,8 @@
 #  - exec2: bad policy expressions (a misspelt attribute in SUSPEND, a
 #    type error or garbage in START, a broken configuration file) are
 #    logged once and handled on the owner's side; the startd serves on.
+#
+# checks: 98
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 

@@ -9,6 +9,8 @@
 # vacates it with a checkpoint (004 "Job was checkpointed"); it resumes
 # on the idle exec2 from that checkpoint, and its output equals a native
 # run's.
+#
+# checks: 22
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 

@@ -11,6 +11,8 @@
 # the database included, must be byte-identical.
 #
 # When the tests run as root the jobs are submitted by user nobody.
+#
+# checks: 50
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 

@@ -10,6 +10,8 @@
 #
 # When the tests run as root the jobs are submitted by user nobody, so
 # that EACCES is the owner's (a mode-000 file) rather than root's.
+#
+# checks: 52
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 

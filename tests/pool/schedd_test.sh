@@ -10,6 +10,8 @@
 # hold/release/prio/rm with their user-log events and history, owners,
 # the shadow exit statuses 100/107/112/other, MAX_JOB_STARTS, SIGKILL
 # and SIGTERM with shadows running, and hostile requests.
+#
+# checks: 81
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 

@@ -7,6 +7,8 @@
 # condor_history's, its utilization shows machines Claimed while the
 # jobs ran, -plot writes well-formed SVG, a torn line in the pool
 # history is skipped, and bad arguments fail with clear messages.
+#
+# checks: >=51 (56 as root: a second owner, nobody, adds checks)
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 

@@ -11,6 +11,8 @@
  * run stops after a fixed number of rounds or, past a smaller fixed
  * number, about two seconds, which ever comes first, so it stays short
  * under valgrind too.
+ *
+ * checks: 8
  */
 #include <rpc/rpc.h>
 

@@ -1,5 +1,7 @@
 /*
  * jobargs_test.c: splitting a job's Args and Env (jobargs.h).
+ *
+ * checks: 34
  */
 #include <stdio.h>
 #include <stdlib.h>

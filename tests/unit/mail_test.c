@@ -1,5 +1,7 @@
 /*
  * mail_test.c: mail_send through a stand-in for sendmail (mail.h).
+ *
+ * checks: 16
  */
 #include <sys/stat.h>
 

@@ -2,6 +2,8 @@
  * negotiator_match_test.c: matchmaking and the negotiation cycle
  * (src/common/match.c), with ads built in code and schedds and startds
  * played by callbacks that record what they were told.
+ *
+ * checks: 77
  */
 #include <stdio.h>
 #include <stdlib.h>

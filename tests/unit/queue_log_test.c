@@ -5,6 +5,8 @@
  * Garbage and flipped bytes stop replay at the last good commit; random
  * files never crash it; compaction keeps the state; a failed write
  * leaves nothing behind; 10000 jobs go in and come back.
+ *
+ * checks: 66
  */
 #include <sys/resource.h>
 #include <sys/stat.h>

@@ -6,6 +6,8 @@
  *
  * Deterministic: a fixed seed and a fixed number of cases (about two
  * seconds).  A hang is caught by tests/run's time limit, not here.
+ *
+ * checks: 4
  */
 #include <stdint.h>
 #include <stdio.h>
