@@ -4,7 +4,7 @@
 # 127.0.0.1 with its state in ~/.condor, and condor_status shows this
 # machine.  SIGTERM to the pid in the pid file stops everything.
 #
-# checks: 8
+# checks: 7
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 home=$(mktemp -d /tmp/condor-personal.XXXXXX)
 pass() { echo "PASS $1"; }
