@@ -8,7 +8,7 @@
 # jobs ran, -plot writes well-formed SVG, a torn line in the pool
 # history is skipped, and bad arguments fail with clear messages.
 #
-# checks: >=51 (56 as root: a second owner, nobody, adds checks)
+# checks: >=50 (56 as root: a second owner, nobody, adds checks)
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -121,8 +121,11 @@ for o in $OWNER1 $OWNER2 TOTAL; do
 	check "$o: jobs ran and waited (wait ratio defined)" \
 		is_ratio "$(owner_field "$o" WaitRatio)"
 done
-check "the jobs burnt CPU remotely (> 1 s in all)" \
-	awk -v r="$(owner_field TOTAL RemoteCpu)" 'BEGIN { exit !(r > 1) }'
+# Each job's loop takes a third of a second here; a tenth is plenty to
+# tell CPU time from none, on one owner's two jobs or two owners' four.
+check "the jobs burnt CPU remotely (> 0.1 s a job)" \
+	awk -v r="$(owner_field TOTAL RemoteCpu)" -v n="$(wc -l <hist.txt)" \
+	    'BEGIN { exit !(n > 0 && r > 0.1 * n) }'
 check "leverage is remote CPU over local CPU" \
 	awk -v r="$(owner_field TOTAL RemoteCpu)" -v l="$(owner_field TOTAL LocalCpu)" \
 	    -v v="$(owner_field TOTAL Leverage)" \
