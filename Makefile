@@ -1,7 +1,7 @@
 # Condor: build, test, demo, install.  Plain make; see README.
 #
 #   make              install missing Debian packages (as root), build
-#   make check        build and run every test; last line "N passed, N failed"
+#   make check        build and run every test; last line "N passed, N failed, N skipped"
 #   make demo         a personal pool running a real job
 #   make bench        benchmarks
 #   make install PREFIX=/usr/local

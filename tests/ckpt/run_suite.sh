@@ -39,6 +39,12 @@ want() {
 }
 selected=("$@")
 
+# gdb_frame FUNCTION FILE: gdb's backtrace in FILE shows a frame of
+# FUNCTION, with or without the "0x... in " before it.
+gdb_frame() {
+	grep -Eq "^#[0-9]+ +(0x[0-9a-f]+ in )?$1 \\(" "$2"
+}
+
 # A random pause of 0.04 to 0.24 s: where checkpoints land.
 pause() { sleep "0.$(printf '%02d' $((RANDOM % 21 + 4)))"; }
 
@@ -421,8 +427,11 @@ if want core && { [ -x "$work/bin/recurse" ] || build recurse; }; then
 			fail core-is-et-core "readelf does not see an ET_CORE"
 		fi
 		gdb -batch -ex "bt 6" -ex "bt -3" "$d/recurse" "$d/core.recurse" >"$d/gdb.out" 2>&1
-		if grep -q ' in work ' "$d/gdb.out" && grep -q ' in recurse ' "$d/gdb.out" &&
-		    grep -q ' in main ' "$d/gdb.out"; then
+		# A frame line is "#0  0x... in work () at recurse.c:22", or
+		# "#0  work () at recurse.c:22" when the pc sits on a
+		# statement boundary.
+		if gdb_frame work "$d/gdb.out" && gdb_frame recurse "$d/gdb.out" &&
+		    gdb_frame main "$d/gdb.out"; then
 			pass "gdb-backtrace (gdb PROGRAM CORE: work <- recurse <- ... <- main)"
 		else
 			fail gdb-backtrace "gdb printed no work/recurse/main frames: $(grep '^#' "$d/gdb.out" | head -3 | tr '\n' ' ')"

@@ -2,14 +2,21 @@
 # A short run of every libFuzzer target from its corpus (part of make
 # check).  FUZZ_SECONDS sets the time per target; a crash, leak, or
 # sanitizer report fails the target and leaves the input in the log dir.
+# A target not built (make fuzzers) is a SKIP.
+#
+# checks: 8 (one per tests/fuzz/fuzz_*.c)
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 secs=${FUZZ_SECONDS:-8}
 work=$(mktemp -d /tmp/condor-fuzz.XXXXXX)
 fails=0
-for f in "$TOP"/obj/fuzz/fuzz_*; do
-	[ -x "$f" ] || continue
-	name=$(basename "$f")
+for src in "$TOP"/tests/fuzz/fuzz_*.c; do
+	name=$(basename "$src" .c)
+	f=$TOP/obj/fuzz/$name
+	if [ ! -x "$f" ]; then
+		echo "SKIP $name: not built (make fuzzers)"
+		continue
+	fi
 	corpus=$TOP/tests/fuzz/corpus/${name#fuzz_}
 	mkdir -p "$work/$name"
 	cp -r "$corpus"/. "$work/$name/" 2>/dev/null

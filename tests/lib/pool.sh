@@ -15,13 +15,54 @@
 #   pool_owner DIR                 # OWNER, as_owner: who submits jobs
 #   pool_stop                      # (also done at exit)
 #
-# Checks print "PASS name" / "FAIL name: why" for tests/run.  Every
-# process started is stopped by pid at exit: the masters with SIGTERM
-# (they stop their daemons), then anything still running whose
-# environment names this pool.
+# Checks print "PASS name" / "FAIL name: why" for tests/run, or "SKIP
+# name: why" when they cannot run here.  Every process started is
+# stopped by pid at exit: the masters with SIGTERM (they stop their
+# daemons), then anything still running whose environment names this
+# pool.
+#
+# The pool runs the programs in $RELEASE (bin, sbin, lib, etc): the
+# tree itself, unless the tests run as root and the tree is out of
+# other users' reach (a clone in a directory only root may enter), since
+# user nobody then submits jobs and runs them.  RELEASE is then a copy
+# made by "make install" in a temporary 0755 directory: the one tests/run
+# names in CONDOR_TEST_RELEASE (installed by the first test that needs
+# it), or else this test's own.
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-export PATH="$TOP/bin:$TOP/sbin:$PATH"
+RELEASE=$TOP
+POOL_OWN_RELEASE=
+
+# reachable_by_others PATH: every directory above PATH lets others in.
+reachable_by_others() {
+	local d=$1
+	while [ "$d" != / ] && [ -n "$d" ]; do
+		d=$(dirname "$d")
+		[ $((8#$(stat -L -c %a "$d") & 1)) -eq 1 ] || return 1
+	done
+	test "$(stat -L -c %A "$1" | cut -c8-10)" = r-x
+}
+
+# pool_release: set RELEASE (above); exits the test if it cannot.
+pool_release() {
+	local dir=${CONDOR_TEST_RELEASE:-}
+	[ "$(id -u)" = 0 ] || return 0
+	reachable_by_others "$TOP/bin/condor_submit" &&
+	    reachable_by_others "$TOP/sbin/condor_master" && return 0
+	if [ -z "$dir" ] || ! reachable_by_others "$dir"; then
+		dir=$(mktemp -d /tmp/condor-release.XXXXXX) || exit 1
+		chmod 755 "$dir"
+		POOL_OWN_RELEASE=$dir
+	fi
+	if [ ! -x "$dir/sbin/condor_master" ] &&
+	    ! make -s -C "$TOP" install PREFIX="$dir" >"$dir/install.log" 2>&1; then
+		echo "FAIL make install PREFIX=$dir (for user nobody, who cannot reach $TOP): $(tail -n 5 "$dir/install.log")"
+		exit 1
+	fi
+	RELEASE=$dir
+}
+pool_release
+export PATH="$RELEASE/bin:$RELEASE/sbin:$PATH"
 unset CONDOR_CONFIG	# each command names its host (on HOST ...)
 # Descriptors inherited from whoever ran the test would be inherited by
 # native runs too and shift their descriptor numbers against the same
@@ -40,6 +81,8 @@ POOL_FAILS=0
 
 pass() { echo "PASS $1"; }
 fail() { echo "FAIL $1${2:+: $2}"; POOL_FAILS=$((POOL_FAILS + 1)); }
+# skip NAME REASON: a check that cannot run here.
+skip() { echo "SKIP $1: $2"; }
 # check NAME COMMAND...: PASS if the command succeeds.
 check() {
 	local name=$1
@@ -56,7 +99,7 @@ pool_init() {
 	COLLECTOR_PORT=$(free_port)
 	cat >"$POOL/condor_config.common" <<EOC
 # Shared by every host of the test pool in $POOL
-RELEASE_DIR = $TOP
+RELEASE_DIR = $RELEASE
 CONDOR_HOST = 127.0.0.1
 COLLECTOR_HOST = 127.0.0.1:$COLLECTOR_PORT
 BIND_ADDRESS = 127.0.0.1
@@ -113,7 +156,7 @@ on() {
 pool_start_host() {
 	local h=$1
 	CONDOR_CONFIG="$POOL/$h/condor_config" CONDOR_TEST_POOL="$POOL" \
-	    "$TOP/sbin/condor_master" -f >"$POOL/$h/master.out" 2>&1 &
+	    "$RELEASE/sbin/condor_master" -f >"$POOL/$h/master.out" 2>&1 &
 	POOL_MASTER_PID[$h]=$!
 }
 
@@ -142,7 +185,7 @@ machine_count() {
 # pool_wait_machines N [SECONDS]: until N machine ads are in.
 pool_wait_machines() {
 	local n=$1 limit=${2:-60}
-	wait_for "$limit" bash -c "[ \$(CONDOR_CONFIG='$POOL/${POOL_HOSTS[0]}/condor_config' '$TOP/bin/condor_status' -af Name 2>/dev/null | wc -l) -ge $n ]"
+	wait_for "$limit" bash -c "[ \$(CONDOR_CONFIG='$POOL/${POOL_HOSTS[0]}/condor_config' '$RELEASE/bin/condor_status' -af Name 2>/dev/null | wc -l) -ge $n ]"
 }
 
 # pool_owner DIR: who submits the jobs: OWNER, and as_owner COMMAND...
@@ -232,4 +275,5 @@ pool_cleanup() {
 	else
 		rm -rf "$POOL"
 	fi
+	[ -z "$POOL_OWN_RELEASE" ] || rm -rf "$POOL_OWN_RELEASE"
 }

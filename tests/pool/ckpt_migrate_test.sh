@@ -12,6 +12,8 @@
 # keeps growing after one); a job that cannot checkpoint within
 # VACATE_GRACE (stopped, here) is killed and resumes from its last
 # periodic checkpoint, output still identical.
+#
+# checks: 22
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -62,7 +64,7 @@ log        = $W/primes.log
 queue
 EOF2
 chmod 644 primes.sub
-C=$( (cd "$W" && as_owner "$TOP/bin/condor_submit" primes.sub 2>&1) |
+C=$( (cd "$W" && as_owner "$RELEASE/bin/condor_submit" primes.sub 2>&1) |
     sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p')
 check "the job is submitted" test -n "$C"
 
@@ -112,8 +114,8 @@ for i in $(seq 1 $MOVES); do
 	last=$host
 	cm condor_vacate "$host" >/dev/null 2>&1
 	# Gone from that host.
-	wait_for 40 bash -c "[ \"\$(CONDOR_CONFIG=$POOL/cm/condor_config $TOP/bin/condor_q $C.0 -af RemoteHost 2>/dev/null)\" != '$host' ] ||
-	    [ \"\$(CONDOR_CONFIG=$POOL/cm/condor_config $TOP/bin/condor_q $C.0 -af JobStatus 2>/dev/null)\" != 2 ]" || break
+	wait_for 40 bash -c "[ \"\$(CONDOR_CONFIG=$POOL/cm/condor_config $RELEASE/bin/condor_q $C.0 -af RemoteHost 2>/dev/null)\" != '$host' ] ||
+	    [ \"\$(CONDOR_CONFIG=$POOL/cm/condor_config $RELEASE/bin/condor_q $C.0 -af JobStatus 2>/dev/null)\" != 2 ]" || break
 	moved=$((moved + 1))
 done
 echo "vacated from:$hosts"
@@ -146,7 +148,7 @@ N2=12000000
 sed -e "s/^arguments .*/arguments  = $N2 $STEP/" -e 's/out.txt/out2.txt/' \
     -e 's/err.txt/err2.txt/' -e 's/primes.log/primes2.log/' primes.sub >primes2.sub
 chmod 644 primes2.sub
-C=$( (cd "$W" && as_owner "$TOP/bin/condor_submit" primes2.sub 2>&1) |
+C=$( (cd "$W" && as_owner "$RELEASE/bin/condor_submit" primes2.sub 2>&1) |
     sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p')
 check "the second job is submitted" test -n "$C"
 stopped=no

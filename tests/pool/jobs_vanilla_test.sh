@@ -5,6 +5,8 @@
 # user-log events, mail, a missing input file held and released,
 # condor_rm of a running job, condor_vacate, and a startd killed under a
 # running job.
+#
+# checks: 51
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 

@@ -9,6 +9,8 @@
 #  - exec2's kbdd has a wrong cookie: the display refuses it, which it
 #    logs once and keeps trying; X input does not touch exec2;
 #  - when the X server goes away the kbdd says so and keeps running.
+#
+# checks: 24
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 

@@ -5,6 +5,8 @@
 # persisted across a restart, shown by condor_status -submitters; a
 # schedd that does not answer is skipped until it advertises again;
 # hostile RPC traffic leaves it serving.
+#
+# checks: 23
 . "$(dirname "$0")/../lib/pool.sh"
 
 pool_init

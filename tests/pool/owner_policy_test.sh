@@ -17,6 +17,8 @@
 #  - exec2: bad policy expressions (a misspelt attribute in SUSPEND, a
 #    type error or garbage in START, a broken configuration file) are
 #    logged once and handled on the owner's side; the startd serves on.
+#
+# checks: 98
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -74,6 +76,16 @@ wait_pstate() {
 		[ $((SECONDS - t0)) -ge "$3" ] && return 1
 		sleep 0.01
 	done
+}
+# in_order FILE N REGEX...: past FILE's first N lines, lines matching
+# each REGEX (awk) come in this order.
+in_order() {
+	local f=$1 n=$2
+	shift 2
+	awk -v n="$n" -v pats="$(printf '%s\n' "$@")" '
+		BEGIN { k = split(pats, p, "\n"); i = 1 }
+		NR > n && i <= k && $0 ~ p[i] { i++ }
+		END { exit !(i > k) }' "$f"
 }
 startd_pid() { sed -n 's/.*started STARTD .*pid \([0-9]*\).*/\1/p' "$POOL/$1/log/MasterLog" | tail -1; }
 startlog() { cat "$POOL/$1/log/StartLog"; }
@@ -147,20 +159,19 @@ check "job A's process runs" pstate_not "$jpid" T
 check "exec1 is Claimed" state_is exec1 Claimed
 sleep 2
 
+# The job runs until the console is touched, then stops; the startd's
+# decision comes after the touch in its log.  (How soon it stops is
+# bench/owner_bench.sh's to measure.)
+check "no suspension before the console is touched" \
+	bash -c "! grep -q 'Claimed -> Suspended' $POOL/exec1/log/StartLog"
+n0=$(wc -l <"$POOL/exec1/log/StartLog")
 t0=$(now)
 touch "$POOL/exec1/tty"
-if wait_pstate "$jpid" T 5; then
-	t1=$(now)
-	d=$(elapsed "$t0" "$t1")
-	echo "# console touched -> job stopped (state T): ${d}s"
-	check "touching the console stops the job within a POLLING_INTERVAL (${d}s)" \
-		awk -v d="$d" 'BEGIN { exit !(d <= 1.0) }'
-else
-	fail "touching the console stops the job" "process $jpid is $(pstate "$jpid")"
-fi
+check "touching the console stops the job" wait_pstate "$jpid" T 30
 check "exec1 is Suspended" wait_for 5 state_is exec1 Suspended
-check "StartLog: Claimed -> Suspended (SUSPEND is TRUE)" \
-	grep -q "State Claimed -> Suspended (SUSPEND is TRUE)" "$POOL/exec1/log/StartLog"
+check "StartLog: Claimed -> Suspended (SUSPEND is TRUE), after the touch" \
+	in_order "$POOL/exec1/log/StartLog" "$n0" \
+	'State Claimed -> Suspended \(SUSPEND is TRUE\)'
 check "condor_q shows the job as S" wait_for 10 bash -c \
 	"CONDOR_CONFIG=$POOL/cm/condor_config condor_q $A | grep -Eq '^ *$A\\.0 .* S '"
 check "condor_q counts it suspended" bash -c \
@@ -219,18 +230,16 @@ check "job E's pid arrives" wait_for 20 grep -q '^pid ' e.err
 epid=$(sed -n 's/^pid //p' e.err | head -1)
 check "the kbdd watches its device" wait_for 10 grep -q "watching $POOL/exec5/kbd" "$POOL/exec5/log/KbdLog"
 sleep 2
-t0=$(now)
+# As on exec1: running until the input event, then stopped, the kbdd's
+# report and the suspension logged after it, in that order.
+check "job E runs before the input event" pstate_not "$epid" T
+n0=$(wc -l <"$POOL/exec5/log/StartLog")
 echo key >"$POOL/exec5/kbd"
-if wait_pstate "$epid" T 5; then
-	d=$(elapsed "$t0" "$(now)")
-	echo "# kbdd event -> job stopped (state T): ${d}s"
-	check "a kbdd report stops the job within a POLLING_INTERVAL (${d}s)" \
-		awk -v d="$d" 'BEGIN { exit !(d <= 1.0) }'
-else
-	fail "a kbdd report stops the job" "process $epid is $(pstate "$epid")"
-fi
-check "StartLog: the kbdd reports" grep -q "the kbdd (uid [0-9]*) reports" "$POOL/exec5/log/StartLog"
+check "a kbdd report stops the job" wait_pstate "$epid" T 30
 check "exec5 is Suspended" wait_for 5 state_is exec5 Suspended
+check "StartLog: the kbdd reports, then Claimed -> Suspended" \
+	in_order "$POOL/exec5/log/StartLog" "$n0" \
+	'the kbdd \(uid [0-9]*\) reports' 'State Claimed -> Suspended'
 check "KeyboardIdle follows the kbdd while the console is idle" bash -c \
 	"k=\$(CONDOR_CONFIG=$POOL/cm/condor_config condor_status -af KeyboardIdle ConsoleIdle -constraint 'Name == \"exec5\"'); set -- \$k; [ \$1 -lt 5 ] && [ \$2 -gt 3000 ]"
 check "exec5 continues once the keyboard is idle" wait_for 20 state_is exec5 Claimed
@@ -373,10 +382,14 @@ for i in $(seq 1 25); do
 done
 check "on /proc/loadavg CondorLoadAvg rises too ($maxcl >= 0.6)" \
 	awk -v c="$maxcl" 'BEGIN { exit !(c >= 0.6) }'
+# Other work on this machine moves /proc/loadavg too: when it crossed
+# HighLoad, leaving Claimed was right and there is nothing to judge
+# (the load the test keeps above judged the same policy).
 if [ "$left" = 0 ]; then
 	pass "on /proc/loadavg exec4 stayed Claimed under its job's own load"
 else
-	echo "# the load of other work crossed HighLoad: no verdict on /proc/loadavg"
+	skip "on /proc/loadavg exec4 stayed Claimed under its job's own load" \
+	    "the load of other work on this machine crossed HighLoad ($hi)"
 fi
 cm condor_rm "$B2.0" >/dev/null 2>&1
 check "the second busy job is removed" wait_for 30 in_history "$B2.0"

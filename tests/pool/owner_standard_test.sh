@@ -9,6 +9,8 @@
 # vacates it with a checkpoint (004 "Job was checkpointed"); it resumes
 # on the idle exec2 from that checkpoint, and its output equals a native
 # run's.
+#
+# checks: 22
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -68,7 +70,7 @@ rank         = ifThenElse(Name == "exec1", 10, 0)
 queue
 EOF2
 chmod 644 primes.sub
-C=$( (cd "$W" && as_owner "$TOP/bin/condor_submit" primes.sub 2>&1) |
+C=$( (cd "$W" && as_owner "$RELEASE/bin/condor_submit" primes.sub 2>&1) |
     sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p')
 check "the job is submitted" test -n "$C"
 

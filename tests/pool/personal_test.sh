@@ -3,6 +3,8 @@
 # detaches, writes its pid file, starts a collector and a startd on
 # 127.0.0.1 with its state in ~/.condor, and condor_status shows this
 # machine.  SIGTERM to the pid in the pid file stops everything.
+#
+# checks: 7
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 home=$(mktemp -d /tmp/condor-personal.XXXXXX)
 pass() { echo "PASS $1"; }

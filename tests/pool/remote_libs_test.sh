@@ -11,6 +11,8 @@
 # the database included, must be byte-identical.
 #
 # When the tests run as root the jobs are submitted by user nobody.
+#
+# checks: 50
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -61,7 +63,7 @@ check "remote_signals relinks with condor_cc" condor_cc -O2 \
 
 pool_owner "$W"
 submit() {
-	(cd "$W" && as_owner "$TOP/bin/condor_submit" "$1" 2>&1) |
+	(cd "$W" && as_owner "$RELEASE/bin/condor_submit" "$1" 2>&1) |
 	    sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p'
 }
 cm() { on cm "$@"; }

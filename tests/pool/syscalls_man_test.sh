@@ -3,6 +3,8 @@
 # remote system calls, man/man7/condor_syscalls.7, is the one printed
 # from their table (include/syscall_table.h) by mk/syscall_man.c, built
 # here afresh.  `make syscalls-man` refreshes the committed copy.
+#
+# checks: 2
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d /tmp/syscalls_man.XXXXXX)

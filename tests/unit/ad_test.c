@@ -2,6 +2,8 @@
  * ad_test.c: attribute lists: setting and replacing, order, lookup with
  * and without the index, typed getters, printing, text parsing, and the
  * wire form including hostile input.
+ *
+ * checks: 133
  */
 #include <rpc/rpc.h>
 

@@ -7,6 +7,8 @@
  * of pathological macros (deep chains, cycles, exponential fan-out, 100k
  * "$(") must each fail or succeed within a time bound.  About two seconds;
  * CONFIG_FUZZ_ITERATIONS sets the count (lower it under valgrind).
+ *
+ * checks: 42
  */
 #include <stdint.h>
 #include <stdio.h>

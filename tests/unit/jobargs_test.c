@@ -1,6 +1,8 @@
 /*
  * jobargs_test.c: splitting a job's Args and Env
  * (src/starter/starter_jobargs.c).
+ *
+ * checks: 34
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,8 @@
 /*
  * machine_test.c: the startd's look at its machine (src/common/machine.c),
  * fed good and garbage files.
+ *
+ * checks: 70
  */
 #include <sys/stat.h>
 

@@ -1,6 +1,8 @@
 /*
  * mail_test.c: mail_send through a stand-in for sendmail
  * (src/shadow/shadow_mail.c).
+ *
+ * checks: 16
  */
 #include <sys/stat.h>
 

@@ -3,6 +3,8 @@
  * (src/negotiator/negotiator_matchmaker.c), with ads built in code and
  * schedds and startds played by callbacks that record what they were
  * told.
+ *
+ * checks: 77
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,6 +2,8 @@
  * negotiator_updown_test.c: station priorities by Up-Down
  * (src/negotiator/negotiator_updown.c): the update step, its bounds,
  * the table and its file.
+ *
+ * checks: 93
  */
 #include <sys/stat.h>
 

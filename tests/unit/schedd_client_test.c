@@ -2,6 +2,8 @@
  * schedd_client_test: the pieces of the job commands that need no
  * schedd: job names on the command line and their constraints, and the
  * formatting condor_q and condor_history share.
+ *
+ * checks: 44
  */
 #include <stdio.h>
 #include <stdlib.h>

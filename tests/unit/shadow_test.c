@@ -10,6 +10,8 @@
  *
  * Run from the top of the tree after make (it runs sbin/condor_startd,
  * sbin/condor_shadow and bin/condor_vacate).
+ *
+ * checks: 72
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -801,8 +803,11 @@ test_refusals(void)
 	free(reason);
 	ad_free(job);
 
-	if (geteuid() != 0)
+	if (geteuid() != 0) {
+		SKIP("refusals: EXECUTE_USER root is refused, the job "
+		    "requeued", "not root");
 		return;
+	}
 	write_file("condor_config.local", "START : TRUE\n"
 	    "EXECUTE_USER = root\n", 0644);
 	job = new_job(19, "#!/bin/sh\ntrue\n");

@@ -2,6 +2,8 @@
  * startd_policy_test.c: the owner policy's decisions and measurements
  * (src/startd/startd_owner.c): the state machine, bad expressions, keyboard
  * idleness, the job's load average, and the /proc lines it reads.
+ *
+ * checks: 145
  */
 #include <math.h>
 #include <signal.h>

@@ -2,6 +2,8 @@
  * submit_test: the job description language (submit.c), table-driven:
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
+ *
+ * checks: 434
  */
 #include <sys/stat.h>
 

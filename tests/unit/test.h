@@ -1,6 +1,10 @@
 /*
  * test.h: a tiny table-friendly unit test harness.  Each check prints
- * "PASS name" or "FAIL name: why"; tests/run counts the lines.
+ * "PASS name" or "FAIL name: why", or "SKIP name: why" when it cannot
+ * run here; tests/run counts the lines against the "checks: N" comment
+ * each test file carries.  Each line is flushed at once, so that what a
+ * test writes to stderr (the same file under tests/run) never lands in
+ * the middle of one.
  */
 #ifndef CONDOR_TEST_H
 #define CONDOR_TEST_H
@@ -18,6 +22,7 @@ static int test_failures;
 		    __FILE__, __LINE__);				\
 		test_failures++;					\
 	}								\
+	fflush(stdout);							\
 } while (0)
 
 #define CHECK_STR(name, got, want) do {					\
@@ -30,6 +35,13 @@ static int test_failures;
 		    __FILE__, __LINE__);				\
 		test_failures++;					\
 	}								\
+	fflush(stdout);							\
+} while (0)
+
+/* A check that cannot run here (not root, say): REASON says why. */
+#define SKIP(name, reason) do {					\
+	printf("SKIP %s: %s\n", (name), (reason));			\
+	fflush(stdout);							\
 } while (0)
 
 #define TEST_EXIT()	return test_failures ? 1 : 0

@@ -6,6 +6,8 @@
  * generic event in the way, refusals, garbage, lies about lengths, a
  * server that says nothing, one that hangs up.  A real display (Xvfb)
  * is exercised by tests/pool/kbdd_x_test.sh.
+ *
+ * checks: 51
  */
 #include <sys/socket.h>
 #include <sys/un.h>
