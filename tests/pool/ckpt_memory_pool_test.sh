@@ -30,7 +30,7 @@ cd "$W" || exit 1
 ROUNDS=40
 WORK=150000000
 check "memgrow builds natively and relinks" bash -c "cc -O2 -static -o '$W/memgrow.native' '$TOP/tests/ckpt/memgrow.c' &&
-	'$TOP/bin/condor_cc' -O2 -o '$W/memgrow' '$TOP/tests/ckpt/memgrow.c'"
+	'$RELEASE/bin/condor_cc' -O2 -o '$W/memgrow' '$TOP/tests/ckpt/memgrow.c'"
 "$W/memgrow.native" $ROUNDS $WORK >"$W/native.txt"
 
 pool_owner "$W"
@@ -48,7 +48,7 @@ log        = $W/memgrow.log
 queue
 EOF2
 chmod 644 memgrow.sub
-C=$( (cd "$W" && as_owner "$TOP/bin/condor_submit" memgrow.sub 2>&1) |
+C=$( (cd "$W" && as_owner "$RELEASE/bin/condor_submit" memgrow.sub 2>&1) |
     sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p')
 check "the job is submitted" test -n "$C"
 

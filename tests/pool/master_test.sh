@@ -181,7 +181,7 @@ check "... and put back it starts at once" wait_for 20 more_starts
 # the daemon's handler: the daemon re-reads its configuration, it does
 # not die of it.
 printf '#!/usr/bin/env bash\nsleep 2\nexec "%s" "$@"\n' \
-    "$TOP/sbin/condor_startd" >"$POOL/slow_startd"
+    "$RELEASE/sbin/condor_startd" >"$POOL/slow_startd"
 chmod +x "$POOL/slow_startd"
 echo "STARTD = $POOL/slow_startd" >>"$POOL/exec1/condor_config.local"
 hup exec1

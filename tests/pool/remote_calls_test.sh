@@ -58,7 +58,7 @@ log        = $W/calls.log
 queue
 EOF
 chmod 644 "$W/calls.sub"
-C=$( (cd "$W" && on cm as_owner "$TOP/bin/condor_submit" calls.sub 2>&1) |
+C=$( (cd "$W" && on cm as_owner "$RELEASE/bin/condor_submit" calls.sub 2>&1) |
     sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p')
 check "the job is submitted" test -n "$C"
 in_history() { test -n "$(on cm condor_history "$1" -af ProcId 2>/dev/null)"; }

@@ -64,7 +64,7 @@ peer() { on cm "$PEER" "$@"; }
 addr() { cat "$POOL/cm/log/.schedd_address"; }
 start_schedd() {
 	CONDOR_CONFIG="$POOL/cm/condor_config" CONDOR_TEST_POOL="$POOL" \
-	    "$TOP/sbin/condor_schedd" -f >>"$POOL/schedd.out" 2>&1 &
+	    "$RELEASE/sbin/condor_schedd" -f >>"$POOL/schedd.out" 2>&1 &
 	SCHEDD_PID=$!
 	wait_for 30 on cm condor_q -af ClusterId
 }
@@ -123,7 +123,7 @@ if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null &&
 	    >"$nd/job.sub"
 	as() {	# USER TOOL ARG...
 		CONDOR_CONFIG="$POOL/cm/condor_config" runuser -u "$1" -- \
-		    "$TOP/bin/$2" "${@:3}" >/dev/null 2>&1
+		    "$RELEASE/bin/$2" "${@:3}" >/dev/null 2>&1
 	}
 	check "nobody submits three jobs" as nobody condor_submit "$nd/job.sub"
 	N=$(q -af ClusterId | sort -n | tail -1)

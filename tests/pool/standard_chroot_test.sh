@@ -48,7 +48,7 @@ error      = err.txt
 queue
 EOF
 chmod 644 "$W/root.sub"
-C=$( (cd "$W" && on cm as_owner "$TOP/bin/condor_submit" root.sub 2>&1) |
+C=$( (cd "$W" && on cm as_owner "$RELEASE/bin/condor_submit" root.sub 2>&1) |
     sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p')
 check "the job is submitted" test -n "$C"
 check "the job reports its local root" \
