@@ -15,7 +15,11 @@
  * descriptors are closed and the directory emptied, so each input runs
  * from the same state.  A reply must be well formed (at least the
  * result; only the result when it is an error, which is a real errno),
- * and no descriptor of the server's may outlive the job's table.
+ * and no descriptor of the server's may outlive the job's table: the
+ * process has the same descriptors, on the same files, after an input
+ * as before it.  (Not merely the same lowest free number as at the
+ * start: the fuzzer's runtime opens its own between inputs, e.g. the
+ * symbolizer's pipes when it first names a newly covered function.)
  *
  * A crash is found inside the jail, so libFuzzer writes its input there:
  * /tmp/fuzz_syscall.XXXXXX/crash-... (the directory then stays).
@@ -29,6 +33,7 @@
 #include <sys/syscall.h>
 
 #include <dirent.h>
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -46,9 +51,20 @@ int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static uint8_t	req[SYSCALL_PROTO_MAX_RECORD];
 static uint8_t	rep[SYSCALL_PROTO_MAX_RECORD];
-static int	first_free = -1;	/* the lowest free descriptor */
 static int	real_root = -1, real_cwd = -1, jail = -1;
 static char	jail_path[] = "/tmp/fuzz_syscall.XXXXXX";
+
+/* An open descriptor: its number and the file it is open on. */
+struct open_fd {
+	int	fd;
+	dev_t	dev;
+	ino_t	ino;
+};
+
+#define MAX_OPEN	256	/* descriptors of the fuzzer's, at most */
+
+static struct open_fd	before[MAX_OPEN];	/* open when an input starts */
+static int		nbefore;
 
 static void
 write_file(const char *path, const char *text)
@@ -96,6 +112,74 @@ remove_jail(void)
 	rmdir(jail_path);
 }
 
+static int
+open_fd_cmp(const void *a, const void *b)
+{
+	const struct open_fd *x = a, *y = b;
+
+	return (x->fd > y->fd) - (x->fd < y->fd);
+}
+
+/* The process's open descriptors into FDS (MAX_OPEN of them), by
+ * number: their count.  Read from /proc, so outside the jail. */
+static int
+open_fds(struct open_fd *fds)
+{
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+	int n = 0, fd;
+
+	if ((d = opendir("/proc/self/fd")) == NULL)
+		err(1, "fuzz_syscall: /proc/self/fd");
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		fd = atoi(e->d_name);
+		if (fd == dirfd(d))
+			continue;
+		if (n == MAX_OPEN)
+			errx(1, "fuzz_syscall: more than %d descriptors open",
+			    MAX_OPEN);
+		if (fstat(fd, &st) == -1)
+			abort();
+		fds[n].fd = fd;
+		fds[n].dev = st.st_dev;
+		fds[n].ino = st.st_ino;
+		n++;
+	}
+	closedir(d);
+	qsort(fds, (size_t)n, sizeof(fds[0]), open_fd_cmp);
+	return n;
+}
+
+/* Abort unless the descriptors open now are those of BEFORE: the
+ * service leaked one, or closed or replaced one of the fuzzer's. */
+static void
+check_fds(void)
+{
+	static struct open_fd after[MAX_OPEN];
+	int nafter, i;
+
+	nafter = open_fds(after);
+	if (nafter == nbefore) {
+		for (i = 0; i < nafter; i++)
+			if (after[i].fd != before[i].fd ||
+			    after[i].dev != before[i].dev ||
+			    after[i].ino != before[i].ino)
+				break;
+		if (i == nafter)
+			return;
+	}
+	for (i = 0; i < nbefore; i++)
+		fprintf(stderr, "before: %d on %ju:%ju\n", before[i].fd,
+		    (uintmax_t)before[i].dev, (uintmax_t)before[i].ino);
+	for (i = 0; i < nafter; i++)
+		fprintf(stderr, "after: %d on %ju:%ju\n", after[i].fd,
+		    (uintmax_t)after[i].dev, (uintmax_t)after[i].ino);
+	abort();
+}
+
 /* Into the jail (root and working directory), or back out of it: the
  * descriptors of the real ones are never the service's. */
 static void
@@ -134,8 +218,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	}
 	atexit(remove_jail);
 	calls_init();
-	first_free = open("/", O_RDONLY | O_CLOEXEC);
-	close(first_free);
+	open_fds(before);	/* fails here, not later, without /proc */
 	return 0;
 }
 
@@ -196,6 +279,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t at = 0;
 	int fd;
 
+	nbefore = open_fds(before);
 	enter(jail, jail);
 	umask(022);
 	if ((fd = open("/std", O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC,
@@ -216,12 +300,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_reply(req, calls_serve(req, len, rep, sizeof(rep)));
 	}
 	calls_close_all();
-	/* Nothing of the service's may stay open. */
-	fd = open("/", O_RDONLY | O_CLOEXEC);
-	if (fd != first_free)
-		abort();
-	close(fd);
 	empty_dir(open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
 	enter(real_root, real_cwd);
+	check_fds();
 	return 0;
 }
