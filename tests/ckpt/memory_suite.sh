@@ -27,82 +27,10 @@
 #
 # Prints "PASS name", "FAIL name: why" or "SKIP name: why" per check.
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-src=$top/tests/ckpt
-condor_cc=$top/bin/condor_cc
 work=$(mktemp -d /tmp/ckpt-memory.XXXXXX)
-started=()
-
-cleanup() {
-	local p
-	for p in "${started[@]}"; do
-		kill -KILL "$p" 2>/dev/null
-	done
-	rm -rf "$work"
-}
-trap cleanup EXIT
-
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1: $2"; }
-skip() { echo "SKIP $1: $2"; }
-
 selected=("$@")
-want() {
-	local n
-	[ ${#selected[@]} -eq 0 ] && return 0
-	for n in "${selected[@]}"; do
-		case "$1" in *"$n"*) return 0 ;; esac
-	done
-	return 1
-}
-
-# ready PID: wait (up to 10 s) until the checkpoint library of PID has
-# the checkpoint signals caught or blocked.
-ready() {
-	local i m x
-	for ((i = 0; i < 1000; i++)); do
-		m=$(awk '/^Sig(Cgt|Blk):/ {print $2}' /proc/$1/status 2>/dev/null | tr '\n' ' ')
-		[ -z "$m" ] && return 0
-		for x in $m; do
-			(( 16#$x & 0x800 )) && return 0
-		done
-		sleep 0.01
-	done
-}
-
-# wait_for PID: its exit status, within 120 s.
-wait_for() {
-	local pid=$1 i state
-	for ((i = 0; i < 12000; i++)); do
-		[ -d /proc/$pid ] || break
-		state=$(awk '{print $3}' /proc/$pid/stat 2>/dev/null)
-		[ "$state" = Z ] && break
-		[ "$state" = T ] && kill -CONT "$pid" 2>/dev/null
-		sleep 0.01
-	done
-	if [ -d /proc/$pid ] && [ "$(awk '{print $3}' /proc/$pid/stat 2>/dev/null)" != Z ]; then
-		kill -KILL "$pid" 2>/dev/null
-	fi
-	wait "$pid"
-}
-
-# build NAME SRC [cc args...]: $work/bin/NAME.native and $work/bin/NAME.
-build() {
-	local name=$1 file=$2
-	shift 2
-	mkdir -p "$work/bin"
-	if ! cc -O2 -g -static -o "$work/bin/$name.native" "$src/$file" "$@" \
-	    >"$work/bin/$name.log" 2>&1; then
-		fail "build-$name" "native build failed: $(grep -m1 error "$work/bin/$name.log")"
-		return 1
-	fi
-	if ! "$condor_cc" -O2 -g -o "$work/bin/$name" "$src/$file" "$@" \
-	    >>"$work/bin/$name.log" 2>&1; then
-		fail "build-$name" "condor_cc failed: $(grep -m1 error "$work/bin/$name.log")"
-		return 1
-	fi
-	return 0
-}
+CKPT_WAIT_SECONDS=120
+. "$(dirname "$0")/lib.sh"
 
 # self_cycles NAME DIR ARGS...: run the relinked program in DIR and its
 # checkpoint after every exit 85, until it finishes (at most 30
@@ -146,7 +74,7 @@ memsem_ok=0
 for t in realloc mremap madvise munmap mprotect brk fixed calloc protnone \
     generations maps corrupt; do
 	want "memsem-$t" || continue
-	build memsem memsem.c && memsem_ok=1
+	build_both memsem memsem.c && memsem_ok=1
 	break
 done
 
@@ -279,7 +207,7 @@ fi
 if want lua-primes; then
 	if [ ! -f /usr/include/lua5.4/lua.h ]; then
 		skip lua-primes-tstp "liblua5.4-dev is not installed"
-	elif build lua_primes lua_primes.c -I/usr/include/lua5.4 -llua5.4 -lm; then
+	elif build_both lua_primes lua_primes.c -I/usr/include/lua5.4 -llua5.4 -lm; then
 		seed=${CKPT_SEED:-$(( $(date +%s%N) % 32768 ))}
 		RANDOM=$seed
 		d=$work/lua-primes

@@ -10,34 +10,9 @@
 # liblua5.4-dev, libsqlite3-dev, gfortran, gdb, binutils; the tree built
 # (make).
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-src=$top/tests/ckpt
-condor_cc=$top/bin/condor_cc
-condor_ckpt=$top/bin/condor_ckpt
 work=$(mktemp -d /tmp/ckpt-suite.XXXXXX)
-started=()
-
-cleanup() {
-	local p
-	for p in "${started[@]}"; do
-		kill -KILL "$p" 2>/dev/null
-	done
-	rm -rf "$work"
-}
-trap cleanup EXIT
-
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1: $2"; }
-
-want() {
-	local n
-	[ ${#selected[@]} -eq 0 ] && return 0
-	for n in "${selected[@]}"; do
-		case "$1" in *"$n"*) return 0 ;; esac
-	done
-	return 1
-}
 selected=("$@")
+. "$(dirname "$0")/lib.sh"
 
 # gdb_frame FUNCTION FILE: gdb's backtrace in FILE shows a frame of
 # FUNCTION, with or without the "0x... in " before it.
@@ -48,53 +23,12 @@ gdb_frame() {
 # A random pause of 0.04 to 0.24 s: where checkpoints land.
 pause() { sleep "0.$(printf '%02d' $((RANDOM % 21 + 4)))"; }
 
-# ready PID: wait (up to 10 s) until the checkpoint library of PID is up:
-# SIGUSR2 caught or blocked (it blocks the checkpoint signals first thing,
-# before that they would kill or stop it, as they would any program).
-ready() {
-	local i m
-	for ((i = 0; i < 1000; i++)); do
-		m=$(awk '/^Sig(Cgt|Blk):/ {print $2}' /proc/$1/status 2>/dev/null | tr '\n' ' ')
-		[ -z "$m" ] && return 0	# gone already
-		for x in $m; do
-			(( 16#$x & 0x800 )) && return 0
-		done
-		sleep 0.01
-	done
-}
-
-# wait_for PID: its exit status, within 60 s; a stopped process (a signal
-# that came before the library was up) is continued.
-wait_for() {
-	local pid=$1 i state
-	for ((i = 0; i < 6000; i++)); do
-		[ -d /proc/$pid ] || break
-		state=$(awk '{print $3}' /proc/$pid/stat 2>/dev/null)
-		[ "$state" = Z ] && break
-		[ "$state" = T ] && kill -CONT "$pid" 2>/dev/null
-		sleep 0.01
-	done
-	if [ -d /proc/$pid ] && [ "$(awk '{print $3}' /proc/$pid/stat 2>/dev/null)" != Z ]; then
-		kill -KILL "$pid" 2>/dev/null
-	fi
-	wait "$pid"
-}
-
-# build NAME [cc args...]: bin/NAME.native and bin/NAME (relinked).
+# build NAME [cc args...]: bin/NAME.native and bin/NAME (relinked),
+# the relinked one with its .condor_relinked section.
 build() {
 	local name=$1
 	shift
-	mkdir -p "$work/bin"
-	if ! cc -O2 -g -static -o "$work/bin/$name.native" "$src/$name.c" "$@" \
-	    >"$work/bin/$name.log" 2>&1; then
-		fail "build-$name" "native build failed: $(grep -m1 error "$work/bin/$name.log")"
-		return 1
-	fi
-	if ! "$condor_cc" -O2 -g -o "$work/bin/$name" "$src/$name.c" "$@" \
-	    >>"$work/bin/$name.log" 2>&1; then
-		fail "build-$name" "condor_cc failed: $(grep -m1 error "$work/bin/$name.log")"
-		return 1
-	fi
+	build_both "$name" "$name.c" "$@" || return 1
 	if ! readelf -S "$work/bin/$name" | grep -q '\.condor_relinked'; then
 		fail "build-$name" "no .condor_relinked section in the relinked program"
 		return 1
