@@ -3,10 +3,7 @@
  * it) running a CPU-bound script: sieves, table churn, string building
  * and hashing, with the garbage collector busy.  Prints results only.
  */
-#include <stdio.h>
-#include <lua.h>
-#include <lauxlib.h>
-#include <lualib.h>
+#include "lua_run.h"
 
 static const char script[] =
 "local function primes(n)\n"
@@ -40,16 +37,5 @@ static const char script[] =
 int
 main(void)
 {
-	lua_State *L = luaL_newstate();
-
-	if (L == NULL)
-		return 1;
-	luaL_openlibs(L);
-	if (luaL_dostring(L, script) != LUA_OK) {
-		fprintf(stderr, "lua: %s\n", lua_tostring(L, -1));
-		return 1;
-	}
-	lua_close(L);
-	printf("lua done\n");
-	return 0;
+	return lua_run(script);
 }

@@ -6,10 +6,7 @@
  * blocks), so a restart that does not give back memory the allocator
  * can grow shows here.
  */
-#include <stdio.h>
-#include <lua.h>
-#include <lauxlib.h>
-#include <lualib.h>
+#include "lua_run.h"
 
 static const char script[] =
 "local out = assert(io.open('primes.txt', 'w'))\n"
@@ -39,16 +36,5 @@ static const char script[] =
 int
 main(void)
 {
-	lua_State *L = luaL_newstate();
-
-	if (L == NULL)
-		return 1;
-	luaL_openlibs(L);
-	if (luaL_dostring(L, script) != LUA_OK) {
-		fprintf(stderr, "lua: %s\n", lua_tostring(L, -1));
-		return 1;
-	}
-	lua_close(L);
-	printf("lua done\n");
-	return 0;
+	return lua_run(script);
 }

@@ -207,7 +207,7 @@ fi
 if want lua-primes; then
 	if [ ! -f /usr/include/lua5.4/lua.h ]; then
 		skip lua-primes-tstp "liblua5.4-dev is not installed"
-	elif build_both lua_primes lua_primes.c -I/usr/include/lua5.4 -llua5.4 -lm; then
+	elif build_both lua_primes lua_primes.c "$src/lua_run.c" -I/usr/include/lua5.4 -llua5.4 -lm; then
 		seed=${CKPT_SEED:-$(( $(date +%s%N) % 32768 ))}
 		RANDOM=$seed
 		d=$work/lua-primes

@@ -299,7 +299,7 @@ fi
 # ------------------------------------------------------------------ #
 # Real programs nobody here wrote.
 
-if want lua && build lua_main -I/usr/include/lua5.4 -llua5.4 -lm; then
+if want lua && build lua_main "$src/lua_run.c" -I/usr/include/lua5.4 -llua5.4 -lm; then
 	native lua_main "$work/lua"
 	tstp_cycles lua_main "$work/lua"
 	same_output lua-tstp "$work/lua"
