@@ -9,23 +9,10 @@
 # print what a native run prints.
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
+. "$(dirname "$0")/../lib/standard_pool.sh"
 INTERVAL=2
-pool_init
-chmod 755 "$POOL"
-pool_config 'START : TRUE' 'SUSPEND : FALSE' 'STARTER_UPDATE_INTERVAL = 1' \
-	'STARTER_TIMEOUT = 20' 'MAX_JOB_STARTS = 10' \
+standard_pool 2 'SUSPEND : FALSE' 'MAX_JOB_STARTS = 10' \
 	"PERIODIC_CHECKPOINT_INTERVAL = $INTERVAL" 'VACATE_GRACE = 10'
-pool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD"
-pool_host exec1 "MASTER, STARTD"
-pool_host exec2 "MASTER, STARTD"
-pool_start
-trap pool_cleanup EXIT
-check "the schedd listens" wait_for 60 test -S "$POOL/cm/spool/.schedd_socket"
-check "two machines advertise" pool_wait_machines 2 60
-
-W="$POOL/work"
-mkdir -p "$W"
-chmod 755 "$W"
 cd "$W" || exit 1
 ROUNDS=40
 WORK=150000000

@@ -14,24 +14,9 @@
 # checks: 52
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
+. "$(dirname "$0")/../lib/standard_pool.sh"
 
-pool_init
-chmod 755 "$POOL"
-pool_config 'START : TRUE' 'STARTER_UPDATE_INTERVAL = 1' \
-	'STARTER_TIMEOUT = 20' 'MAX_JOB_STARTS = 10'
-pool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD"
-pool_host exec1 "MASTER, STARTD"
-pool_host exec2 "MASTER, STARTD"
-pool_host exec3 "MASTER, STARTD"
-pool_start
-trap pool_cleanup EXIT
-
-check "the schedd listens" wait_for 60 test -S "$POOL/cm/spool/.schedd_socket"
-check "three machines advertise" pool_wait_machines 3 60
-
-W="$POOL/work"
-mkdir -p "$W"
-chmod 755 "$W"
+standard_pool 3 'MAX_JOB_STARTS = 10'
 cd "$W" || exit 1
 
 # Build each program natively and relinked.

@@ -18,22 +18,9 @@
 # checks: 14
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
+. "$(dirname "$0")/../lib/standard_pool.sh"
 
-pool_init
-chmod 755 "$POOL"
-pool_config 'START : TRUE' 'STARTER_UPDATE_INTERVAL = 1' \
-	'STARTER_TIMEOUT = 20'
-pool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD"
-pool_host exec1 "MASTER, STARTD"
-pool_start
-trap pool_cleanup EXIT
-
-check "the schedd listens" wait_for 60 test -S "$POOL/cm/spool/.schedd_socket"
-check "the machine advertises" pool_wait_machines 1 60
-
-W="$POOL/work"
-mkdir -p "$W"
-chmod 755 "$W"
+standard_pool 1
 check "remote_localroot relinks with condor_cc" \
 	condor_cc -O2 -o "$W/remote_localroot" \
 	"$TOP/tests/programs/remote_localroot.c"

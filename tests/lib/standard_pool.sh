@@ -1,0 +1,31 @@
+# tests/lib/standard_pool.sh: the pool the standard-universe pool tests
+# run their jobs in.  Source it after tests/lib/pool.sh.
+
+# standard_pool N [LINE...]: start a pool of a central manager and N
+# execute hosts (1 to 3) with START TRUE, a starter update every second,
+# STARTER_TIMEOUT 20 and the config LINEs; two checks (the schedd
+# listens, the machines advertise).  Sets W, a work directory every
+# user can read.
+standard_pool() {
+	local n=$1 i
+	local -a count=("" "the machine advertises" "two machines advertise"
+	    "three machines advertise")
+	shift
+	pool_init
+	chmod 755 "$POOL"
+	pool_config 'START : TRUE' 'STARTER_UPDATE_INTERVAL = 1' \
+		'STARTER_TIMEOUT = 20' "$@"
+	pool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD"
+	for ((i = 1; i <= n; i++)); do
+		pool_host "exec$i" "MASTER, STARTD"
+	done
+	pool_start
+	trap pool_cleanup EXIT
+
+	check "the schedd listens" wait_for 60 test -S "$POOL/cm/spool/.schedd_socket"
+	check "${count[$n]}" pool_wait_machines "$n" 60
+
+	W="$POOL/work"
+	mkdir -p "$W"
+	chmod 755 "$W"
+}
