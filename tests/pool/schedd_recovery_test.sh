@@ -22,8 +22,8 @@ set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
 pool_init
+. "$(dirname "$0")/../lib/schedd.sh"
 FAKE=$POOL/fake_shadow
-PEER=$POOL/schedd_peer
 cat >"$FAKE" <<'EOF'
 #!/bin/sh
 # A stand-in for condor_shadow: "fake_shadow C.P STARTD_ADDR MACHINE".
@@ -49,37 +49,9 @@ pool_config "SHADOW = $FAKE" "MAX_JOB_STARTS = 1000" "SCHEDD_INTERVAL = 1" \
 pool_host cm "MASTER, COLLECTOR"
 pool_start
 
-if ! cc -O2 -std=gnu11 -D_GNU_SOURCE -I"$TOP/include" -I"$TOP/obj/gen" \
-    -I/usr/include/tirpc -o "$PEER" "$TOP/tests/programs/schedd_peer.c" \
-    "$TOP/obj/libcondor_common.a" "$TOP/obj/libcondor_util.a" -ltirpc -lm; then
-	fail "build schedd_peer"
-	exit 1
-fi
+schedd_peer_build
 
-SPOOL=$POOL/cm/spool
 SLOG=$POOL/cm/log/SchedLog
-SCHEDD_PID=
-q() { on cm condor_q "$@" 2>/dev/null; }
-peer() { on cm "$PEER" "$@"; }
-addr() { cat "$POOL/cm/log/.schedd_address"; }
-start_schedd() {
-	CONDOR_CONFIG="$POOL/cm/condor_config" CONDOR_TEST_POOL="$POOL" \
-	    "$RELEASE/sbin/condor_schedd" -f >>"$POOL/schedd.out" 2>&1 &
-	SCHEDD_PID=$!
-	wait_for 30 on cm condor_q -af ClusterId
-}
-stop_schedd() {	# SIGNAL
-	kill -"$1" "$SCHEDD_PID" 2>/dev/null
-	wait "$SCHEDD_PID" 2>/dev/null
-	SCHEDD_PID=
-}
-job_attr() { q "$1" -af "$2"; }
-hist_attr() { on cm condor_history "$1" -af "$2" 2>/dev/null; }
-queue_empty() { [ -z "$(q -af ClusterId)" ]; }
-rm_all() {
-	on cm condor_rm -a >/dev/null 2>&1
-	wait_for 30 queue_empty
-}
 submit() {	# FILE: prints the cluster
 	on cm condor_submit "$1" 2>/dev/null |
 	    sed -n 's/.* cluster \([0-9]*\)\./\1/p'

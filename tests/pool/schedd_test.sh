@@ -16,8 +16,8 @@ set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
 pool_init
+. "$(dirname "$0")/../lib/schedd.sh"
 FAKE=$POOL/fake_shadow
-PEER=$POOL/schedd_peer
 cat >"$FAKE" <<'EOF'
 #!/bin/sh
 # A stand-in for condor_shadow: "fake_shadow C.P STARTD_ADDR MACHINE".
@@ -45,44 +45,12 @@ pool_config "SHADOW = $FAKE" "MAX_SHADOW_EXCEPTIONS = 2" \
 pool_host cm "MASTER, COLLECTOR"
 pool_start
 
-if ! cc -O2 -std=gnu11 -D_GNU_SOURCE -I"$TOP/include" -I"$TOP/obj/gen" \
-    -I/usr/include/tirpc -o "$PEER" "$TOP/tests/programs/schedd_peer.c" \
-    "$TOP/obj/libcondor_common.a" "$TOP/obj/libcondor_util.a" -ltirpc -lm; then
-	fail "build schedd_peer"
-	exit 1
-fi
+schedd_peer_build
 
-SPOOL=$POOL/cm/spool
-SCHEDD_PID=
-q() { on cm condor_q "$@" 2>/dev/null; }
-peer() { on cm "$PEER" "$@"; }
-addr() { cat "$POOL/cm/log/.schedd_address"; }
-
-start_schedd() {
-	CONDOR_CONFIG="$POOL/cm/condor_config" CONDOR_TEST_POOL="$POOL" \
-	    "${SCHEDD_BIN:-$RELEASE/sbin/condor_schedd}" -f \
-	    >>"$POOL/schedd.out" 2>&1 &
-	SCHEDD_PID=$!
-	wait_for 30 on cm condor_q -af ClusterId
-}
-stop_schedd() {	# SIGNAL
-	kill -"$1" "$SCHEDD_PID" 2>/dev/null
-	wait "$SCHEDD_PID" 2>/dev/null
-	SCHEDD_PID=
-}
-# job_attr C.P ATTR: one attribute of one queued job.
-job_attr() { q "$1" -af "$2"; }
 none_running() { [ -z "$(q -af JobStatus | grep -x 2)" ]; }
-# Removed jobs leave the queue a batch at a time, after the answer.
-queue_empty() { [ -z "$(q -af ClusterId)" ]; }
-rm_all() {
-	on cm condor_rm -a >/dev/null 2>&1
-	wait_for 30 queue_empty
-}
 submitters() {
 	on cm condor_status -submitters -af Name TotalIdleJobs "$@" 2>/dev/null
 }
-hist_attr() { on cm condor_history "$1" -af "$2" 2>/dev/null; }
 
 cd "$POOL" || exit 1
 check "schedd starts" start_schedd
