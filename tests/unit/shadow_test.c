@@ -254,6 +254,29 @@ wait_state(const char *state, double secs)
 	return 0;
 }
 
+/* Wait until no job holds the machine; 1 if none does. */
+static int
+wait_unclaimed(double secs)
+{
+	static const char *held[] = { "Claimed", "Suspended", "Vacating",
+	    "Killing" };
+	double deadline = monotime() + secs;
+	size_t i;
+	char *s;
+	int busy;
+
+	do {
+		s = startd_state();
+		for (busy = 0, i = 0; i < sizeof(held) / sizeof(held[0]); i++)
+			busy |= strcmp(s, held[i]) == 0;
+		free(s);
+		if (!busy)
+			return 1;
+		usleep(100000);
+	} while (monotime() < deadline);
+	return 0;
+}
+
 /* A job ad for cluster C running SCRIPT (written to SPOOL). */
 static struct ad *
 new_job(int c, const char *script)
@@ -295,6 +318,11 @@ run_shadow(const char *machine, during_fn during, double delay)
 
 	ad_get_int(job, "ClusterId", &c);
 	snprintf(id, sizeof(id), "%lld.0", c);
+	/* The previous test's claim must be gone first: its starter may
+	 * still be cleaning up on a loaded machine, and the startd would
+	 * refuse this claim ("it runs another job"). */
+	if (startd_pid > 0)
+		wait_unclaimed(30);
 	/* A job that writes its pid there must not be mistaken for the
 	 * previous one before it has run. */
 	unlink("pid.txt");
