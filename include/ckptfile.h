@@ -260,6 +260,18 @@ const char	*ckpt_state_check(const struct ckpt_head *h, uint64_t len,
 const char	*ckpt_kind_name(uint32_t kind);
 
 /*
+ * Memory a restart may bring back on demand (ckpt_lazy.c): the private
+ * anonymous regions (heap, bss, anonymous mappings), when every extent
+ * of theirs is at most CKPT_LAZY_EXTENT bytes (each is summed whole
+ * before any page of it is used; the checkpoint writer cuts extents at
+ * that size).  ckpt_lazy_bytes: how many bytes of the state that is.
+ */
+#define CKPT_LAZY_EXTENT	(1UL << 20)
+int		 ckpt_lazy_region(const struct ckpt_head *,
+		    const struct ckpt_region *);
+uint64_t	 ckpt_lazy_bytes(const struct ckpt_head *);
+
+/*
  * Writing a checkpoint.  The writer is plain C without allocation or
  * libc I/O so that the job library can run it inside a signal handler;
  * the caller supplies I/O callbacks.

@@ -600,6 +600,39 @@ ckpt_write(struct ckpt_head *h, struct ckpt_io *io, void *bufv, size_t buflen,
 	return (int64_t)total;
 }
 
+int
+ckpt_lazy_region(const struct ckpt_head *h, const struct ckpt_region *r)
+{
+	const struct ckpt_extent *e = CKPT_EXTENTS(h);
+	uint32_t j;
+
+	if (!(r->kind == CKPT_R_HEAP || r->kind == CKPT_R_BSS ||
+	    (r->kind == CKPT_R_ANON && (r->flags & CKPT_RF_PRIVATE) &&
+	    !(r->flags & CKPT_RF_FILE))))
+		return 0;
+	for (j = r->first_extent; j < r->first_extent + r->nextents; j++)
+		if (e[j].len > CKPT_LAZY_EXTENT || e[j].len % CKPT_PAGE != 0 ||
+		    e[j].addr % CKPT_PAGE != 0)
+			return 0;
+	return 1;
+}
+
+uint64_t
+ckpt_lazy_bytes(const struct ckpt_head *h)
+{
+	const struct ckpt_region *r = CKPT_REGIONS(h);
+	const struct ckpt_extent *e = CKPT_EXTENTS(h);
+	uint64_t n = 0;
+	uint32_t i, j;
+
+	for (i = 0; i < h->nregions; i++)
+		if (ckpt_lazy_region(h, &r[i]))
+			for (j = r[i].first_extent; j < r[i].first_extent +
+			    r[i].nextents; j++)
+				n += e[j].len;
+	return n;
+}
+
 #ifndef CKPTFILE_NO_LIBELF
 /* ---------------------------------------------------------------- */
 /* Reading, verifying, describing, merging (libelf). */

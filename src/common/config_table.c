@@ -219,6 +219,9 @@ const struct config_default config_defaults[] = {
 	{ "VACATE_GRACE", "10",
 	    "seconds a vacated vanilla job has between SIGTERM and SIGKILL",
 	    0 },
+	{ "STARTER_USERFAULTFD", "False",
+	    "hand a resuming standard job /dev/userfaultfd, so its memory "
+	    "comes back on demand", 0 },
 
 	/* Mail. */
 	{ "MAIL", "/usr/sbin/sendmail",

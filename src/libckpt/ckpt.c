@@ -397,6 +397,7 @@ ckpt_handler(int sig, siginfo_t *si, void *ucv)
 	}
 	ckpt_g.sync_request = 0;
 	(void)wait_writer();	/* one checkpoint at a time */
+	ckpt_lazy_finish();	/* all the memory back first */
 	if (ckpt_build_init(&b, &why) == -1) {
 		say_failed(why);
 		ckpt_g.last_result = -1;
@@ -560,5 +561,10 @@ ckpt_fixup_from_env(struct ckpt_fixup *f, const char *program, char **envp)
 	}
 	v = env_get(envp, "CONDOR_TRAP_ALL");
 	f->trap_all = v != 0 && v[0] == '1';
+	v = env_get(envp, "CONDOR_RESTORE");
+	f->restore = v == 0 ? CKPT_RESTORE_AUTO : cj_strcmp(v, "eager") == 0 ?
+	    CKPT_RESTORE_EAGER : cj_strcmp(v, "lazy") == 0 ?
+	    CKPT_RESTORE_LAZY : CKPT_RESTORE_AUTO;
+	f->uffd_dev = cj_env_number(envp, "CONDOR_UFFD_FD", 65535, -1);
 	f->mode = REMOTE_MODE_LOCAL;
 }

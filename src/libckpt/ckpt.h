@@ -10,6 +10,7 @@
  *			a restart state (ckptfile.h)
  *	ckpt_core.c	writing an ELF core instead of a checkpoint
  *	ckpt_restart.c	resuming from a checkpoint
+ *	ckpt_lazy.c	memory brought back on demand after a restart
  *	ckpt_asm.S	context save/jump, stack switch
  */
 #ifndef CONDOR_CKPT_PRIVATE_H
@@ -46,6 +47,8 @@ struct ckpt_globals {
 	uint64_t	 scratch_addr;	/* the restart's, unmapped by CKPT */
 	uint64_t	 scratch_len;
 	unsigned	 generation;	/* restarts so far */
+	long		 lazy_fd;	/* -1, or EOF when memory restored
+					   on demand is all back */
 };
 
 extern struct ckpt_globals ckpt_g;
@@ -57,7 +60,14 @@ struct ckpt_fixup {
 	int		 notify_fd;
 	int		 mode;
 	int		 trap_all;
+	int		 restore;	/* CKPT_RESTORE_* (CONDOR_RESTORE) */
+	long		 uffd_dev;	/* -1, or /dev/userfaultfd from the
+					   starter (CONDOR_UFFD_FD) */
 };
+
+#define CKPT_RESTORE_AUTO	0
+#define CKPT_RESTORE_EAGER	1
+#define CKPT_RESTORE_LAZY	2
 
 /* Read the environment (CONDOR_CKPT_FILE, _CORE, _FORK, _NOTIFY_FD,
  * CONDOR_TRAP_ALL)
@@ -127,6 +137,25 @@ extern int	ckpt_exe_verified;
 /* Resuming (ckpt_restart.c); never returns. */
 void	ckpt_restart(const struct ckpt_marker *, char **envp)
 	    __attribute__((noreturn));
+
+/*
+ * Restoring memory on demand (ckpt_lazy.c).  ckpt_lazy_start, before
+ * the sandbox's filters: 1 and a helper waiting, or 0 and L->why (read
+ * everything now).  Then ckpt_lazy_register each lazy region once it is
+ * fresh anonymous memory, and ckpt_lazy_go: the helper starts; the
+ * descriptor that reaches EOF when it is done (ckpt_g.lazy_fd), or -1
+ * and L->why.  ckpt_lazy_finish, before a checkpoint: waits for it.
+ */
+struct ckpt_lazy {
+	long		 uffd, go_fd, done_fd;
+	uint64_t	 bytes;
+	const char	*why;
+};
+int	ckpt_lazy_start(struct ckpt_lazy *l, const struct ckpt_head *h,
+	    long exe_fd, long notify_fd, int want, long devfd, int can_fork);
+int	ckpt_lazy_register(struct ckpt_lazy *l, uint64_t start, uint64_t len);
+long	ckpt_lazy_go(struct ckpt_lazy *l, int registered);
+void	ckpt_lazy_finish(void);
 
 /* CKPT() on the checkpoint signals (ckpt.c); 0 or -errno. */
 int	ckpt_install_handlers(void);

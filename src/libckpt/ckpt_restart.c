@@ -11,7 +11,9 @@
  *     which ADDR_NO_RANDOMIZE gives); maps a scratch area at an address
  *     no saved region uses; installs the system-call trap; and switches
  *     to a stack in the scratch area, since the program's stack is about
- *     to be replaced.
+ *     to be replaced.  Before the trap (whose filters refuse both), the
+ *     userfaultfd and the helper of a restore on demand (ckpt_lazy.c),
+ *     or the reason there is none.
  *  B. on the scratch stack, before touching anything: the executable
  *     part's checksum; the stack top and the kernel's [vdso]/[vvar]
  *     layout; every file reopens (without O_CREAT/O_EXCL/O_TRUNC, with
@@ -27,10 +29,13 @@
  *     the file the program mapped (anonymous if that file is gone), a
  *     shared file mapping; unmaps what the program did not have; copies
  *     the saved stack into the process's own stack (so it still grows);
- *     reads every extent from the checkpoint into its place in large
- *     chunks, each summed as it arrives (a mismatch: message, exit 1: a
- *     corrupt image never runs), pages of a file mapping that were zero
- *     made zero; re-applies protections.  Nothing maps the
+ *     with a restore on demand, registers the private anonymous regions
+ *     with the userfaultfd and lets the helper start (it fills them
+ *     while the program runs); reads every other extent from the
+ *     checkpoint into its place in large chunks, each summed as it
+ *     arrives (a mismatch: message, exit 1: a corrupt image never
+ *     runs), pages of a file mapping that were zero made zero;
+ *     re-applies protections.  Nothing maps the
  *     checkpoint's saved memory afterwards: the memory is the program's,
  *     and realloc, mremap, madvise and brk behave on it as they did
  *     before.  Then it puts each file on its descriptor (dup3);
@@ -57,6 +62,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
+#include <time.h>
 #include <asm/prctl.h>
 
 #include "ckpt.h"
@@ -95,13 +101,21 @@ struct rs {
 	int			 remote;	/* under Condor: files at the
 						   shadow */
 	int			 syscall_fd;
-	/* Regions mapped from a file: a bit each. */
+	struct ckpt_lazy	 lazy;		/* ckpt_lazy.c */
+	int			 lazy_on;	/* a helper is waiting */
+	long			 lazy_fd;	/* EOF when it is done */
+	uint64_t		 t0;		/* ms: the restart began */
+	/* Regions mapped from a file, regions on demand: a bit each. */
 	uint8_t			 filemap[CB_MAX_REGIONS / 8];
+	uint8_t			 lazymap[CB_MAX_REGIONS / 8];
 };
 
 #define IS_FILEMAP(rs, i)	((rs)->filemap[(i) / 8] & (1u << ((i) % 8)))
 #define SET_FILEMAP(rs, i)	\
 	((rs)->filemap[(i) / 8] |= (uint8_t)(1u << ((i) % 8)))
+#define IS_LAZY(rs, i)		((rs)->lazymap[(i) / 8] & (1u << ((i) % 8)))
+#define SET_LAZY(rs, i)	\
+	((rs)->lazymap[(i) / 8] |= (uint8_t)(1u << ((i) % 8)))
 
 /* /proc/self/maps, from the cache in RS (the library's own copy is
  * replaced with the program's memory) or by name. */
@@ -168,6 +182,15 @@ overlaps_saved(const struct ckpt_head *h, uint64_t lo, uint64_t hi)
 }
 
 static void restart_main(void *);
+
+static uint64_t
+ms_now(void)
+{
+	struct timespec ts;
+
+	condor_sys2(SYS_clock_gettime, CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
 
 int	ckpt_exe_verified;
 void	ckpt_entry_check(void);
@@ -315,6 +338,15 @@ ckpt_restart(const struct ckpt_marker *mk, char **envp)
 	if (rs->remote)
 		rs->fix.mode = REMOTE_MODE_REMOTE;
 	rseq_off();
+	rs->t0 = ms_now();
+	/* Memory on demand: its helper before the sandbox's filters, which
+	 * refuse userfaultfd and clone.  Under Condor the program cannot
+	 * fork (remote_outer.c); elsewhere the helper must follow forks. */
+	rs->lazy_on = ckpt_lazy_start(&rs->lazy, rs->h, fd, rs->fix.notify_fd,
+	    rs->fix.restore, rs->fix.uffd_dev, !rs->remote);
+	if (rs->fix.uffd_dev >= 0)
+		condor_sys1(SYS_close, rs->fix.uffd_dev);
+	rs->lazy_fd = -1;
 	if (remote_trap_install((enum remote_mode)rs->fix.mode,
 	    rs->fix.trap_all) < 0)
 		refuse("cannot install the system-call trap", 0);
@@ -975,6 +1007,8 @@ fill_regions(struct rs *rs)
 	for (i = 0; i < h->nregions; i++) {
 		if (!is_mapped_kind(r[i].kind))
 			continue;
+		if (IS_LAZY(rs, i))
+			goto prot;	/* the helper fills it */
 		a = r[i].start;
 		for (j = r[i].first_extent; j < r[i].first_extent +
 		    r[i].nextents; j++) {
@@ -985,6 +1019,7 @@ fill_regions(struct rs *rs)
 		}
 		if (IS_FILEMAP(rs, i))
 			zero_pages(a, r[i].end);
+prot:
 		if (r[i].prot != (PROT_READ | PROT_WRITE))
 			condor_sys3(SYS_mprotect, r[i].start,
 			    r[i].end - r[i].start, r[i].prot);
@@ -1031,7 +1066,9 @@ restore_files(struct rs *rs)
 			for (fd = 0, k = 0; name[k] >= '0' && name[k] <= '9' &&
 			    fd < 1 << 20; k++)
 				fd = fd * 10 + (name[k] - '0');
-			if (fd == dfd || fd == rs->exe_fd || fd == rs->cwd_fd)
+			if (fd == dfd || fd == rs->exe_fd ||
+			    fd == rs->cwd_fd || fd == rs->lazy_fd ||
+			    fd == rs->fix.notify_fd)
 				continue;
 			for (i = 0; i < h->nfds && !found; i++)
 				found = d[i].fd == fd;
@@ -1073,6 +1110,88 @@ restore_signals(struct rs *rs)
 	}
 }
 
+/*
+ * The regions the helper fills (ckpt_lazy.c), registered now that they
+ * are fresh anonymous memory; then it starts.
+ */
+static void
+register_lazy(struct rs *rs)
+{
+	const struct ckpt_head *h = rs->h;
+	const struct ckpt_region *r = CKPT_REGIONS(h);
+	uint32_t i, k, n = 0;
+	long fd;
+
+	if (!rs->lazy_on)
+		return;
+	/*
+	 * Registering a region changes its flags, and the kernel then joins
+	 * it to an adjacent region it can merge with (the heap to the bss:
+	 * one [heap]).  Filling it would have given it an anon_vma of its
+	 * own, which keeps it apart: so a write fault first, its page
+	 * emptied again.  Meanwhile neighbours carry different flags
+	 * (protections do not count), else a fault shares the neighbour's
+	 * anon_vma.
+	 */
+	for (k = 0; k < 3; k++)
+		for (i = 0, n = 0; i < h->nregions; i++) {
+			uint64_t len = r[i].end - r[i].start;
+
+			if (!ckpt_lazy_region(h, &r[i]) || IS_FILEMAP(rs, i) ||
+			    r[i].nextents == 0)
+				continue;
+			if (k == 0)
+				condor_sys3(SYS_madvise, r[i].start, len,
+				    n % 2 ? MADV_WIPEONFORK : MADV_DONTFORK);
+			else if (k == 1) {
+				*(volatile char *)r[i].start = 0;
+				condor_sys3(SYS_madvise, r[i].start, PAGE,
+				    MADV_DONTNEED);
+			} else
+				condor_sys3(SYS_madvise, r[i].start, len,
+				    n % 2 ? MADV_KEEPONFORK : MADV_DOFORK);
+			n++;
+		}
+	n = 0;
+	for (i = 0; i < h->nregions; i++)
+		if (ckpt_lazy_region(h, &r[i]) && !IS_FILEMAP(rs, i) &&
+		    r[i].nextents > 0 && ckpt_lazy_register(&rs->lazy,
+		    r[i].start, r[i].end - r[i].start) == 0) {
+			SET_LAZY(rs, i);
+			n++;
+		}
+	if ((fd = ckpt_lazy_go(&rs->lazy, n > 0)) >= 0)
+		rs->lazy_fd = above(fd, CKPT_PROC_FD_LOW);
+}
+
+/* "restore lazy ..." or "restore eager ...": StarterLog, tests. */
+static void
+say_restore(struct rs *rs)
+{
+	char line[512], a[24], b[24];
+	uint64_t ms = ms_now() - rs->t0;
+
+	if (rs->fix.notify_fd < 0)
+		return;
+	if (rs->lazy_fd >= 0) {
+		cj_strlcpy(line, "restore lazy (userfaultfd): ", sizeof(line));
+		cj_strlcat(line, cj_utoa(rs->lazy.bytes, a, 10), sizeof(line));
+		cj_strlcat(line, " bytes on demand; running again after ",
+		    sizeof(line));
+	} else {
+		cj_strlcpy(line, "restore eager (", sizeof(line));
+		cj_strlcat(line, rs->lazy.why ? rs->lazy.why : "?",
+		    sizeof(line));
+		cj_strlcat(line, "): all memory back after ", sizeof(line));
+	}
+	cj_strlcat(line, cj_utoa(ms / 1000, a, 10), sizeof(line));
+	cj_strlcat(line, ".", sizeof(line));
+	cj_utoa(1000 + ms % 1000, b, 10);
+	cj_strlcat(line, b + 1, sizeof(line));
+	cj_strlcat(line, " s\n", sizeof(line));
+	(void)ckpt_out_write(rs->fix.notify_fd, line, cj_strlen(line));
+}
+
 static void
 restart_main(void *arg)
 {
@@ -1089,6 +1208,7 @@ restart_main(void *arg)
 	restore_break(rs);
 	map_regions(rs);
 	unmap_leftovers(rs);
+	register_lazy(rs);
 	restore_stack(rs);
 	fill_regions(rs);
 	restore_files(rs);
@@ -1110,6 +1230,8 @@ restart_main(void *arg)
 	ckpt_g.notify_fd = rs->fix.notify_fd;
 	ckpt_g.scratch_addr = (uint64_t)rs->scratch;
 	ckpt_g.scratch_len = rs->scratch_len;
+	ckpt_g.lazy_fd = rs->lazy_fd;
+	say_restore(rs);
 	for (sig = 0; sig < CKPT_PROC_N; sig++)
 		ckpt_proc_fds[sig] = rs->proc_fds[sig];
 	if (rs->remote)

@@ -234,6 +234,9 @@ first_start(char **envp)
 	    sizeof(ckpt_g.core_target));
 	ckpt_g.fork_writer = fix.fork_writer;
 	ckpt_g.notify_fd = fix.notify_fd;
+	ckpt_g.lazy_fd = -1;
+	if (fix.uffd_dev >= 0)		/* for restarts only */
+		condor_sys1(SYS_close, fix.uffd_dev);
 
 	remote_client_init(envp);	/* under Condor? */
 	remote_files_init();

@@ -534,19 +534,24 @@ page_is_zero(const uint64_t *p)
 
 #define VEC	65536	/* mincore entries per call (256 MiB of pages) */
 
+/* [lo, hi) as extents of at most CKPT_LAZY_EXTENT bytes (a restart
+ * may bring one back on demand, summed whole first: ckpt_lazy.c). */
 static int
 add_extent(struct ckpt_build *b, uint32_t region, uint64_t lo, uint64_t hi)
 {
 	struct ckpt_extent *e;
 
-	if (b->nextents >= CB_MAX_EXTENTS)
-		return -1;
-	e = &b->extents[b->nextents++];
-	e->addr = lo;
-	e->len = hi - lo;
-	e->off = 0;
-	e->sum = 0;
-	e->region = region;
+	for (; lo < hi; lo = e->addr + e->len) {
+		if (b->nextents >= CB_MAX_EXTENTS)
+			return -1;
+		e = &b->extents[b->nextents++];
+		e->addr = lo;
+		e->len = hi - lo < CKPT_LAZY_EXTENT ? hi - lo :
+		    CKPT_LAZY_EXTENT;
+		e->off = 0;
+		e->sum = 0;
+		e->region = region;
+	}
 	return 0;
 }
 

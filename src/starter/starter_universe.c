@@ -39,6 +39,19 @@
  * EXIT_VACATED_CKPT, else the job is killed and resumes elsewhere from
  * its last committed checkpoint.  A job resuming from a checkpoint is
  * started the same way: its executable is the checkpoint.
+ *
+ * How a resumed job gets its memory back is the library's choice
+ * (src/libckpt/ckpt_lazy.c): on demand through userfaultfd when it may
+ * have one, else all of it before the program runs.  The job is an
+ * unprivileged user in a chroot, so with vm.unprivileged_userfaultfd=0
+ * it may have one only if STARTER_USERFAULTFD is true: the starter then
+ * opens /dev/userfaultfd (as root) and hands it at STANDARD_UFFD_FD
+ * (CONDOR_UFFD_FD=N); the restart makes its userfaultfd from it and
+ * closes it before any of the program runs.  The machine's owner
+ * chooses: a userfaultfd lets a program stall the kernel in its page
+ * faults, which the sysctl's default withholds from users.  The
+ * library's "restore ..." lines say which way it went, and the
+ * StarterLog shows them.
  */
 #include <sys/personality.h>
 #include <sys/prctl.h>
@@ -75,6 +88,7 @@
 #define STANDARD_CKPT_FD	1001
 #define STANDARD_NOTIFY_FD	1002
 #define STANDARD_PROC_FD	1003
+#define STANDARD_UFFD_FD	1004
 #define STANDARD_CKPT_FILE	"_condor_ckpt"
 #define STANDARD_CKPT_STATUS	85	/* CONDOR_VACATE_STATUS */
 
@@ -395,6 +409,12 @@ ckpt_read_notes(struct starter_job *job, int *oks, int *fails)
 				*nl = '\0';
 			if (strncmp(line, "ok", 2) == 0)
 				(*oks)++;
+			else if (strncmp(line, "restore failed", 14) == 0)
+				log_warnx("job %d.%d: %s", job->cluster,
+				    job->proc, line);
+			else if (strncmp(line, "restore ", 8) == 0)
+				log_info("job %d.%d: %s", job->cluster,
+				    job->proc, line);
 			else if (*line != '\0') {
 				(*fails)++;
 				log_warnx("job %d.%d: checkpoint %s",
@@ -499,6 +519,15 @@ ckpt_setup(struct starter_job *job, char *err, size_t errlen)
 		snprintf(err, errlen, "/proc: %s", strerror(errno));
 		return -1;
 	}
+	if (param_bool("STARTER_USERFAULTFD", 0)) {
+		job->give_fds[2] = move_to(open("/dev/userfaultfd", O_RDWR |
+		    O_CLOEXEC), STANDARD_UFFD_FD);
+		if (job->give_fds[2] == -1)
+			log_warnx("job %d.%d: STARTER_USERFAULTFD: "
+			    "/dev/userfaultfd: %s (its memory comes back "
+			    "before it runs)", job->cluster, job->proc,
+			    strerror(errno));
+	}
 	event_fd_add(job->notify_fd, POLLIN, ckpt_notified, job);
 	ckpt_arm(job);
 	return 0;
@@ -510,7 +539,7 @@ standard_prepare(struct starter_job *job, char *err, size_t errlen,
 {
 	static char *env[10];
 	static char fdvar[40], chunkvar[48];
-	static char ckptvar[40], notifyvar[40], procvar[40];
+	static char ckptvar[40], notifyvar[40], procvar[40], uffdvar[40];
 	/* Writable: job_environment() splits them at '=' in place. */
 	static char rseq[] = "GLIBC_TUNABLES=glibc.pthread.rseq=0";
 	static char nofork[] = "CONDOR_CKPT_FORK=0";
@@ -556,6 +585,12 @@ standard_prepare(struct starter_job *job, char *err, size_t errlen,
 	env[5] = notifyvar;
 	env[6] = procvar;
 	env[7] = NULL;
+	if (job->give_fds[2] != -1) {
+		snprintf(uffdvar, sizeof(uffdvar), "CONDOR_UFFD_FD=%d",
+		    STANDARD_UFFD_FD);
+		env[7] = uffdvar;
+		env[8] = NULL;
+	}
 	if (geteuid() != 0)
 		log_info("job %d.%d: not root: it runs without chroot, as %s",
 		    job->cluster, job->proc, job->user);
@@ -583,7 +618,9 @@ standard_child_setup(struct starter_job *job)
 	if (fcntl(STANDARD_SYSCALL_FD, F_SETFD, 0) == -1 ||
 	    fcntl(STANDARD_CKPT_FD, F_SETFD, 0) == -1 ||
 	    fcntl(STANDARD_NOTIFY_FD, F_SETFD, 0) == -1 ||
-	    fcntl(STANDARD_PROC_FD, F_SETFD, 0) == -1)
+	    fcntl(STANDARD_PROC_FD, F_SETFD, 0) == -1 ||
+	    (job->give_fds[2] != -1 &&
+	    fcntl(STANDARD_UFFD_FD, F_SETFD, 0) == -1))
 		return -1;
 	if (personality(ADDR_NO_RANDOMIZE) == -1)
 		return -1;

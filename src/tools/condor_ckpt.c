@@ -9,7 +9,10 @@
  * regions with what was saved of each, its open files and offsets, its
  * signal dispositions, mask, pending signals and timers; and it verifies
  * every checksum (the executable part, each memory extent, the restart
- * state).  Exit status 0 if all is well, 1 with the reason on stderr if
+ * state); and it says how a restart run here by this user would bring
+ * the memory back: on demand through userfaultfd, or all of it before
+ * the program runs, and why (src/libckpt/ckpt_lazy.c decides the same
+ * way).  Exit status 0 if all is well, 1 with the reason on stderr if
  * anything is wrong: truncated, corrupted, foreign.
  *
  * merge builds a checkpoint from the relinked executable EXE (or an
@@ -18,9 +21,13 @@
  * fsynced, verified, then renamed to OUT.  OUT "-" streams it to stdout.
  * The format is in include/ckptfile.h.
  */
+#include <fcntl.h>
+#include <linux/userfaultfd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "ckptfile.h"
@@ -39,6 +46,61 @@ usage(FILE *fp)
 	    "  -h     print this help\n");
 }
 
+#ifndef USERFAULTFD_IOC_NEW
+#define USERFAULTFD_IOC_NEW	_IO(0xAA, 0x00)
+#endif
+#define LAZY_MIN	(4UL << 20)	/* ckpt_lazy.c */
+
+/* NULL if this user may have a userfaultfd that follows forks, as a
+ * restart outside Condor needs; else why not. */
+static const char *
+userfaultfd_refused(void)
+{
+	struct uffdio_api api;
+	int fd, dev = -1;
+
+	fd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (fd == -1 && (dev = open("/dev/userfaultfd", O_RDWR |
+	    O_CLOEXEC)) != -1)
+		fd = ioctl(dev, USERFAULTFD_IOC_NEW, O_CLOEXEC | O_NONBLOCK);
+	if (dev != -1)
+		close(dev);
+	if (fd == -1)
+		return "userfaultfd is not permitted (vm.unprivileged_userfaultfd "
+		    "is 0 and /dev/userfaultfd is not open to this user)";
+	memset(&api, 0, sizeof(api));
+	api.api = UFFD_API;
+	api.features = UFFD_FEATURE_EVENT_FORK | UFFD_FEATURE_EVENT_REMAP |
+	    UFFD_FEATURE_EVENT_REMOVE | UFFD_FEATURE_EVENT_UNMAP;
+	if (ioctl(fd, UFFDIO_API, &api) == -1) {
+		close(fd);
+		return "userfaultfd cannot follow a fork here "
+		    "(UFFD_FEATURE_EVENT_FORK needs CAP_SYS_PTRACE)";
+	}
+	close(fd);
+	return NULL;
+}
+
+static void
+say_restore(const struct ckpt_head *h)
+{
+	uint64_t lazy = ckpt_lazy_bytes(h);
+	const char *why = NULL;
+
+	if (lazy == 0)
+		why = "no memory to restore on demand";
+	else if (lazy < LAZY_MIN)
+		why = "too little memory to be worth restoring on demand";
+	else
+		why = userfaultfd_refused();
+	if (why == NULL)
+		printf("restore       run here: %llu KiB of heap and anonymous "
+		    "memory on demand (userfaultfd), the rest first\n",
+		    (unsigned long long)(lazy >> 10));
+	else
+		printf("restore       run here: all memory first (%s)\n", why);
+}
+
 static int
 cmd_info(const char *path)
 {
@@ -50,6 +112,8 @@ cmd_info(const char *path)
 		return 1;
 	}
 	ckpt_describe(&ci, stdout);
+	if (!ci.is_core)
+		say_restore(ci.head);
 	fflush(stdout);
 	if (ckpt_verify(&ci, err, sizeof(err)) == -1) {
 		fprintf(stderr, "condor_ckpt: %s: %s\n", path, err);
