@@ -9,7 +9,7 @@
  * run's output must be the native run's, byte for byte.
  *
  *	memsem TEST	one test: realloc mremap madvise munmap mprotect brk
- *			fixed calloc protnone
+ *			fixed calloc protnone fork
  *	memsem all	every test in turn, a checkpoint before each one's
  *			second half, then all the memory they left checked
  *			again across two more checkpoints (each restart
@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #ifdef CONDOR_RELINKED
 #include "condor_ckpt.h"
@@ -391,9 +392,17 @@ static void
 t_mprotect(void)
 {
 	char *m = map(512 * KiB, PROT_READ | PROT_WRITE, MAP_PRIVATE);
+	char *big = map(32 * MiB, PROT_READ | PROT_WRITE, MAP_PRIVATE);
 
 	fill(m, 512 * KiB, 41);
+	fill(big, 32 * MiB, 42);
 	checkpoint();
+	/* At once, before memory restored on demand is back: a piece in
+	 * the middle of a large region made read-only, then read. */
+	printf("  middle read-only: %d\n", mprotect(big + 24 * MiB +
+	    12 * KiB, 64 * KiB, PROT_READ));
+	say("the read-only middle", big + 24 * MiB, 1 * MiB);
+	say("the large region", big, 32 * MiB);
 	printf("  read-only: %d\n", mprotect(m, 128 * KiB, PROT_READ));
 	printf("  write to it faults: %d\n", write_faults(m + 100));
 	say("read-only part", m, 128 * KiB);
@@ -530,6 +539,46 @@ t_protnone(void)
 
 /* ---------------------------------------------------------------- */
 
+/*
+ * A child forked right after the restart (while memory may still be
+ * coming back on demand) sees the memory as it was, and neither side
+ * sees the other's later changes: the child's DONTNEED and writes, the
+ * parent's.
+ */
+static void
+t_fork(void)
+{
+	size_t n = 48 * MiB;
+	char *m = map(n, PROT_READ | PROT_WRITE, MAP_PRIVATE);
+	char *h = malloc(8 * MiB);
+	pid_t pid;
+	int st;
+
+	fill(m, n, 91);
+	fill(h, 8 * MiB, 92);
+	checkpoint();
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		say("child: mapping", m, n);
+		say("child: heap block", h, 8 * MiB);
+		madvise(m, 16 * MiB, MADV_DONTNEED);
+		fill(m + 32 * MiB, 1 * MiB, 93);
+		say("child: after DONTNEED and a write", m, n);
+		fflush(stdout);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || st != 0)
+		printf("  fork: %s, status %d\n", pid < 0 ? strerror(errno) :
+		    "child", st);
+	say("parent: mapping", m, n);
+	fill(m + 16 * MiB, 1 * MiB, 94);
+	say("parent: after a write", m, n);
+	say("parent: heap block", h, 8 * MiB);
+	keep("fork m", m, n);
+	keep("fork h", h, 8 * MiB);
+}
+
 static const struct test {
 	const char	*name;
 	void		(*fn)(void);
@@ -538,6 +587,7 @@ static const struct test {
 	{ "madvise", t_madvise }, { "munmap", t_munmap },
 	{ "mprotect", t_mprotect }, { "brk", t_brk }, { "fixed", t_fixed },
 	{ "calloc", t_calloc }, { "protnone", t_protnone },
+	{ "fork", t_fork },
 };
 #define NTESTS	(sizeof(tests) / sizeof(tests[0]))
 

@@ -572,7 +572,7 @@ if want fuzz && { [ -x "$work/bin/stdio" ] || build stdio; }; then
 			fi
 			n=$((n + 1))
 			# Through sh, whose "Segmentation fault" goes to /dev/null.
-			sh -c 'cd "$1" && timeout -k 2 10 ./bad.ckpt >run.out 2>run.err; echo $? >rc' \
+			sh -c 'cd "$1" && CONDOR_RESTORE=eager timeout -k 2 10 ./bad.ckpt >run.out 2>run.err; echo $? >rc' \
 			    sh "$d" 2>/dev/null
 			rc=$(cat "$d/rc")
 			if [ -s "$d/run.out" ]; then

@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
-# checks: 8
+# checks: 9
 # tests/pool/ckpt_memory_pool_test.sh: restored memory inside the job's
 # sandbox.  A standard-universe job whose memory keeps changing shape
 # (tests/ckpt/memgrow.c: a large block grown with realloc, MADV_DONTNEED
 # on an anonymous mapping, the break grown and shrunk, every round) is
 # checkpointed periodically and vacated from its host once; it resumes
 # from its checkpoint, under the seccomp filter of the sandbox, and must
-# print what a native run prints.
+# print what a native run prints.  The starters may hand the job
+# /dev/userfaultfd (STARTER_USERFAULTFD) and the job asks for its memory
+# on demand (CONDOR_RESTORE=lazy): the StarterLog says it came back so.
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 . "$(dirname "$0")/../lib/standard_pool.sh"
 INTERVAL=2
 standard_pool 2 'SUSPEND : FALSE' 'MAX_JOB_STARTS = 10' \
-	"PERIODIC_CHECKPOINT_INTERVAL = $INTERVAL" 'VACATE_GRACE = 10'
+	"PERIODIC_CHECKPOINT_INTERVAL = $INTERVAL" 'VACATE_GRACE = 10' \
+	'STARTER_USERFAULTFD = True'
 cd "$W" || exit 1
 ROUNDS=40
 WORK=150000000
@@ -32,6 +35,7 @@ arguments  = $ROUNDS $WORK
 output     = out.txt
 error      = err.txt
 log        = $W/memgrow.log
+environment = CONDOR_RESTORE=lazy
 queue
 EOF2
 chmod 644 memgrow.sub
@@ -61,3 +65,10 @@ check "the job was checkpointed and vacated" test "$moved" = yes
 check "job $C.0 completes" wait_for 180 in_history "$C.0"
 check "its output is the native run's" cmp "$W/native.txt" "$W/out.txt"
 check_resumed "$C.0" "$W/memgrow" +2
+if [ "$(id -u)" = 0 ] && [ -c /dev/userfaultfd ]; then
+	check "its memory came back on demand in the sandbox ($(grep -h "job $C\.0: restore" "$POOL"/*/log/StarterLog | sed 's/.*: restore /restore /' | cut -c1-60 | sort | uniq -c | tr -s ' ' | tr '\n' ';'))" \
+	    bash -c "grep -h 'job $C\.0: restore lazy (userfaultfd)' '$POOL'/*/log/StarterLog | grep -q . &&
+		grep -h 'job $C\.0: restore done' '$POOL'/*/log/StarterLog | grep -q ."
+else
+	skip "its memory came back on demand in the sandbox" "needs root and /dev/userfaultfd"
+fi
