@@ -17,8 +17,13 @@
 #              written instead, not fsynced)
 #   merge      condor_ckpt merge EXE CORE -o CKPT (fsynced, verified)
 #   resumed    exec of the checkpoint to the program running again
-#              (checksums of the file and every extent verified)
-#   all back   exec to every page of the image read once more
+#              (checksums of the executable part and of every extent
+#              read so far verified); by default the heap comes back on
+#              demand (userfaultfd) while the program runs
+#   all back   exec to every page of the image rewritten by the program
+#              (each read, then written), all its memory back
+#   eager      the same two with CONDOR_RESTORE=eager: every page read
+#              and verified before the program runs
 #   ckpt MiB   the checkpoint file's size
 #
 # The checkpoint's page cache is warm for the restarts.
@@ -96,8 +101,11 @@ main(int argc, char **argv)
 		ckpt_and_exit();
 		printf("resumed %lld\n", now_ns());
 		fflush(stdout);
-		for (i = 0; i < n; i += 4096)
+		/* Rewrite the memory: every page read and written. */
+		for (i = 0; i < n; i += 4096) {
 			sum += p[i];
+			p[i] = (unsigned char)(p[i] + 1);
+		}
 		printf("allback %lld %lu\n", now_ns(), sum & 1);
 		return 0;
 	}
@@ -437,11 +445,12 @@ cd "$work" || exit 1
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-printf '%8s %9s %9s %9s %9s %9s %9s %9s %9s\n' "image" "frozen" "durable" \
-    "vacate" "core" "merge" "resumed" "all back" "ckpt"
+printf '%8s %9s %9s %9s %9s %9s %9s %9s %9s %9s %5s\n' "image" "frozen" \
+    "durable" "vacate" "core" "merge" "resumed" "all back" "eager" "eag.back" \
+    "ckpt"
 for mib in "${sizes[@]}"; do
 	: >f.frozen; : >f.durable; : >f.vacate; : >f.core; : >f.merge
-	: >f.resumed; : >f.allback; : >f.floor
+	: >f.resumed; : >f.allback; : >f.floor; : >f.eresumed; : >f.eallback
 	: >c.frozen; : >c.dump; : >c.restore
 	for ((r = 0; r < REPEAT; r++)); do
 		# The file system is mounted with online discard here: freeing
@@ -463,6 +472,9 @@ for mib in "${sizes[@]}"; do
 		read -r rs ab < <(./drive restart ./prog.ckpt)
 		echo "$rs" >>f.resumed
 		echo "$ab" >>f.allback
+		read -r rs ab < <(CONDOR_RESTORE=eager ./drive restart ./prog.ckpt)
+		echo "$rs" >>f.eresumed
+		echo "$ab" >>f.eallback
 		./drive floor ./prog.ckpt >>f.floor
 		ckpt_size=$(stat -c %s prog.ckpt)
 		rm -f prog.ckpt
@@ -477,10 +489,11 @@ for mib in "${sizes[@]}"; do
 			criu_measure "$mib"
 		fi
 	done
-	printf '%5s MiB %8ss %8ss %8ss %8ss %8ss %8ss %8ss %5s MiB\n' "$mib" \
-	    "$(median <f.frozen)" "$(median <f.durable)" "$(median <f.vacate)" \
-	    "$(median <f.core)" "$(median <f.merge)" "$(median <f.resumed)" \
-	    "$(median <f.allback)" "$((ckpt_size >> 20))"
+	printf '%5s MiB %8ss %8ss %8ss %8ss %8ss %8ss %8ss %8ss %8ss %5s MiB\n' \
+	    "$mib" "$(median <f.frozen)" "$(median <f.durable)" \
+	    "$(median <f.vacate)" "$(median <f.core)" "$(median <f.merge)" \
+	    "$(median <f.resumed)" "$(median <f.allback)" \
+	    "$(median <f.eresumed)" "$(median <f.eallback)" "$((ckpt_size >> 20))"
 	if [ -s c.frozen ] && [ -s c.restore ]; then
 		cf=$(median <c.frozen)
 		printf '%5s MiB criu: frozen %ss, dump %ss (no fsync), restore %ss\n' \
@@ -500,12 +513,17 @@ for mib in "${sizes[@]}"; do
 	row "checkpoint $mib MiB: vacate (signal to exit 85, durable)" \
 	    "$(median <f.vacate) s" ""
 	row "checkpoint $mib MiB: condor_ckpt merge" "$(median <f.merge) s" ""
-	row "restart $mib MiB: exec to running, checksums verified" \
+	row "restart $mib MiB: exec to running (memory on demand)" \
 	    "$(median <f.resumed) s" "$([ "$mib" = 1024 ] && echo '< 0.15 s')"
 	fl=$(median <f.floor)
-	row "restart $mib MiB: exec to all memory back" "$(median <f.allback) s" \
+	row "restart $mib MiB: exec to all memory back and rewritten" \
+	    "$(median <f.allback) s" \
 	    "<= $(awk -v f="$fl" 'BEGIN { printf "%.4f", f * 1.2 }') s (1.2 x floor)"
 	row "restart $mib MiB: floor, the file read into fresh memory" "$fl s" ""
+	row "restart $mib MiB, eager: exec to running, all memory back" \
+	    "$(median <f.eresumed) s" ""
+	row "restart $mib MiB, eager: exec to all memory rewritten" \
+	    "$(median <f.eallback) s" ""
 done
 read -r dd st < <(./drive time dd if=/dev/zero of=dd.out bs=4M count=256 conv=fsync status=none)
 rm -f dd.out

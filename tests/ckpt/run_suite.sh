@@ -578,7 +578,11 @@ if want fuzz && { [ -x "$work/bin/stdio" ] || build stdio; }; then
 			if [ -s "$d/run.out" ]; then
 				ran=$((ran + 1))
 				echo "ran: offset $off rc $rc" >>"$d/ran"
-			elif [ "$trunc" = 1 ] && [ "$off" -lt "$load_end" ] && [ "$rc" -ge 128 ]; then
+			elif [ "$trunc" = 1 ] && [ "$off" -lt "$load_end" ] && [ "$rc" -ne 0 ]; then
+				# Cut inside what the kernel loads: it kills the
+				# process (SIGBUS, SIGSEGV), or refuses the exec
+				# (ENOEXEC, and then timeout's execvp hands the file
+				# to /bin/sh, which fails on it); nothing ran.
 				kernel=$((kernel + 1))
 			elif [ "$trunc" = 0 ] && [ "$rc" -ge 128 ] && in_precheck "$off"; then
 				kernel=$((kernel + 1))
