@@ -330,6 +330,14 @@ ckpt_restart(const struct ckpt_marker *mk, char **envp)
 	rs->exe_fd = fd;
 	rs->file_size = (uint64_t)st.st_size;
 	ckpt_fixup_from_env(&rs->fix, CKPT_STR(rs->h, rs->h->program), envp);
+	/* The notification descriptor out of the way of the program's own,
+	 * which the restored ones may be (its file on 3, say). */
+	if (rs->fix.notify_fd >= 0 && rs->fix.notify_fd < CKPT_PROC_FD_LOW &&
+	    (p = condor_sys3(SYS_fcntl, rs->fix.notify_fd, F_DUPFD_CLOEXEC,
+	    CKPT_PROC_FD_LOW)) >= 0) {
+		condor_sys1(SYS_close, rs->fix.notify_fd);
+		rs->fix.notify_fd = (int)p;
+	}
 	for (i = 0; i < CKPT_PROC_N; i++)
 		rs->proc_fds[i] = proc_fds[i];
 	/* Under Condor its files are reopened at the new shadow. */

@@ -5,13 +5,17 @@
  * is still loading), then checks
  * every byte (slowly enough, a page at a time from the end, that memory
  * restored on demand is still coming back while it runs) and prints the
- * number of wrong bytes.  For the restore's own checks in
+ * number of wrong bytes.  It keeps lazyhold.dat open across the
+ * checkpoint (on descriptor 3, where a caller's CONDOR_CKPT_NOTIFY_FD
+ * may be too) and prints what it holds.  For the restore's own checks in
  * tests/ckpt/memory_suite.sh.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include "condor_ckpt.h"
 
 int
@@ -25,6 +29,13 @@ main(int argc, char **argv)
 		perror("malloc");
 		return 1;
 	}
+	char dat[16] = "";
+	int fd = open("lazyhold.dat", O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+	if (fd < 0 || write(fd, "data\n", 5) != 5) {
+		perror("lazyhold.dat");
+		return 1;
+	}
 	for (i = 0; i < n; i++)
 		p[i] = (unsigned char)(i * 13 + (i >> 12));
 	ckpt_and_exit();
@@ -35,5 +46,8 @@ main(int argc, char **argv)
 	for (i = n; i-- > 0;)
 		bad += p[i] != (unsigned char)(i * 13 + (i >> 12));
 	printf("%zu wrong bytes of %zu\n", bad, n);
+	if (pread(fd, dat, sizeof(dat) - 1, 0) < 0)
+		perror("lazyhold.dat");
+	printf("lazyhold.dat on %d: %s", fd, dat);
 	return bad != 0;
 }

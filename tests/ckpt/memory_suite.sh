@@ -346,6 +346,9 @@ if want lazy-notes && [ -f "$d/lazyhold.ckpt" ]; then
 		    ! grep -q '^0 wrong bytes of 67108864$' "$d/out.auto" ||
 		    ! grep -q '^0 wrong bytes of 67108864$' "$d/out.eager"; then
 			fail lazy-notes "exit $rc1 and $rc2: $(cat "$d/out.auto" "$d/err.auto" "$d/out.eager" "$d/err.eager" | head -c 300)"
+		elif [ "$(cat "$d/lazyhold.dat")" != data ] ||
+		    ! grep -q '^lazyhold.dat on 3: data$' "$d/out.auto"; then
+			fail lazy-notes "the program's own descriptor 3 (also CONDOR_CKPT_NOTIFY_FD's number): $(head -c 100 "$d/lazyhold.dat" | tr '\n' '|')"
 		elif ! grep -q '^restore lazy (userfaultfd): [0-9]* bytes on demand; running again after [0-9.]* s$' "$d/notes.auto" ||
 		    ! grep -q '^restore done: [0-9]* bytes back in [0-9.]* s$' "$d/notes.auto"; then
 			fail lazy-notes "the default restore said: $(tr '\n' '|' <"$d/notes.auto")"

@@ -7,7 +7,8 @@
 #   tests/ckpt/run_suite.sh [NAME...]     run all checks, or those named
 #
 # Prints "PASS name" or "FAIL name: why" per check.  Needs (Debian):
-# liblua5.4-dev, libsqlite3-dev, gfortran, gdb, binutils; the tree built
+# liblua5.4-dev, libsqlite3-dev, zlib1g-dev, gfortran, gdb, binutils; the
+# tree built
 # (make).
 set -u
 work=$(mktemp -d /tmp/ckpt-suite.XXXXXX)
@@ -331,6 +332,44 @@ if want fortran; then
 		else
 			fail fortran-table "table.out differs from the native run's"
 		fi
+	fi
+fi
+
+# Heavy allocators, their memory brought back on demand after every
+# restart (CONDOR_RESTORE=lazy: the restore's helper fills it while the
+# program runs): SQLite with a 128 MiB page cache, zlib with its largest
+# windows and buffers that come and go, a Fortran program whose
+# allocatable arrays grow, shrink and are given back.
+
+if want sqlite-cache-lazy && build sqlite_cache -lsqlite3 -lm; then
+	native sqlite_cache "$work/sqlite-cache/n"
+	mkdir -p "$work/sqlite-cache/r"
+	cp "$work/sqlite-cache/n/out.native" "$work/sqlite-cache/r/"
+	CONDOR_RESTORE=lazy tstp_cycles sqlite_cache "$work/sqlite-cache/r"
+	same_output sqlite-cache-lazy "$work/sqlite-cache/r"
+fi
+
+if want zlib-lazy && build zlib_windows -lz; then
+	native zlib_windows "$work/zlib/n"
+	mkdir -p "$work/zlib/r"
+	cp "$work/zlib/n/out.native" "$work/zlib/r/"
+	CONDOR_RESTORE=lazy tstp_cycles zlib_windows "$work/zlib/r"
+	same_output zlib-lazy "$work/zlib/r"
+fi
+
+if want fortran-alloc-lazy; then
+	d=$work/fortran-alloc
+	mkdir -p "$d/n" "$d/r" "$work/bin"
+	if ! gfortran -O2 -static -o "$work/bin/fortran_alloc.native" \
+	    "$src/fortran_alloc.f90" >"$work/bin/fortran_alloc.log" 2>&1 ||
+	    ! "$top/bin/condor_fc" -O2 -o "$work/bin/fortran_alloc" \
+	    "$src/fortran_alloc.f90" >>"$work/bin/fortran_alloc.log" 2>&1; then
+		fail build-fortran_alloc "$(head -c 200 "$work/bin/fortran_alloc.log")"
+	else
+		native fortran_alloc "$d/n"
+		cp "$d/n/out.native" "$d/r/"
+		CONDOR_RESTORE=lazy tstp_cycles fortran_alloc "$d/r"
+		same_output fortran-alloc-lazy "$d/r"
 	fi
 fi
 

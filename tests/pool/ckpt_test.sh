@@ -3,6 +3,6 @@
 # standalone (no daemons): the suite in tests/ckpt/run_suite.sh, which
 # prints one PASS or FAIL line per check.  tests/run counts them.
 #
-# checks: 40 (all of tests/ckpt/run_suite.sh)
+# checks: 43 (all of tests/ckpt/run_suite.sh)
 cd "$(dirname "$0")/../.." || exit 1
 exec bash tests/ckpt/run_suite.sh "$@"
