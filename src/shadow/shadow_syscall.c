@@ -7,9 +7,11 @@
  * presents the claim's capability is the job's; the shadow forks a
  * server process for it and stops listening.  The server:
  *
- *  - enters the job's world once and for all: chdir to Iwd, chroot to
- *    RootDir when the job asked for one other than "/" (the kernel then
- *    confines every path, "..", and symbolic link, exactly), and, when
+ *  - enters the job's world once and for all: chdir to Iwd, or, when
+ *    the job asked for a RootDir other than "/", chroot to it and chdir
+ *    to the part of Iwd below it from inside (the kernel then confines
+ *    every path, "..", and symbolic link, exactly: an Iwd of
+ *    RootDir/.. is the root itself), and, when
  *    the shadow is root, becomes the job's owner for good (real,
  *    effective and saved ids, the owner's groups), so each request runs
  *    with the owner's rights and nothing else;
@@ -185,13 +187,19 @@ server_start(int sock, int report, int as_root)
 	    strcmp(root, "/") != 0 && *root != '\0') {
 		size_t rl = strlen(root);
 
-		if (chroot(root) == -1)
+		while (rl > 1 && root[rl - 1] == '/')
+			rl--;
+		if (chroot(root) == -1 || chdir("/") == -1)
 			_exit(5);
-		/* Iwd inside RootDir: there; else the root itself. */
-		if (strncmp(sj.iwd, root, rl) != 0 ||
-		    (sj.iwd[rl] != '/' && sj.iwd[rl] != '\0'))
-			if (chdir("/") == -1)
-				_exit(5);
+		/*
+		 * Iwd under RootDir by its name: the rest of it, walked from
+		 * inside the root, where the kernel keeps "..", and symbolic
+		 * links, in (Iwd "/jail/.." is the root itself, not its
+		 * parent); else the root itself.
+		 */
+		if (strncmp(sj.iwd, root, rl) == 0 && sj.iwd[rl] == '/' &&
+		    sj.iwd[rl + 1] != '\0' && chdir(sj.iwd + rl) == -1)
+			_exit(5);
 	}
 	free(root);
 	if (as_root && priv_become_user(sj.uid, sj.gid) == -1)

@@ -11,7 +11,7 @@
 # When the tests run as root the jobs are submitted by user nobody, so
 # that EACCES is the owner's (a mode-000 file) rather than root's.
 #
-# checks: 52
+# checks: 53
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 . "$(dirname "$0")/../lib/standard_pool.sh"
@@ -176,9 +176,28 @@ write /written.txt     $wrote
 done
 EOF2
 	check "every path stays inside rootdir" same rootdir.want "$J/home/out.txt"
+	# An initialdir that climbs out of the rootdir by its name: the job
+	# starts at the root of its jail, never above it.
+	sed -e "s|^initialdir .*|initialdir = $J/home/../..|" \
+	    -e 's|^output .*|output     = up.out|' \
+	    -e 's|^error .*|error      = up.err|' rootdir.sub >rootup.sub
+	chmod 644 rootup.sub
+	if [ "$OWNER" = nobody ]; then
+		touch "$W/up.out" "$W/up.err"
+		chown nobody "$W/up.out" "$W/up.err"
+	fi
+	rootup_ok() {
+		grep -q '^done' "$W/up.out" 2>/dev/null &&
+		    grep -qx 'cwd                    /' "$W/up.out" &&
+		    grep -qx "../../../marker.txt    \[the jail's marker\]" "$W/up.out"
+	}
+	C=$(submit rootup.sub)
+	check "an initialdir of rootdir/.. leaves the job at its jail's root" \
+	    wait_for 90 rootup_ok
 else
 	for c in "the rootdir job is submitted" "its job completes" \
-	    "every path stays inside rootdir"; do
+	    "every path stays inside rootdir" \
+	    "an initialdir of rootdir/.. leaves the job at its jail's root"; do
 		skip "$c" "not root: chroot needs root"
 	done
 fi
