@@ -167,6 +167,16 @@ int	 rpc_dgram_decode(struct rpc_dgram *, xdrproc_t, void *obj);
 int	 rpc_dgram_call_to(int fd, const struct sockaddr_in *to,
 	    unsigned long prog, unsigned long vers, unsigned long proc,
 	    xdrproc_t xargs, void *args);
+/*
+ * rpc_xprt_getargs_raw: decode from XPRT's request with PROC as the
+ * transport itself would, past the hook that decodes checked arguments
+ * (auth.c reads a call's wrapped arguments with it).
+ * rpc_auth_error: the text of a refused call of PROC on CL, naming the
+ * level it needs, into ERR.
+ */
+bool_t	 rpc_xprt_getargs_raw(SVCXPRT *xprt, xdrproc_t proc, void *where);
+void	 rpc_auth_error(CLIENT *cl, unsigned long proc, char *err,
+	    size_t errlen);
 /* xdr_void with the argument list xdrproc_t expects. */
 bool_t	 rpc_xdr_nothing(XDR *, void *);
 void	 rpc_close(CLIENT *);

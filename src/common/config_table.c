@@ -65,6 +65,36 @@ const struct config_default config_defaults[] = {
 	{ "HOSTALLOW_WRITE", "127.0.0.1, $(CONDOR_HOST)",
 	    "hosts allowed to change the daemons' state", 0 },
 
+	/* Security: who callers are and what they may do
+	 * (condor_security(7)). */
+	{ "SEC_POOL_KEY_FILE", "$(LOCAL_DIR)/pool_key",
+	    "the pool's shared key (mode 0600; made on first start)", 0 },
+	{ "SEC_TOKEN_DIRECTORY", NULL,
+	    "where commands look for tokens (default ~/.condor/tokens.d)",
+	    0 },
+	{ "SEC_MAX_CLOCK_SKEW", "300",
+	    "seconds a signed call's time may differ from the receiver's",
+	    0 },
+	{ "ALLOW_READ", NULL, "identities allowed to query (default *)", 0 },
+	{ "ALLOW_WRITE", NULL, "identities allowed to submit and act on "
+	    "their jobs (default: * when the daemons run as root, else "
+	    "their user)", 0 },
+	{ "ALLOW_OWNER", NULL, "identities allowed to vacate this machine "
+	    "(default: root, the daemons' user, condor_pool)", 0 },
+	{ "ALLOW_ADMINISTRATOR", NULL, "identities allowed to turn daemons "
+	    "off and on and reconfigure them (default: root, the daemons' "
+	    "user, condor_pool)", 0 },
+	{ "ALLOW_DAEMON", NULL, "identities trusted as the pool's daemons "
+	    "(default condor_pool)", 0 },
+	{ "ALLOW_NEGOTIATOR", NULL, "identities trusted as the negotiator "
+	    "(default condor_pool)", 0 },
+	{ "DENY_READ", NULL, "identities refused READ", 0 },
+	{ "DENY_WRITE", NULL, "identities refused WRITE", 0 },
+	{ "DENY_OWNER", NULL, "identities refused OWNER", 0 },
+	{ "DENY_ADMINISTRATOR", NULL, "identities refused ADMINISTRATOR", 0 },
+	{ "DENY_DAEMON", NULL, "identities refused DAEMON", 0 },
+	{ "DENY_NEGOTIATOR", NULL, "identities refused NEGOTIATOR", 0 },
+
 	/* Daemons: what the master starts, their programs and logs. */
 	{ "DAEMON_LIST", "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD, STARTD",
 	    "the daemons condor_master runs on this host", 0 },

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "config.h"
 #include "daemon.h"
 #include "event.h"
@@ -203,7 +204,7 @@ usage(void)
 int
 daemon_main(int argc, char **argv, const struct daemon_ops *d)
 {
-	char logparam[64], *logdir_err = NULL;
+	char logparam[64], keyerr[512], *logdir_err = NULL;
 	sigset_t none;
 	const char *logpath;
 	int c, to_stderr = 0, status;
@@ -258,6 +259,10 @@ daemon_main(int argc, char **argv, const struct daemon_ops *d)
 	log_info("** condor_%s starting (pid %d), config %s", d->name,
 	    (int)getpid(), *config_main_file() ? config_main_file() :
 	    "(defaults)");
+	/* Before init, which may call other daemons; as whoever started us,
+	 * to whom the key belongs. */
+	if (auth_pool_key_load(1, keyerr, sizeof(keyerr)) == -1)
+		fatalx("the pool key: %s", keyerr);
 	if (d->init(optind < argc ? argc - optind : 0, argv + optind) == -1)
 		fatalx("condor_%s: initialisation failed", d->name);
 	if (d->drop_privs)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ad.h"
+#include "auth.h"
 #include "collector_client.h"
 #include "config.h"
 #include "daemon.h"
@@ -80,6 +81,7 @@ negotiator_reschedule(char *err, size_t errlen)
 	 */
 	memset(&res, 0, sizeof(res));
 	clnt_control(cl, CLSET_TIMEOUT, (char *)&zero);
+	auth_client_proc(cl, NEGOTIATOR_RESCHEDULE);
 	st = clnt_call(cl, NEGOTIATOR_RESCHEDULE, (xdrproc_t)xdr_no_args,
 	    NULL, (xdrproc_t)xdr_status_x, (char *)&res, zero);
 	rpc_close(cl);

@@ -23,6 +23,7 @@
 #include <rpc/rpc.h>
 #include <rpc/rpc_com.h>
 
+#include "auth.h"
 #include "config.h"
 #include "event.h"
 #include "log.h"
@@ -227,10 +228,29 @@ getargs_or_free(SVCXPRT *xprt, xdrproc_t proc, void *where)
 			break;
 	if (i == nfixed_ops)
 		return FALSE;
+	/* Arguments that came with a MAC were read and checked already. */
+	switch (auth_getargs(xprt, proc, where)) {
+	case 1:
+		return TRUE;
+	case 0:
+		xdr_free(proc, where);
+		return FALSE;
+	}
 	if (fixed_ops[i].orig->xp_getargs(xprt, proc, where))
 		return TRUE;
 	xdr_free(proc, where);
 	return FALSE;
+}
+
+bool_t
+rpc_xprt_getargs_raw(SVCXPRT *xprt, xdrproc_t proc, void *where)
+{
+	int i;
+
+	for (i = 0; i < nfixed_ops; i++)
+		if (xprt->xp_ops == &fixed_ops[i].fixed)
+			return fixed_ops[i].orig->xp_getargs(xprt, proc, where);
+	return xprt->xp_ops->xp_getargs(xprt, proc, where);
 }
 
 int
@@ -278,9 +298,13 @@ dispatch_fixed(struct svc_req *req, SVCXPRT *xprt)
 	for (i = 0; i < nserved; i++)
 		if (served[i].prog == req->rq_prog &&
 		    served[i].vers == req->rq_vers) {
-			served[i].dispatch(req, xprt);
+			/* Nothing is dispatched that its caller may not ask. */
+			if (auth_check(req, xprt) == 0)
+				served[i].dispatch(req, xprt);
+			auth_request_done();
 			return;
 		}
+	auth_request_done();
 	svcerr_noprog(xprt);
 }
 
@@ -305,6 +329,7 @@ serve_xprt(SVCXPRT *xprt, const char *created, unsigned long prog,
 	}
 	if (i == nserved)
 		nserved++;
+	auth_server_init();
 	served[i].prog = prog;
 	served[i].vers = vers;
 	served[i].dispatch = dispatch;
@@ -477,6 +502,10 @@ client_on_fd(int fd, struct sockaddr *sa, socklen_t salen,
 	tv.tv_sec = timeout;
 	tv.tv_usec = 0;
 	clnt_control(cl, CLSET_TIMEOUT, (char *)&tv);
+	/* Over TCP a caller proves itself with its key or token; on a Unix
+	 * socket the kernel says who it is. */
+	if (sa->sa_family == AF_INET)
+		auth_client_attach(cl, prog, vers);
 	return cl;
 }
 
@@ -575,6 +604,7 @@ struct rpc_dgram {
 	char			inbuf[RPC_DGRAM_MAX_IN];
 	XDR			in;	/* over inbuf, after rpc_dgram_recv */
 	int			in_ok;
+	char		       *args;	/* a call's checked arguments */
 };
 
 struct rpc_dgram *
@@ -615,22 +645,17 @@ static u_int
 dgram_encode(char *buf, u_int len, uint32_t xid, unsigned long prog,
     unsigned long vers, unsigned long proc, xdrproc_t xargs, void *args)
 {
-	struct rpc_msg msg;
+	uint32_t w[6] = { xid, CALL, RPC_MSG_VERSION, (uint32_t)prog,
+	    (uint32_t)vers, (uint32_t)proc };
 	XDR x;
 	u_int n;
-	int ok;
+	int ok = 1, i;
 
-	memset(&msg, 0, sizeof(msg));
-	msg.rm_xid = xid;
-	msg.rm_direction = CALL;
-	msg.rm_call.cb_rpcvers = RPC_MSG_VERSION;
-	msg.rm_call.cb_prog = prog;
-	msg.rm_call.cb_vers = vers;
-	msg.rm_call.cb_proc = proc;
-	msg.rm_call.cb_cred = _null_auth;
-	msg.rm_call.cb_verf = _null_auth;
 	xdrmem_create(&x, buf, len, XDR_ENCODE);
-	ok = xdr_callmsg(&x, &msg) && xargs(&x, args);
+	for (i = 0; i < 6 && ok; i++)
+		ok = xdr_u_int32_t(&x, &w[i]);
+	/* The credential and the arguments, with their MAC if we can. */
+	ok = ok && auth_dgram_encode(&x, prog, vers, proc, xargs, args);
 	n = xdr_getpos(&x);
 	xdr_destroy(&x);
 	return ok ? n : 0;
@@ -682,6 +707,33 @@ skip_auth(XDR *x)
 	return xdr_setpos(x, xdr_getpos(x) + ((len + 3) & ~3u));
 }
 
+/*
+ * A call's credential, then its arguments: those of a pool key's
+ * holder, checked, go where rpc_dgram_decode reads; a call without a
+ * credential is taken only by a process that has no key to check one.
+ */
+static int
+dgram_call_args(struct rpc_dgram *d, unsigned long prog, unsigned long vers,
+    unsigned long proc)
+{
+	char cred[MAX_AUTH_BYTES];
+	uint32_t flavor, len;
+	u_int alen;
+
+	if (!xdr_u_int32_t(&d->in, &flavor) || !xdr_u_int32_t(&d->in, &len) ||
+	    len > MAX_AUTH_BYTES || !xdr_opaque(&d->in, cred, len) ||
+	    !skip_auth(&d->in))
+		return 0;
+	if (flavor != AUTH_CONDOR)
+		return !auth_have_pool_key();
+	if (auth_dgram_verify(cred, len, prog, vers, proc, &d->in, &d->args,
+	    &alen) == -1)
+		return 0;
+	xdr_destroy(&d->in);
+	xdrmem_create(&d->in, d->args, alen, XDR_DECODE);
+	return 1;
+}
+
 int
 rpc_dgram_recv(struct rpc_dgram *d, struct rpc_dgram_msg *m)
 {
@@ -693,6 +745,8 @@ rpc_dgram_recv(struct rpc_dgram *d, struct rpc_dgram_msg *m)
 	if (d->in_ok)
 		xdr_destroy(&d->in);
 	d->in_ok = 0;
+	free(d->args);
+	d->args = NULL;
 	n = recv(d->fd, d->inbuf, sizeof(d->inbuf), MSG_DONTWAIT | MSG_TRUNC);
 	if (n == -1)
 		return -1;
@@ -707,8 +761,8 @@ rpc_dgram_recv(struct rpc_dgram *d, struct rpc_dgram_msg *m)
 		for (i = 1; i < 5; i++)
 			if (!xdr_u_int32_t(&d->in, &w[i]))
 				return 0;
-		if (w[1] != RPC_MSG_VERSION || !skip_auth(&d->in) ||
-		    !skip_auth(&d->in))
+		if (w[1] != RPC_MSG_VERSION || !dgram_call_args(d, w[2],
+		    w[3], w[4]))
 			return 0;
 		m->prog = w[2];
 		m->vers = w[3];
@@ -761,6 +815,7 @@ rpc_dgram_close(struct rpc_dgram *d)
 		return;
 	if (d->in_ok)
 		xdr_destroy(&d->in);
+	free(d->args);
 	close(d->fd);
 	free(d);
 }
@@ -778,6 +833,42 @@ rpc_close(CLIENT *cl)
 		clnt_destroy(cl);
 }
 
+void
+rpc_auth_error(CLIENT *cl, unsigned long proc, char *err, size_t errlen)
+{
+	const struct auth_rule *rule;
+	struct rpc_err e;
+	unsigned long prog = 0;
+	const char *who = auth_client_identity(), *why;
+
+	if (err == NULL)
+		return;
+	clnt_geterr(cl, &e);
+	clnt_control(cl, CLGET_PROG, (char *)&prog);
+	rule = auth_rule_of(prog, proc);
+	switch (e.re_why) {
+	case AUTH_TOOWEAK:
+		why = "not allowed";
+		break;
+	case AUTH_REJECTEDVERF:
+		why = "its credential was refused (wrong key or token, or "
+		    "a replay)";
+		break;
+	case AUTH_REJECTEDCRED:
+		why = "its credential was refused (expired, or the clocks "
+		    "differ by more than SEC_MAX_CLOCK_SKEW)";
+		break;
+	default:
+		why = "its credential was refused";
+		break;
+	}
+	snprintf(err, errlen, "permission denied: %s needs %s; the call as "
+	    "%s was %s (the daemon's log says more)",
+	    rule ? rule->proc : "the procedure",
+	    rule ? auth_level_name(rule->level) : "more",
+	    who ? who : "an unauthenticated caller", why);
+}
+
 int
 rpc_invoke(CLIENT *cl, unsigned long proc, xdrproc_t xargs, void *args,
     xdrproc_t xres, void *res, char *err, size_t errlen)
@@ -786,7 +877,12 @@ rpc_invoke(CLIENT *cl, unsigned long proc, xdrproc_t xargs, void *args,
 	enum clnt_stat st;
 
 	clnt_control(cl, CLGET_TIMEOUT, (char *)&tv);
+	auth_client_proc(cl, proc);
 	st = clnt_call(cl, proc, xargs, args, xres, res, tv);
+	if (st == RPC_AUTHERROR) {
+		rpc_auth_error(cl, proc, err, errlen);
+		return -1;
+	}
 	if (st != RPC_SUCCESS) {
 		if (err != NULL)
 			snprintf(err, errlen, "%s", clnt_sperrno(st));

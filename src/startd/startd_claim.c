@@ -463,6 +463,12 @@ startd_request_claim_1_svc(claim_x *arg, status_x *res, struct svc_req *req)
 
 	memset(res, 0, sizeof(*res));
 	rpc_caller_ip(req, from, sizeof(from));
+	/* A shadow claims from a host allowed to change our state. */
+	if (!rpc_host_allowed(req, "HOSTALLOW_WRITE")) {
+		log_warnx("claim from %s refused (HOSTALLOW_WRITE)", from);
+		rpc_status(res, EPERM, "not allowed to claim this machine");
+		return TRUE;
+	}
 	if ((job = ad_from_xdr(&arg->job, err, sizeof(err))) == NULL) {
 		log_warnx("claim from %s: bad job ad: %s", from, err);
 		rpc_status(res, EINVAL, "bad job ad: %s", err);

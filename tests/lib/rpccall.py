@@ -11,12 +11,67 @@ and the number after that (the count of ads in a query reply).
 Arguments are written one XDR item each: i:N (int), h:N (hyper),
 s:TEXT (string).
 
-usage: rpccall.py [-s SOURCE_IP] HOST:PORT PROGRAM VERSION PROC [ARG...]
+A call refused before it ran (MSG_DENIED) prints "denied" and the
+auth_stat (1 BADCRED, 2 REJECTEDCRED, 4 REJECTEDVERF, 5 TOOWEAK,
+7 FAILED).
+
+The call goes unauthenticated unless it is signed as condor(7)'s
+AUTH_CONDOR credential says (src/common/auth.c): -k KEYFILE as the pool
+("condor_pool"), -t TOKENFILE as the token's identity.  For attacks:
+-m flips a bit of the MAC, -o SECONDS moves the call's time, -r sends
+the very same signed call again on a new connection and prints both
+outcomes, -i IDENTITY claims another identity than the key's or token's.
+
+HOST:PORT may be the path of a Unix-domain socket instead.
+
+usage: rpccall.py [-s SOURCE_IP] [-k KEYFILE | -t TOKENFILE] [-m] [-r]
+                  [-o SECONDS] [-i IDENTITY] HOST:PORT PROGRAM VERSION PROC
+                  [ARG...]
    e.g. rpccall.py -s 127.0.0.2 127.0.0.1:4000 0x2c0d0001 1 2 i:1 s: s:
 """
+import hashlib
+import hmac
+import os
 import socket
 import struct
 import sys
+import time
+
+AUTH_CONDOR = 0x2c0d
+BY_POOL, BY_TOKEN = 2, 3
+
+
+def xdr_string(b):
+    return struct.pack(">I", len(b)) + b + b"\0" * (-len(b) % 4)
+
+
+def credential(method, identity, issued=0, expiry=0, tid=b"\0" * 8,
+               offset=0):
+    return (struct.pack(">IIq", 1, method, int(time.time()) + offset) +
+            os.urandom(16) + xdr_string(identity.encode()) +
+            struct.pack(">qq", issued, expiry) + tid)
+
+
+def signed_call(xid, prog, vers, proc, body, opts):
+    """The call with an AUTH_CONDOR credential and its wrapped body."""
+    if "k" in opts:
+        key = bytes.fromhex(open(opts["k"]).read().split()[0])
+        cred = credential(BY_POOL, opts.get("i", "condor_pool"),
+                          offset=opts.get("o", 0))
+    else:
+        f = open(opts["t"]).read().split()
+        ident, issued, expiry = f[1], int(f[2]), int(f[3])
+        tid, key = bytes.fromhex(f[4]), bytes.fromhex(f[5])
+        cred = credential(BY_TOKEN, opts.get("i", ident), issued, expiry,
+                          tid, opts.get("o", 0))
+    mac = hmac.new(key, b"condor-rpc-1\0" + cred +
+                   struct.pack(">III", prog, vers, proc) + body,
+                   hashlib.sha256).digest()
+    if opts.get("m"):
+        mac = bytes([mac[0] ^ 1]) + mac[1:]
+    return (struct.pack(">IIIIII", xid, 0, 2, prog, vers, proc) +
+            struct.pack(">I", AUTH_CONDOR) + xdr_string(cred) +
+            struct.pack(">II", 0, 0) + xdr_string(body) + mac)
 
 
 def xdr_arg(a):
@@ -50,32 +105,13 @@ def recv_record(s):
             return data
 
 
-def main():
-    args = sys.argv[1:]
-    source = None
-    if args and args[0] == "-s":
-        source, args = args[1], args[2:]
-    host, _, port = args[0].strip("<>").rpartition(":")
-    prog, vers, proc = (int(x, 0) for x in args[1:4])
-    body = b"".join(xdr_arg(a) for a in args[4:])
-    # xid, CALL, RPC version 2, program, version, procedure, no auth
-    call = struct.pack(">IIIIIIIIII", 0x5eed, 0, 2, prog, vers, proc,
-                       0, 0, 0, 0) + body
-    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    s.settimeout(20)
-    if source:
-        s.bind((source, 0))
-    s.connect((host, int(port)))
-    s.sendall(struct.pack(">I", len(call) | 0x80000000) + call)
-    try:
-        reply = recv_record(s)
-    except (EOFError, OSError):
-        print("none")
-        return
+def outcome(reply):
+    # xid, REPLY, MSG_DENIED, AUTH_ERROR, auth_stat
+    if len(reply) >= 20 and struct.unpack(">I", reply[8:12])[0] == 1:
+        return "denied %d" % struct.unpack(">I", reply[16:20])[0]
     # xid, REPLY, MSG_ACCEPTED, verifier (flavor, length 0), accept_stat
     if len(reply) < 24:
-        print("short")
-        return
+        return "short"
     stat = struct.unpack(">I", reply[20:24])[0]
     out = [str(stat)]
     rest = reply[24:]
@@ -88,7 +124,59 @@ def main():
                 out.append(repr(rest[8:8 + n].decode(errors="replace")))
             if end + 4 <= len(rest):
                 out.append(str(struct.unpack(">I", rest[end:end + 4])[0]))
-    print(" ".join(out))
+    return " ".join(out)
+
+
+def send(host, port, source, call):
+    if host is None:
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.settimeout(20)
+        s.connect(port)
+    else:
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.settimeout(20)
+        if source:
+            s.bind((source, 0))
+        s.connect((host, int(port)))
+    s.sendall(struct.pack(">I", len(call) | 0x80000000) + call)
+    try:
+        return outcome(recv_record(s))
+    except (EOFError, OSError):
+        return "none"
+    finally:
+        s.close()
+
+
+def main():
+    args = sys.argv[1:]
+    source = None
+    opts = {}
+    while args and args[0] in ("-s", "-k", "-t", "-m", "-r", "-o", "-i"):
+        flag = args.pop(0)[1]
+        if flag in "mr":
+            opts[flag] = True
+        elif flag == "s":
+            source = args.pop(0)
+        elif flag == "o":
+            opts["o"] = int(args.pop(0))
+        else:
+            opts[flag] = args.pop(0)
+    if args[0].startswith("/"):
+        host, port = None, args[0]      # a Unix-domain socket
+    else:
+        host, _, port = args[0].strip("<>").rpartition(":")
+    prog, vers, proc = (int(x, 0) for x in args[1:4])
+    body = b"".join(xdr_arg(a) for a in args[4:])
+    if "k" in opts or "t" in opts:
+        call = signed_call(0x5eed, prog, vers, proc, body, opts)
+    else:
+        # xid, CALL, RPC version 2, program, version, procedure, no auth
+        call = struct.pack(">IIIIIIIIII", 0x5eed, 0, 2, prog, vers, proc,
+                           0, 0, 0, 0) + body
+    out = send(host, port, source, call)
+    if opts.get("r"):
+        out += " | " + send(host, port, source, call)
+    print(out)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@
 # from there as well.  An invalidation from outside HOSTALLOW_WRITE is
 # refused and logged at the collector.
 #
-# checks: 27
+# checks: 28
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -75,7 +75,13 @@ check "no daemon logs a refusal of 127.0.0.1" \
 	bash -c "! grep -q 'from 127.0.0.1 refused' $LOG/*Log"
 # An invalidation from outside HOSTALLOW_WRITE (127.0.0.1 only, by
 # default) is refused and logged too, and the ad stays.
+# An unsigned one is refused before any host is looked at (it needs
+# DAEMON: the pool key); one signed with the key, for the host part.
 out=$(code 127.0.0.2 "$collector" 0x2c0d0001 1 3 i:1 s:cm)
+check "collector: an unsigned invalidation is refused as too weak ($out)" \
+	test "$out" = "denied 5"
+out=$(code 127.0.0.2 -k "$POOL/pool_key" "$collector" 0x2c0d0001 1 3 \
+	i:1 s:cm)
 check "collector: an invalidation from 127.0.0.2 is refused with EPERM ($out)" \
 	test "$out" = "0 1"
 check "collector: the refused invalidation is logged" \

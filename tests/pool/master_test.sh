@@ -10,7 +10,7 @@
 # DAEMON_LIST changed starts the daemon added and stops the one removed,
 # also one waiting to be restarted, and starts it again when it returns.
 #
-# checks: 43
+# checks: 44
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -101,21 +101,22 @@ delays=$(sed -n 's/.*restarting STARTD in \([0-9]*\) s.*/\1/p' \
 check "a recovered daemon starts over from the constant ($delays)" \
 	test "$delays" = "1 2 4 4 1 "
 
-# 3. MASTER_RECONFIG from a host outside HOSTALLOW_WRITE (127.0.0.2 is
+# 3. MASTER_RECONFIG, signed with the pool key (as an administrator
+# holding it calls), from a host outside HOSTALLOW_WRITE (127.0.0.2 is
 # loopback, but not listed): refused and logged; from 127.0.0.1: the
 # daemons re-read their configuration.
 maddr=$(cat "$POOL/exec2/log/.master_address")
 hups() { grep -c "re-reading the configuration" "$POOL/exec2/log/StartLog"; }
 h0=$(hups)
 echo 'START : FALSE' >>"$POOL/exec2/condor_config.local"
-out=$(rpc -s 127.0.0.2 "$maddr" $PROG_MASTER 1 $MASTER_RECONFIG)
+out=$(rpc -s 127.0.0.2 -k "$POOL/pool_key" "$maddr" $PROG_MASTER 1 $MASTER_RECONFIG)
 check "MASTER_RECONFIG from 127.0.0.2 is refused (EPERM) ($out)" \
 	test "${out%% \'*}" = "0 1"
 check "... and logged" grep -q "request from 127.0.0.2 refused (HOSTALLOW_WRITE)" \
 	"$POOL/exec2/log/MasterLog"
 sleep 1
 check "... and nothing is re-read" test "$(hups)" = "$h0"
-out=$(rpc "$maddr" $PROG_MASTER 1 $MASTER_RECONFIG)
+out=$(rpc -k "$POOL/pool_key" "$maddr" $PROG_MASTER 1 $MASTER_RECONFIG)
 check "MASTER_RECONFIG from 127.0.0.1 succeeds ($out)" test "${out%% \'*}" = "0 0"
 more_hups() { [ "$(hups)" -gt "$h0" ]; }
 check "the startd re-reads its configuration" wait_for 20 more_hups
@@ -198,7 +199,7 @@ check "... and does not kill it" \
 
 # 5. MASTER_SHUTDOWN: refused from 127.0.0.2; from 127.0.0.1 the master
 # stops its daemons, withdraws its own ad and exits.
-out=$(rpc -s 127.0.0.2 "$maddr" $PROG_MASTER 1 $MASTER_SHUTDOWN)
+out=$(rpc -s 127.0.0.2 -k "$POOL/pool_key" "$maddr" $PROG_MASTER 1 $MASTER_SHUTDOWN)
 check "MASTER_SHUTDOWN from 127.0.0.2 is refused (EPERM) ($out)" \
 	test "${out%% \'*}" = "0 1"
 sleep 1
@@ -208,7 +209,11 @@ refusals=$(grep -c "request from 127.0.0.2 refused" "$POOL/exec2/log/MasterLog")
 check "both refusals are logged ($refusals)" test "$refusals" = 2
 check "exec2's master ad is there" test "$(master_ads exec2)" = 1
 exec2_pids="$(started_pid exec2 STARTD) $(started_pid exec2 SCHEDD)"
+# Unsigned, it needs ADMINISTRATOR and is refused before anything else.
 out=$(rpc "$maddr" $PROG_MASTER 1 $MASTER_SHUTDOWN)
+check "an unsigned MASTER_SHUTDOWN is refused as too weak ($out)" \
+	test "$out" = "denied 5"
+out=$(rpc -k "$POOL/pool_key" "$maddr" $PROG_MASTER 1 $MASTER_SHUTDOWN)
 check "MASTER_SHUTDOWN from 127.0.0.1 succeeds ($out)" test "${out%% \'*}" = "0 0"
 check "the master exits" wait_for 30 \
 	bash -c "! kill -0 ${POOL_MASTER_PID[exec2]} 2>/dev/null"
