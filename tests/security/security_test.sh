@@ -12,7 +12,7 @@
 # daemon's TCP port and Unix socket, run our commands, and speak raw
 # RPC (tests/lib/rpccall.py); it cannot read the pool key (0600, root's).
 #
-# checks: 45
+# checks: 50
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -23,7 +23,7 @@ VICTIM=nobody
 if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null ||
     ! [ -x /usr/bin/python3 ] ||
     ! id "$ATTACKER" >/dev/null 2>&1 || ! id "$VICTIM" >/dev/null 2>&1; then
-	for i in $(seq 45); do
+	for i in $(seq 50); do
 		echo "SKIP security check $i: needs root, setpriv, /usr/bin/python3 and users $ATTACKER and $VICTIM"
 	done
 	exit 0
@@ -232,4 +232,48 @@ off() { ! on cm condor_status -af Name | grep -qx exec1; }
 check "... and exec1 leaves the pool" wait_for 30 off
 
 pool_stop
+
+# --- 10. A personal pool, run by the victim with no security settings. --
+PH=$POOL/home.$VICTIM
+pport=$(free_port)
+cat >"$PH/condor_config" <<EOC
+RELEASE_DIR = $RELEASE
+COLLECTOR_HOST = 127.0.0.1:$pport
+DAEMON_LIST = MASTER, COLLECTOR, NEGOTIATOR, SCHEDD
+EOC
+chown $VICTIM "$PH/condor_config"
+chmod 755 "$PH"
+CONDOR_CONFIG=$PH/condor_config as $VICTIM "$RELEASE/sbin/condor_master" -f \
+	>"$POOL/personal.out" 2>&1 &
+ppid=$!
+trap 'kill -TERM $ppid 2>/dev/null; wait $ppid 2>/dev/null; pool_cleanup' EXIT
+personal() { CONDOR_CONFIG=$PH/condor_config as "$@"; }
+check "the victim's personal pool starts" \
+	wait_for 60 test -S "$PH/.condor/spool/.schedd_socket"
+check "its master made the key, the victim's, mode 0600" \
+	test "$(stat -c '%a %U' "$PH/.condor/pool_key" 2>/dev/null)" = "600 $VICTIM"
+printf 'universe = vanilla\nexecutable = /bin/true\nqueue\n' >"$POOL/p.sub"
+chmod 644 "$POOL/p.sub"
+# The attacker aims its commands at the victim's pool.
+cat >"$POOL/aim.config" <<EOC
+RELEASE_DIR = $RELEASE
+COLLECTOR_HOST = 127.0.0.1:$pport
+LOCAL_DIR = $PH/.condor
+EOC
+chmod 644 "$POOL/aim.config"
+(cd "$POOL" && CONDOR_CONFIG=$POOL/aim.config as $ATTACKER condor_submit p.sub) \
+	>"$POOL/psub.out" 2>&1
+no_attackers_job() {
+	grep -q "needs WRITE" "$POOL/psub.out" &&
+	    test -z "$(personal $VICTIM condor_q -af Owner)"
+}
+verdict "another user submits to the victim's personal pool" no_attackers_job
+CONDOR_CONFIG=$POOL/aim.config as $ATTACKER condor_advertise "$POOL/evil.ad" \
+	>"$POOL/padv.out" 2>&1
+p_no_evil() { ! personal $VICTIM condor_status -af Name | grep -qx evil; }
+verdict "another user advertises a machine to it" p_no_evil
+check "legitimate: the victim submits to it" \
+	bash -c "cd $POOL && CONDOR_CONFIG=$PH/condor_config HOME=$PH setpriv --reuid=$VICTIM --regid=$(id -g $VICTIM) --clear-groups condor_submit p.sub"
+kill -TERM $ppid 2>/dev/null
+wait $ppid 2>/dev/null
 exit 0
