@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include <rpc/rpc.h>
+
 /*
  * daemon_locate: the "<ip:port>" of daemon KIND ("master", "startd",
  * "schedd", "negotiator", "collector") on HOST.  With HOST NULL (this
@@ -15,5 +17,15 @@
  */
 char	*daemon_locate(const char *kind, const char *host, char *err,
 	    size_t errlen);
+/*
+ * daemon_connect: a client of PROG/VERS at daemon KIND on HOST.  For this
+ * host (HOST NULL or this host's HOST) the daemon's Unix socket
+ * $(LOG)/.KIND_socket is used when it exists, so that the daemon knows
+ * the caller by its uid (a machine's owner, an administrator without
+ * the pool key); otherwise its TCP address, where the caller proves
+ * itself with the pool key or a token.  NULL with a message in ERR.
+ */
+CLIENT	*daemon_connect(const char *kind, const char *host,
+	    unsigned long prog, unsigned long vers, char *err, size_t errlen);
 
 #endif

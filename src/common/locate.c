@@ -1,6 +1,8 @@
 /*
  * locate.c: finding a daemon's RPC address (see locate.h).
  */
+#include <sys/stat.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 #include "config.h"
 #include "daemon.h"
 #include "locate.h"
+#include "rpcutil.h"
 #include "xalloc.h"
 
 struct kind {
@@ -70,4 +73,33 @@ daemon_locate(const char *kind, const char *host, char *err, size_t errlen)
 	}
 	collector_free_ads(ads, n);
 	return addr;
+}
+
+CLIENT *
+daemon_connect(const char *kind, const char *host, unsigned long prog,
+    unsigned long vers, char *err, size_t errlen)
+{
+	int timeout = (int)param_int("RPC_TIMEOUT", 20);
+	const char *me = param("HOST");
+	char *path, *addr;
+	struct stat st;
+	CLIENT *cl;
+
+	if (timeout <= 0 || timeout > 3600)
+		timeout = 20;
+	if (host == NULL || (me != NULL && strcmp(host, me) == 0)) {
+		path = xasprintf("%s/.%s_socket", param("LOG"), kind);
+		cl = NULL;
+		if (stat(path, &st) == 0 && S_ISSOCK(st.st_mode))
+			cl = rpc_connect_unix(path, prog, vers, timeout, err,
+			    errlen);
+		free(path);
+		if (cl != NULL)
+			return cl;
+	}
+	if ((addr = daemon_locate(kind, host, err, errlen)) == NULL)
+		return NULL;
+	cl = rpc_connect(addr, prog, vers, timeout, err, errlen);
+	free(addr);
+	return cl;
 }

@@ -178,7 +178,8 @@ master_init(int argc, char **argv)
 	static const char *dirs[] = { "LOCAL_DIR", "SPOOL", "EXECUTE", "LOG" };
 	struct sockaddr_in bound;
 	size_t i;
-	int fd;
+	char *socket_path;
+	int fd, ufd;
 
 	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 		const char *d = param(dirs[i]);
@@ -199,6 +200,12 @@ master_init(int argc, char **argv)
 	}
 	if (rpc_serve(fd, PROG_MASTER, 1, master_prog_1) == NULL)
 		return -1;
+	/* Local administrators are known by their uid here. */
+	socket_path = xasprintf("%s/.master_socket", param("LOG"));
+	if ((ufd = rpc_listen_unix(socket_path)) == -1 ||
+	    rpc_serve(ufd, PROG_MASTER, 1, master_prog_1) == NULL)
+		log_warn("cannot serve on %s", socket_path);
+	free(socket_path);
 	addr_format(&bound, master_addr);
 	daemon_write_address("master", master_addr);
 	write_pid_file();

@@ -30,18 +30,12 @@ static int
 vacate_one(const char *host)
 {
 	const char *name = host ? host : param("HOST");
-	char err[512], *addr;
+	char err[512];
 	status_x res;
 	CLIENT *cl;
 	int rc = 0;
 
-	if ((addr = daemon_locate("startd", host, err, sizeof(err))) == NULL) {
-		log_warnx("%s", err);
-		return 1;
-	}
-	cl = rpc_connect(addr, PROG_STARTD, 1,
-	    (int)param_int("RPC_TIMEOUT", 20), err, sizeof(err));
-	free(addr);
+	cl = daemon_connect("startd", host, PROG_STARTD, 1, err, sizeof(err));
 	if (cl == NULL) {
 		log_warnx("startd of %s: %s", name, err);
 		return 1;

@@ -32,19 +32,12 @@ static int
 master_tool_one(const char *host, const char *daemon, int on)
 {
 	char err[512];
-	char *addr, *name = (char *)daemon;
+	char *name = (char *)daemon;
 	CLIENT *cl;
 	status_x res;
 	int rc = 0;
 
-	addr = daemon_locate("master", host, err, sizeof(err));
-	if (addr == NULL) {
-		log_warnx("%s", err);
-		return 1;
-	}
-	cl = rpc_connect(addr, PROG_MASTER, 1,
-	    (int)param_int("RPC_TIMEOUT", 20), err, sizeof(err));
-	free(addr);
+	cl = daemon_connect("master", host, PROG_MASTER, 1, err, sizeof(err));
 	if (cl == NULL) {
 		log_warnx("%s", err);
 		return 1;
