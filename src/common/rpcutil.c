@@ -14,6 +14,7 @@
 #include <fnmatch.h>
 #include <netdb.h>
 #include <poll.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -840,9 +841,23 @@ rpc_auth_error(CLIENT *cl, unsigned long proc, char *err, size_t errlen)
 	struct rpc_err e;
 	unsigned long prog = 0;
 	const char *who = auth_client_identity(), *why;
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	char local[96];
+	struct passwd *pw;
+	int fd = -1;
 
 	if (err == NULL)
 		return;
+	/* On a Unix socket the daemon knew us by our uid. */
+	if (clnt_control(cl, CLGET_FD, (char *)&fd) && fd != -1 &&
+	    getsockname(fd, (struct sockaddr *)&ss, &sl) == 0 &&
+	    ss.ss_family == AF_UNIX) {
+		pw = getpwuid(geteuid());
+		snprintf(local, sizeof(local), "local user %s", pw ?
+		    pw->pw_name : "?");
+		who = local;
+	}
 	clnt_geterr(cl, &e);
 	clnt_control(cl, CLGET_PROG, (char *)&prog);
 	rule = auth_rule_of(prog, proc);

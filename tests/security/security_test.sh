@@ -12,7 +12,7 @@
 # daemon's TCP port and Unix socket, run our commands, and speak raw
 # RPC (tests/lib/rpccall.py); it cannot read the pool key (0600, root's).
 #
-# checks: 50
+# checks: 52
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -23,7 +23,7 @@ VICTIM=nobody
 if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null ||
     ! [ -x /usr/bin/python3 ] ||
     ! id "$ATTACKER" >/dev/null 2>&1 || ! id "$VICTIM" >/dev/null 2>&1; then
-	for i in $(seq 50); do
+	for i in $(seq 52); do
 		echo "SKIP security check $i: needs root, setpriv, /usr/bin/python3 and users $ATTACKER and $VICTIM"
 	done
 	exit 0
@@ -205,6 +205,13 @@ sleep 1
 startd_up() { test "$(rpc "$startd" 0x2c0d0003 1 0)" = 0; }
 verdict "condor_off of exec1's startd by the attacker" startd_up
 check "... refused as not ADMINISTRATOR" grep -q "needs ADMINISTRATOR" "$POOL/off.out"
+# On exec1 itself the master's Unix socket knows the attacker by its uid.
+CONDOR_CONFIG=$E1/condor_config as $ATTACKER condor_off -daemon STARTD \
+	>"$POOL/off2.out" 2>&1
+sleep 1
+verdict "condor_off through exec1's own master socket by a local user" startd_up
+check "... refused, naming the local user" \
+	grep -q "as local user $ATTACKER was not allowed" "$POOL/off2.out"
 out=$(rpc "$emaster" 0x2c0d0002 1 4)
 verdict "a raw unsigned MASTER_SHUTDOWN ($out)" test "$out" = "denied 5"
 check "... exec1's master still runs" kill -0 "${POOL_MASTER_PID[exec1]}"
