@@ -74,6 +74,8 @@ sha256_update(struct sha256 *s, const void *data, size_t n)
 	const uint8_t *p = data;
 	size_t take;
 
+	if (n == 0)
+		return;		/* DATA may be NULL then */
 	s->len += n;
 	if (s->nblock > 0) {
 		take = SHA256_BLOCK - s->nblock < n ? SHA256_BLOCK - s->nblock :
