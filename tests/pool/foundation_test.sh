@@ -5,7 +5,7 @@
 # condor_on work, stale ads expire, condor_advertise feeds many ads, and
 # hostile RPC traffic leaves the collector serving.
 #
-# checks: 60
+# checks: 62
 . "$(dirname "$0")/../lib/pool.sh"
 
 pool_init
@@ -190,6 +190,14 @@ kill -HUP "${POOL_MASTER_PID[exec3]}"
 no_matlab() { local out; out=$(on cm condor_status -af Name -constraint 'HasMatlab =?= true') && test -z "$out"; }
 check "STARTD_ATTRS: gone again after SIGHUP" wait_for 20 no_matlab
 
+# An unsigned update needs DAEMON (the pool key): refused and logged.
+udp 127.0.0.1 "$cport" 'Name = "udp0"' 'State = "Idle"'
+check "an unsigned update datagram is refused and logged" \
+	wait_for 10 grep -q "COLLECTOR_UPDATE from 127.0.0.1 (unauthenticated) refused" \
+	"$POOL/cm/log/CollectorLog"
+check "... and its ad is not stored" bash -c "! CONDOR_CONFIG=$POOL/cm/condor_config condor_status -af Name | grep -qx udp0"
+# The rest are signed with the pool key, as the daemons sign them.
+udp() { python3 "$TOP/tests/lib/udpupdate.py" -k "$POOL/pool_key" "$@"; }
 udp 127.0.0.1 "$cport" 'Name = "udp1"' 'State = "Idle"' 'UpdateSequenceNumber = 1'
 udp_there() { on cm condor_status -af Name | grep -qx udp1; }
 check "an update datagram is taken" wait_for 10 udp_there
