@@ -187,6 +187,21 @@ int	 auth_allowed(const struct auth_caller *, enum auth_level,
 int	 auth_list_match(const char *list, const char *identity,
 	    const char *host);
 
+/*
+ * A machine's claim id: made by its startd (AUTH_CLAIM_ID_BYTES random
+ * bytes, in hexadecimal), in its ad as AUTH_CLAIM_ID_ATTR for the
+ * negotiator, who gives it to the matched schedd, whose shadow must
+ * present it to claim the machine.  auth_strip_private removes it from
+ * an ad going to a caller that is not a daemon of the pool (OWNED: the
+ * ad's strings are its own, and freed); auth_caller_is_daemon says
+ * whether the caller of the request being served is one.
+ */
+#define AUTH_CLAIM_ID_ATTR	"ClaimId"
+#define AUTH_CLAIM_ID_BYTES	16
+struct ad_x;
+void	 auth_strip_private(struct ad_x *x, int owned);
+int	 auth_caller_is_daemon(void);
+
 /* The replay cache, exposed for its unit test: 1 if new (and kept). */
 int	 auth_nonce_fresh(const uint8_t nonce[AUTH_NONCE_LEN], int64_t when,
 	    int64_t now);

@@ -62,6 +62,7 @@
 #include <unistd.h>
 
 #include "ad.h"
+#include "auth.h"
 #include "collector.h"
 #include "collector_client.h"
 #include "collector_rpc.h"
@@ -272,6 +273,7 @@ struct query_state {
 	u_int			 cap;
 	char			**names;	/* projection, or NULL */
 	size_t			 nnames;
+	int			 daemon;	/* sees claim ids */
 };
 
 static void
@@ -297,6 +299,9 @@ query_one(struct ad *ad, void *arg)
 	 * before it is sent, and collector_prog_1_freeresult knows. */
 	ad_to_xdr_view(ad, (const char *const *)q->names,
 	    q->nnames, &q->res->ads.ads_val[q->res->ads.ads_len]);
+	if (!q->daemon)
+		auth_strip_private(&q->res->ads.ads_val[q->res->ads.ads_len],
+		    0);
 	q->res->ads.ads_len++;
 }
 
@@ -310,6 +315,7 @@ collector_query_1_svc(collector_query_x *arg, collector_query_res_x *res,
 	memset(res, 0, sizeof(*res));
 	memset(&q, 0, sizeof(q));
 	q.res = res;
+	q.daemon = auth_caller_is_daemon();
 	res->message = xstrdup("");
 	if (!rpc_host_allowed(req, "HOSTALLOW_READ")) {
 		rpc_caller_ip(req, from, sizeof(from));

@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,6 +42,7 @@
 #include <rpc/svc_auth.h>
 
 #include "auth.h"
+#include "condor_types.h"
 #include "config.h"
 #include "hmac.h"
 #include "log.h"
@@ -1175,4 +1177,36 @@ auth_dgram_verify(const char *cred, u_int len, unsigned long prog,
 	*args = w.args;
 	*argslen = w.len;
 	return 0;
+}
+
+void
+auth_strip_private(struct ad_x *x, int owned)
+{
+	u_int i, j;
+
+	for (i = j = 0; i < x->attrs.attrs_len; i++) {
+		attr_x *a = &x->attrs.attrs_val[i];
+
+		if (a->name != NULL &&
+		    strcasecmp(a->name, AUTH_CLAIM_ID_ATTR) == 0) {
+			if (owned) {
+				if (a->text != NULL)
+					explicit_bzero(a->text,
+					    strlen(a->text));
+				free(a->name);
+				free(a->text);
+			}
+			continue;
+		}
+		x->attrs.attrs_val[j++] = *a;
+	}
+	x->attrs.attrs_len = j;
+}
+
+int
+auth_caller_is_daemon(void)
+{
+	char why[256];
+
+	return auth_allowed(&current, AUTH_DAEMON, why, sizeof(why));
 }

@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "ad.h"
+#include "auth.h"
 #include "buf.h"
 #include "collector_client.h"
 #include "config.h"
@@ -57,7 +58,8 @@ struct recent_match {
 	long long	 started;	/* its DaemonStartTime then */
 };
 
-static const char *const match_machine_attrs[] = { "Name", "StartdIpAddr" };
+static const char *const match_machine_attrs[] = { "Name", "StartdIpAddr",
+    AUTH_CLAIM_ID_ATTR };
 
 static struct recent_match	*recent;
 static size_t			 nrecent, caprecent;
@@ -285,8 +287,9 @@ op_match(struct match_station *s, const struct ad *job,
 	a.cycle = x->cycle;
 	a.id.cluster = (int)cl;
 	a.id.proc = (int)pr;
-	/* The schedd needs only where the machine is and its name. */
-	ad_to_xdr_view(m->ad, match_machine_attrs, 2, &a.machine);
+	/* The schedd needs only where the machine is, its name, and the
+	 * claim id its shadow will present. */
+	ad_to_xdr_view(m->ad, match_machine_attrs, 3, &a.machine);
 	rc = rpc_invoke(c, SCHEDD_MATCH, (xdrproc_t)xdr_match_x, &a,
 	    (xdrproc_t)xdr_status_x, &st, err, sizeof(err));
 	ad_x_free_view(&a.machine);

@@ -232,8 +232,10 @@ void	 negotiate_poke(void);
 void	 negotiate_reconfig(void);
 
 /* schedd_shadow.c */
+/* CLAIM_ID (NULL: none) goes to the shadow as CONDOR_CLAIM_ID, never
+ * on its command line. */
 pid_t	 shadow_spawn(int cluster, int proc, const char *startd_addr,
-	    const char *machine);
+	    const char *machine, const char *claim_id);
 /* A reaped child: 1 if it was a shadow (handled), else 0. */
 int	 shadow_reaped(pid_t pid, int status);
 /* The live shadow of a job, or 0; and whether the job may start. */

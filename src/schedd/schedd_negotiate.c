@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "ad.h"
+#include "auth.h"
 #include "config.h"
 #include "event.h"
 #include "expr.h"
@@ -42,6 +43,7 @@ struct pending {
 	int	 proc;
 	char	*addr;		/* the startd's "<ip:port>" */
 	char	*name;		/* the machine's Name */
+	char	*claim_id;	/* its ClaimId, NULL if none */
 };
 
 static struct pending	*pend;
@@ -102,7 +104,7 @@ starts_flush(void)
 		    st == JOB_IDLE) && !shadow_job_busy(p->cluster, p->proc)) {
 			submit_flush_events(p->cluster);
 			if ((pid = shadow_spawn(p->cluster, p->proc, p->addr,
-			    p->name)) == -1)
+			    p->name, p->claim_id)) == -1)
 				log_warn("job %d.%d: cannot start a shadow",
 				    p->cluster, p->proc);
 			else {
@@ -115,6 +117,9 @@ starts_flush(void)
 		}
 		free(p->addr);
 		free(p->name);
+		if (p->claim_id != NULL)
+			explicit_bzero(p->claim_id, strlen(p->claim_id));
+		free(p->claim_id);
 	}
 	npend = 0;
 }
@@ -292,6 +297,10 @@ negotiate_match(match_x *arg, status_x *res)
 	pend[npend].proc = j.proc;
 	pend[npend].addr = addr;
 	pend[npend].name = name;
+	pend[npend].claim_id = NULL;
+	/* The negotiator's copy of the machine's ad carries its claim id. */
+	(void)ad_get_string(machine, AUTH_CLAIM_ID_ATTR,
+	    &pend[npend].claim_id);
 	npend++;
 	addr = name = NULL;
 	starts++;

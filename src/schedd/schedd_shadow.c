@@ -82,7 +82,7 @@ shadow_find_job(int cluster, int proc)
 
 pid_t
 shadow_spawn(int cluster, int proc, const char *startd_addr,
-    const char *machine)
+    const char *machine, const char *claim_id)
 {
 	static const int reset[] = { SIGPIPE, SIGTERM, SIGINT, SIGHUP,
 	    SIGCHLD, SIGUSR1, SIGUSR2, SIGQUIT, SIGALRM };
@@ -119,7 +119,27 @@ shadow_spawn(int cluster, int proc, const char *startd_addr,
 	posix_spawn_file_actions_init(&fa);
 	/* RPC connections accepted by libtirpc are not close-on-exec. */
 	posix_spawn_file_actions_addclosefrom_np(&fa, 3);
-	rc = posix_spawn(&pid, exe, &fa, &attr, argv, environ);
+	{
+		char **env, *idvar = NULL;
+		size_t n = 0, k = 0;
+
+		while (environ[n] != NULL)
+			n++;
+		env = xcalloc(n + 2, sizeof(*env));
+		for (i = 0; i < n; i++)
+			if (strncmp(environ[i], "CONDOR_CLAIM_ID=", 16) != 0)
+				env[k++] = environ[i];
+		if (claim_id != NULL)
+			env[k++] = idvar = xasprintf("CONDOR_CLAIM_ID=%s",
+			    claim_id);
+		env[k] = NULL;
+		rc = posix_spawn(&pid, exe, &fa, &attr, argv, env);
+		if (idvar != NULL) {
+			explicit_bzero(idvar, strlen(idvar));
+			free(idvar);
+		}
+		free(env);
+	}
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
 	if (rc != 0) {

@@ -94,6 +94,7 @@
 
 #include <arpa/inet.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -491,6 +492,32 @@ check_files(void)
 	sj.exe_size = st.st_size;
 }
 
+/* The machine's claim id, from the schedd (CONDOR_CLAIM_ID), if any. */
+static char	claim_id[CAPABILITY_MAX + 1];
+
+/* Take the claim id out of the environment: nothing we start inherits it. */
+static void
+take_claim_id(void)
+{
+	const char *id = getenv("CONDOR_CLAIM_ID");
+	size_t i, len;
+
+	if (id != NULL && (len = strlen(id)) >= 32 && len <= CAPABILITY_MAX) {
+		for (i = 0; i < len && isxdigit((unsigned char)id[i]); i++)
+			;
+		if (i == len)
+			memcpy(claim_id, id, len + 1);
+	}
+	if (id != NULL)
+		explicit_bzero((char *)id, strlen(id));
+	unsetenv("CONDOR_CLAIM_ID");
+}
+
+/*
+ * The capability the starter must present: the machine's claim id,
+ * which the startd also wants; without one (a shadow run by hand), one
+ * made up here.
+ */
 static void
 make_capability(void)
 {
@@ -498,6 +525,11 @@ make_capability(void)
 	size_t i, got = 0;
 	ssize_t n;
 
+	if (claim_id[0] != '\0') {
+		memcpy(sj.capability, claim_id, sizeof(claim_id));
+		explicit_bzero(claim_id, sizeof(claim_id));
+		return;
+	}
 	while (got < sizeof(raw)) {
 		n = getrandom(raw + got, sizeof(raw) - got, 0);
 		if (n == -1 && errno == EINTR)
@@ -625,6 +657,7 @@ main(int argc, char **argv)
 	long c, p;
 	int gone;
 
+	take_claim_id();
 	if (argc == 2 && strcmp(argv[1], "-h") == 0) {
 		usage();
 		return 0;

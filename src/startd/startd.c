@@ -126,6 +126,7 @@
 #include <unistd.h>
 
 #include "ad.h"
+#include "auth.h"
 #include "collector_client.h"
 #include "config.h"
 #include "daemon.h"
@@ -505,6 +506,8 @@ startd_query_1_svc(void *arg, startd_query_res_x *res, struct svc_req *req)
 	}
 	res->message = xstrdup("");
 	ad_to_xdr(machine_ad, &res->ad);
+	if (!auth_caller_is_daemon())
+		auth_strip_private(&res->ad, 1);
 	return TRUE;
 }
 
@@ -543,9 +546,10 @@ startd_kbdd_activity_1_svc(quad_t *arg, status_x *res, struct svc_req *req)
 /*
  * Both sockets are served here (one program has one dispatcher).  The
  * local socket serves what a program on this machine needs: the null
- * procedure, the ad, and the kbdd's reports.  Everything else (claims,
- * vacates) goes over TCP, where HOSTALLOW_WRITE and the claim's
- * capability guard it.
+ * procedure, the ad, the kbdd's reports, and condor_vacate by a local
+ * user (the socket tells who: OWNER is checked before it runs).  Claims
+ * and their release go over TCP, where HOSTALLOW_WRITE and the claim id
+ * guard them.
  */
 static void
 startd_dispatch(struct svc_req *req, SVCXPRT *xprt)
@@ -556,6 +560,7 @@ startd_dispatch(struct svc_req *req, SVCXPRT *xprt)
 	case STARTD_NULL:
 	case STARTD_QUERY:
 	case STARTD_KBDD_ACTIVITY:
+	case STARTD_VACATE:
 		break;
 	default:
 		if (rpc_caller_uid(req, &uid) == 0) {

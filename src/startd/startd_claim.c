@@ -1,7 +1,12 @@
 /*
  * startd_claim.c: running a job on this machine.
  *
- * A shadow asks for the machine with STARTD_REQUEST_CLAIM.  The answer
+ * A shadow asks for the machine with STARTD_REQUEST_CLAIM, presenting
+ * the machine's claim id: made here (AUTH_CLAIM_ID_BYTES from
+ * getrandom), advertised in the machine ad, which the collector shows
+ * to the pool's daemons only, given by the negotiator to the schedd it
+ * matched, and by the schedd to its shadow; a new one after every
+ * claim.  No other caller can claim the machine.  The answer
  * is decided here and now, not by the matchmaker's stale view: the
  * machine must be Idle after a fresh look (the owner may just have come
  * back), START must be TRUE with the job as its target, and the job's
@@ -19,6 +24,7 @@
  * RPC_TIMEOUT becomes SIGKILL of the starter (its job dies with it: the
  * starter set its parent-death signal).
  */
+#include <sys/random.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -39,6 +45,7 @@
 #include <rpc/rpc.h>
 
 #include "ad.h"
+#include "auth.h"
 #include "config.h"
 #include "event.h"
 #include "expr.h"
@@ -84,12 +91,39 @@ claim_starter_pid(void)
 	return claim.pid;
 }
 
+/* The id the next claim must present. */
+static char	claim_id[2 * AUTH_CLAIM_ID_BYTES + 1];
+
+static void
+claim_id_new(void)
+{
+	unsigned char raw[AUTH_CLAIM_ID_BYTES];
+	size_t i, got = 0;
+	ssize_t n;
+
+	while (got < sizeof(raw)) {
+		n = getrandom(raw + got, sizeof(raw) - got, 0);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			fatal("getrandom");
+		got += (size_t)n;
+	}
+	for (i = 0; i < sizeof(raw); i++)
+		snprintf(claim_id + 2 * i, 3, "%02x", raw[i]);
+	explicit_bzero(raw, sizeof(raw));
+}
+
 void
 claim_add_attrs(struct ad *ad)
 {
 	ad_set_int(ad, "NumClaims", num_claims);
-	if (!claim_active())
+	if (claim_id[0] == '\0')
+		claim_id_new();
+	if (!claim_active()) {
+		ad_set_string(ad, AUTH_CLAIM_ID_ATTR, claim_id);
 		return;
+	}
 	ad_set_string(ad, "RemoteUser", claim.owner);
 	ad_set_string(ad, "RemoteSchedd", claim.schedd);
 	ad_set_string(ad, "JobId", claim.job_id);
@@ -114,6 +148,8 @@ claim_clear(void)
 	ad_free(claim.job);
 	memset(&claim, 0, sizeof(claim));
 	claim.pipe_fd = -1;
+	/* Whoever saw the last one cannot claim with it again. */
+	claim_id_new();
 }
 
 /* Send SIG to the starter; 0 or -1 (logged). */
@@ -451,6 +487,8 @@ eval_true(const struct ad *my, const struct ad *target, const char *name,
 	return r;
 }
 
+static int	capability_equal(const char *, const char *);
+
 bool_t
 startd_request_claim_1_svc(claim_x *arg, status_x *res, struct svc_req *req)
 {
@@ -483,6 +521,14 @@ startd_request_claim_1_svc(claim_x *arg, status_x *res, struct svc_req *req)
 		    "capability or shadow address)", from);
 		rpc_status(res, EINVAL, "malformed claim: it needs ClusterId, "
 		    "ProcId, Owner, a capability and the shadow's address");
+		goto out;
+	}
+	if (claim_id[0] == '\0' || !capability_equal(arg->capability,
+	    claim_id)) {
+		log_warnx("claim for job %lld.%lld from %s refused: not this "
+		    "machine's claim id", cluster, proc, from);
+		rpc_status(res, EPERM, "not this machine's claim id: a claim "
+		    "needs a match from the negotiator");
 		goto out;
 	}
 	/* A fresh look: the owner may have come back since the match. */

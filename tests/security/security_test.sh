@@ -12,7 +12,7 @@
 # daemon's TCP port and Unix socket, run our commands, and speak raw
 # RPC (tests/lib/rpccall.py); it cannot read the pool key (0600, root's).
 #
-# checks: 52
+# checks: 57
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -23,7 +23,7 @@ VICTIM=nobody
 if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null ||
     ! [ -x /usr/bin/python3 ] ||
     ! id "$ATTACKER" >/dev/null 2>&1 || ! id "$VICTIM" >/dev/null 2>&1; then
-	for i in $(seq 52); do
+	for i in $(seq 57); do
 		echo "SKIP security check $i: needs root, setpriv, /usr/bin/python3 and users $ATTACKER and $VICTIM"
 	done
 	exit 0
@@ -188,6 +188,16 @@ check "legitimate: root's report is taken ($out)" test "${out%% \'*}" = "0 0"
 # --- 6. A claim from a host outside HOSTALLOW_WRITE. --------------------
 out=$(rpc -s 127.0.0.2 "$startd" 0x2c0d0003 1 2 i:0 's:<127.0.0.2:9>' s:c s:x)
 verdict "STARTD_REQUEST_CLAIM from 127.0.0.2 ($out)" test "${out%% \'*}" = "0 1"
+# From an allowed host, a well-formed claim with a claim id of its own:
+# only the startd's current one, which the negotiator alone learns, will do.
+claim_args=(i:3 s:ClusterId s:1 s:ProcId s:0 s:Owner 's:"daemon"'
+	's:<127.0.0.1:9>' s:0123456789abcdef0123456789abcdef s:evil)
+out=$(rpc "$startd" 0x2c0d0003 1 2 "${claim_args[@]}")
+claim_refused() { [[ $out == "0 1 "*"not this machine's claim id"* ]]; }
+verdict "a claim with a made-up claim id ($out)" claim_refused
+check "... logged" grep -q "refused: not this machine's claim id" "$E1/log/StartLog"
+no_claim_id() { ! as $ATTACKER condor_status -l | grep -qi "^ClaimId"; }
+verdict "reading a machine's claim id with condor_status -l" no_claim_id
 
 # --- 7. Replays and tampering, with the pool's own key. ----------------
 out=$(rpc -r -k "$POOL/pool_key" "$collector" 0x2c0d0001 1 2 i:1 s: s:)
@@ -233,6 +243,12 @@ check "legitimate: the victim's own condor_rm removes the job" \
 	as $VICTIM condor_rm "$cluster"
 gone() { test -z "$(on cm condor_q "$cluster.0" -af JobStatus 2>/dev/null)"; }
 check "... and it leaves the queue" wait_for 60 gone
+# An idle machine advertises its next claim id; the pool's daemons (and
+# whoever holds the key) see it, nobody else.
+root_sees_id() { on cm condor_status -l | grep -qi '^ClaimId'; }
+check "legitimate: the pool's own query sees an idle machine's claim id" \
+	wait_for 30 root_sees_id
+verdict "reading an idle machine's claim id as another user" no_claim_id
 check "legitimate: the administrator's condor_off stops exec1's startd" \
 	on exec1 condor_off -daemon STARTD
 off() { ! on cm condor_status -af Name | grep -qx exec1; }

@@ -209,9 +209,11 @@ stop_startd(int sig)
 	startd_pid = 0;
 }
 
-/* The startd's State, "" if it does not answer. */
+/* The startd's attribute NAME, "" if it does not answer.  The test runs
+ * as the pool's daemons do (it may read the pool key), so the claim id
+ * is not kept from it. */
 static char *
-startd_state(void)
+startd_attr(const char *name)
 {
 	startd_query_res_x res;
 	char err[256], *state = NULL;
@@ -226,13 +228,19 @@ startd_state(void)
 	    (xdrproc_t)xdr_startd_query_res_x, &res, err, sizeof(err)) == 0) {
 		if (res.code == 0 && (ad = ad_from_xdr(&res.ad, err,
 		    sizeof(err))) != NULL) {
-			ad_get_string(ad, "State", &state);
+			ad_get_string(ad, name, &state);
 			ad_free(ad);
 		}
 		xdr_free((xdrproc_t)xdr_startd_query_res_x, (char *)&res);
 	}
 	rpc_close(cl);
 	return state ? state : xstrdup("");
+}
+
+static char *
+startd_state(void)
+{
+	return startd_attr("State");
 }
 
 /* Wait until the startd is in STATE; 1 if it got there. */
@@ -310,7 +318,7 @@ typedef void	(*during_fn)(pid_t shadow);
 static int
 run_shadow(const char *machine, during_fn during, double delay)
 {
-	char *exe = xasprintf("%s/sbin/condor_shadow", top), id[32];
+	char *exe = xasprintf("%s/sbin/condor_shadow", top), id[32], *claim_id;
 	long long c = 0;
 	double deadline = monotime() + 60, claimed = 0;
 	int status, done = 0;
@@ -326,11 +334,17 @@ run_shadow(const char *machine, during_fn during, double delay)
 	/* A job that writes its pid there must not be mistaken for the
 	 * previous one before it has run. */
 	unlink("pid.txt");
+	/* What the schedd passes its shadow: the claim id the negotiator
+	 * had from the machine's ad. */
+	claim_id = startd_pid > 0 ? startd_attr("ClaimId") : xstrdup("");
 	if ((pid = fork()) == 0) {
+		if (*claim_id != '\0')
+			setenv("CONDOR_CLAIM_ID", claim_id, 1);
 		execl(exe, exe, id, startd_addr, machine, (char *)NULL);
 		_exit(127);
 	}
 	free(exe);
+	free(claim_id);
 	while (monotime() < deadline) {
 		event_run_once(0.05);
 		r = waitpid(pid, &status, WNOHANG);
