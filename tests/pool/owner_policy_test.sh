@@ -18,7 +18,7 @@
 #    type error or garbage in START, a broken configuration file) are
 #    logged once and handled on the owner's side; the startd serves on.
 #
-# checks: 98
+# checks: 99
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -508,8 +508,15 @@ PY
 saddr=$(attr exec5 StartdIpAddr)
 sock="$POOL/exec5/log/.startd_socket"
 nowms=$(date +%s%3N)
-check "STARTD_KBDD_ACTIVITY over TCP is refused (EPERM)" \
-	test "$(rpc_call "$saddr" 5 "$nowms")" = "0 1"
+# Unsigned it needs DAEMON and is refused before anything; signed with
+# the pool key it is still refused: only the local socket takes reports.
+out=$(python3 "$TOP/tests/lib/rpccall.py" "$saddr" 0x2c0d0003 1 5 "h:$nowms")
+check "an unsigned STARTD_KBDD_ACTIVITY over TCP is refused as too weak ($out)" \
+	test "$out" = "denied 5"
+out=$(python3 "$TOP/tests/lib/rpccall.py" -k "$POOL/pool_key" "$saddr" \
+	0x2c0d0003 1 5 "h:$nowms")
+check "STARTD_KBDD_ACTIVITY over TCP is refused (EPERM) ($out)" \
+	test "${out%% [\"\']*}" = "0 1"
 check "and logged" grep -q "activity report from 127.0.0.1 refused" "$POOL/exec5/log/StartLog"
 check "over the local socket it is taken" \
 	test "$(rpc_call "$sock" 5 "$nowms")" = "0 0"
