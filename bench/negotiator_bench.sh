@@ -39,7 +39,8 @@ SHADOW = $dir/shadow
 MAX_JOB_STARTS = $STARTS
 MAX_JOBS_RUNNING = 100000
 CLASSAD_LIFETIME = 3600
-PREEMPTION_ENABLED = FALSE"
+PREEMPTION_ENABLED = FALSE
+SEC_POOL_KEY_FILE = $dir/pool_key"
 mk() {	# NAME: a host directory with its configuration
 	mkdir -p "$dir/$1/log" "$dir/$1/spool"
 	printf '%s\nLOCAL_DIR = %s\nHOST = %s\n' "$common" "$dir/$1" "$1" >"$dir/$1/condor_config"
