@@ -287,7 +287,7 @@ event_run_once(double maxwait)
 {
 	static struct pollfd *pfd;
 	static size_t cappfd;
-	size_t n, i, nsvc = 0;
+	size_t n, i, nf, nsvc = 0;
 	double next;
 	int timeout, r;
 
@@ -298,22 +298,25 @@ event_run_once(double maxwait)
 	if (maxwait >= 0 && (next < 0 || next > maxwait))
 		next = maxwait;
 	compact_fds();
+	/* The descriptors polled this round: a callback may add some (and
+	 * grow nfds) before the RPC slice of PFD is looked at. */
+	nf = nfds;
 	if (rpc_enabled && svc_max_pollfd > 0)
 		nsvc = (size_t)svc_max_pollfd;
-	n = 1 + nfds + nsvc;
+	n = 1 + nf + nsvc;
 	if (n > cappfd) {
 		cappfd = n;
 		pfd = xreallocarray(pfd, cappfd, sizeof(*pfd));
 	}
 	pfd[0].fd = sig_pipe[0];
 	pfd[0].events = POLLIN;
-	for (i = 0; i < nfds; i++) {
+	for (i = 0; i < nf; i++) {
 		pfd[1 + i].fd = fds[i].fd;
 		pfd[1 + i].events = fds[i].events;
 	}
 	for (i = 0; i < nsvc; i++) {
-		pfd[1 + nfds + i].fd = svc_pollfd[i].fd;
-		pfd[1 + nfds + i].events = svc_pollfd[i].events;
+		pfd[1 + nf + i].fd = svc_pollfd[i].fd;
+		pfd[1 + nf + i].events = svc_pollfd[i].events;
 	}
 	if (gather_until > 0) {
 		double left = gather_until - monotime();
@@ -321,8 +324,8 @@ event_run_once(double maxwait)
 		if (left > 0) {
 			/* Not looked at until then (poll skips fd -1). */
 			for (i = 0; i < nsvc; i++)
-				if (pfd[1 + nfds + i].fd == gather_fd)
-					pfd[1 + nfds + i].fd = -1;
+				if (pfd[1 + nf + i].fd == gather_fd)
+					pfd[1 + nf + i].fd = -1;
 			if (next < 0 || next > left)
 				next = left;
 		} else
@@ -343,7 +346,7 @@ event_run_once(double maxwait)
 	}
 	if (pfd[0].revents)
 		run_signals();
-	for (i = 0; i < nfds && !loop_done; i++) {
+	for (i = 0; i < nf && !loop_done; i++) {
 		short rev = pfd[1 + i].revents;
 
 		/* the table may have changed under a callback: match by fd */
@@ -354,9 +357,9 @@ event_run_once(double maxwait)
 		int ready = 0, gathered = 0;
 
 		for (i = 0; i < nsvc; i++)
-			if (pfd[1 + nfds + i].revents) {
+			if (pfd[1 + nf + i].revents) {
 				ready++;
-				if (pfd[1 + nfds + i].fd == gather_fd)
+				if (pfd[1 + nf + i].fd == gather_fd)
 					gathered = 1;
 			}
 		/* The datagrams waiting go first, paused or not, and
@@ -367,15 +370,15 @@ event_run_once(double maxwait)
 		if (ready > 0 && gather_fd != -1) {
 			serve_gathered();
 			for (i = 0; gathered && i < nsvc; i++)
-				if (pfd[1 + nfds + i].fd == gather_fd) {
-					pfd[1 + nfds + i].revents = 0;
+				if (pfd[1 + nf + i].fd == gather_fd) {
+					pfd[1 + nf + i].revents = 0;
 					ready--;
 				}
 		}
 		/* svc_getreq_poll indexes its own array, so hand it a slice
 		 * laid out exactly like svc_pollfd. */
 		if (ready > 0 && (size_t)svc_max_pollfd == nsvc)
-			svc_getreq_poll(&pfd[1 + nfds], ready);
+			svc_getreq_poll(&pfd[1 + nf], ready);
 	}
 }
 
