@@ -197,6 +197,9 @@ int	 auth_list_match(const char *list, const char *identity,
  * whether the caller of the request being served is one.
  */
 #define AUTH_CLAIM_ID_ATTR	"ClaimId"
+/* auth_random_hex: NBYTES from getrandom, as hexadecimal, into OUT
+ * (2 * NBYTES + 1 bytes). */
+void	 auth_random_hex(char *out, size_t nbytes);
 #define AUTH_CLAIM_ID_BYTES	16
 struct ad_x;
 void	 auth_strip_private(struct ad_x *x, int owned);

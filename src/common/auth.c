@@ -1210,3 +1210,19 @@ auth_caller_is_daemon(void)
 
 	return auth_allowed(&current, AUTH_DAEMON, why, sizeof(why));
 }
+
+void
+auth_random_hex(char *out, size_t nbytes)
+{
+	uint8_t raw[64];
+	size_t n;
+
+	while (nbytes > 0) {
+		n = nbytes < sizeof(raw) ? nbytes : sizeof(raw);
+		random_bytes(raw, n);
+		hex(raw, n, out);
+		out += 2 * n;
+		nbytes -= n;
+	}
+	explicit_bzero(raw, sizeof(raw));
+}

@@ -88,7 +88,6 @@
  *	100 completed, 107 back to idle, 112 held (HoldReason sent first),
  *	102 removed (after SIGTERM), 2 bad arguments.
  */
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -108,6 +107,7 @@
 #include <unistd.h>
 
 #include "ad.h"
+#include "auth.h"
 #include "config.h"
 #include "daemon.h"
 #include "event.h"
@@ -521,26 +521,12 @@ take_claim_id(void)
 static void
 make_capability(void)
 {
-	unsigned char raw[CAPABILITY_BYTES];
-	size_t i, got = 0;
-	ssize_t n;
-
 	if (claim_id[0] != '\0') {
 		memcpy(sj.capability, claim_id, sizeof(claim_id));
 		explicit_bzero(claim_id, sizeof(claim_id));
 		return;
 	}
-	while (got < sizeof(raw)) {
-		n = getrandom(raw + got, sizeof(raw) - got, 0);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			fatal("getrandom");
-		got += (size_t)n;
-	}
-	for (i = 0; i < sizeof(raw); i++)
-		snprintf(sj.capability + 2 * i, 3, "%02x", raw[i]);
-	explicit_bzero(raw, sizeof(raw));
+	auth_random_hex(sj.capability, CAPABILITY_BYTES);
 }
 
 /*

@@ -24,7 +24,6 @@
  * RPC_TIMEOUT becomes SIGKILL of the starter (its job dies with it: the
  * starter set its parent-death signal).
  */
-#include <sys/random.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -97,21 +96,7 @@ static char	claim_id[2 * AUTH_CLAIM_ID_BYTES + 1];
 static void
 claim_id_new(void)
 {
-	unsigned char raw[AUTH_CLAIM_ID_BYTES];
-	size_t i, got = 0;
-	ssize_t n;
-
-	while (got < sizeof(raw)) {
-		n = getrandom(raw + got, sizeof(raw) - got, 0);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			fatal("getrandom");
-		got += (size_t)n;
-	}
-	for (i = 0; i < sizeof(raw); i++)
-		snprintf(claim_id + 2 * i, 3, "%02x", raw[i]);
-	explicit_bzero(raw, sizeof(raw));
+	auth_random_hex(claim_id, AUTH_CLAIM_ID_BYTES);
 }
 
 void
