@@ -878,15 +878,26 @@ auth_getargs(SVCXPRT *xprt, xdrproc_t xargs, void *where)
 	return ok ? 1 : 0;
 }
 
+/* UID's user name into BUF; the last one is remembered, as a daemon's
+ * local callers are mostly the same few. */
 static const char *
 local_name(uid_t uid, char *buf, size_t len)
 {
-	struct passwd *pw = getpwuid(uid);
+	static char last[AUTH_IDENTITY_MAX + 1];
+	static uid_t last_uid;
+	static int known;
+	struct passwd *pw;
 
-	if (pw != NULL && identity_valid(pw->pw_name))
-		snprintf(buf, len, "%s", pw->pw_name);
-	else
-		snprintf(buf, len, "uid%u", (unsigned)uid);
+	if (!known || uid != last_uid) {
+		pw = getpwuid(uid);
+		if (pw != NULL && identity_valid(pw->pw_name))
+			snprintf(last, sizeof(last), "%s", pw->pw_name);
+		else
+			snprintf(last, sizeof(last), "uid%u", (unsigned)uid);
+		last_uid = uid;
+		known = 1;
+	}
+	snprintf(buf, len, "%s", last);
 	return buf;
 }
 
@@ -930,13 +941,21 @@ auth_list_match(const char *list, const char *identity, const char *host)
 	return found;
 }
 
+/* The name of the user we run as. */
+static const char *
+own_name(void)
+{
+	static char me[AUTH_IDENTITY_MAX + 1];
+
+	return local_name(getuid(), me, sizeof(me));
+}
+
 /* The list a level grants by default. */
 static char *
 default_allow(enum auth_level l)
 {
-	char me[AUTH_IDENTITY_MAX + 1];
+	const char *me = own_name();
 
-	local_name(getuid(), me, sizeof(me));
 	switch (l) {
 	case AUTH_READ:
 		return xstrdup("*");
