@@ -12,7 +12,7 @@
 # daemon's TCP port and Unix socket, run our commands, and speak raw
 # RPC (tests/lib/rpccall.py); it cannot read the pool key (0600, root's).
 #
-# checks: 57
+# checks: 58
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -23,7 +23,7 @@ VICTIM=nobody
 if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null ||
     ! [ -x /usr/bin/python3 ] ||
     ! id "$ATTACKER" >/dev/null 2>&1 || ! id "$VICTIM" >/dev/null 2>&1; then
-	for i in $(seq 57); do
+	for i in $(seq 58); do
 		echo "SKIP security check $i: needs root, setpriv, /usr/bin/python3 and users $ATTACKER and $VICTIM"
 	done
 	exit 0
@@ -266,7 +266,9 @@ DAEMON_LIST = MASTER, COLLECTOR, NEGOTIATOR, SCHEDD
 EOC
 chown $VICTIM "$PH/condor_config"
 chmod 755 "$PH"
-CONDOR_CONFIG=$PH/condor_config as $VICTIM "$RELEASE/sbin/condor_master" -f \
+# setpriv execs the master: $! is the master's own pid.
+CONDOR_CONFIG=$PH/condor_config HOME=$PH setpriv --reuid=$VICTIM \
+	--regid="$(id -g $VICTIM)" --clear-groups "$RELEASE/sbin/condor_master" -f \
 	>"$POOL/personal.out" 2>&1 &
 ppid=$!
 trap 'kill -TERM $ppid 2>/dev/null; wait $ppid 2>/dev/null; pool_cleanup' EXIT
@@ -297,6 +299,12 @@ p_no_evil() { ! personal $VICTIM condor_status -af Name | grep -qx evil; }
 verdict "another user advertises a machine to it" p_no_evil
 check "legitimate: the victim submits to it" \
 	bash -c "cd $POOL && CONDOR_CONFIG=$PH/condor_config HOME=$PH setpriv --reuid=$VICTIM --regid=$(id -g $VICTIM) --clear-groups condor_submit p.sub"
+# The master and the daemons it started, by pid, are all stopped.
+children=$(ps -o pid= --ppid $ppid)
 kill -TERM $ppid 2>/dev/null
 wait $ppid 2>/dev/null
+left=""
+for p in $ppid $children; do kill -0 $p 2>/dev/null && left="$left $p"; done
+check "the personal pool's master and its $(echo $children | wc -w) daemons are all gone (${left:-none left})" \
+	test -n "$children" -a -z "$left"
 exit 0
