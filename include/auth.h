@@ -135,7 +135,6 @@ const char *auth_client_identity(void);
  */
 bool_t	 auth_dgram_encode(XDR *x, unsigned long prog, unsigned long vers,
 	    unsigned long proc, xdrproc_t xargs, void *args);
-int	 auth_dgram_has_credential(void);
 /*
  * auth_dgram_verify: a datagram call's credential (CRED, LEN bytes of
  * flavor AUTH_CONDOR) and the wrapped arguments at X's position, checked
@@ -176,7 +175,6 @@ struct auth_caller {
 #define AUTH_BY_LOCAL	1
 #define AUTH_BY_POOL	2
 #define AUTH_BY_TOKEN	3
-const struct auth_caller *auth_caller(void);
 /*
  * auth_allowed: may CALLER act at LEVEL here (ALLOW_<LEVEL>, DENY_<LEVEL>,
  * and the implied levels)?  1 or 0, with why in WHY when 0.

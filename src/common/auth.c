@@ -644,13 +644,6 @@ auth_client_proc(CLIENT *cl, unsigned long proc)
 		((struct client_auth *)cl->cl_auth)->proc = proc;
 }
 
-int
-auth_dgram_has_credential(void)
-{
-	client_credential();
-	return client.method != AUTH_BY_NONE;
-}
-
 bool_t
 auth_dgram_encode(XDR *x, unsigned long prog, unsigned long vers,
     unsigned long proc, xdrproc_t xargs, void *args)
@@ -1036,12 +1029,6 @@ auth_allowed(const struct auth_caller *c, enum auth_level l, char *why,
 		snprintf(why, whylen, "%s is not allowed %s (%s)",
 		    c->identity, auth_level_name(l), level_setting(l, 0));
 	return 0;
-}
-
-const struct auth_caller *
-auth_caller(void)
-{
-	return &current;
 }
 
 void
