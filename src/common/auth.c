@@ -957,7 +957,10 @@ default_allow(enum auth_level l)
 		return getuid() == 0 ? xstrdup("*") : xstrdup(me);
 	case AUTH_OWNER:
 	case AUTH_ADMINISTRATOR:
-		return xasprintf("root %s %s", me, AUTH_POOL_IDENTITY);
+		/* The queue's super users administer the pool too. */
+		return xasprintf("root %s %s %s", me, AUTH_POOL_IDENTITY,
+		    param("QUEUE_SUPER_USERS") ? param("QUEUE_SUPER_USERS") :
+		    "");
 	case AUTH_DAEMON:
 	case AUTH_NEGOTIATOR:
 		return xstrdup(AUTH_POOL_IDENTITY);

@@ -80,10 +80,11 @@ const struct config_default config_defaults[] = {
 	    "their jobs (default: * when the daemons run as root, else "
 	    "their user)", 0 },
 	{ "ALLOW_OWNER", NULL, "identities allowed to vacate this machine "
-	    "(default: root, the daemons' user, condor_pool)", 0 },
+	    "(default: root, the daemons' user, condor_pool, "
+	    "QUEUE_SUPER_USERS)", 0 },
 	{ "ALLOW_ADMINISTRATOR", NULL, "identities allowed to turn daemons "
 	    "off and on and reconfigure them (default: root, the daemons' "
-	    "user, condor_pool)", 0 },
+	    "user, condor_pool, QUEUE_SUPER_USERS)", 0 },
 	{ "ALLOW_DAEMON", NULL, "identities trusted as the pool's daemons "
 	    "(default condor_pool)", 0 },
 	{ "ALLOW_NEGOTIATOR", NULL, "identities trusted as the negotiator "

@@ -5,7 +5,7 @@
  * replay cache, ALLOW/DENY lists by identity and host, and which
  * callers each level admits.  The wire protocol is tried against real
  * daemons by tests/security/security_test.sh.
- * checks: 47
+ * checks: 49
  */
 #include <sys/stat.h>
 
@@ -247,6 +247,13 @@ levels(void)
 	    auth_allowed(&pool, AUTH_ADMINISTRATOR, why, sizeof(why)));
 	CHECK("a token's user is not a DAEMON", !auth_allowed(&alice,
 	    AUTH_DAEMON, why, sizeof(why)));
+	config_set("QUEUE_SUPER_USERS", "root, condor", 0);
+	CHECK("nor an ADMINISTRATOR unless a queue super user",
+	    !auth_allowed(&alice, AUTH_ADMINISTRATOR, why, sizeof(why)));
+	config_set("QUEUE_SUPER_USERS", "root, alice", 0);
+	CHECK("a QUEUE_SUPER_USERS user is an ADMINISTRATOR by default",
+	    auth_allowed(&alice, AUTH_ADMINISTRATOR, why, sizeof(why)));
+	config_set("QUEUE_SUPER_USERS", "root, condor", 0);
 	config_set("ALLOW_OWNER", "alice", 0);
 	CHECK("ALLOW_OWNER makes a token's user the OWNER",
 	    auth_allowed(&alice, AUTH_OWNER, why, sizeof(why)));
