@@ -8,7 +8,9 @@
 #                             checkpoint-file writer of src/common/ckptfile.c
 #                             built without libelf)
 #   lib/libcondor_remote.a    the system-call gate, trap and open-file
-#                             table (src/libremote)
+#                             table (src/libremote), and the box's outer
+#                             filter the starter also installs
+#                             (src/common/box_filter.c)
 #   lib/include/condor_ckpt.h the header of ckpt() and ckpt_and_exit()
 #
 # The job code runs in signal handlers and while a restart replaces the
@@ -22,7 +24,8 @@ JOB_CFLAGS := -std=gnu11 -D_GNU_SOURCE -O2 -g -fno-strict-aliasing \
 	$(WARN) -Iinclude -MMD -MP
 
 JOB_REMOTE_OBJ := $(patsubst src/libremote/%.c,obj/job/%.o,$(wildcard src/libremote/*.c)) \
-	$(patsubst src/libremote/%.S,obj/job/%.o,$(wildcard src/libremote/*.S))
+	$(patsubst src/libremote/%.S,obj/job/%.o,$(wildcard src/libremote/*.S)) \
+	obj/job/box_filter.o
 JOB_CKPT_OBJ := $(filter-out obj/job/ckpt_rt0.o,\
 	$(patsubst src/libckpt/%.c,obj/job/%.o,$(wildcard src/libckpt/*.c)) \
 	$(patsubst src/libckpt/%.S,obj/job/%.o,$(wildcard src/libckpt/*.S))) \
@@ -43,6 +46,9 @@ obj/job/%.o: src/libckpt/%.c
 obj/job/%.o: src/libckpt/%.S
 	@mkdir -p $(@D)
 	$(CC) -fcf-protection=none -c -o $@ $<
+obj/job/box_filter.o: src/common/box_filter.c
+	@mkdir -p $(@D)
+	$(CC) $(JOB_CFLAGS) -c -o $@ $<
 obj/job/ckptfile.o: src/common/ckptfile.c
 	@mkdir -p $(@D)
 	$(CC) $(JOB_CFLAGS) -DCKPTFILE_NO_LIBELF -c -o $@ $<

@@ -239,6 +239,27 @@ const struct config_default config_defaults[] = {
 	{ "EXECUTE_USER", NULL,
 	    "the user jobs run as (default: the user running the pool, or "
 	    "condor, or nobody; never root)", 0 },
+	{ "SLOT_USERS", "",
+	    "dedicated accounts for jobs (names, by commas or blanks): each "
+	    "running job takes one no other job is using; every process of "
+	    "an account is killed when its job ends", 0 },
+	{ "SLOT_UID_RANGE", "1950000000-1950000999",
+	    "LOW-HIGH: without SLOT_USERS, each job runs as an id of this "
+	    "range that no user has and no other job is using (empty: jobs "
+	    "share EXECUTE_USER)", 0 },
+	{ "SLOT_LOCK_DIR", "/run/condor/slots",
+	    "where starters lock the accounts their jobs run as (one "
+	    "directory for the whole machine, root's)", 0 },
+	{ "BASE_CGROUP", "condor",
+	    "the cgroup v2 under which each job's processes are kept, "
+	    "killed and removed together when it ends (empty: none)", 0 },
+	{ "JOB_SYSTEM_DIRS", "/bin /sbin /lib /lib32 /lib64 /libx32 /usr "
+	    "/etc /opt",
+	    "what of this machine a vanilla job sees, read-only, besides "
+	    "/dev, /proc, /sys, its directory and its private /tmp", 0 },
+	{ "ALLOW_NETWORK_FOR_JOBS", "True",
+	    "vanilla jobs may use the network (false: a loopback of their "
+	    "own only)", 0 },
 	{ "REMOTE_IO_CHUNK", "65536",
 	    "bytes moved per remote read or write", 0 },
 	{ "STARTER_UPDATE_INTERVAL", "2",

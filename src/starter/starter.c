@@ -100,6 +100,7 @@ static struct starter_job job = {
 	.stdin_fd = -1, .stdout_fd = -1, .stderr_fd = -1,
 	.out_rfd = -1, .err_rfd = -1,
 	.give_fds = { -1, -1, -1, -1 }, .ckpt_fd = -1, .notify_fd = -1,
+	.account_fd = -1, .cg_procs_fd = -1, .exec_fd = -1,
 };
 static long	tick_timer;
 static int	startd_gone;
@@ -452,9 +453,10 @@ main(int argc, char **argv)
 		    job.universe);
 		starter_fail(err, 1);
 	}
-	if (job_user(&job, err, sizeof(err)) == -1 ||
+	if (box_account(&job, err, sizeof(err)) == -1 ||
 	    job_make_dir(&job, err, sizeof(err)) == -1)
 		starter_fail(err, 0);
+	box_cgroup_make(&job);
 	if (job.u->prepare(&job, err, sizeof(err), &jobs_fault) == -1) {
 		if (shadow_is_lost())
 			starter_lost();

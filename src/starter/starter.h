@@ -36,9 +36,14 @@ struct starter_job {
 	long long	 exe_size;	/* bytes, from HELLO */
 
 	char		 dir[PATH_MAX];	/* the execute directory */
-	uid_t		 uid;		/* EXECUTE_USER */
+	uid_t		 uid;		/* the job's account */
 	gid_t		 gid;
 	char		 user[64];
+	int		 dedicated;	/* no other job runs as uid */
+	int		 account_fd;	/* its lock (starter_box.c); -1 */
+	char		 cgroup[PATH_MAX + 320];	/* the job's, or "" */
+	int		 cg_procs_fd;	/* its cgroup.procs; -1 */
+	int		 exec_fd;	/* exec the job through it; -1 */
 
 	pid_t		 pid;		/* the job, its process group */
 	int		 running;
@@ -138,6 +143,16 @@ int	shadow_is_lost(void);
 /* Ship new bytes of FD from *SENT on, at most MAX; 0 or -1. */
 int	shadow_ship(int which, int fd, long long *sent, long long max,
 	    int *more);
+
+/* starter_box.c: the job's account, cgroup and box. */
+int	box_account(struct starter_job *, char *err, size_t errlen);
+void	box_account_sweep(struct starter_job *);
+void	box_account_release(struct starter_job *);
+int	box_cgroup_make(struct starter_job *);
+int	box_cgroup_enter(struct starter_job *);
+void	box_cgroup_end(struct starter_job *);
+int	box_vanilla_root(struct starter_job *);
+int	box_standard_filter(struct starter_job *, int exec_fd, int proc_fd);
 
 /* starter_job.c: the execute directory and the job's process. */
 int	job_user(struct starter_job *, char *err, size_t errlen);

@@ -13,6 +13,7 @@
  */
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -185,13 +186,16 @@ job_make_dir(struct starter_job *job, char *err, size_t errlen)
 	return 0;
 }
 
+/* The job's end: its processes, its directory, its account. */
 void
 job_clean_dir(struct starter_job *job)
 {
-	if (job->dir[0] == '\0')
-		return;
-	clean_tree(job->dir, job->uid, job->gid);
+	box_cgroup_end(job);
+	box_account_sweep(job);
+	if (job->dir[0] != '\0')
+		clean_tree(job->dir, job->uid, job->gid);
 	job->dir[0] = '\0';
+	box_account_release(job);
 }
 
 /* Create NAME in the execute directory for the job: O_EXCL, the job's. */
@@ -368,6 +372,8 @@ job_child(struct starter_job *job, char **argv, char **envp, int errfd,
 
 	if (setsid() == -1)
 		child_fail(errfd, STAGE_SETSID);
+	if (box_cgroup_enter(job) == -1)
+		child_fail(errfd, STAGE_SANDBOX);
 	if (job->u->root_setup != NULL && job->u->root_setup(job) == -1)
 		child_fail(errfd, STAGE_SANDBOX);
 	if (geteuid() == 0 && priv_become_user(job->uid, job->gid) == -1)
@@ -395,9 +401,14 @@ job_child(struct starter_job *job, char **argv, char **envp, int errfd,
 		signal(s, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	snprintf(exe, sizeof(exe), "%s/%s", job->chrooted ? "" : job->dir,
-	    STARTER_EXE);
-	execve(exe, argv, envp);
+	if (job->exec_fd >= 0)
+		syscall(SYS_execveat, job->exec_fd, "", argv, envp,
+		    AT_EMPTY_PATH);
+	else {
+		snprintf(exe, sizeof(exe), "%s/%s", job->chrooted ? "" :
+		    job->dir, STARTER_EXE);
+		execve(exe, argv, envp);
+	}
 	child_fail(errfd, STAGE_EXEC);
 }
 

@@ -80,6 +80,7 @@
 #include "shadow_rpc.h"
 #include "rpcutil.h"
 #include "starter.h"
+#include "submit.h"
 #include "syscall_proto.h"
 
 /* Where the job finds its connection to the shadow. */
@@ -89,6 +90,8 @@
 #define STANDARD_NOTIFY_FD	1002
 #define STANDARD_PROC_FD	1003
 #define STANDARD_UFFD_FD	1004
+/* The executable, for the exec through the box (closed by it). */
+#define STANDARD_EXEC_FD	1005
 #define STANDARD_CKPT_FILE	"_condor_ckpt"
 #define STANDARD_CKPT_STATUS	85	/* CONDOR_VACATE_STATUS */
 
@@ -145,7 +148,24 @@ vanilla_prepare(struct starter_job *job, char *err, size_t errlen,
 	if (job_wants_file(job, "In") && fetch(job, FILE_STDIN,
 	    STARTER_STDIN, 0600, -1, err, errlen, jobs_fault) == -1)
 		return -1;
+	if (geteuid() == 0)
+		log_info("job %d.%d: boxed: a root of its own (JOB_SYSTEM_DIRS "
+		    "read-only, its directory and a private /tmp writable), "
+		    "its own IPC%s", job->cluster, job->proc,
+		    param_bool("ALLOW_NETWORK_FOR_JOBS", 1) ? "" :
+		    ", no network");
+	else
+		log_info("job %d.%d: not root: it runs without a box of its "
+		    "own, as %s", job->cluster, job->proc, job->user);
 	return job_open_std(job, err, errlen);
+}
+
+/* As the job's account, just before exec: nothing it runs may gain
+ * privileges (set-user-id programs, file capabilities). */
+static int
+vanilla_child_setup(struct starter_job *job)
+{
+	return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
 }
 
 /* Ship up to LIMIT bytes of new output; -1 lost, 1 more waits, 0. */
@@ -533,6 +553,33 @@ ckpt_setup(struct starter_job *job, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * A standard job's program must be relinked (or be the checkpoint of
+ * one, which begins with it): anything else is the job's fault, and it
+ * is held saying so.  The box does not depend on this: a program that
+ * carries the mark without the library is boxed all the same.
+ */
+static int
+standard_relinked(struct starter_job *job, char *err, size_t errlen,
+    int *jobs_fault)
+{
+	char path[PATH_MAX + 64], why[512];
+	int r;
+
+	snprintf(path, sizeof(path), "%s/%s", job->dir, STARTER_EXE);
+	if ((r = submit_elf_relinked(path, why, sizeof(why))) == 1)
+		return 0;
+	*jobs_fault = 1;
+	if (r == 0)
+		snprintf(err, errlen, "the executable is not relinked for "
+		    "Condor (it has no .condor_relinked section): a standard "
+		    "universe job must be linked with condor_cc");
+	else
+		snprintf(err, errlen, "the executable is not a program "
+		    "relinked for Condor: %s", why);
+	return -1;
+}
+
 static int
 standard_prepare(struct starter_job *job, char *err, size_t errlen,
     int *jobs_fault)
@@ -548,6 +595,8 @@ standard_prepare(struct starter_job *job, char *err, size_t errlen,
 	*jobs_fault = 0;
 	if (fetch(job, FILE_EXECUTABLE, STARTER_EXE, 0755, job->exe_size,
 	    err, errlen, jobs_fault) == -1)
+		return -1;
+	if (standard_relinked(job, err, errlen, jobs_fault) == -1)
 		return -1;
 	if (standard_connect(job, err, errlen) == -1)
 		return -1;
@@ -609,10 +658,15 @@ standard_root_setup(struct starter_job *job)
 	return 0;
 }
 
-/* As EXECUTE_USER, just before exec. */
+/* As the job's account, just before exec. */
 static int
 standard_child_setup(struct starter_job *job)
 {
+	char exe[PATH_MAX + 64];
+	int fd;
+
+	snprintf(exe, sizeof(exe), "%s/%s", job->chrooted ? "" : job->dir,
+	    STARTER_EXE);
 	/* The socket survives the exec; cloexec_from() marked it.  So do
 	 * the checkpoint's descriptors. */
 	if (fcntl(STANDARD_SYSCALL_FD, F_SETFD, 0) == -1 ||
@@ -624,7 +678,14 @@ standard_child_setup(struct starter_job *job)
 		return -1;
 	if (personality(ADDR_NO_RANDOMIZE) == -1)
 		return -1;
-	return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+	/* The box, last: the exec itself goes through EXEC_FD. */
+	if ((fd = open(exe, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	if (dup3(fd, STANDARD_EXEC_FD, O_CLOEXEC) == -1)
+		return -1;
+	close(fd);
+	job->exec_fd = STANDARD_EXEC_FD;
+	return box_standard_filter(job, STANDARD_EXEC_FD, STANDARD_PROC_FD);
 }
 
 /* Vacate: the job checkpoints and exits, or is killed after
@@ -684,8 +745,8 @@ standard_finish(struct starter_job *job, int status, exit_x *x)
 }
 
 static const struct universe universes[] = {
-	{ "vanilla", vanilla_prepare, NULL, vanilla_tick, vanilla_vacate,
-	    vanilla_finish, NULL },
+	{ "vanilla", vanilla_prepare, vanilla_child_setup, vanilla_tick,
+	    vanilla_vacate, vanilla_finish, box_vanilla_root },
 	{ "standard", standard_prepare, standard_child_setup, vanilla_tick,
 	    standard_vacate, standard_finish, standard_root_setup },
 	{ NULL, NULL, NULL, NULL, NULL, NULL, NULL },

@@ -1,0 +1,37 @@
+/*
+ * box_filter.h: the outer seccomp filter of a standard job's box, built
+ * by the job's own start-up code (src/libremote/remote_outer.c) and,
+ * before the job exists, by the starter (src/starter/starter_box.c).
+ * One table, so the two cannot drift apart.
+ */
+#ifndef BOX_FILTER_H
+#define BOX_FILTER_H
+
+#include <stdint.h>
+#include <linux/filter.h>
+
+#define BOX_FILTER_MAX	256
+
+/* What the starter's copy lets through that the job's own does not. */
+struct box_filter_extra {
+	/* execveat(exec_fd, "", ..., AT_EMPTY_PATH): the starter's exec of
+	 * the job itself; -1: no exec at all. */
+	int	exec_fd;
+	/* openat(proc_fd, ...): the library's /proc files, opened at
+	 * start-up before its own filter closes this too; -1: none. */
+	int	proc_fd;
+	/* userfaultfd(2): a resuming job's memory on demand (the job's
+	 * own filter refuses it once the restart is done). */
+	int	allow_userfaultfd;
+};
+
+/*
+ * Build the filter into F (BOX_FILTER_MAX entries) for the process PID
+ * (the only one it may signal); EXTRA may be NULL.  The number of
+ * entries, or -1 if they do not fit.  Calls nothing: the job's start-up
+ * code runs it before its C library may be used.
+ */
+int	box_filter_build(struct sock_filter *f, uint32_t pid,
+	    const struct box_filter_extra *extra);
+
+#endif

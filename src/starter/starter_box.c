@@ -1,0 +1,738 @@
+/*
+ * starter_box.c: what keeps a job in on the execute host.
+ *
+ * An account of its own.  When the starter is root, every job runs as
+ * an account no other running job has: one of SLOT_USERS (dedicated
+ * accounts the machine's owner made), or else a numeric id of
+ * SLOT_UID_RANGE that no user of this machine has.  An EXECUTE_USER set
+ * in the configuration (with no SLOT_USERS) is taken as the owner's
+ * wish that jobs share that account, and the log says so.  An account
+ * is held with a lock file in SLOT_LOCK_DIR, machine-wide because ids
+ * are, for as long as the starter lives; the lock goes with the
+ * starter, however it ends.  Whoever takes an account first kills
+ * every process still running under it (kill(-1) from a child that has
+ * become the account: it reaches exactly that account's processes), and
+ * so does the starter when its job ends.  A job therefore can read no
+ * other job's files (its execute directory is 0700 and its own), signal
+ * no other job's processes, and leave nothing behind.
+ *
+ * A cgroup of its own.  Where cgroup v2 is mounted and the starter is
+ * root, the job's processes are kept in BASE_CGROUP/job_PID (PID the
+ * starter's): the child enters it before it becomes the job, so every
+ * process the job makes is there, whatever it does with sessions and
+ * process groups; at the end cgroup.kill empties it and it is removed.
+ * Without one, the account's sweep above does the same work; without
+ * either (a personal pool, not root), only the job's process group is
+ * killed.  The StarterLog says which.
+ *
+ * The vanilla box (as root; an ordinary user's starter cannot build
+ * one, and says so).  The job gets namespaces of its own: mounts, IPC
+ * (System V and POSIX queues: no other job's shared memory), and, when
+ * ALLOW_NETWORK_FOR_JOBS is false, the network (a loopback only).  Its
+ * root is a new one: the system's directories (JOB_SYSTEM_DIRS: /usr,
+ * /etc, ...) and /dev, /proc, /sys, read-only; its execute directory at
+ * the same path, read-write; and a private /tmp, /var/tmp and /dev/shm,
+ * all three the directory _condor_tmp inside its execute directory.
+ * Nothing else of the machine is there: no /home, no other job's
+ * directory, none of the pool's own files.  The no-new-privileges bit
+ * is set, so no set-user-id program can take the job out again.
+ *
+ * The standard box is the starter's too: the outer seccomp filter
+ * (src/common/box_filter.c) is installed before the exec of the job,
+ * which goes through execveat on a descriptor the exec closes; nothing
+ * in the job's file (.preinit_array, constructors, code that never
+ * calls the library) runs outside it.  Its chroot and personality are
+ * in starter_universe.c.
+ */
+#include <sys/file.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <net/if.h>
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <pwd.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "box_filter.h"
+#include "config.h"
+#include "log.h"
+#include "priv.h"
+#include "starter.h"
+#include "xalloc.h"
+
+#define BOX_TMP		"_condor_tmp"
+
+/* mount_setattr(2), for a whole tree read-only at once. */
+#ifndef MOUNT_ATTR_RDONLY
+#define MOUNT_ATTR_RDONLY	0x00000001
+#endif
+#ifndef AT_RECURSIVE
+#define AT_RECURSIVE		0x8000
+#endif
+struct box_mount_attr {
+	uint64_t	attr_set, attr_clr, propagation, userns_fd;
+};
+
+static void
+sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}
+
+/* ---- an account of its own ---- */
+
+/*
+ * Kill every process of UID (but the caller): kill(-1) from a child
+ * that has become UID reaches exactly that account's processes.  Until
+ * none is left, or a few seconds have gone.
+ */
+static void
+sweep_account(uid_t uid, gid_t gid)
+{
+	pid_t pid;
+	int status;
+
+	if ((pid = fork()) == -1) {
+		log_warn("cannot sweep the processes of uid %u: fork",
+		    (unsigned)uid);
+		return;
+	}
+	if (pid == 0) {
+		int i;
+
+		if (priv_become_user(uid, gid) == -1 || getuid() != uid)
+			_exit(2);
+		for (i = 0; i < 500; i++) {
+			if (kill(-1, SIGKILL) == -1 && errno == ESRCH)
+				_exit(0);
+			sleep_ms(10);
+		}
+		_exit(1);
+	}
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		log_warnx("processes of uid %u may be left: the sweep ended "
+		    "with status %d", (unsigned)uid, status);
+}
+
+/* Take the lock of UID in SLOT_LOCK_DIR: its descriptor, or -1 (held by
+ * another starter, or an error, logged). */
+static int
+lock_account(uid_t uid)
+{
+	const char *dir = param("SLOT_LOCK_DIR");
+	char path[PATH_MAX];
+	struct stat st;
+	int fd;
+
+	if (dir == NULL || *dir == '\0')
+		dir = "/run/condor/slots";
+	snprintf(path, sizeof(path), "%s/uid_%u", dir, (unsigned)uid);
+	if ((fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+	    0600)) == -1) {
+		log_warn("cannot open the account lock %s", path);
+		return -1;
+	}
+	if (fstat(fd, &st) == -1 || st.st_uid != 0 || !S_ISREG(st.st_mode)) {
+		log_warnx("the account lock %s is not root's file", path);
+		close(fd);
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) == -1) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int
+make_lock_dir(char *err, size_t errlen)
+{
+	const char *dir = param("SLOT_LOCK_DIR");
+	char path[PATH_MAX], *p;
+	struct stat st;
+
+	if (dir == NULL || *dir == '\0')
+		dir = "/run/condor/slots";
+	snprintf(path, sizeof(path), "%s", dir);
+	for (p = path + 1; ; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		char c = *p;
+
+		*p = '\0';
+		if (mkdir(path, 0755) == -1 && errno != EEXIST) {
+			snprintf(err, errlen, "cannot create SLOT_LOCK_DIR "
+			    "%s: %s", path, strerror(errno));
+			return -1;
+		}
+		*p = c;
+		if (c == '\0')
+			break;
+	}
+	if (lstat(dir, &st) == -1 || !S_ISDIR(st.st_mode) || st.st_uid != 0 ||
+	    (st.st_mode & 022) != 0) {
+		snprintf(err, errlen, "SLOT_LOCK_DIR %s must be a directory "
+		    "of root's that nobody else may write", dir);
+		return -1;
+	}
+	return 0;
+}
+
+/* The next name of the list S (commas or blanks) into NAME; the rest. */
+static const char *
+next_word(const char *s, char *name, size_t len)
+{
+	size_t n = 0;
+
+	while (*s == ',' || isspace((unsigned char)*s))
+		s++;
+	while (*s != '\0' && *s != ',' && !isspace((unsigned char)*s)) {
+		if (n + 1 < len)
+			name[n++] = *s;
+		s++;
+	}
+	name[n] = '\0';
+	return s;
+}
+
+static int
+take(struct starter_job *job, uid_t uid, gid_t gid, const char *name)
+{
+	int fd;
+
+	if (uid == 0 || (fd = lock_account(uid)) == -1)
+		return -1;
+	job->account_fd = fd;
+	job->uid = uid;
+	job->gid = gid;
+	job->dedicated = 1;
+	snprintf(job->user, sizeof(job->user), "%s", name);
+	/* Whatever a dead starter's job left under this account goes. */
+	sweep_account(uid, gid);
+	return 0;
+}
+
+/* One of SLOT_USERS, not running a job. */
+static int
+take_slot_user(struct starter_job *job, const char *list, char *err,
+    size_t errlen)
+{
+	char name[64];
+	const char *s = list;
+	uid_t uid;
+	gid_t gid;
+
+	for (;;) {
+		s = next_word(s, name, sizeof(name));
+		if (name[0] == '\0')
+			break;
+		if (user_lookup(name, &uid, &gid) == -1) {
+			log_warnx("SLOT_USERS: %s is not a user here", name);
+			continue;
+		}
+		if (uid == 0) {
+			log_warnx("SLOT_USERS: %s is root; jobs never run as "
+			    "root", name);
+			continue;
+		}
+		if (take(job, uid, gid, name) == 0)
+			return 0;
+	}
+	snprintf(err, errlen, "every account of SLOT_USERS (%s) is running "
+	    "a job, or none is usable", list);
+	return -1;
+}
+
+/* An id of SLOT_UID_RANGE that no user has and no job is running as. */
+static int
+take_dynamic(struct starter_job *job, const char *range, char *err,
+    size_t errlen)
+{
+	unsigned long lo, hi, id;
+	char name[64], *end;
+
+	lo = strtoul(range, &end, 10);
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end != '-' || lo == 0) {
+		snprintf(err, errlen, "SLOT_UID_RANGE \"%s\" is not LOW-HIGH "
+		    "with LOW above 0", range);
+		return -1;
+	}
+	hi = strtoul(end + 1, &end, 10);
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end != '\0' || hi < lo || hi >= 0xfffffffeUL) {
+		snprintf(err, errlen, "SLOT_UID_RANGE \"%s\" is not LOW-HIGH",
+		    range);
+		return -1;
+	}
+	for (id = lo; id <= hi; id++) {
+		if (getpwuid((uid_t)id) != NULL)
+			continue;	/* somebody's: never ours */
+		snprintf(name, sizeof(name), "condor_slot_%lu", id);
+		if (take(job, (uid_t)id, (gid_t)id, name) == 0)
+			return 0;
+	}
+	snprintf(err, errlen, "every id of SLOT_UID_RANGE %s is in use",
+	    range);
+	return -1;
+}
+
+int
+box_account(struct starter_job *job, char *err, size_t errlen)
+{
+	const char *users = param("SLOT_USERS");
+	const char *range = param("SLOT_UID_RANGE");
+	const char *file;
+	int line;
+
+	job->account_fd = -1;
+	if (geteuid() != 0)
+		return job_user(job, err, errlen);
+	if ((users == NULL || *users == '\0') &&
+	    config_raw("EXECUTE_USER", &file, &line) != NULL) {
+		if (job_user(job, err, errlen) == -1)
+			return -1;
+		log_info("job %d.%d runs as EXECUTE_USER %s, an account it "
+		    "shares with every job here (set SLOT_USERS or "
+		    "SLOT_UID_RANGE instead to give each its own)",
+		    job->cluster, job->proc, job->user);
+		return 0;
+	}
+	if ((users == NULL || *users == '\0') &&
+	    (range == NULL || *range == '\0'))
+		return job_user(job, err, errlen);
+	if (make_lock_dir(err, errlen) == -1)
+		return -1;
+	if (users != NULL && *users != '\0') {
+		if (take_slot_user(job, users, err, errlen) == -1)
+			return -1;
+	} else if (take_dynamic(job, range, err, errlen) == -1)
+		return -1;
+	log_info("job %d.%d has an account of its own: %s (uid %u)",
+	    job->cluster, job->proc, job->user, (unsigned)job->uid);
+	return 0;
+}
+
+void
+box_account_sweep(struct starter_job *job)
+{
+	if (job->account_fd >= 0)
+		sweep_account(job->uid, job->gid);
+}
+
+void
+box_account_release(struct starter_job *job)
+{
+	if (job->account_fd < 0)
+		return;
+	close(job->account_fd);
+	job->account_fd = -1;
+}
+
+/* ---- a cgroup of its own ---- */
+
+/* Where cgroup v2 is mounted, into BUF; 0, or -1 if it is not. */
+static int
+cgroup2_mount(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096];
+	int found = -1;
+
+	if (f == NULL)
+		return -1;
+	while (found == -1 && fgets(line, sizeof(line), f) != NULL) {
+		char *dash = strstr(line, " - "), *fields[5], *s = line;
+		int i;
+
+		if (dash == NULL || strncmp(dash + 3, "cgroup2 ", 8) != 0)
+			continue;
+		for (i = 0; i < 5 && s != NULL; i++) {
+			fields[i] = s;
+			if ((s = strchr(s, ' ')) != NULL)
+				*s++ = '\0';
+		}
+		/* Field 5 is the mount point; one with octal escapes
+		 * (a space in it) is passed over. */
+		if (i == 5 && strchr(fields[4], '\\') == NULL) {
+			snprintf(buf, len, "%s", fields[4]);
+			found = 0;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/* Kill every process of the cgroup DIR and remove it; 0 or -1. */
+static int
+cgroup_remove(const char *dir)
+{
+	char path[PATH_MAX + 32], buf[256];
+	int i, fd, populated = 1;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/cgroup.kill", dir);
+	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) != -1) {
+		if (write(fd, "1", 1) != 1)
+			log_warn("cannot write %s", path);
+		close(fd);
+	}
+	snprintf(path, sizeof(path), "%s/cgroup.events", dir);
+	for (i = 0; i < 500 && populated; i++) {
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+			break;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		buf[n > 0 ? n : 0] = '\0';
+		populated = strstr(buf, "populated 1") != NULL;
+		if (populated) {
+			/* A kernel without cgroup.kill: one by one. */
+			FILE *f;
+			char p2[PATH_MAX + 32];
+			long pid;
+
+			snprintf(p2, sizeof(p2), "%s/cgroup.procs", dir);
+			if ((f = fopen(p2, "re")) != NULL) {
+				while (fscanf(f, "%ld", &pid) == 1)
+					if (pid > 1)
+						kill((pid_t)pid, SIGKILL);
+				fclose(f);
+			}
+			sleep_ms(10);
+		}
+	}
+	if (rmdir(dir) == -1 && errno != ENOENT) {
+		log_warn("cannot remove the cgroup %s", dir);
+		return -1;
+	}
+	return 0;
+}
+
+/* Cgroups of starters that died before they removed theirs. */
+static void
+cgroup_sweep_stale(const char *base)
+{
+	DIR *d = opendir(base);
+	struct dirent *e;
+	char path[PATH_MAX * 2];
+	long pid;
+	char *end;
+
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, "job_", 4) != 0)
+			continue;
+		pid = strtol(e->d_name + 4, &end, 10);
+		if (*end != '\0' || pid <= 1 || pid == (long)getpid() ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", base, e->d_name);
+		log_info("removing the stale cgroup %s", path);
+		cgroup_remove(path);
+	}
+	closedir(d);
+}
+
+int
+box_cgroup_make(struct starter_job *job)
+{
+	const char *base = param("BASE_CGROUP");
+	char mnt[PATH_MAX], dir[PATH_MAX + 300], path[PATH_MAX + 400];
+	int n;
+
+	job->cg_procs_fd = -1;
+	job->cgroup[0] = '\0';
+	if (base == NULL || *base == '\0' || strstr(base, "..") != NULL ||
+	    geteuid() != 0 || cgroup2_mount(mnt, sizeof(mnt)) == -1)
+		goto none;
+	while (*base == '/')
+		base++;
+	snprintf(dir, sizeof(dir), "%s/%s", mnt, base);
+	if (mkdir(dir, 0755) == -1 && errno != EEXIST) {
+		log_warn("cannot create the cgroup %s", dir);
+		goto none;
+	}
+	cgroup_sweep_stale(dir);
+	n = snprintf(job->cgroup, sizeof(job->cgroup), "%s/job_%d", dir,
+	    (int)getpid());
+	if (n < 0 || (size_t)n >= sizeof(job->cgroup))
+		goto none;
+	if (mkdir(job->cgroup, 0755) == -1) {
+		log_warn("cannot create the cgroup %s", job->cgroup);
+		goto none;
+	}
+	snprintf(path, sizeof(path), "%s/cgroup.procs", job->cgroup);
+	if ((job->cg_procs_fd = open(path, O_WRONLY | O_CLOEXEC)) == -1) {
+		log_warn("cannot open %s", path);
+		rmdir(job->cgroup);
+		goto none;
+	}
+	log_info("job %d.%d: its processes are kept in the cgroup %s",
+	    job->cluster, job->proc, job->cgroup);
+	return 0;
+none:
+	job->cgroup[0] = '\0';
+	if (job->dedicated)
+		log_info("job %d.%d: no cgroup v2 here; its processes are "
+		    "found by its account, %s, and killed when it ends",
+		    job->cluster, job->proc, job->user);
+	else
+		log_info("job %d.%d: no cgroup and no account of its own: "
+		    "processes it moves out of its process group may outlive "
+		    "it", job->cluster, job->proc);
+	return 0;
+}
+
+int
+box_cgroup_enter(struct starter_job *job)
+{
+	if (job->cg_procs_fd < 0)
+		return 0;
+	if (write(job->cg_procs_fd, "0\n", 2) != 2)
+		return -1;
+	return 0;
+}
+
+void
+box_cgroup_end(struct starter_job *job)
+{
+	if (job->cg_procs_fd >= 0) {
+		close(job->cg_procs_fd);
+		job->cg_procs_fd = -1;
+	}
+	if (job->cgroup[0] == '\0')
+		return;
+	cgroup_remove(job->cgroup);
+	job->cgroup[0] = '\0';
+}
+
+/* ---- the vanilla box ---- */
+
+/* mkdir -p PATH (absolute), as root, 0755; what it makes is given to
+ * the job's account if JOB is not NULL. */
+static int
+mkdir_p(const char *path, const struct starter_job *job)
+{
+	char buf[PATH_MAX * 2], *p;
+
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	for (p = buf + 1; ; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		char c = *p;
+
+		*p = '\0';
+		if (mkdir(buf, 0755) == 0) {
+			if (job != NULL && chown(buf, job->uid, job->gid) == -1)
+				return -1;
+		} else if (errno != EEXIST)
+			return -1;
+		*p = c;
+		if (c == '\0')
+			return 0;
+	}
+}
+
+/* Make the mount at PATH, and every mount below it, read-only. */
+static int
+read_only(const char *path)
+{
+	struct box_mount_attr a = { MOUNT_ATTR_RDONLY, 0, 0, 0 };
+
+	if (syscall(SYS_mount_setattr, AT_FDCWD, path, AT_RECURSIVE, &a,
+	    sizeof(a)) == 0)
+		return 0;
+	if (errno != ENOSYS)
+		return -1;
+	/* An older kernel: the top mount only. */
+	return mount(NULL, path, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY |
+	    MS_NOSUID | MS_NODEV, NULL);
+}
+
+/* Bind SRC at ROOT/DST (made as it is in SRC: a directory, a file, a
+ * symbolic link copied); read-only if RO.  A SRC missing is no error.
+ * FOLLOW: SRC is one of the job's own directories, named through
+ * /proc/self/fd: followed, and bound alone (recursively it would bring
+ * the new root, mounted over the execute directory, along). */
+static int
+bind_in(const char *root, const char *src, const char *dst, int ro,
+    int follow, const struct starter_job *job)
+{
+	char to[PATH_MAX * 2], link[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	if ((follow ? stat(src, &st) : lstat(src, &st)) == -1)
+		return errno == ENOENT ? 0 : -1;
+	snprintf(to, sizeof(to), "%s%s", root, dst);
+	if (S_ISLNK(st.st_mode)) {
+		if ((n = readlink(src, link, sizeof(link) - 1)) == -1)
+			return -1;
+		link[n] = '\0';
+		/* Its directory first. */
+		char *slash = strrchr(to, '/');
+
+		*slash = '\0';
+		if (mkdir_p(to, job) == -1)
+			return -1;
+		*slash = '/';
+		return symlink(link, to) == -1 && errno != EEXIST ? -1 : 0;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		if (mkdir_p(to, job) == -1)
+			return -1;
+	} else {
+		char *slash = strrchr(to, '/');
+
+		*slash = '\0';
+		if (mkdir_p(to, job) == -1)
+			return -1;
+		*slash = '/';
+		if ((fd = open(to, O_WRONLY | O_CREAT | O_CLOEXEC, 0644)) ==
+		    -1)
+			return -1;
+		close(fd);
+	}
+	if (mount(src, to, NULL, MS_BIND | (follow ? 0 : MS_REC), NULL) == -1)
+		return -1;
+	return ro ? read_only(to) : 0;
+}
+
+/* The loopback of a new network namespace, up. */
+static int
+loopback_up(void)
+{
+	struct ifreq ifr;
+	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), r = -1;
+
+	if (s == -1)
+		return -1;
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "lo");
+	if (ioctl(s, SIOCGIFFLAGS, &ifr) == 0) {
+		ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
+		r = ioctl(s, SIOCSIFFLAGS, &ifr);
+	}
+	close(s);
+	return r;
+}
+
+int
+box_vanilla_root(struct starter_job *job)
+{
+	const char *dirs = param("JOB_SYSTEM_DIRS");
+	char root[PATH_MAX], tmp[PATH_MAX + 64], name[PATH_MAX];
+	char shm[PATH_MAX + 16];
+	const char *s;
+	int flags = CLONE_NEWNS | CLONE_NEWIPC, jfd;
+
+	if (geteuid() != 0)
+		return 0;
+	if (!param_bool("ALLOW_NETWORK_FOR_JOBS", 1))
+		flags |= CLONE_NEWNET;
+	if (unshare(flags) == -1)
+		return -1;
+	if ((flags & CLONE_NEWNET) && loopback_up() == -1)
+		return -1;
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1)
+		return -1;
+	/* The job's own /tmp, in its directory. */
+	if ((jfd = open(job->dir, O_PATH | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return -1;
+	if (mkdirat(jfd, BOX_TMP, 0700) == -1 ||
+	    fchownat(jfd, BOX_TMP, job->uid, job->gid, AT_SYMLINK_NOFOLLOW) ==
+	    -1)
+		return -1;
+	snprintf(tmp, sizeof(tmp), "/proc/self/fd/%d/%s", jfd, BOX_TMP);
+	/* The new root: a tmpfs over the execute directory itself (the
+	 * directory stays reachable through JFD). */
+	snprintf(root, sizeof(root), "%s", job->dir);
+	if (mount("condor-job", root, "tmpfs", MS_NOSUID | MS_NODEV,
+	    "mode=0755,size=1m") == -1)
+		return -1;
+	for (s = dirs != NULL ? dirs : ""; ; ) {
+		s = next_word(s, name, sizeof(name));
+		if (name[0] == '\0')
+			break;
+		if (name[0] != '/' || strstr(name, "..") != NULL)
+			continue;
+		if (bind_in(root, name, name, 1, 0, NULL) == -1)
+			return -1;
+	}
+	if (bind_in(root, "/dev", "/dev", 1, 0, NULL) == -1 ||
+	    bind_in(root, "/sys", "/sys", 1, 0, NULL) == -1 ||
+	    bind_in(root, "/proc", "/proc", 0, 0, NULL) == -1)
+		return -1;
+	if (bind_in(root, tmp, "/tmp", 0, 1, NULL) == -1 ||
+	    bind_in(root, tmp, "/var/tmp", 0, 1, NULL) == -1)
+		return -1;
+	snprintf(shm, sizeof(shm), "%s/dev/shm", root);
+	if (access(shm, F_OK) == 0 &&
+	    bind_in(root, tmp, "/dev/shm", 0, 1, NULL) == -1)
+		return -1;
+	/* Last, its directory, at its own path: under the private /tmp if
+	 * that is where it is (the directories on the way are the job's,
+	 * so they go with the rest of its files). */
+	snprintf(name, sizeof(name), "/proc/self/fd/%d", jfd);
+	if (bind_in(root, name, job->dir, 0, 1, job) == -1)
+		return -1;
+	close(jfd);
+	if (chdir(root) == -1 || syscall(SYS_pivot_root, ".", ".") == -1 ||
+	    umount2(".", MNT_DETACH) == -1 || chdir("/") == -1)
+		return -1;
+	return mount(NULL, "/", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY |
+	    MS_NOSUID | MS_NODEV, NULL);
+}
+
+/* ---- the standard box ---- */
+
+int
+box_standard_filter(struct starter_job *job, int exec_fd, int proc_fd)
+{
+	struct sock_filter f[BOX_FILTER_MAX];
+	struct box_filter_extra x = { exec_fd, proc_fd, 1 };
+	struct sock_fprog prog;
+	int n;
+
+	if ((n = box_filter_build(f, (uint32_t)getpid(), &x)) < 0) {
+		errno = E2BIG;
+		return -1;
+	}
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
+		return -1;
+	prog.len = (unsigned short)n;
+	prog.filter = f;
+	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
+}
