@@ -316,7 +316,8 @@ box_account(struct starter_job *job, char *err, size_t errlen)
 	if (geteuid() != 0)
 		return job_user(job, err, errlen);
 	if ((users == NULL || *users == '\0') &&
-	    config_raw("EXECUTE_USER", &file, &line) != NULL) {
+	    config_raw("EXECUTE_USER", &file, &line) != NULL &&
+	    file != NULL) {
 		if (job_user(job, err, errlen) == -1)
 			return -1;
 		log_info("job %d.%d runs as EXECUTE_USER %s, an account it "

@@ -1,0 +1,274 @@
+#!/usr/bin/env bash
+# tests/security/job_box_test.sh: attacks by jobs, on the execute hosts
+# of a real pool (a central manager and two execute hosts on this one
+# machine, so one kernel: what a job does to the other host's files and
+# processes is what it would do to a neighbour's on a shared machine).
+# The victim (user nobody) runs a vanilla job on exec1 that keeps a file
+# in its execute directory and connects to a listener of the test
+# (exec1 allows jobs the network); the attacker (user daemon) runs jobs
+# on exec2, which does not (ALLOW_NETWORK_FOR_JOBS = false).  Each
+# attack prints one line with its verdict as a check, beside the
+# legitimate version of the same action.
+#
+# Attacks: reading and rewriting another job's files, signalling its
+# processes (one by one and with kill -1), leaving a process behind in a
+# session of its own, writing the host's /tmp, reading the pool's logs,
+# reaching the network where the machine forbids it; a standard job's
+# .preinit_array code that connects, opens and forks before the library
+# starts; a program that carries the relinked mark without the library.
+#
+# checks: 33
+set -u
+. "$(dirname "$0")/../lib/pool.sh"
+
+ATTACKER=daemon
+VICTIM=nobody
+need() {
+	for i in $(seq 33); do
+		echo "SKIP job box check $i: $1"
+	done
+	exit 0
+}
+if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null ||
+    ! id "$ATTACKER" >/dev/null 2>&1 || ! id "$VICTIM" >/dev/null 2>&1; then
+	need "needs root, setpriv and users $ATTACKER and $VICTIM"
+fi
+command -v objcopy >/dev/null || need "needs objcopy"
+[ -x /usr/bin/python3 ] || need "needs /usr/bin/python3"
+
+pool_init
+chmod 755 "$POOL"
+pool_config 'START : TRUE' 'STARTER_UPDATE_INTERVAL = 1' 'VACATE_GRACE = 2' \
+	'MAX_JOB_STARTS = 10'
+pool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD"
+pool_host exec1 "MASTER, STARTD"
+pool_host exec2 "MASTER, STARTD" 'ALLOW_NETWORK_FOR_JOBS = false'
+pool_start
+trap pool_cleanup EXIT
+
+as() {
+	local u=$1
+	shift
+	HOME="$POOL/home.$u" CONDOR_CONFIG=$POOL/cm/condor_config \
+	    setpriv --reuid="$u" --regid="$(id -g "$u")" --clear-groups "$@"
+}
+for u in $ATTACKER $VICTIM; do
+	mkdir -p "$POOL/home.$u" "$POOL/w.$u"
+	chown "$u" "$POOL/home.$u" "$POOL/w.$u"
+	chmod 700 "$POOL/home.$u"
+	chmod 755 "$POOL/w.$u"
+done
+verdict() {
+	local name=$1
+	shift
+	if "$@"; then
+		echo "attack: $name: blocked"
+		pass "attack blocked: $name"
+	else
+		echo "attack: $name: SUCCEEDED"
+		fail "attack blocked: $name" "$*"
+	fi
+}
+# submit USER DIR FILE: the cluster, or nothing.
+submit() {
+	(cd "$2" && as "$1" condor_submit "$3" 2>&1) |
+	    sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p'
+}
+status_of() { on cm condor_q "$1.0" -af JobStatus 2>/dev/null; }
+gone() { test -z "$(status_of "$1")"; }
+
+check "two execute hosts advertise" pool_wait_machines 2 60
+
+# A listener on 127.0.0.1: one line per connection, what the peer said.
+# python3 is exec'd: $! is its own pid.
+PORT_FILE=$POOL/listener.port
+CONNS=$POOL/listener.conns
+: >"$CONNS"
+/usr/bin/python3 -c '
+import socket, sys
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(16)
+open(sys.argv[1], "w").write(str(s.getsockname()[1]))
+while True:
+    c, _ = s.accept()
+    c.settimeout(5)
+    try:
+        data = c.recv(100).decode(errors="replace").strip()
+    except Exception:
+        data = "?"
+    with open(sys.argv[2], "a") as f:
+        f.write((data or "-") + "\n")
+    c.close()
+' "$PORT_FILE" "$CONNS" &
+LISTENER=$!
+trap 'kill "$LISTENER" 2>/dev/null; pool_cleanup' EXIT
+wait_for 10 test -s "$PORT_FILE"
+PORT=$(cat "$PORT_FILE")
+
+# --- The victim's job on exec1. -------------------------------------------
+VW=$POOL/w.$VICTIM
+cat >"$VW/victim.sh" <<'EOF'
+#!/bin/bash
+echo "uid $(id -u)"
+echo "dir $PWD"
+echo "the victim's secret" >secret
+chmod 644 secret
+if exec 3<>"/dev/tcp/127.0.0.1/$1"; then
+	echo victim >&3
+	exec 3>&-
+	echo "connected"
+fi
+echo "pid $$"
+for i in $(seq 300); do
+	sleep 1
+	[ "$(cat secret)" = "the victim's secret" ] || echo "secret changed"
+done
+EOF
+chmod 755 "$VW/victim.sh"
+cat >"$VW/victim.sub" <<EOF
+universe     = vanilla
+executable   = victim.sh
+arguments    = $PORT
+requirements = Name == "exec1"
+output       = victim.out
+error        = victim.err
+log          = victim.log
+queue
+EOF
+V=$(submit $VICTIM "$VW" victim.sub)
+check "the victim's job is submitted" test -n "$V"
+check "legitimate: it runs on exec1, connects out and writes its file" \
+	wait_for 120 grep -q "^pid " "$VW/victim.out"
+VDIR=$(sed -n 's/^dir //p' "$VW/victim.out")
+VPID=$(sed -n 's/^pid //p' "$VW/victim.out")
+VUID=$(sed -n 's/^uid //p' "$VW/victim.out")
+check "legitimate: exec1 lets its job reach the network" \
+	grep -qx victim "$CONNS"
+check "the victim's job has an account of its own (uid $VUID)" \
+	test -n "$VUID" -a "$VUID" != "$(id -u $VICTIM)" -a "$VUID" != 0
+check "... its processes are in a cgroup of their own" \
+	grep -q "kept in the cgroup" "$POOL/exec1/log/StarterLog"
+
+# --- The attacker's vanilla job on exec2. ----------------------------------
+AW=$POOL/w.$ATTACKER
+cat >"$AW/attack.sh" <<'EOF'
+#!/bin/bash
+vdir=$1 vpid=$2 port=$3 pool=$4
+echo "uid $(id -u)"
+cat "$vdir/secret" >/dev/null 2>&1 && echo "read the secret"
+echo pwned 2>/dev/null >"$vdir/secret" && echo "wrote the secret"
+kill -STOP "$vpid" 2>/dev/null && echo "signalled the victim"
+kill -9 -1 2>/dev/null
+echo probe 2>/dev/null >/tmp/condor-box-probe.$port && echo "own tmp ok"
+cat "$pool/exec2/log/StartLog" >/dev/null 2>&1 && echo "read the pool's log"
+ls "$pool/cm/spool" >/dev/null 2>&1 && echo "saw the pool's directory"
+if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+	echo "connected"
+fi
+setsid sleep 3141 </dev/null >/dev/null 2>&1 &
+echo "left sleep 3141"
+echo done
+EOF
+chmod 755 "$AW/attack.sh"
+cat >"$AW/attack.sub" <<EOF
+universe     = vanilla
+executable   = attack.sh
+arguments    = $VDIR $VPID $PORT $POOL
+requirements = Name == "exec2"
+output       = attack.out
+error        = attack.err
+log          = attack.log
+queue
+EOF
+A=$(submit $ATTACKER "$AW" attack.sub)
+check "the attacker's job is submitted" test -n "$A"
+check "it runs on exec2 and completes" wait_for 120 gone "$A"
+check "... having done what it does" grep -qx done "$AW/attack.out"
+AUID=$(sed -n 's/^uid //p' "$AW/attack.out")
+check "the two jobs run as two accounts ($VUID, $AUID)" \
+	test -n "$AUID" -a "$AUID" != "$VUID"
+verdict "reading another job's file" \
+	bash -c "! grep -q 'read the secret' '$AW/attack.out'"
+verdict "rewriting another job's file" \
+	bash -c "! grep -q 'wrote the secret' '$AW/attack.out' && grep -qx \"the victim's secret\" '$VDIR/secret'"
+verdict "stopping another job's process" \
+	bash -c "! grep -q 'signalled the victim' '$AW/attack.out'"
+check "... the victim's job still runs, and was never stopped" \
+	test "$(awk '{print $3}' "/proc/$VPID/stat" 2>/dev/null)" = S
+verdict "kill -9 -1 from a job" kill -0 "$VPID"
+verdict "writing the host's /tmp" \
+	test ! -e "/tmp/condor-box-probe.$PORT"
+check "legitimate: the job writes its own private /tmp" \
+	grep -qx "own tmp ok" "$AW/attack.out"
+verdict "reading the pool's log files" \
+	bash -c "! grep -q \"read the pool's log\" '$AW/attack.out'"
+verdict "listing the pool's directories" \
+	bash -c "! grep -q \"saw the pool's directory\" '$AW/attack.out'"
+verdict "reaching the network from a host that forbids it" \
+	bash -c "! grep -q connected '$AW/attack.out' && ! grep -qv victim '$CONNS'"
+# A process it left in a session of its own: killed with its cgroup.
+left() {
+	local p
+	for p in /proc/[0-9]*; do
+		[ "$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null)" = "sleep 3141 " ] &&
+			return 0
+	done
+	return 1
+}
+check "legitimate: the job started its process" \
+	grep -qx "left sleep 3141" "$AW/attack.out"
+not_left() { ! left; }
+verdict "leaving a process behind in a session of its own" \
+	wait_for 10 not_left
+cgroups_left() {
+	ls -d /sys/fs/cgroup/unified/condor/job_* /sys/fs/cgroup/condor/job_* \
+	    2>/dev/null | while read -r d; do
+		grep -q "$(basename "$d" | sed 's/job_//')" \
+		    "$POOL/exec2/log/StarterLog" && echo "$d"
+	done
+}
+check "its cgroup is removed" test -z "$(cgroups_left)"
+
+# --- Standard jobs: the box is in force before any of the program. --------
+cp "$TOP/tests/programs/box_preinit.c" "$TOP/tests/programs/box_liar.c" "$AW/"
+chown $ATTACKER "$AW"/box_*.c
+check "a program with .preinit_array code relinks with condor_cc" \
+	as $ATTACKER condor_cc -O2 -o "$AW/box_preinit" "$AW/box_preinit.c"
+check "a program without the library is built, with the mark added" \
+	bash -c "gcc -static -O2 -o '$AW/box_liar' '$AW/box_liar.c' &&
+	    head -c 64 /dev/zero >'$AW/mark' &&
+	    objcopy --add-section .condor_relinked='$AW/mark' '$AW/box_liar' &&
+	    chown $ATTACKER '$AW/box_liar'"
+for p in preinit liar; do
+	cat >"$AW/$p.sub" <<EOF
+universe     = standard
+requirements = Name == "exec2"
+log          = $p.log
+executable   = box_$p
+arguments    = $PORT
+output       = $p.out
+queue
+EOF
+done
+S=$(submit $ATTACKER "$AW" preinit.sub)
+L=$(submit $ATTACKER "$AW" liar.sub)
+check "both are submitted as standard jobs" test -n "$S" -a -n "$L"
+both_gone() { gone "$S" && gone "$L"; }
+check "both complete" wait_for 180 both_gone
+verdict "a connection from .preinit_array code" \
+	grep -qx "connect EPERM" "$AW/preinit.out"
+verdict "opening a host file from .preinit_array code" \
+	grep -qx "open EPERM" "$AW/preinit.out"
+verdict "forking from .preinit_array code" \
+	grep -qx "fork EPERM" "$AW/preinit.out"
+code=$(on cm condor_history "$L.0" -af ExitCode 2>/dev/null)
+verdict "a program that lies about being relinked (exit code $code: 0 is all refused)" \
+	bash -c "test '$code' = 0 && ! grep -Eq 'preinit|liar' '$CONNS'"
+
+kill "$LISTENER" 2>/dev/null
+wait "$LISTENER" 2>/dev/null
+check "legitimate: the victim removes its own job" as $VICTIM condor_rm "$V"
+check "... and it leaves the queue" wait_for 60 gone "$V"
+pool_cleanup
+trap - EXIT
