@@ -218,9 +218,11 @@ check_resumed() {
 	local sizes orig op=-eq n=${3#+}
 	[ "$n" != "$3" ] && op=-ge
 	orig=$(stat -c %s "$2")
-	sizes=$(grep -h -A1 "job ${1//./\\.} (standard universe)" \
-	    "$POOL"/*/log/StarterLog 2>/dev/null |
-	    sed -n 's/.*fetched condor_exec.exe: \([0-9]*\) bytes/\1/p')
+	# What each starter of the job fetched, by the starter's pid.
+	sizes=$(cat "$POOL"/*/log/StarterLog 2>/dev/null | awk -v job="job $1 " '
+	    index($0, job "(standard universe)") { s[$3] = 1 }
+	    /fetched condor_exec.exe: / && s[$3] {
+		sub(/.*fetched condor_exec.exe: /, ""); print $1 }')
 	check "it resumed from its checkpoint (fetched: $(echo $sizes))" \
 		test "$(echo "$sizes" | grep -c .)" "$op" "$n" -a \
 		"$(echo "$sizes" | grep -cx "$orig")" = 1
