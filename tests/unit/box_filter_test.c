@@ -1,0 +1,149 @@
+/*
+ * box_filter_test: the outer seccomp filter of a standard job's box
+ * (src/common/box_filter.c), installed for real in a child process,
+ * which then tries what a job may and may not do on the execute host.
+ * The starter's copy: opening by name, sockets, fork, exec by path,
+ * signals to another process all fail with EPERM; its two doors work
+ * (openat under the /proc descriptor, execveat of the job's descriptor
+ * with AT_EMPTY_PATH), and nothing beside them (execveat of the right
+ * descriptor without AT_EMPTY_PATH, or of another one).  The job's own
+ * copy shuts both doors.
+ * checks: 16
+ */
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "box_filter.h"
+#include "test.h"
+
+#define EXEC_FD	1005
+#define PROC_FD	1003
+#define STATIC_PROGRAM	"/sbin/ldconfig"
+
+enum {
+	T_OPEN, T_OPENAT, T_SOCKET, T_FORK, T_EXECVE, T_KILL_OTHER,
+	T_KILL_SELF, T_PROC, T_EXECAT_FLAGS, T_EXECAT_OTHER, T_N
+};
+
+/* In a child: install the filter (the starter's copy if STARTER), try
+ * each call, write the errnos (0: it worked) to FD, then, the
+ * starter's copy, exec /bin/true through the door. */
+static void __attribute__((noreturn))
+child(int fd, int starter, pid_t parent)
+{
+	struct sock_filter f[BOX_FILTER_MAX];
+	struct box_filter_extra x = { EXEC_FD, PROC_FD, 1 };
+	struct sock_fprog prog;
+	char *argv[] = { "ldconfig", "--version", NULL }, *envp[] = { NULL };
+	int r[T_N], n, e, other;
+	long rc;
+
+	/* A static program: a dynamic one's loader could not open its
+	 * libraries in the box. */
+	if (dup2(open("/dev/null", O_WRONLY), 1) == -1 ||
+	    dup2(open(STATIC_PROGRAM, O_RDONLY | O_CLOEXEC), EXEC_FD) == -1 ||
+	    dup2(open("/proc", O_PATH | O_DIRECTORY), PROC_FD) == -1 ||
+	    (other = open("/bin/true", O_RDONLY)) == -1)
+		_exit(90);
+	fcntl(EXEC_FD, F_SETFD, FD_CLOEXEC);
+	n = box_filter_build(f, (uint32_t)getpid(), starter ? &x : NULL);
+	if (n < 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
+		_exit(91);
+	prog.len = (unsigned short)n;
+	prog.filter = f;
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) == -1)
+		_exit(92);
+#define TRY(i, call) do { rc = (call); e = errno; r[i] = rc >= 0 ? 0 : e; } while (0)
+	TRY(T_OPEN, syscall(SYS_open, "/etc/passwd", O_RDONLY));
+	TRY(T_OPENAT, syscall(SYS_openat, AT_FDCWD, "/etc/passwd", O_RDONLY));
+	TRY(T_SOCKET, syscall(SYS_socket, AF_INET, SOCK_STREAM, 0));
+	TRY(T_FORK, syscall(SYS_fork));
+	if (rc == 0)
+		_exit(0);
+	TRY(T_EXECVE, syscall(SYS_execve, "/bin/true", argv, envp));
+	TRY(T_KILL_OTHER, syscall(SYS_kill, parent, 0));
+	TRY(T_KILL_SELF, syscall(SYS_kill, getpid(), 0));
+	TRY(T_PROC, syscall(SYS_openat, PROC_FD, "self/stat", O_RDONLY));
+	TRY(T_EXECAT_FLAGS, syscall(SYS_execveat, EXEC_FD, "/bin/true", argv,
+	    envp, 0));
+	TRY(T_EXECAT_OTHER, syscall(SYS_execveat, other, "", argv, envp,
+	    AT_EMPTY_PATH));
+	if (write(fd, r, sizeof(r)) != (ssize_t)sizeof(r))
+		_exit(93);
+	if (starter)
+		syscall(SYS_execveat, EXEC_FD, "", argv, envp, AT_EMPTY_PATH);
+	_exit(errno == EPERM ? 77 : 94);
+}
+
+/* Run the child; its errnos into R, its wait status returned. */
+static int
+run(int starter, int r[T_N])
+{
+	int p[2], status = -1;
+	pid_t pid;
+
+	memset(r, 0xff, sizeof(int) * T_N);
+	if (pipe(p) == -1 || (pid = fork()) == -1)
+		return -1;
+	if (pid == 0) {
+		close(p[0]);
+		child(p[1], starter, getppid());
+	}
+	close(p[1]);
+	if (read(p[0], r, sizeof(int) * T_N) != (ssize_t)(sizeof(int) * T_N))
+		memset(r, 0xff, sizeof(int) * T_N);
+	close(p[0]);
+	waitpid(pid, &status, 0);
+	return status;
+}
+
+int
+main(void)
+{
+	int r[T_N], status;
+
+	status = run(1, r);
+	CHECK("starter's: open by name is refused", r[T_OPEN] == EPERM);
+	CHECK("starter's: openat by name is refused", r[T_OPENAT] == EPERM);
+	CHECK("starter's: a socket is refused", r[T_SOCKET] == EPERM);
+	CHECK("starter's: fork is refused", r[T_FORK] == EPERM);
+	CHECK("starter's: execve by path is refused", r[T_EXECVE] == EPERM);
+	CHECK("starter's: a signal to another process is refused",
+	    r[T_KILL_OTHER] == EPERM);
+	CHECK("starter's: a signal to itself is allowed", r[T_KILL_SELF] == 0);
+	CHECK("starter's: openat under the /proc descriptor is allowed",
+	    r[T_PROC] == 0);
+	CHECK("starter's: execveat of the door without AT_EMPTY_PATH is "
+	    "refused", r[T_EXECAT_FLAGS] == EPERM);
+	CHECK("starter's: execveat of another descriptor is refused",
+	    r[T_EXECAT_OTHER] == EPERM);
+	if (access(STATIC_PROGRAM, X_OK) == 0)
+		CHECK("starter's: the job is executed through the door",
+		    WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	else
+		printf("SKIP starter's: the job is executed through the door: "
+		    "no %s to execute\n", STATIC_PROGRAM);
+
+	status = run(0, r);
+	CHECK("job's own: openat under the /proc descriptor is refused",
+	    r[T_PROC] == EPERM);
+	CHECK("job's own: a socket is refused", r[T_SOCKET] == EPERM);
+	CHECK("job's own: a signal to itself is allowed", r[T_KILL_SELF] == 0);
+	CHECK("job's own: the door is shut",
+	    WIFEXITED(status) && WEXITSTATUS(status) == 77);
+	CHECK("job's own: fork is refused", r[T_FORK] == EPERM);
+	return test_failures != 0;
+}
