@@ -20,9 +20,11 @@ struct box_filter_extra {
 	/* openat(proc_fd, ...): the library's /proc files, opened at
 	 * start-up before its own filter closes this too; -1: none. */
 	int	proc_fd;
-	/* userfaultfd(2): a resuming job's memory on demand (the job's
-	 * own filter refuses it once the restart is done). */
-	int	allow_userfaultfd;
+	/* userfaultfd(2), and clone(2) with no flags at all (a process
+	 * of its own, exit signal 0): a resuming job's memory on demand,
+	 * served by a helper the restart makes before the job's own filter
+	 * refuses both. */
+	int	allow_restore;
 };
 
 /*

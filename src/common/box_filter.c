@@ -13,9 +13,12 @@
  * doors the job's own copy keeps shut: the exec of the job itself,
  * through one descriptor the exec closes (execveat with AT_EMPTY_PATH),
  * and the library's /proc files, opened relative to the descriptor the
- * starter hands over.  A program that finds these doors gains nothing:
- * whatever it executes inherits every filter, and the /proc it reaches
- * is that of an unprivileged account of its own.
+ * starter hands over; and a resuming job's restore needs a userfaultfd
+ * and a helper process (clone with no flags).  A program that finds
+ * these doors gains nothing: whatever it executes, and any process it
+ * makes, inherits every filter, the chroot, the account and the cgroup,
+ * and the /proc it reaches is that of an unprivileged account of its
+ * own.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,7 +36,7 @@ static const int denied[] = {
 	SYS_chroot, SYS_mknod, SYS_mknodat, SYS_openat2,
 	SYS_socket, SYS_socketpair, SYS_connect, SYS_bind, SYS_listen,
 	SYS_accept, SYS_accept4,
-	SYS_fork, SYS_vfork, SYS_clone, SYS_clone3, SYS_execve,
+	SYS_fork, SYS_vfork, SYS_clone3, SYS_execve,
 	SYS_ptrace, SYS_unshare, SYS_setns,
 	SYS_rt_sigqueueinfo, SYS_rt_tgsigqueueinfo, SYS_pidfd_open,
 	SYS_pidfd_send_signal, SYS_pidfd_getfd,
@@ -116,10 +119,13 @@ box_filter_build(struct sock_filter *f, uint32_t pid,
 		JEQ((uint32_t)denied[i], 0, 1);
 		RET(DENY);
 	}
-	if (extra == NULL || !extra->allow_userfaultfd) {
+	if (extra == NULL || !extra->allow_restore) {
 		JEQ(SYS_userfaultfd, 0, 1);
 		RET(DENY);
-	}
+		JEQ(SYS_clone, 0, 1);
+		RET(DENY);
+	} else
+		allow_if(p, SYS_clone, 0, 0, -1, 0);
 	if (exec_fd >= 0)
 		allow_if(p, SYS_execveat, 0, (uint32_t)exec_fd, 4,
 		    AT_EMPTY_PATH);

@@ -30,8 +30,10 @@
  * the program (its process group when it leads one) with a message,
  * before it could run on bad data.
  *
- * The helper is made before the sandbox's filters are installed (they
- * refuse userfaultfd and clone), as a grandchild (its parent exits at
+ * The helper is made before the job's own filters are installed (they
+ * refuse userfaultfd and clone; the starter's, already in force, lets
+ * through exactly a userfaultfd and a clone with no flags, for this), as
+ * a grandchild (its parent exits at
  * once and is reaped here), so it is no child the program could wait
  * for, and it sends no SIGCHLD.  It keeps only the userfaultfd, the
  * checkpoint, its pipes, the notification descriptor and stderr; it

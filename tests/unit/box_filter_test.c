@@ -6,9 +6,10 @@
  * signals to another process all fail with EPERM; its two doors work
  * (openat under the /proc descriptor, execveat of the job's descriptor
  * with AT_EMPTY_PATH), and nothing beside them (execveat of the right
- * descriptor without AT_EMPTY_PATH, or of another one).  The job's own
- * copy shuts both doors.
- * checks: 16
+ * descriptor without AT_EMPTY_PATH, or of another one), and so does
+ * the restore's (a process made by clone with no flags).  The job's own
+ * copy shuts every door.
+ * checks: 18
  */
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -35,7 +36,7 @@
 
 enum {
 	T_OPEN, T_OPENAT, T_SOCKET, T_FORK, T_EXECVE, T_KILL_OTHER,
-	T_KILL_SELF, T_PROC, T_EXECAT_FLAGS, T_EXECAT_OTHER, T_N
+	T_KILL_SELF, T_PROC, T_EXECAT_FLAGS, T_EXECAT_OTHER, T_CLONE0, T_N
 };
 
 /* In a child: install the filter (the starter's copy if STARTER), try
@@ -71,6 +72,9 @@ child(int fd, int starter, pid_t parent)
 	TRY(T_OPENAT, syscall(SYS_openat, AT_FDCWD, "/etc/passwd", O_RDONLY));
 	TRY(T_SOCKET, syscall(SYS_socket, AF_INET, SOCK_STREAM, 0));
 	TRY(T_FORK, syscall(SYS_fork));
+	if (rc == 0)
+		_exit(0);
+	TRY(T_CLONE0, syscall(SYS_clone, 0, 0, 0, 0, 0));
 	if (rc == 0)
 		_exit(0);
 	TRY(T_EXECVE, syscall(SYS_execve, "/bin/true", argv, envp));
@@ -126,6 +130,8 @@ main(void)
 	CHECK("starter's: a signal to itself is allowed", r[T_KILL_SELF] == 0);
 	CHECK("starter's: openat under the /proc descriptor is allowed",
 	    r[T_PROC] == 0);
+	CHECK("starter's: a process of its own for the restore (clone, no "
+	    "flags) is allowed", r[T_CLONE0] == 0);
 	CHECK("starter's: execveat of the door without AT_EMPTY_PATH is "
 	    "refused", r[T_EXECAT_FLAGS] == EPERM);
 	CHECK("starter's: execveat of another descriptor is refused",
@@ -145,5 +151,7 @@ main(void)
 	CHECK("job's own: the door is shut",
 	    WIFEXITED(status) && WEXITSTATUS(status) == 77);
 	CHECK("job's own: fork is refused", r[T_FORK] == EPERM);
+	CHECK("job's own: clone with no flags is refused",
+	    r[T_CLONE0] == EPERM);
 	return test_failures != 0;
 }
