@@ -260,6 +260,21 @@ const struct config_default config_defaults[] = {
 	{ "ALLOW_NETWORK_FOR_JOBS", "True",
 	    "vanilla jobs may use the network (false: a loopback of their "
 	    "own only)", 0 },
+	{ "MAX_JOB_DURATION", "0",
+	    "seconds a job's run may last on this machine before it is "
+	    "killed and held (0: no limit; a job's allowed_job_duration "
+	    "may ask for less)", 0 },
+	{ "MAX_JOB_DISK", "0",
+	    "MB a job's execute directory may hold before it is killed and "
+	    "held (0: no limit)", 0 },
+	{ "DISK_CHECK_INTERVAL", "10",
+	    "seconds between measures of a job's execute directory", 0 },
+	{ "MAX_JOB_WRITE_MB", "0",
+	    "MB a standard job's run may write through its shadow; further "
+	    "writes fail with EDQUOT (0: no limit)", 0 },
+	{ "MAX_TRANSFER_OUTPUT_MB", "0",
+	    "MB of output, or of error, a job's run may send back before "
+	    "its shadow holds it (0: no limit)", 0 },
 	{ "REMOTE_IO_CHUNK", "65536",
 	    "bytes moved per remote read or write", 0 },
 	{ "STARTER_UPDATE_INTERVAL", "2",

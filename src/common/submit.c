@@ -59,6 +59,7 @@ enum kw {
 	KW_NOTIFICATION,
 	KW_NOTIFY_USER,
 	KW_IMAGE_SIZE,
+	KW_ALLOWED_JOB_DURATION,
 	NKW
 };
 
@@ -84,6 +85,7 @@ static const struct keyword {
 	{ "notification",		KW_NOTIFICATION },
 	{ "notify_user",		KW_NOTIFY_USER },
 	{ "image_size",			KW_IMAGE_SIZE },
+	{ "allowed_job_duration",	KW_ALLOWED_JOB_DURATION },
 	/* HTCondor's file transfer switches: files always travel here. */
 	{ "should_transfer_files",	-1 },
 	{ "when_to_transfer_output",	-1 },
@@ -96,7 +98,7 @@ static const char *kw_names[NKW] = {
 	"executable", "arguments", "initialdir", "input", "output", "error",
 	"log", "rootdir", "environment", "getenv", "universe",
 	"requirements", "rank", "priority", "notification", "notify_user",
-	"image_size",
+	"image_size", "allowed_job_duration",
 };
 
 /*
@@ -1139,6 +1141,22 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 			}
 		}
 		put_int(p, j, "ImageSize", v, k->deps, k->line);
+	}
+
+	/* AllowedJobDuration: seconds a run may last before it is held. */
+	k = &kv[KW_ALLOWED_JOB_DURATION];
+	if (k->text != NULL && *k->text != '\0' && WANT(k->deps)) {
+		char *end;
+
+		errno = 0;
+		v = strtoll(k->text, &end, 10);
+		if (errno != 0 || end == k->text || *end != '\0' || v <= 0) {
+			perr(p, k->line, "allowed_job_duration must be a "
+			    "positive number of seconds, not \"%s\"",
+			    shown(k->text, shownbuf, sizeof(shownbuf)));
+			goto out;
+		}
+		put_int(p, j, "AllowedJobDuration", v, k->deps, k->line);
 	}
 
 	/* Accounting starts at zero. */

@@ -222,6 +222,25 @@ hold(const char *fmt, ...)
 	shadow_exit(SHADOW_EXIT_HELD, "held");
 }
 
+static char	hold_reason[ERRSTR_MAX];
+
+static void
+hold_now(void *arg)
+{
+	hold("%s", hold_reason);
+}
+
+/* Hold the job for REASON from the loop, once the reply went out: its
+ * starter, losing us, kills it. */
+void
+shadow_hold_soon(const char *reason)
+{
+	if (hold_reason[0] != '\0')
+		return;
+	snprintf(hold_reason, sizeof(hold_reason), "%s", reason);
+	event_timer_add(0.0, hold_now, NULL);
+}
+
 /* Finish from the loop, once the starter's reply went out. */
 static void
 finish(void *arg)

@@ -119,8 +119,13 @@ void	syscall_report_attrs(struct ad *);
  * calls_serve: serve the request body REQ of LEN bytes (after its
  * record mark) into REP of REPLEN bytes (at least 8): the reply body's
  * length.  A malformed request gets -EIO, an unknown call -ENOSYS.
+ * calls_limit_writes: the job may write BYTES more (-1: no limit);
+ * beyond them its writes fail with EDQUOT.
  */
 void	calls_init(void);
+/* shadow.c: hold the job for REASON as soon as the loop has a turn. */
+void	shadow_hold_soon(const char *reason);
+void	calls_limit_writes(long long bytes);
 void	calls_set_fd(int fd, int real);
 void	calls_close_all(void);
 uint32_t calls_serve(const uint8_t *req, uint32_t len, uint8_t *rep,

@@ -199,9 +199,57 @@ h_close_range(struct call_arg *a, struct call_reply *rp)
 CALL_RET(read, read(a[0].fd, rp->room, rp->room_len))
 CALL_RET(pread64, pread(a[0].fd, rp->room, rp->room_len,
     (off_t)a[3].v))
-CALL_RET(write, write(a[0].fd, a[1].data, (size_t)a[2].v))
-CALL_RET(pwrite64, pwrite(a[0].fd, a[1].data, (size_t)a[2].v,
-    (off_t)a[3].v))
+/*
+ * Bytes the job may still write here (calls_limit_writes), or -1 for no
+ * limit: a write beyond them fails with EDQUOT; one that reaches them
+ * is cut short to them, as a full disk does.
+ */
+static long long	write_budget = -1;
+
+void
+calls_limit_writes(long long bytes)
+{
+	write_budget = bytes;
+}
+
+static long long
+budget(long long len)
+{
+	if (write_budget < 0 || len <= 0)
+		return len;
+	if (write_budget == 0)
+		return -EDQUOT;
+	return len < write_budget ? len : write_budget;
+}
+
+static long long
+spent(long long r)
+{
+	if (write_budget > 0 && r > 0)
+		write_budget -= r < write_budget ? r : write_budget;
+	return r;
+}
+
+static long long
+h_write(struct call_arg *a, struct call_reply *rp)
+{
+	long long len = budget((long long)a[2].v);
+
+	if (len < 0)
+		return len;
+	return spent(RET(write(a[0].fd, a[1].data, (size_t)len)));
+}
+
+static long long
+h_pwrite64(struct call_arg *a, struct call_reply *rp)
+{
+	long long len = budget((long long)a[2].v);
+
+	if (len < 0)
+		return len;
+	return spent(RET(pwrite(a[0].fd, a[1].data, (size_t)len,
+	    (off_t)a[3].v)));
+}
 CALL_RET(lseek, lseek(a[0].fd, (off_t)a[1].v, (int)a[2].v))
 
 static long long

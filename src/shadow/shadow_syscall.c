@@ -172,8 +172,11 @@ server_start(int sock, int report, int as_root)
 {
 	char *root = NULL;
 	int keep[5], nkeep, lo;
+	long mb;
 
 	calls_init();
+	mb = param_int("MAX_JOB_WRITE_MB", 0);
+	calls_limit_writes(mb > 0 ? mb * 1024 * 1024 : -1);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGPIPE, SIG_IGN);

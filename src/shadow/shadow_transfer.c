@@ -270,6 +270,27 @@ ckpt_put(put_x *arg, status_x *res)
 	rpc_status_ok(res);
 }
 
+/*
+ * Whether this piece of the job's output or error takes it past
+ * MAX_TRANSFER_OUTPUT_MB (of either, from its first byte): the job is
+ * then held, and nothing more of it is written here.
+ */
+static int
+output_over_limit(const put_x *arg)
+{
+	long mb = param_int("MAX_TRANSFER_OUTPUT_MB", 0);
+	char why[200];
+
+	if (mb <= 0 || arg->offset + (long long)arg->data.data_len <=
+	    (long long)mb * 1024 * 1024)
+		return 0;
+	snprintf(why, sizeof(why), "its %s passed MAX_TRANSFER_OUTPUT_MB "
+	    "(%ld MB)", arg->which == FILE_STDOUT ? "output" : "error", mb);
+	log_warnx("job %s: %s", sj.id, why);
+	shadow_hold_soon(why);
+	return 1;
+}
+
 bool_t
 shadow_put_1_svc(put_x *arg, status_x *res, struct svc_req *req)
 {
@@ -298,6 +319,10 @@ shadow_put_1_svc(put_x *arg, status_x *res, struct svc_req *req)
 		return TRUE;
 	default:
 		rpc_status(res, EINVAL, "no such file to put");
+		return TRUE;
+	}
+	if (output_over_limit(arg)) {
+		rpc_status(res, EFBIG, "over MAX_TRANSFER_OUTPUT_MB");
 		return TRUE;
 	}
 	sj.bytes_sent += arg->data.data_len;

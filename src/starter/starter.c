@@ -246,6 +246,7 @@ tick(void *arg)
 	tick_timer = 0;
 	if (!job.running)
 		return;
+	limits_check(&job);
 	if ((r = job.u->tick(&job)) == -1)
 		starter_lost();
 	arm_tick(r == 1 ? 0.0 : (double)(interval > 0 ? interval : 1));
@@ -275,7 +276,14 @@ job_ended(int status, const struct rusage *ru)
 	x.sys_cpu = (double)ru->ru_stime.tv_sec +
 	    (double)ru->ru_stime.tv_usec / 1e6;
 	x.image_size = ru->ru_maxrss;	/* KiB */
-	if (job.u->finish(&job, status, &x) == -1 || shadow_exit(&x) == -1)
+	if (job.u->finish(&job, status, &x) == -1)
+		starter_lost();
+	if (job.over[0] != '\0') {
+		/* Over a limit: held, not run again elsewhere. */
+		x.how = EXIT_FAILED;
+		x.message = job.over;
+	}
+	if (shadow_exit(&x) == -1)
 		starter_lost();
 	shadow_disconnect();
 	job_clean_dir(&job);

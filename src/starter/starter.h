@@ -46,6 +46,10 @@ struct starter_job {
 	int		 exec_fd;	/* exec the job through it; -1 */
 
 	pid_t		 pid;		/* the job, its process group */
+	double		 started;	/* monotime of the spawn */
+	double		 disk_checked;	/* monotime of the last measure */
+	long long	 disk_used;	/* bytes, then */
+	char		 over[256];	/* the limit it passed, or "" */
 	int		 running;
 	int		 suspended;
 	enum leave_reason leave;
@@ -153,6 +157,9 @@ int	box_cgroup_enter(struct starter_job *);
 void	box_cgroup_end(struct starter_job *);
 int	box_vanilla_root(struct starter_job *);
 int	box_standard_filter(struct starter_job *, int exec_fd, int proc_fd);
+
+/* starter_limits.c: kill a job over its time or disk (job->over). */
+void	limits_check(struct starter_job *);
 
 /* starter_job.c: the execute directory and the job's process. */
 int	job_user(struct starter_job *, char *err, size_t errlen);

@@ -29,6 +29,7 @@
 #include "ad.h"
 #include "config.h"
 #include "daemon.h"
+#include "event.h"
 #include "starter_jobargs.h"
 #include "log.h"
 #include "priv.h"
@@ -482,6 +483,7 @@ job_spawn(struct starter_job *job, char *err, size_t errlen,
 	}
 	job->pid = pid;
 	job->running = 1;
+	job->started = monotime();
 	log_info("job %d.%d started: pid %d as %s in %s", job->cluster,
 	    job->proc, (int)pid, job->user, job->dir);
 out:
