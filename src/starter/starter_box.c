@@ -104,10 +104,47 @@ sleep_ms(long ms)
 
 /* ---- an account of its own ---- */
 
+/* Whether a process other than the caller, and not a zombie, runs as
+ * UID (its /proc directory is its effective uid's). */
+static int
+account_busy(uid_t uid)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	struct stat st;
+	char path[320], buf[512], *paren;
+	int fd, busy = 0;
+	ssize_t n;
+
+	if (d == NULL)
+		return 0;
+	while (!busy && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9' ||
+		    atoi(e->d_name) == (int)getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s", e->d_name);
+		if (stat(path, &st) == -1 || st.st_uid != uid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		buf[n > 0 ? n : 0] = '\0';
+		/* The state follows the command's closing parenthesis. */
+		if ((paren = strrchr(buf, ')')) != NULL && paren[1] == ' ' &&
+		    paren[2] != 'Z' && paren[2] != 'X')
+			busy = 1;
+	}
+	closedir(d);
+	return busy;
+}
+
 /*
  * Kill every process of UID (but the caller): kill(-1) from a child
- * that has become UID reaches exactly that account's processes.  Until
- * none is left, or a few seconds have gone.
+ * that has become UID reaches exactly that account's processes.  Again
+ * until none is left (zombies aside), or a few seconds have gone: kill
+ * (-1) itself cannot tell, it succeeds whenever any process exists.
  */
 static void
 sweep_account(uid_t uid, gid_t gid)
@@ -126,7 +163,8 @@ sweep_account(uid_t uid, gid_t gid)
 		if (priv_become_user(uid, gid) == -1 || getuid() != uid)
 			_exit(2);
 		for (i = 0; i < 500; i++) {
-			if (kill(-1, SIGKILL) == -1 && errno == ESRCH)
+			kill(-1, SIGKILL);
+			if (!account_busy(uid))
 				_exit(0);
 			sleep_ms(10);
 		}
