@@ -41,6 +41,7 @@ struct starter_job {
 	char		 user[64];
 	int		 dedicated;	/* no other job runs as uid */
 	int		 account_fd;	/* its lock (starter_box.c); -1 */
+	int		 account_clean;	/* no process of it is left */
 	char		 cgroup[PATH_MAX + 320];	/* the job's, or "" */
 	int		 cg_procs_fd;	/* its cgroup.procs; -1 */
 	int		 exec_fd;	/* exec the job through it; -1 */

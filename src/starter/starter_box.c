@@ -9,10 +9,12 @@
  * wish that jobs share that account, and the log says so.  An account
  * is held with a lock file in SLOT_LOCK_DIR, machine-wide because ids
  * are, for as long as the starter lives; the lock goes with the
- * starter, however it ends.  Whoever takes an account first kills
- * every process still running under it (kill(-1) from a child that has
- * become the account: it reaches exactly that account's processes), and
- * so does the starter when its job ends.  A job therefore can read no
+ * starter, however it ends.  Whoever takes an account kills every
+ * process still running under it (kill(-1) from a child that has
+ * become the account: it reaches exactly that account's processes),
+ * unless the lock file says "clean" (the last starter saw them all
+ * gone), and so does the starter when its job ends, unless the job's
+ * emptied cgroup already has.  A job therefore can read no
  * other job's files (its execute directory is 0700 and its own), signal
  * no other job's processes, and leave nothing behind.
  *
@@ -146,7 +148,7 @@ account_busy(uid_t uid)
  * until none is left (zombies aside), or a few seconds have gone: kill
  * (-1) itself cannot tell, it succeeds whenever any process exists.
  */
-static void
+static int
 sweep_account(uid_t uid, gid_t gid)
 {
 	pid_t pid;
@@ -155,7 +157,7 @@ sweep_account(uid_t uid, gid_t gid)
 	if ((pid = fork()) == -1) {
 		log_warn("cannot sweep the processes of uid %u: fork",
 		    (unsigned)uid);
-		return;
+		return -1;
 	}
 	if (pid == 0) {
 		int i;
@@ -172,9 +174,12 @@ sweep_account(uid_t uid, gid_t gid)
 	}
 	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
 		;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		log_warnx("processes of uid %u may be left: the sweep ended "
 		    "with status %d", (unsigned)uid, status);
+		return -1;
+	}
+	return 0;
 }
 
 /* Take the lock of UID in SLOT_LOCK_DIR: its descriptor, or -1 (held by
@@ -259,6 +264,24 @@ next_word(const char *s, char *name, size_t len)
 }
 
 static int
+lock_says_clean(int fd)
+{
+	char buf[16];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	buf[n > 0 ? n : 0] = '\0';
+	return strcmp(buf, "clean\n") == 0;
+}
+
+static void
+lock_mark(int fd, const char *what)
+{
+	if (ftruncate(fd, 0) == -1 ||
+	    pwrite(fd, what, strlen(what), 0) != (ssize_t)strlen(what))
+		log_warn("cannot mark an account lock %s", what);
+}
+
+static int
 take(struct starter_job *job, uid_t uid, gid_t gid, const char *name)
 {
 	int fd;
@@ -270,8 +293,14 @@ take(struct starter_job *job, uid_t uid, gid_t gid, const char *name)
 	job->gid = gid;
 	job->dedicated = 1;
 	snprintf(job->user, sizeof(job->user), "%s", name);
-	/* Whatever a dead starter's job left under this account goes. */
-	sweep_account(uid, gid);
+	/*
+	 * Whatever a dead starter's job left under this account goes.  The
+	 * lock file says "clean" when the last starter saw its job's every
+	 * process gone; it says "busy" from now until this one does.
+	 */
+	if (!lock_says_clean(fd))
+		sweep_account(uid, gid);
+	lock_mark(fd, "busy\n");
 	return 0;
 }
 
@@ -379,11 +408,12 @@ box_account(struct starter_job *job, char *err, size_t errlen)
 	return 0;
 }
 
+/* The job's end: an emptied cgroup has killed everything already. */
 void
 box_account_sweep(struct starter_job *job)
 {
-	if (job->account_fd >= 0)
-		sweep_account(job->uid, job->gid);
+	if (job->account_fd >= 0 && !job->account_clean)
+		job->account_clean = sweep_account(job->uid, job->gid) == 0;
 }
 
 void
@@ -391,6 +421,8 @@ box_account_release(struct starter_job *job)
 {
 	if (job->account_fd < 0)
 		return;
+	if (job->account_clean)
+		lock_mark(job->account_fd, "clean\n");
 	close(job->account_fd);
 	job->account_fd = -1;
 }
@@ -569,7 +601,8 @@ box_cgroup_end(struct starter_job *job)
 	}
 	if (job->cgroup[0] == '\0')
 		return;
-	cgroup_remove(job->cgroup);
+	/* Every process the job ever had was in it: none is left. */
+	job->account_clean = cgroup_remove(job->cgroup) == 0;
 	job->cgroup[0] = '\0';
 }
 
