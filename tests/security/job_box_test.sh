@@ -17,14 +17,14 @@
 # .preinit_array code that connects, opens and forks before the library
 # starts; a program that carries the relinked mark without the library.
 #
-# checks: 33
+# checks: 37
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
 ATTACKER=daemon
 VICTIM=nobody
 need() {
-	for i in $(seq 33); do
+	for i in $(seq 37); do
 		echo "SKIP job box check $i: $1"
 	done
 	exit 0
@@ -42,7 +42,10 @@ pool_config 'START : TRUE' 'STARTER_UPDATE_INTERVAL = 1' 'VACATE_GRACE = 2' \
 	'MAX_JOB_STARTS = 10'
 pool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD"
 pool_host exec1 "MASTER, STARTD"
-pool_host exec2 "MASTER, STARTD" 'ALLOW_NETWORK_FOR_JOBS = false'
+# exec2 keeps no cgroups: its jobs' processes are found by their accounts.
+pool_host exec2 "MASTER, STARTD" 'ALLOW_NETWORK_FOR_JOBS = false' \
+	'BASE_CGROUP ='
+
 pool_start
 trap pool_cleanup EXIT
 
@@ -148,7 +151,8 @@ check "legitimate: exec1 lets its job reach the network" \
 check "the victim's job has an account of its own (uid $VUID)" \
 	test -n "$VUID" -a "$VUID" != "$(id -u $VICTIM)" -a "$VUID" != 0
 check "... its processes are in a cgroup of their own" \
-	grep -q "kept in the cgroup" "$POOL/exec1/log/StarterLog"
+	grep -q "job $V.0: its processes are kept in the cgroup" \
+	"$POOL/exec1/log/StarterLog"
 
 # --- The attacker's vanilla job on exec2. ----------------------------------
 AW=$POOL/w.$ATTACKER
@@ -207,29 +211,24 @@ verdict "listing the pool's directories" \
 	bash -c "! grep -q \"saw the pool's directory\" '$AW/attack.out'"
 verdict "reaching the network from a host that forbids it" \
 	bash -c "! grep -q connected '$AW/attack.out' && ! grep -qv victim '$CONNS'"
-# A process it left in a session of its own: killed with its cgroup.
+# A process it left in a session of its own: found by its account on
+# exec2, which keeps no cgroups; killed with its cgroup on exec1.
 left() {
 	local p
 	for p in /proc/[0-9]*; do
-		[ "$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null)" = "sleep 3141 " ] &&
+		[ "$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null)" = "sleep $1 " ] &&
 			return 0
 	done
 	return 1
 }
+not_left() { ! left "$1"; }
 check "legitimate: the job started its process" \
 	grep -qx "left sleep 3141" "$AW/attack.out"
-not_left() { ! left; }
-verdict "leaving a process behind in a session of its own" \
-	wait_for 10 not_left
-cgroups_left() {
-	ls -d /sys/fs/cgroup/unified/condor/job_* /sys/fs/cgroup/condor/job_* \
-	    2>/dev/null | while read -r d; do
-		grep -q "$(basename "$d" | sed 's/job_//')" \
-		    "$POOL/exec2/log/StarterLog" && echo "$d"
-	done
-}
-check "its cgroup is removed" test -z "$(cgroups_left)"
-
+check "exec2 says it finds the job's processes by its account" \
+	grep -q "job $A.0: no cgroup v2 here; its processes are found by its account" \
+	"$POOL/exec2/log/StarterLog"
+verdict "leaving a process behind in a session of its own (account)" \
+	wait_for 10 not_left 3141
 # --- Standard jobs: the box is in force before any of the program. --------
 cp "$TOP/tests/programs/box_preinit.c" "$TOP/tests/programs/box_liar.c" "$AW/"
 chown $ATTACKER "$AW"/box_*.c
@@ -270,5 +269,30 @@ kill "$LISTENER" 2>/dev/null
 wait "$LISTENER" 2>/dev/null
 check "legitimate: the victim removes its own job" as $VICTIM condor_rm "$V"
 check "... and it leaves the queue" wait_for 60 gone "$V"
+# exec1, free again: a job that leaves a process behind there.
+cat >"$AW/leave.sh" <<'EOF'
+#!/bin/sh
+setsid sleep 3142 </dev/null >/dev/null 2>&1 &
+echo "left sleep 3142"
+EOF
+chmod 755 "$AW/leave.sh"
+cat >"$AW/leave.sub" <<EOF
+universe     = vanilla
+executable   = leave.sh
+requirements = Name == "exec1"
+output       = leave.out
+log          = leave.log
+queue
+EOF
+LV=$(submit $ATTACKER "$AW" leave.sub)
+check "a job on exec1 leaves a process behind" \
+	wait_for 120 grep -qx "left sleep 3142" "$AW/leave.out"
+check "... the job is gone from the queue" wait_for 60 gone "$LV"
+verdict "leaving a process behind in a session of its own (cgroup)" \
+	wait_for 10 not_left 3142
+cg=$(sed -n "s/.*job $LV\.0: its processes are kept in the cgroup //p" \
+    "$POOL/exec1/log/StarterLog")
+check "its cgroup ($cg) is removed" test -n "$cg" -a ! -e "$cg"
+
 pool_cleanup
 trap - EXIT
