@@ -264,6 +264,10 @@ const struct config_default config_defaults[] = {
 	    "seconds a job's run may last on this machine before it is "
 	    "killed and held (0: no limit; a job's allowed_job_duration "
 	    "may ask for less)", 0 },
+	{ "MAX_JOB_MEMORY", "0",
+	    "MB of resident memory a job's processes may hold together on "
+	    "this machine before it is killed and held (0: no limit; a "
+	    "job's request_memory may ask for less)", 0 },
 	{ "MAX_JOB_DISK", "0",
 	    "MB a job's execute directory may hold before it is killed and "
 	    "held (0: no limit)", 0 },

@@ -60,6 +60,7 @@ enum kw {
 	KW_NOTIFY_USER,
 	KW_IMAGE_SIZE,
 	KW_ALLOWED_JOB_DURATION,
+	KW_REQUEST_MEMORY,
 	NKW
 };
 
@@ -86,6 +87,7 @@ static const struct keyword {
 	{ "notify_user",		KW_NOTIFY_USER },
 	{ "image_size",			KW_IMAGE_SIZE },
 	{ "allowed_job_duration",	KW_ALLOWED_JOB_DURATION },
+	{ "request_memory",		KW_REQUEST_MEMORY },
 	/* HTCondor's file transfer switches: files always travel here. */
 	{ "should_transfer_files",	-1 },
 	{ "when_to_transfer_output",	-1 },
@@ -98,8 +100,36 @@ static const char *kw_names[NKW] = {
 	"executable", "arguments", "initialdir", "input", "output", "error",
 	"log", "rootdir", "environment", "getenv", "universe",
 	"requirements", "rank", "priority", "notification", "notify_user",
-	"image_size", "allowed_job_duration",
+	"image_size", "allowed_job_duration", "request_memory",
 };
+
+/* "2 GB", "512", "1.5G", "100MB" in MB (rounded up); -1 if it is not one. */
+static long long
+memory_mb(const char *text)
+{
+	static const struct { const char *unit; double mb; } units[] = {
+		{ "", 1 }, { "k", 1.0 / 1024 }, { "kb", 1.0 / 1024 },
+		{ "m", 1 }, { "mb", 1 }, { "g", 1024 }, { "gb", 1024 },
+		{ "t", 1048576 }, { "tb", 1048576 },
+	};
+	char *end;
+	double v;
+	size_t i;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (errno != 0 || end == text || !(v > 0) || v > 1e12)
+		return -1;
+	while (*end == ' ' || *end == '\t')
+		end++;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strcasecmp(end, units[i].unit) == 0) {
+			double mb = v * units[i].mb;
+
+			return mb < 1 ? 1 : (long long)(mb + 0.999999);
+		}
+	return -1;
+}
 
 /*
  * One "NAME = value" line.  A later line with the same name replaces the
@@ -1141,6 +1171,20 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 			}
 		}
 		put_int(p, j, "ImageSize", v, k->deps, k->line);
+	}
+
+	/* RequestMemory in MB: a number, with KB, MB, GB or TB after it
+	 * (space between allowed; MB when none). */
+	k = &kv[KW_REQUEST_MEMORY];
+	if (k->text != NULL && *k->text != '\0' && WANT(k->deps)) {
+		if ((v = memory_mb(k->text)) <= 0) {
+			perr(p, k->line, "request_memory must be a positive "
+			    "amount of memory (MB, or with KB, MB, GB or TB), "
+			    "not \"%s\"", shown(k->text, shownbuf,
+			    sizeof(shownbuf)));
+			goto out;
+		}
+		put_int(p, j, "RequestMemory", v, k->deps, k->line);
 	}
 
 	/* AllowedJobDuration: seconds a run may last before it is held. */

@@ -129,6 +129,13 @@ shadow_outcome(const struct shadow_outcome *o)
 }
 
 void
+shadow_hold_soon(const char *reason)
+{
+	if (reason == NULL || *reason == '\0')
+		abort();
+}
+
+void
 report_suspended(int suspended)
 {
 }

@@ -3,11 +3,11 @@
 # The execute host caps a job's run at MAX_JOB_DISK, the submitting
 # host caps what a job sends back (MAX_TRANSFER_OUTPUT_MB) and what a
 # standard job writes through its shadow (MAX_JOB_WRITE_MB), and a job
-# asks for its own allowed_job_duration.  A job over a cap is killed and
+# asks for its own allowed_job_duration and request_memory.  A job over a cap is killed and
 # held with a HoldReason naming it (a write past MAX_JOB_WRITE_MB fails
 # with EDQUOT instead); a job within every cap completes.
 #
-# checks: 18
+# checks: 22
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 . "$(dirname "$0")/../lib/standard_pool.sh"
@@ -76,6 +76,25 @@ on cm condor_rm "$B" >/dev/null 2>&1
 M=$(job small 'head -c 1000000 /dev/zero >small; echo wrote small')
 check "legitimate: a job writing 1 MB there completes" wait_for 90 gone "$M"
 check "... with its output" grep -qx "wrote small" "$W/small.out"
+
+# --- Memory: request_memory. ---------------------------------------------
+if [ -x /usr/bin/python3 ]; then
+	H=$(job hungry 'exec /usr/bin/python3 -c "import time; b = b\"x\" * (200 << 20); print(\"allocated\", flush=True); time.sleep(60)"' \
+	    'request_memory = 50 MB')
+	check "a job holding 200 MB with request_memory = 50 MB is held" \
+		wait_for 90 held "$H"
+	check "... and its HoldReason names request_memory ($(reason "$H"))" \
+		has_reason "$H" "over its request_memory of 50 MB"
+	on cm condor_rm "$H" >/dev/null 2>&1
+else
+	echo "SKIP a job holding 200 MB with request_memory = 50 MB is held: no /usr/bin/python3"
+	echo "SKIP ... and its HoldReason names request_memory: no /usr/bin/python3"
+fi
+R=$(job modest 'echo modest' 'request_memory = 2 GB')
+check "legitimate: request_memory = 2 GB is RequestMemory 2048 (MB)" \
+	test "$(on cm condor_q "$R.0" -af RequestMemory 2>/dev/null)" = 2048 -o \
+	"$(on cm condor_history "$R.0" -af RequestMemory 2>/dev/null)" = 2048
+check "... and the job completes" wait_for 90 gone "$R"
 
 # --- Output: MAX_TRANSFER_OUTPUT_MB on the submitting host. -------------
 O=$(job loud 'head -c 3000000 /dev/zero; sleep 60')
