@@ -11,7 +11,9 @@
  *    the job asked for a RootDir other than "/", chroot to it and chdir
  *    to the part of Iwd below it from inside (the kernel then confines
  *    every path, "..", and symbolic link, exactly: an Iwd of
- *    RootDir/.. is the root itself), and, when
+ *    RootDir/.. is the root itself; a shadow that is not root makes
+ *    the chroot in a user namespace of its own, its ids mapped to
+ *    themselves, and keeps no capability after it), and, when
  *    the shadow is root, becomes the job's owner for good (real,
  *    effective and saved ids, the owner's groups), so each request runs
  *    with the owner's rights and nothing else;
@@ -32,6 +34,7 @@
  * for a vanilla job (a checkpointed job will need them kept, and opened
  * with O_CREAT only the first time).
  */
+#include <linux/capability.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -47,6 +50,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,6 +171,58 @@ std_fd(int fd, int n)
 }
 
 /* In the forked server: enter the job's world.  Never returns. */
+/* Write TEXT to the /proc/self file NAME; 0 or -1. */
+static int
+proc_self_write(const char *name, const char *text)
+{
+	char path[64];
+	int fd, r;
+
+	snprintf(path, sizeof(path), "/proc/self/%s", name);
+	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) == -1)
+		return -1;
+	r = write(fd, text, strlen(text)) == (ssize_t)strlen(text) ? 0 : -1;
+	close(fd);
+	return r;
+}
+
+/*
+ * A shadow that is not root confines a job to its RootDir all the same:
+ * in a user namespace of its own, where its uid and gid map to
+ * themselves (it keeps exactly its rights on every file), it may
+ * chroot, and the kernel keeps every path, "..", and symbolic link of
+ * the job's inside, as it does for root's chroot.
+ */
+static int
+confine_unprivileged(void)
+{
+	char map[64];
+	uid_t uid = getuid();
+	gid_t gid = getgid();
+
+	if (unshare(CLONE_NEWUSER) == -1)
+		return -1;
+	snprintf(map, sizeof(map), "%u %u 1\n", (unsigned)uid,
+	    (unsigned)uid);
+	if (proc_self_write("uid_map", map) == -1 ||
+	    proc_self_write("setgroups", "deny") == -1)
+		return -1;
+	snprintf(map, sizeof(map), "%u %u 1\n", (unsigned)gid,
+	    (unsigned)gid);
+	return proc_self_write("gid_map", map);
+}
+
+/* Then none of the namespace's capabilities is kept. */
+static int
+drop_capabilities(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	memset(d, 0, sizeof(d));
+	return (int)syscall(SYS_capset, &h, d);
+}
+
 static void __attribute__((noreturn))
 server_start(int sock, int report, int as_root)
 {
@@ -192,7 +248,9 @@ server_start(int sock, int report, int as_root)
 
 		while (rl > 1 && root[rl - 1] == '/')
 			rl--;
-		if (chroot(root) == -1 || chdir("/") == -1)
+		if ((!as_root && confine_unprivileged() == -1) ||
+		    chroot(root) == -1 || chdir("/") == -1 ||
+		    (!as_root && drop_capabilities() == -1))
 			_exit(5);
 		/*
 		 * Iwd under RootDir by its name: the rest of it, walked from
@@ -377,8 +435,8 @@ server_failure(int code)
 	case 4:
 		return "cannot enter its initialdir";
 	case 5:
-		return "cannot confine it to its rootdir (chroot needs the "
-		    "shadow to run as root)";
+		return "cannot confine it to its rootdir (a chroot, as root or "
+		    "in a user namespace of the shadow's own)";
 	case 6:
 		return "cannot become the job's owner";
 	default:
