@@ -11,7 +11,7 @@
  * Run from the top of the tree after make (it runs sbin/condor_startd,
  * sbin/condor_shadow and bin/condor_vacate).
  *
- * checks: 72
+ * checks: 73
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -842,6 +842,24 @@ test_refusals(void)
 	ad_get_string(job, "HoldReason", &reason);
 	CHECK("refusals: a FIFO as input holds the job (no hang)",
 	    rc == SHADOW_EXIT_HELD && has(reason, "not a regular file"));
+	free(reason);
+	reason = NULL;
+	ad_free(job);
+
+	/* A standard job whose program never met condor_cc (here, however
+	 * it got past condor_submit and the schedd): its starter refuses
+	 * it, and the job is held saying why. */
+	job = new_job(20, "");
+	ad_set_string(job, "Universe", "standard");
+	path = path_of("spool/cluster20.ickpt");
+	log = xasprintf("cp /bin/true %s", path);
+	rc = system(log) == 0 ? run_shadow("exec1", NULL, 0) : -1;
+	free(log);
+	free(path);
+	ad_get_string(job, "HoldReason", &reason);
+	CHECK("refusals: a standard job's program that is not relinked "
+	    "holds the job, saying so", rc == SHADOW_EXIT_HELD &&
+	    has(reason, "not relinked for Condor"));
 	free(reason);
 	ad_free(job);
 
