@@ -904,6 +904,41 @@ check_dir(struct parser *p, const char *dir, int line)
 }
 
 /* Whether attribute NAME must be built for this proc. */
+/* A whole number of seconds, above 0; -1 if TEXT is not one. */
+static long long
+seconds(const char *text)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(text, &end, 10);
+	return errno != 0 || end == text || *end != '\0' || v <= 0 ? -1 : v;
+}
+
+/*
+ * Keyword KW of KV, if given, as the integer attribute NAME: its text
+ * converted by CONV (-1 for a bad one, which is an error naming WHAT it
+ * must be).  0, or -1.
+ */
+static int
+put_amount(struct parser *p, struct jattrs *j, const struct kval *kv, int kw,
+    const char *name, long long (*conv)(const char *), const char *what)
+{
+	const struct kval *k = &kv[kw];
+	char buf[80];
+	long long v;
+
+	if (k->text == NULL || *k->text == '\0')
+		return 0;
+	if ((v = conv(k->text)) <= 0) {
+		perr(p, k->line, "%s must be %s, not \"%s\"", kw_names[kw],
+		    what, shown(k->text, buf, sizeof(buf)));
+		return -1;
+	}
+	return put_int(p, j, name, v, k->deps, k->line);
+}
+
 #define WANT(deps)	(first || ((deps) & DEP_PROCESS))
 
 /*
@@ -1173,35 +1208,15 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 		put_int(p, j, "ImageSize", v, k->deps, k->line);
 	}
 
-	/* RequestMemory in MB: a number, with KB, MB, GB or TB after it
-	 * (space between allowed; MB when none). */
-	k = &kv[KW_REQUEST_MEMORY];
-	if (k->text != NULL && *k->text != '\0' && WANT(k->deps)) {
-		if ((v = memory_mb(k->text)) <= 0) {
-			perr(p, k->line, "request_memory must be a positive "
-			    "amount of memory (MB, or with KB, MB, GB or TB), "
-			    "not \"%s\"", shown(k->text, shownbuf,
-			    sizeof(shownbuf)));
-			goto out;
-		}
-		put_int(p, j, "RequestMemory", v, k->deps, k->line);
-	}
-
-	/* AllowedJobDuration: seconds a run may last before it is held. */
-	k = &kv[KW_ALLOWED_JOB_DURATION];
-	if (k->text != NULL && *k->text != '\0' && WANT(k->deps)) {
-		char *end;
-
-		errno = 0;
-		v = strtoll(k->text, &end, 10);
-		if (errno != 0 || end == k->text || *end != '\0' || v <= 0) {
-			perr(p, k->line, "allowed_job_duration must be a "
-			    "positive number of seconds, not \"%s\"",
-			    shown(k->text, shownbuf, sizeof(shownbuf)));
-			goto out;
-		}
-		put_int(p, j, "AllowedJobDuration", v, k->deps, k->line);
-	}
+	/* RequestMemory in MB; AllowedJobDuration in seconds. */
+	if (WANT(kv[KW_REQUEST_MEMORY].deps) && put_amount(p, j, kv,
+	    KW_REQUEST_MEMORY, "RequestMemory", memory_mb,
+	    "a positive amount of memory (MB, or with KB, MB, GB or TB)") == -1)
+		goto out;
+	if (WANT(kv[KW_ALLOWED_JOB_DURATION].deps) && put_amount(p, j, kv,
+	    KW_ALLOWED_JOB_DURATION, "AllowedJobDuration", seconds,
+	    "a positive number of seconds") == -1)
+		goto out;
 
 	/* Accounting starts at zero. */
 	if (first) {

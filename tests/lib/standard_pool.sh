@@ -29,3 +29,29 @@ standard_pool() {
 	mkdir -p "$W"
 	chmod 755 "$W"
 }
+
+# rootdir_want FILE WROTE: what tests/programs/remote_rootdir.c prints
+# in a jail made as the rootdir tests make it, into FILE; WROTE is what
+# its write at the jail's top gets (ok, or EACCES).
+rootdir_want() {
+	cat >"$1" <<EOF2
+cwd                    /home
+/marker.txt            [the jail's marker]
+../../../marker.txt    [the jail's marker]
+in.txt                 [input line 1]
+/etc/hostname          ENOENT
+escape link            ENOENT
+/proc/self/status      ENOENT
+../../../../.. is /    yes
+write /written.txt     $2
+done
+EOF2
+}
+
+# rootup_ok OUT: remote_rootdir, started with an initialdir of
+# rootdir/.., ran to its end at its jail's root (its output in OUT).
+rootup_ok() {
+	grep -q '^done' "$1" 2>/dev/null &&
+	    grep -qx 'cwd                    /' "$1" &&
+	    grep -qx "../../../marker.txt    \[the jail's marker\]" "$1"
+}

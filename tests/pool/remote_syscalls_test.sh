@@ -163,18 +163,7 @@ EOF2
 	check "the rootdir job is submitted" test -n "$C"
 	check "job $C.0 completes" wait_for 90 in_history "$C.0"
 	if [ "$OWNER" = nobody ]; then wrote=EACCES; else wrote=ok; fi
-	cat >rootdir.want <<EOF2
-cwd                    /home
-/marker.txt            [the jail's marker]
-../../../marker.txt    [the jail's marker]
-in.txt                 [input line 1]
-/etc/hostname          ENOENT
-escape link            ENOENT
-/proc/self/status      ENOENT
-../../../../.. is /    yes
-write /written.txt     $wrote
-done
-EOF2
+	rootdir_want rootdir.want "$wrote"
 	check "every path stays inside rootdir" same rootdir.want "$J/home/out.txt"
 	# An initialdir that climbs out of the rootdir by its name: the job
 	# starts at the root of its jail, never above it.
@@ -186,14 +175,9 @@ EOF2
 		touch "$W/up.out" "$W/up.err"
 		chown nobody "$W/up.out" "$W/up.err"
 	fi
-	rootup_ok() {
-		grep -q '^done' "$W/up.out" 2>/dev/null &&
-		    grep -qx 'cwd                    /' "$W/up.out" &&
-		    grep -qx "../../../marker.txt    \[the jail's marker\]" "$W/up.out"
-	}
 	C=$(submit rootup.sub)
 	check "an initialdir of rootdir/.. leaves the job at its jail's root" \
-	    wait_for 90 rootup_ok
+	    wait_for 90 rootup_ok "$W/up.out"
 else
 	for c in "the rootdir job is submitted" "its job completes" \
 	    "every path stays inside rootdir" \

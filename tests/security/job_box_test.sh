@@ -49,29 +49,13 @@ pool_host exec2 "MASTER, STARTD" 'ALLOW_NETWORK_FOR_JOBS = false' \
 pool_start
 trap pool_cleanup EXIT
 
-as() {
-	local u=$1
-	shift
-	HOME="$POOL/home.$u" CONDOR_CONFIG=$POOL/cm/condor_config \
-	    setpriv --reuid="$u" --regid="$(id -g "$u")" --clear-groups "$@"
-}
+. "$TOP/tests/lib/security.sh"
+security_users $ATTACKER $VICTIM
 for u in $ATTACKER $VICTIM; do
-	mkdir -p "$POOL/home.$u" "$POOL/w.$u"
-	chown "$u" "$POOL/home.$u" "$POOL/w.$u"
-	chmod 700 "$POOL/home.$u"
+	mkdir -p "$POOL/w.$u"
+	chown "$u" "$POOL/w.$u"
 	chmod 755 "$POOL/w.$u"
 done
-verdict() {
-	local name=$1
-	shift
-	if "$@"; then
-		echo "attack: $name: blocked"
-		pass "attack blocked: $name"
-	else
-		echo "attack: $name: SUCCEEDED"
-		fail "attack blocked: $name" "$*"
-	fi
-}
 # submit USER DIR FILE: the cluster, or nothing.
 submit() {
 	(cd "$2" && as "$1" condor_submit "$3" 2>&1) |
@@ -213,15 +197,7 @@ verdict "reaching the network from a host that forbids it" \
 	bash -c "! grep -q connected '$AW/attack.out' && ! grep -qv victim '$CONNS'"
 # A process it left in a session of its own: found by its account on
 # exec2, which keeps no cgroups; killed with its cgroup on exec1.
-left() {
-	local p
-	for p in /proc/[0-9]*; do
-		[ "$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null)" = "sleep $1 " ] &&
-			return 0
-	done
-	return 1
-}
-not_left() { ! left "$1"; }
+not_left() { ! proc_running "sleep $1"; }
 check "legitimate: the job started its process" \
 	grep -qx "left sleep 3141" "$AW/attack.out"
 check "exec2 says it finds the job's processes by its account" \

@@ -11,6 +11,7 @@
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 . "$(dirname "$0")/../lib/standard_pool.sh"
+. "$(dirname "$0")/../lib/security.sh"
 
 standard_pool 1 'MAX_JOB_WRITE_MB = 1' 'MAX_TRANSFER_OUTPUT_MB = 1' \
 	'MAX_JOB_DISK = 5' 'DISK_CHECK_INTERVAL = 1'
@@ -50,15 +51,7 @@ D=$(job long 'echo started; sleep 3001' 'allowed_job_duration = 3')
 check "a job asking for 3 s that runs for 300 s is held" wait_for 90 held "$D"
 check "... and its HoldReason names allowed_job_duration ($(reason "$D"))" \
 	has_reason "$D" 'longer than its allowed_job_duration, 3 s'
-sleeping() {
-	local p
-	for p in /proc/[0-9]*; do
-		[ "$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null)" = "sleep 3001 " ] &&
-			return 0
-	done
-	return 1
-}
-not_sleeping() { ! sleeping; }
+not_sleeping() { ! proc_running "sleep 3001"; }
 check "... and its process is gone" wait_for 10 not_sleeping
 on cm condor_rm "$D" >/dev/null 2>&1
 S=$(job short 'echo short; sleep 1' 'allowed_job_duration = 300')

@@ -42,30 +42,8 @@ pool_start
 rpc() { python3 "$TOP/tests/lib/rpccall.py" "$@"; }
 # The attacker's copy (the tree may be out of its reach).
 install -m 644 "$TOP/tests/lib/rpccall.py" "$POOL/rpccall.py"
-# as USER COMMAND...: run as an ordinary user, with its own HOME.
-as() {
-	local u=$1
-	shift
-	HOME="$POOL/home.$u" CONDOR_CONFIG=${CONDOR_CONFIG:-$POOL/cm/condor_config} \
-	    setpriv --reuid="$u" --regid="$(id -g "$u")" --clear-groups "$@"
-}
-for u in $ATTACKER $VICTIM; do
-	mkdir -p "$POOL/home.$u"
-	chown "$u" "$POOL/home.$u"
-	chmod 700 "$POOL/home.$u"
-done
-# verdict NAME COMMAND...: the attack NAME is blocked when COMMAND succeeds.
-verdict() {
-	local name=$1
-	shift
-	if "$@"; then
-		echo "attack: $name: blocked"
-		pass "attack blocked: $name"
-	else
-		echo "attack: $name: SUCCEEDED"
-		fail "attack blocked: $name" "$*"
-	fi
-}
+. "$TOP/tests/lib/security.sh"
+security_users $ATTACKER $VICTIM
 CM=$POOL/cm
 E1=$POOL/exec1
 check "the pool key exists, mode 0600, root's" \
