@@ -754,21 +754,25 @@ box_vanilla_root(struct starter_job *job)
 	if (mount("condor-job", root, "tmpfs", MS_NOSUID | MS_NODEV,
 	    "mode=0755,size=1m") == -1)
 		return -1;
+	/* The private /tmp first: a system directory below /tmp (a shared
+	 * one the owner names) goes inside it, on directories made the
+	 * job's, so that they go with the rest of its files. */
+	if (bind_in(root, tmp, "/tmp", 0, 1, NULL) == -1 ||
+	    bind_in(root, tmp, "/var/tmp", 0, 1, NULL) == -1)
+		return -1;
 	for (s = dirs != NULL ? dirs : ""; ; ) {
 		s = next_word(s, name, sizeof(name));
 		if (name[0] == '\0')
 			break;
-		if (name[0] != '/' || strstr(name, "..") != NULL)
+		if (name[0] != '/' || strstr(name, "..") != NULL ||
+		    strcmp(name, "/tmp") == 0 || strcmp(name, "/var/tmp") == 0)
 			continue;
-		if (bind_in(root, name, name, 1, 0, NULL) == -1)
+		if (bind_in(root, name, name, 1, 0, job) == -1)
 			return -1;
 	}
 	if (bind_in(root, "/dev", "/dev", 1, 0, NULL) == -1 ||
 	    bind_in(root, "/sys", "/sys", 1, 0, NULL) == -1 ||
 	    bind_in(root, "/proc", "/proc", 0, 0, NULL) == -1)
-		return -1;
-	if (bind_in(root, tmp, "/tmp", 0, 1, NULL) == -1 ||
-	    bind_in(root, tmp, "/var/tmp", 0, 1, NULL) == -1)
 		return -1;
 	snprintf(shm, sizeof(shm), "%s/dev/shm", root);
 	if (access(shm, F_OK) == 0 &&

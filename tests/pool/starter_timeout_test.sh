@@ -11,11 +11,14 @@ set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
 pool_init
-# EXECUTE_USER (nobody, when the tests run as root) must reach the
-# execute directories and the job's files inside the pool.
+# The job's account must reach the execute directories and the job's
+# files inside the pool.
 chmod 755 "$POOL"
+# The job waits for a file of the test's: the execute host lets its jobs
+# see the work directory, read-only, as a shared file system would.
 pool_config 'START : TRUE' 'STARTER_UPDATE_INTERVAL = 1' \
-	'STARTER_TIMEOUT = 3' 'RPC_TIMEOUT = 3' 'MAX_JOB_STARTS = 10'
+	'STARTER_TIMEOUT = 3' 'RPC_TIMEOUT = 3' 'MAX_JOB_STARTS = 10' \
+	"JOB_SYSTEM_DIRS = /bin /sbin /lib /lib32 /lib64 /libx32 /usr /etc /opt $POOL/work"
 pool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD"
 pool_host exec1 "MASTER, STARTD"
 pool_start
