@@ -100,7 +100,7 @@ static struct starter_job job = {
 	.stdin_fd = -1, .stdout_fd = -1, .stderr_fd = -1,
 	.out_rfd = -1, .err_rfd = -1,
 	.give_fds = { -1, -1, -1, -1 }, .ckpt_fd = -1, .notify_fd = -1,
-	.account_fd = -1, .cg_procs_fd = -1, .exec_fd = -1,
+	.account_fd = -1, .cg_fd = -1, .exec_fd = -1,
 };
 static long	tick_timer;
 static int	startd_gone;

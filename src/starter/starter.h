@@ -43,7 +43,8 @@ struct starter_job {
 	int		 account_fd;	/* its lock (starter_box.c); -1 */
 	int		 account_clean;	/* no process of it is left */
 	char		 cgroup[PATH_MAX + 320];	/* the job's, or "" */
-	int		 cg_procs_fd;	/* its cgroup.procs; -1 */
+	int		 cg_fd;		/* its directory; -1 */
+	int		 in_cgroup;	/* (the child) born there */
 	int		 exec_fd;	/* exec the job through it; -1 */
 
 	pid_t		 pid;		/* the job, its process group */
@@ -154,6 +155,7 @@ int	box_account(struct starter_job *, char *err, size_t errlen);
 void	box_account_sweep(struct starter_job *);
 void	box_account_release(struct starter_job *);
 int	box_cgroup_make(struct starter_job *);
+pid_t	box_fork(struct starter_job *);
 int	box_cgroup_enter(struct starter_job *);
 void	box_cgroup_end(struct starter_job *);
 int	box_vanilla_root(struct starter_job *);

@@ -20,7 +20,7 @@
  *
  * A cgroup of its own.  Where cgroup v2 is mounted and the starter is
  * root, the job's processes are kept in BASE_CGROUP/job_PID (PID the
- * starter's): the child enters it before it becomes the job, so every
+ * starter's): the job's process is made in it (clone3), so every
  * process the job makes is there, whatever it does with sessions and
  * process groups; at the end cgroup.kill empties it and it is removed.
  * Without one, the account's sweep above does the same work; without
@@ -57,6 +57,7 @@
 #include <sys/wait.h>
 
 #include <linux/filter.h>
+#include <linux/sched.h>
 #include <linux/seccomp.h>
 #include <net/if.h>
 
@@ -536,10 +537,10 @@ int
 box_cgroup_make(struct starter_job *job)
 {
 	const char *base = param("BASE_CGROUP");
-	char mnt[PATH_MAX], dir[PATH_MAX + 300], path[PATH_MAX + 400];
+	char mnt[PATH_MAX], dir[PATH_MAX + 300];
 	int n;
 
-	job->cg_procs_fd = -1;
+	job->cg_fd = -1;
 	job->cgroup[0] = '\0';
 	if (base == NULL || *base == '\0' || strstr(base, "..") != NULL ||
 	    geteuid() != 0 || cgroup2_mount(mnt, sizeof(mnt)) == -1)
@@ -560,9 +561,9 @@ box_cgroup_make(struct starter_job *job)
 		log_warn("cannot create the cgroup %s", job->cgroup);
 		goto none;
 	}
-	snprintf(path, sizeof(path), "%s/cgroup.procs", job->cgroup);
-	if ((job->cg_procs_fd = open(path, O_WRONLY | O_CLOEXEC)) == -1) {
-		log_warn("cannot open %s", path);
+	if ((job->cg_fd = open(job->cgroup, O_RDONLY | O_DIRECTORY |
+	    O_CLOEXEC)) == -1) {
+		log_warn("cannot open %s", job->cgroup);
 		rmdir(job->cgroup);
 		goto none;
 	}
@@ -582,22 +583,58 @@ none:
 	return 0;
 }
 
+/*
+ * The job's process, made in its cgroup from the start by clone3 with
+ * CLONE_INTO_CGROUP: moving a running process into a cgroup takes a
+ * lock that waits for every CPU (a scheduler-wide RCU grace period),
+ * milliseconds on a busy machine for every job.  On a kernel without
+ * it, fork(), and the child moves itself (box_cgroup_enter).  As fork:
+ * the child's 0, the parent's pid, or -1.
+ */
+pid_t
+box_fork(struct starter_job *job)
+{
+	struct clone_args a;
+	long r;
+
+	if (job->cg_fd >= 0) {
+		memset(&a, 0, sizeof(a));
+		a.flags = CLONE_INTO_CGROUP;
+		a.exit_signal = SIGCHLD;
+		a.cgroup = (uint64_t)job->cg_fd;
+		if ((r = syscall(SYS_clone3, &a, sizeof(a))) >= 0) {
+			if (r == 0)
+				job->in_cgroup = 1;
+			return (pid_t)r;
+		}
+		if (errno != ENOSYS && errno != EINVAL && errno != E2BIG)
+			return -1;
+	}
+	return fork();
+}
+
+/* In the child, as root: into the cgroup, if not born there. */
 int
 box_cgroup_enter(struct starter_job *job)
 {
-	if (job->cg_procs_fd < 0)
+	int fd, r;
+
+	if (job->cg_fd < 0 || job->in_cgroup)
 		return 0;
-	if (write(job->cg_procs_fd, "0\n", 2) != 2)
+	if ((fd = openat(job->cg_fd, "cgroup.procs", O_WRONLY | O_CLOEXEC)) ==
+	    -1)
 		return -1;
-	return 0;
+	r = write(fd, "0\n", 2) == 2 ? 0 : -1;
+	close(fd);
+	return r;
 }
 
 void
 box_cgroup_end(struct starter_job *job)
 {
-	if (job->cg_procs_fd >= 0) {
-		close(job->cg_procs_fd);
-		job->cg_procs_fd = -1;
+	if (job->cg_fd >= 0) {
+		close(job->cg_fd);
+		job->cg_fd = -1;
 	}
 	if (job->cgroup[0] == '\0')
 		return;
@@ -654,9 +691,10 @@ read_only(const char *path)
 
 /* Bind SRC at ROOT/DST (made as it is in SRC: a directory, a file, a
  * symbolic link copied); read-only if RO.  A SRC missing is no error.
- * FOLLOW: SRC is one of the job's own directories, named through
- * /proc/self/fd: followed, and bound alone (recursively it would bring
- * the new root, mounted over the execute directory, along). */
+ * FOLLOW: SRC is followed and bound alone, without the mounts below it
+ * (for the job's own directories, named through /proc/self/fd, a
+ * recursive bind would bring the new root, mounted over the execute
+ * directory, along). */
 static int
 bind_in(const char *root, const char *src, const char *dst, int ro,
     int follow, const struct starter_job *job)
@@ -770,8 +808,11 @@ box_vanilla_root(struct starter_job *job)
 		if (bind_in(root, name, name, 1, 0, job) == -1)
 			return -1;
 	}
+	/* /sys alone, without what is mounted below it (the cgroup
+	 * hierarchies, the kernel's debugging files): fewer mounts to copy
+	 * and to tear down with every job, and less to see. */
 	if (bind_in(root, "/dev", "/dev", 1, 0, NULL) == -1 ||
-	    bind_in(root, "/sys", "/sys", 1, 0, NULL) == -1 ||
+	    bind_in(root, "/sys", "/sys", 1, 1, NULL) == -1 ||
 	    bind_in(root, "/proc", "/proc", 0, 0, NULL) == -1)
 		return -1;
 	snprintf(shm, sizeof(shm), "%s/dev/shm", root);

@@ -441,7 +441,7 @@ job_spawn(struct starter_job *job, char *err, size_t errlen,
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		goto out;
 	}
-	if ((pid = fork()) == -1) {
+	if ((pid = box_fork(job)) == -1) {
 		snprintf(err, errlen, "fork: %s", strerror(errno));
 		close(p[0]);
 		close(p[1]);
