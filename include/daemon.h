@@ -47,6 +47,10 @@ char	*daemon_read_address(const char *name);
  * daemon_mkdir: create DIR (and its parents) with MODE; 0 or -1.
  */
 int	 daemon_mkdir(const char *dir, mode_t mode);
+/* daemon_mkdir_owned: the same, what it creates given to UID and GID
+ * ((uid_t)-1: left as made). */
+int	 daemon_mkdir_owned(const char *dir, mode_t mode, uid_t uid,
+	    gid_t gid);
 
 /* common_init: what every program (daemon or command) does first:
  * log_init, read the configuration (fatal on error), and route unknown

@@ -55,6 +55,12 @@ config_report_warnings(void)
 int
 daemon_mkdir(const char *dir, mode_t mode)
 {
+	return daemon_mkdir_owned(dir, mode, (uid_t)-1, (gid_t)-1);
+}
+
+int
+daemon_mkdir_owned(const char *dir, mode_t mode, uid_t uid, gid_t gid)
+{
 	char path[PATH_MAX];
 	size_t i, len = strlen(dir);
 
@@ -67,7 +73,10 @@ daemon_mkdir(const char *dir, mode_t mode)
 		if (path[i] != '/' && path[i] != '\0')
 			continue;
 		path[i] = '\0';
-		if (mkdir(path, mode) == -1 && errno != EEXIST)
+		if (mkdir(path, mode) == 0) {
+			if (uid != (uid_t)-1 && chown(path, uid, gid) == -1)
+				return -1;
+		} else if (errno != EEXIST)
 			return -1;
 		path[i] = i == len ? '\0' : '/';
 	}

@@ -50,7 +50,6 @@ struct starter_job {
 	pid_t		 pid;		/* the job, its process group */
 	double		 started;	/* monotime of the spawn */
 	double		 disk_checked;	/* monotime of the last measure */
-	long long	 disk_used;	/* bytes, then */
 	char		 over[256];	/* the limit it passed, or "" */
 	int		 running;
 	int		 suspended;
@@ -150,7 +149,15 @@ int	shadow_is_lost(void);
 int	shadow_ship(int which, int fd, long long *sent, long long max,
 	    int *more);
 
-/* starter_box.c: the job's account, cgroup and box. */
+/* starter_box.c: the job's account, cgroup and box; and what /proc
+ * says of process PID (0, or -1 if it is gone). */
+struct proc_stat {
+	uid_t		 uid;		/* its /proc directory's: effective */
+	char		 state;		/* R, S, Z... */
+	long		 pgrp;
+	long long	 rss;		/* resident bytes */
+};
+int	proc_stat_read(long pid, struct proc_stat *);
 int	box_account(struct starter_job *, char *err, size_t errlen);
 void	box_account_sweep(struct starter_job *);
 void	box_account_release(struct starter_job *);
@@ -169,6 +176,9 @@ int	job_user(struct starter_job *, char *err, size_t errlen);
 int	job_make_dir(struct starter_job *, char *err, size_t errlen);
 void	job_clean_dir(struct starter_job *);
 int	job_open_std(struct starter_job *, char *err, size_t errlen);
+/* The job's executable as the job sees it (inside its chroot, if any),
+ * into BUF; BUF. */
+char	*job_exe_path(const struct starter_job *, char *buf, size_t len);
 int	job_spawn(struct starter_job *, char *err, size_t errlen,
 	    int *jobs_fault);
 void	job_signal(struct starter_job *, int sig);

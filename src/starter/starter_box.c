@@ -66,7 +66,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
 #include <pwd.h>
 #include <sched.h>
 #include <signal.h>
@@ -78,6 +77,7 @@
 
 #include "box_filter.h"
 #include "config.h"
+#include "daemon.h"
 #include "log.h"
 #include "priv.h"
 #include "starter.h"
@@ -107,6 +107,36 @@ sleep_ms(long ms)
 
 /* ---- an account of its own ---- */
 
+int
+proc_stat_read(long pid, struct proc_stat *ps)
+{
+	char path[64], buf[1024], *p;
+	struct stat st;
+	long long pages;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%ld", pid);
+	if (stat(path, &st) == -1)
+		return -1;
+	ps->uid = st.st_uid;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	/* After the command's closing parenthesis: state, ppid, pgrp, ...
+	 * rss is field 24. */
+	if ((p = strrchr(buf, ')')) == NULL ||
+	    sscanf(p + 2, "%c %*d %ld %*d %*d %*d %*u %*u %*u %*u %*u %*u "
+	    "%*u %*d %*d %*d %*d %*d %*d %*u %*u %lld", &ps->state,
+	    &ps->pgrp, &pages) != 3)
+		return -1;
+	ps->rss = pages * sysconf(_SC_PAGESIZE);
+	return 0;
+}
+
 /* Whether a process other than the caller, and not a zombie, runs as
  * UID (its /proc directory is its effective uid's). */
 static int
@@ -114,29 +144,17 @@ account_busy(uid_t uid)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *e;
-	struct stat st;
-	char path[320], buf[512], *paren;
-	int fd, busy = 0;
-	ssize_t n;
+	struct proc_stat ps;
+	long pid;
+	int busy = 0;
 
 	if (d == NULL)
 		return 0;
 	while (!busy && (e = readdir(d)) != NULL) {
-		if (e->d_name[0] < '1' || e->d_name[0] > '9' ||
-		    atoi(e->d_name) == (int)getpid())
+		if ((pid = atol(e->d_name)) <= 0 || pid == (long)getpid())
 			continue;
-		snprintf(path, sizeof(path), "/proc/%s", e->d_name);
-		if (stat(path, &st) == -1 || st.st_uid != uid)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-			continue;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		buf[n > 0 ? n : 0] = '\0';
-		/* The state follows the command's closing parenthesis. */
-		if ((paren = strrchr(buf, ')')) != NULL && paren[1] == ' ' &&
-		    paren[2] != 'Z' && paren[2] != 'X')
+		if (proc_stat_read(pid, &ps) == 0 && ps.uid == uid &&
+		    ps.state != 'Z' && ps.state != 'X')
 			busy = 1;
 	}
 	closedir(d);
@@ -183,19 +201,25 @@ sweep_account(uid_t uid, gid_t gid)
 	return 0;
 }
 
+/* SLOT_LOCK_DIR, or its default when set empty. */
+static const char *
+lock_dir(void)
+{
+	const char *dir = param("SLOT_LOCK_DIR");
+
+	return dir != NULL && *dir != '\0' ? dir : "/run/condor/slots";
+}
+
 /* Take the lock of UID in SLOT_LOCK_DIR: its descriptor, or -1 (held by
  * another starter, or an error, logged). */
 static int
 lock_account(uid_t uid)
 {
-	const char *dir = param("SLOT_LOCK_DIR");
 	char path[PATH_MAX];
 	struct stat st;
 	int fd;
 
-	if (dir == NULL || *dir == '\0')
-		dir = "/run/condor/slots";
-	snprintf(path, sizeof(path), "%s/uid_%u", dir, (unsigned)uid);
+	snprintf(path, sizeof(path), "%s/uid_%u", lock_dir(), (unsigned)uid);
 	if ((fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
 	    0600)) == -1) {
 		log_warn("cannot open the account lock %s", path);
@@ -216,27 +240,13 @@ lock_account(uid_t uid)
 static int
 make_lock_dir(char *err, size_t errlen)
 {
-	const char *dir = param("SLOT_LOCK_DIR");
-	char path[PATH_MAX], *p;
+	const char *dir = lock_dir();
 	struct stat st;
 
-	if (dir == NULL || *dir == '\0')
-		dir = "/run/condor/slots";
-	snprintf(path, sizeof(path), "%s", dir);
-	for (p = path + 1; ; p++) {
-		if (*p != '/' && *p != '\0')
-			continue;
-		char c = *p;
-
-		*p = '\0';
-		if (mkdir(path, 0755) == -1 && errno != EEXIST) {
-			snprintf(err, errlen, "cannot create SLOT_LOCK_DIR "
-			    "%s: %s", path, strerror(errno));
-			return -1;
-		}
-		*p = c;
-		if (c == '\0')
-			break;
+	if (daemon_mkdir(dir, 0755) == -1) {
+		snprintf(err, errlen, "cannot create SLOT_LOCK_DIR %s: %s",
+		    dir, strerror(errno));
+		return -1;
 	}
 	if (lstat(dir, &st) == -1 || !S_ISDIR(st.st_mode) || st.st_uid != 0 ||
 	    (st.st_mode & 022) != 0) {
@@ -245,23 +255,6 @@ make_lock_dir(char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
-}
-
-/* The next name of the list S (commas or blanks) into NAME; the rest. */
-static const char *
-next_word(const char *s, char *name, size_t len)
-{
-	size_t n = 0;
-
-	while (*s == ',' || isspace((unsigned char)*s))
-		s++;
-	while (*s != '\0' && *s != ',' && !isspace((unsigned char)*s)) {
-		if (n + 1 < len)
-			name[n++] = *s;
-		s++;
-	}
-	name[n] = '\0';
-	return s;
 }
 
 static int
@@ -310,30 +303,26 @@ static int
 take_slot_user(struct starter_job *job, const char *list, char *err,
     size_t errlen)
 {
-	char name[64];
-	const char *s = list;
+	char *copy = xstrdup(list), *name, *save;
 	uid_t uid;
 	gid_t gid;
+	int r = -1;
 
-	for (;;) {
-		s = next_word(s, name, sizeof(name));
-		if (name[0] == '\0')
-			break;
-		if (user_lookup(name, &uid, &gid) == -1) {
+	for (name = strtok_r(copy, ", \t", &save); name != NULL && r == -1;
+	    name = strtok_r(NULL, ", \t", &save)) {
+		if (user_lookup(name, &uid, &gid) == -1)
 			log_warnx("SLOT_USERS: %s is not a user here", name);
-			continue;
-		}
-		if (uid == 0) {
+		else if (uid == 0)
 			log_warnx("SLOT_USERS: %s is root; jobs never run as "
 			    "root", name);
-			continue;
-		}
-		if (take(job, uid, gid, name) == 0)
-			return 0;
+		else
+			r = take(job, uid, gid, name);
 	}
-	snprintf(err, errlen, "every account of SLOT_USERS (%s) is running "
-	    "a job, or none is usable", list);
-	return -1;
+	free(copy);
+	if (r == -1)
+		snprintf(err, errlen, "every account of SLOT_USERS (%s) is "
+		    "running a job, or none is usable", list);
+	return r;
 }
 
 /* An id of SLOT_UID_RANGE that no user has and no job is running as. */
@@ -381,11 +370,14 @@ box_account(struct starter_job *job, char *err, size_t errlen)
 	int line;
 
 	job->account_fd = -1;
+	if (users != NULL && *users == '\0')
+		users = NULL;
+	if (range != NULL && *range == '\0')
+		range = NULL;
 	if (geteuid() != 0)
 		return job_user(job, err, errlen);
-	if ((users == NULL || *users == '\0') &&
-	    config_raw("EXECUTE_USER", &file, &line) != NULL &&
-	    file != NULL) {
+	if (users == NULL && config_raw("EXECUTE_USER", &file, &line) !=
+	    NULL && file != NULL) {
 		if (job_user(job, err, errlen) == -1)
 			return -1;
 		log_info("job %d.%d runs as EXECUTE_USER %s, an account it "
@@ -394,15 +386,11 @@ box_account(struct starter_job *job, char *err, size_t errlen)
 		    job->cluster, job->proc, job->user);
 		return 0;
 	}
-	if ((users == NULL || *users == '\0') &&
-	    (range == NULL || *range == '\0'))
+	if (users == NULL && range == NULL)
 		return job_user(job, err, errlen);
-	if (make_lock_dir(err, errlen) == -1)
-		return -1;
-	if (users != NULL && *users != '\0') {
-		if (take_slot_user(job, users, err, errlen) == -1)
-			return -1;
-	} else if (take_dynamic(job, range, err, errlen) == -1)
+	if (make_lock_dir(err, errlen) == -1 || (users != NULL ?
+	    take_slot_user(job, users, err, errlen) :
+	    take_dynamic(job, range, err, errlen)) == -1)
 		return -1;
 	log_info("job %d.%d has an account of its own: %s (uid %u)",
 	    job->cluster, job->proc, job->user, (unsigned)job->uid);
@@ -645,32 +633,13 @@ box_cgroup_end(struct starter_job *job)
 
 /* ---- the vanilla box ---- */
 
-/* mkdir -p PATH (absolute), as root, 0755; what it makes is given to
- * the job's account if JOB is not NULL. */
+/* mkdir -p PATH, as root, 0755; what it makes is given to the job's
+ * account if JOB is not NULL. */
 static int
 mkdir_p(const char *path, const struct starter_job *job)
 {
-	char buf[PATH_MAX * 2], *p;
-
-	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	for (p = buf + 1; ; p++) {
-		if (*p != '/' && *p != '\0')
-			continue;
-		char c = *p;
-
-		*p = '\0';
-		if (mkdir(buf, 0755) == 0) {
-			if (job != NULL && chown(buf, job->uid, job->gid) == -1)
-				return -1;
-		} else if (errno != EEXIST)
-			return -1;
-		*p = c;
-		if (c == '\0')
-			return 0;
-	}
+	return daemon_mkdir_owned(path, 0755, job ? job->uid : (uid_t)-1,
+	    job ? job->gid : (gid_t)-1);
 }
 
 /* Make the mount at PATH, and every mount below it, read-only. */
@@ -764,8 +733,7 @@ box_vanilla_root(struct starter_job *job)
 {
 	const char *dirs = param("JOB_SYSTEM_DIRS");
 	char root[PATH_MAX], tmp[PATH_MAX + 64], name[PATH_MAX];
-	char shm[PATH_MAX + 16];
-	const char *s;
+	char shm[PATH_MAX + 16], *copy, *dir, *save;
 	int flags = CLONE_NEWNS | CLONE_NEWIPC, jfd;
 
 	if (geteuid() != 0)
@@ -798,16 +766,16 @@ box_vanilla_root(struct starter_job *job)
 	if (bind_in(root, tmp, "/tmp", 0, 1, NULL) == -1 ||
 	    bind_in(root, tmp, "/var/tmp", 0, 1, NULL) == -1)
 		return -1;
-	for (s = dirs != NULL ? dirs : ""; ; ) {
-		s = next_word(s, name, sizeof(name));
-		if (name[0] == '\0')
-			break;
-		if (name[0] != '/' || strstr(name, "..") != NULL ||
-		    strcmp(name, "/tmp") == 0 || strcmp(name, "/var/tmp") == 0)
+	copy = xstrdup(dirs != NULL ? dirs : "");
+	for (dir = strtok_r(copy, ", \t", &save); dir != NULL;
+	    dir = strtok_r(NULL, ", \t", &save)) {
+		if (dir[0] != '/' || strstr(dir, "..") != NULL ||
+		    strcmp(dir, "/tmp") == 0 || strcmp(dir, "/var/tmp") == 0)
 			continue;
-		if (bind_in(root, name, name, 1, 0, job) == -1)
+		if (bind_in(root, dir, dir, 1, 0, job) == -1)
 			return -1;
 	}
+	free(copy);
 	/* /sys alone, without what is mounted below it (the cgroup
 	 * hierarchies, the kernel's debugging files): fewer mounts to copy
 	 * and to tear down with every job, and less to see. */

@@ -362,6 +362,14 @@ cloexec_from(int low)
 		fcntl((int)fd, F_SETFD, FD_CLOEXEC);
 }
 
+char *
+job_exe_path(const struct starter_job *job, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", job->chrooted ? "" : job->dir,
+	    STARTER_EXE);
+	return buf;
+}
+
 /* In the child: become the job.  Never returns. */
 static void __attribute__((noreturn))
 job_child(struct starter_job *job, char **argv, char **envp, int errfd,
@@ -405,11 +413,8 @@ job_child(struct starter_job *job, char **argv, char **envp, int errfd,
 	if (job->exec_fd >= 0)
 		syscall(SYS_execveat, job->exec_fd, "", argv, envp,
 		    AT_EMPTY_PATH);
-	else {
-		snprintf(exe, sizeof(exe), "%s/%s", job->chrooted ? "" :
-		    job->dir, STARTER_EXE);
-		execve(exe, argv, envp);
-	}
+	else
+		execve(job_exe_path(job, exe, sizeof(exe)), argv, envp);
 	child_fail(errfd, STAGE_EXEC);
 }
 

@@ -23,13 +23,11 @@
 #include <sys/stat.h>
 
 #include <dirent.h>
-#include <fcntl.h>
 #include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ad.h"
 #include "config.h"
@@ -56,43 +54,14 @@ dir_usage(const char *dir)
 	return disk_bytes;
 }
 
-/* Resident bytes of process PID, or 0; its uid and process group. */
-static long long
-process_rss(long pid, uid_t *uid, long *pgrp)
-{
-	char path[64], buf[1024], *p;
-	long long pages = 0;
-	struct stat st;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%ld", pid);
-	if (stat(path, &st) == -1)
-		return 0;
-	*uid = st.st_uid;
-	*pgrp = -1;
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-	/* After the command: state, ppid, pgrp, ... rss is field 24. */
-	if ((p = strrchr(buf, ')')) == NULL ||
-	    sscanf(p + 2, "%*c %*d %ld %*d %*d %*d %*u %*u %*u %*u %*u %*u "
-	    "%*u %*d %*d %*d %*d %*d %*d %*u %*u %lld", pgrp, &pages) != 2)
-		return 0;
-	return pages * sysconf(_SC_PAGESIZE);
-}
-
 /* Resident bytes of all the job's processes together. */
 static long long
 job_rss(const struct starter_job *job)
 {
 	char path[PATH_MAX + 400];
+	struct proc_stat ps;
 	long long total = 0;
-	long pid, pgrp;
-	uid_t uid;
+	long pid;
 	FILE *f;
 	DIR *d;
 	struct dirent *e;
@@ -101,7 +70,8 @@ job_rss(const struct starter_job *job)
 		snprintf(path, sizeof(path), "%s/cgroup.procs", job->cgroup);
 		if ((f = fopen(path, "re")) != NULL) {
 			while (fscanf(f, "%ld", &pid) == 1)
-				total += process_rss(pid, &uid, &pgrp);
+				if (proc_stat_read(pid, &ps) == 0)
+					total += ps.rss;
 			fclose(f);
 			return total;
 		}
@@ -109,13 +79,12 @@ job_rss(const struct starter_job *job)
 	if ((d = opendir("/proc")) == NULL)
 		return 0;
 	while ((e = readdir(d)) != NULL) {
-		long long rss;
-
-		if ((pid = atol(e->d_name)) <= 0)
+		if ((pid = atol(e->d_name)) <= 0 ||
+		    proc_stat_read(pid, &ps) == -1)
 			continue;
-		rss = process_rss(pid, &uid, &pgrp);
-		if (job->dedicated ? uid == job->uid : pgrp == (long)job->pid)
-			total += rss;
+		if (job->dedicated ? ps.uid == job->uid :
+		    ps.pgrp == (long)job->pid)
+			total += ps.rss;
 	}
 	closedir(d);
 	return total;
@@ -131,36 +100,52 @@ over(struct starter_job *job)
 	job_signal(job, SIGKILL);
 }
 
+/*
+ * The lower of what the job asks (its attribute ATTR) and this
+ * machine's cap (setting CAP), 0 for none; *WHOSE names the one that
+ * applies: ASKED_NAME, or the machine's setting.
+ */
+static long long
+job_limit(const struct starter_job *job, const char *attr, const char *cap,
+    const char *asked_name, const char **whose)
+{
+	static char machine[64];
+	long long asked = 0, mine = param_int(cap, 0);
+
+	if (ad_get_int(job->ad, attr, &asked) == 0 && asked > 0 &&
+	    (mine <= 0 || asked <= mine)) {
+		*whose = asked_name;
+		return asked;
+	}
+	snprintf(machine, sizeof(machine), "this machine's %s", cap);
+	*whose = machine;
+	return mine > 0 ? mine : 0;
+}
+
 void
 limits_check(struct starter_job *job)
 {
-	long long asked = 0, cap = param_int("MAX_JOB_DURATION", 0), limit, rss;
-	long long disk_cap = param_int("MAX_JOB_DISK", 0);
+	long long disk_cap = param_int("MAX_JOB_DISK", 0), limit, used;
 	long interval = param_int("DISK_CHECK_INTERVAL", 10);
 	double now = monotime();
+	const char *whose;
 
 	if (!job->running || job->over[0] != '\0')
 		return;
-	if (ad_get_int(job->ad, "AllowedJobDuration", &asked) == -1)
-		asked = 0;
-	limit = asked > 0 && (cap <= 0 || asked < cap) ? asked : cap;
+	limit = job_limit(job, "AllowedJobDuration", "MAX_JOB_DURATION",
+	    "its allowed_job_duration", &whose);
 	if (limit > 0 && now - job->started > (double)limit) {
 		snprintf(job->over, sizeof(job->over), "the job ran longer "
-		    "than %s, %lld s", asked == limit ?
-		    "its allowed_job_duration" :
-		    "this machine's MAX_JOB_DURATION", limit);
+		    "than %s, %lld s", whose, limit);
 		over(job);
 		return;
 	}
-	if (ad_get_int(job->ad, "RequestMemory", &asked) == -1)
-		asked = 0;
-	cap = param_int("MAX_JOB_MEMORY", 0);
-	limit = asked > 0 && (cap <= 0 || asked < cap) ? asked : cap;
-	if (limit > 0 && (rss = job_rss(job)) > limit * 1024 * 1024) {
+	limit = job_limit(job, "RequestMemory", "MAX_JOB_MEMORY",
+	    "its request_memory", &whose);
+	if (limit > 0 && (used = job_rss(job)) > limit * 1024 * 1024) {
 		snprintf(job->over, sizeof(job->over), "its memory reached %lld "
-		    "MB, over %s of %lld MB", rss / (1024 * 1024),
-		    asked == limit ? "its request_memory" :
-		    "this machine's MAX_JOB_MEMORY", limit);
+		    "MB, over %s of %lld MB", used / (1024 * 1024), whose,
+		    limit);
 		over(job);
 		return;
 	}
@@ -168,10 +153,10 @@ limits_check(struct starter_job *job)
 	    interval : 1))
 		return;
 	job->disk_checked = now;
-	if ((job->disk_used = dir_usage(job->dir)) > disk_cap * 1024 * 1024) {
+	if ((used = dir_usage(job->dir)) > disk_cap * 1024 * 1024) {
 		snprintf(job->over, sizeof(job->over), "its execute directory "
 		    "grew to %lld MB, over this machine's MAX_JOB_DISK of "
-		    "%lld MB", job->disk_used / (1024 * 1024), disk_cap);
+		    "%lld MB", used / (1024 * 1024), disk_cap);
 		over(job);
 	}
 }

@@ -665,8 +665,6 @@ standard_child_setup(struct starter_job *job)
 	char exe[PATH_MAX + 64];
 	int fd;
 
-	snprintf(exe, sizeof(exe), "%s/%s", job->chrooted ? "" : job->dir,
-	    STARTER_EXE);
 	/* The socket survives the exec; cloexec_from() marked it.  So do
 	 * the checkpoint's descriptors. */
 	if (fcntl(STANDARD_SYSCALL_FD, F_SETFD, 0) == -1 ||
@@ -679,7 +677,8 @@ standard_child_setup(struct starter_job *job)
 	if (personality(ADDR_NO_RANDOMIZE) == -1)
 		return -1;
 	/* The box, last: the exec itself goes through EXEC_FD. */
-	if ((fd = open(exe, O_RDONLY | O_CLOEXEC)) == -1)
+	if ((fd = open(job_exe_path(job, exe, sizeof(exe)), O_RDONLY |
+	    O_CLOEXEC)) == -1)
 		return -1;
 	if (dup3(fd, STANDARD_EXEC_FD, O_CLOEXEC) == -1)
 		return -1;
