@@ -30,6 +30,21 @@ standard_pool() {
 	chmod 755 "$W"
 }
 
+# rootdir_sub FILE JAIL: a submit file for remote_rootdir confined to
+# JAIL, starting in JAIL/home, into FILE (mode 0644).
+rootdir_sub() {
+	cat >"$1" <<EOF2
+universe   = standard
+executable = remote_rootdir
+rootdir    = $2
+initialdir = $2/home
+output     = out.txt
+error      = err.txt
+queue
+EOF2
+	chmod 644 "$1"
+}
+
 # rootdir_want FILE WROTE: what tests/programs/remote_rootdir.c prints
 # in a jail made as the rootdir tests make it, into FILE; WROTE is what
 # its write at the jail's top gets (ok, or EACCES).

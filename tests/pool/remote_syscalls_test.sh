@@ -149,16 +149,7 @@ if [ "$(id -u)" = 0 ]; then
 	seq 1 3 | sed 's/^/input line /' >"$J/home/in.txt"
 	ln -s /etc/hostname "$J/home/escape"
 	[ "$OWNER" = nobody ] && chown nobody "$J/home" "$J/home/in.txt"
-	cat >rootdir.sub <<EOF2
-universe   = standard
-executable = remote_rootdir
-rootdir    = $J
-initialdir = $J/home
-output     = out.txt
-error      = err.txt
-queue
-EOF2
-	chmod 644 rootdir.sub
+	rootdir_sub rootdir.sub "$J"
 	C=$(submit rootdir.sub)
 	check "the rootdir job is submitted" test -n "$C"
 	check "job $C.0 completes" wait_for 90 in_history "$C.0"

@@ -61,6 +61,20 @@ submit() {
 	(cd "$2" && as "$1" condor_submit "$3" 2>&1) |
 	    sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p'
 }
+# vanilla_sub DIR NAME HOST [ARGS]: DIR/NAME.sub runs NAME.sh on HOST,
+# its output, error and user log NAME.out, NAME.err, NAME.log.
+vanilla_sub() {
+	cat >"$1/$2.sub" <<EOF
+universe     = vanilla
+executable   = $2.sh
+arguments    = ${4:-}
+requirements = Name == "$3"
+output       = $2.out
+error        = $2.err
+log          = $2.log
+queue
+EOF
+}
 status_of() { on cm condor_q "$1.0" -af JobStatus 2>/dev/null; }
 gone() { test -z "$(status_of "$1")"; }
 
@@ -113,16 +127,7 @@ for i in $(seq 300); do
 done
 EOF
 chmod 755 "$VW/victim.sh"
-cat >"$VW/victim.sub" <<EOF
-universe     = vanilla
-executable   = victim.sh
-arguments    = $PORT
-requirements = Name == "exec1"
-output       = victim.out
-error        = victim.err
-log          = victim.log
-queue
-EOF
+vanilla_sub "$VW" victim exec1 "$PORT"
 V=$(submit $VICTIM "$VW" victim.sub)
 check "the victim's job is submitted" test -n "$V"
 check "legitimate: it runs on exec1, connects out and writes its file" \
@@ -159,16 +164,7 @@ echo "left sleep 3141"
 echo done
 EOF
 chmod 755 "$AW/attack.sh"
-cat >"$AW/attack.sub" <<EOF
-universe     = vanilla
-executable   = attack.sh
-arguments    = $VDIR $VPID $PORT $POOL
-requirements = Name == "exec2"
-output       = attack.out
-error        = attack.err
-log          = attack.log
-queue
-EOF
+vanilla_sub "$AW" attack exec2 "$VDIR $VPID $PORT $POOL"
 A=$(submit $ATTACKER "$AW" attack.sub)
 check "the attacker's job is submitted" test -n "$A"
 check "it runs on exec2 and completes" wait_for 120 gone "$A"
@@ -252,14 +248,7 @@ setsid sleep 3142 </dev/null >/dev/null 2>&1 &
 echo "left sleep 3142"
 EOF
 chmod 755 "$AW/leave.sh"
-cat >"$AW/leave.sub" <<EOF
-universe     = vanilla
-executable   = leave.sh
-requirements = Name == "exec1"
-output       = leave.out
-log          = leave.log
-queue
-EOF
+vanilla_sub "$AW" leave exec1
 LV=$(submit $ATTACKER "$AW" leave.sub)
 check "a job on exec1 leaves a process behind" \
 	wait_for 120 grep -qx "left sleep 3142" "$AW/leave.out"

@@ -86,16 +86,7 @@ submit() {
 in_history() {
 	test -n "$(as_user "$RELEASE/bin/condor_history" "$1" -af ProcId 2>/dev/null)"
 }
-cat >"$W/rootdir.sub" <<EOF
-universe   = standard
-executable = remote_rootdir
-rootdir    = $J
-initialdir = $J/home
-output     = out.txt
-error      = err.txt
-queue
-EOF
-chmod 644 "$W/rootdir.sub"
+rootdir_sub "$W/rootdir.sub" "$J"
 C=$(submit rootdir.sub)
 check "the rootdir job is submitted" test -n "$C"
 check "it completes" wait_for 120 in_history "$C.0"
