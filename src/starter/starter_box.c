@@ -709,6 +709,48 @@ bind_in(const char *root, const char *src, const char *dst, int ro,
 	return ro ? read_only(to) : 0;
 }
 
+/*
+ * Make the way to DST, a directory below the private /tmp or /var/tmp
+ * (an execute directory or a system directory under /tmp, as in a test
+ * pool), go through a small tmpfs on its first component there: the
+ * directories on the way are then made in memory, not on the disk of
+ * the job's directory, where each would be an inode made and removed
+ * with every job (and ext4 makes them slowly under such churn).
+ */
+static int
+way_in_private_tmp(const char *root, const char *dst,
+    const struct starter_job *job)
+{
+	static const char *const tmps[] = { "/tmp/", "/var/tmp/" };
+	char top[PATH_MAX * 2], way[PATH_MAX * 2];
+	const char *slash;
+	struct stat tst, wst;
+	size_t i, len;
+
+	for (i = 0; i < sizeof(tmps) / sizeof(tmps[0]); i++) {
+		len = strlen(tmps[i]);
+		if (strncmp(dst, tmps[i], len) != 0)
+			continue;
+		if ((slash = strchr(dst + len, '/')) == NULL)
+			return 0;	/* right in it: nothing on the way */
+		snprintf(top, sizeof(top), "%s%.*s", root, (int)(len - 1),
+		    dst);
+		snprintf(way, sizeof(way), "%s%.*s", root, (int)(slash - dst),
+		    dst);
+		if (stat(top, &tst) == -1 ||
+		    (mkdir(way, 0755) == -1 && errno != EEXIST) ||
+		    lstat(way, &wst) == -1 || !S_ISDIR(wst.st_mode))
+			return -1;
+		if (wst.st_dev != tst.st_dev)
+			return 0;	/* made for an earlier one */
+		if (job != NULL && lchown(way, job->uid, job->gid) == -1)
+			return -1;
+		return mount("condor-way", way, "tmpfs", MS_NOSUID | MS_NODEV,
+		    "mode=0755,size=64k,nr_inodes=1024");
+	}
+	return 0;
+}
+
 /* The loopback of a new network namespace, up. */
 static int
 loopback_up(void)
@@ -772,7 +814,8 @@ box_vanilla_root(struct starter_job *job)
 		if (dir[0] != '/' || strstr(dir, "..") != NULL ||
 		    strcmp(dir, "/tmp") == 0 || strcmp(dir, "/var/tmp") == 0)
 			continue;
-		if (bind_in(root, dir, dir, 1, 0, job) == -1)
+		if (way_in_private_tmp(root, dir, job) == -1 ||
+		    bind_in(root, dir, dir, 1, 0, job) == -1)
 			return -1;
 	}
 	free(copy);
@@ -788,10 +831,10 @@ box_vanilla_root(struct starter_job *job)
 	    bind_in(root, tmp, "/dev/shm", 0, 1, NULL) == -1)
 		return -1;
 	/* Last, its directory, at its own path: under the private /tmp if
-	 * that is where it is (the directories on the way are the job's,
-	 * so they go with the rest of its files). */
+	 * that is where it is (the way there made in memory, above). */
 	snprintf(name, sizeof(name), "/proc/self/fd/%d", jfd);
-	if (bind_in(root, name, job->dir, 0, 1, job) == -1)
+	if (way_in_private_tmp(root, job->dir, job) == -1 ||
+	    bind_in(root, name, job->dir, 0, 1, job) == -1)
 		return -1;
 	close(jfd);
 	if (chdir(root) == -1 || syscall(SYS_pivot_root, ".", ".") == -1 ||
