@@ -62,8 +62,8 @@
  * FILES
  *	$(LOG)/StarterLog, shared by all starters (each line carries the
  *	pid); $(EXECUTE)/dir_<pid>/ with condor_exec.exe, _condor_stdin,
- *	_condor_stdout and _condor_stderr (vanilla) or _condor_ckpt (the
- *	standard job's latest checkpoint).
+ *	_condor_stdout and _condor_stderr (vanilla, those it ships back) or
+ *	_condor_ckpt (the standard job's latest checkpoint).
  *
  * EXIT STATUS
  *	0 when the shadow heard how the job ended; 1 otherwise.

@@ -262,21 +262,22 @@ job_open_std(struct starter_job *job, char *err, size_t errlen)
 		job->stdin_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (job->stdin_fd == -1)
 		return -1;
-	job->stdout_fd = create_for_job(job, STARTER_STDOUT, O_WRONLY, 0600,
-	    err, errlen);
-	if (job->stdout_fd == -1)
-		return -1;
-	if ((job->out_rfd = reopen_ro(job, STARTER_STDOUT, err, errlen)) ==
-	    -1)
+	/* A stream nobody will see goes to /dev/null, not to the disk. */
+	if (!job->ship_out)
+		job->stdout_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	else if ((job->stdout_fd = create_for_job(job, STARTER_STDOUT,
+	    O_WRONLY, 0600, err, errlen)) != -1)
+		job->out_rfd = reopen_ro(job, STARTER_STDOUT, err, errlen);
+	if (job->stdout_fd == -1 || (job->ship_out && job->out_rfd == -1))
 		return -1;
 	if (job->err_is_out)
 		return 0;
-	job->stderr_fd = create_for_job(job, STARTER_STDERR, O_WRONLY, 0600,
-	    err, errlen);
-	if (job->stderr_fd == -1)
-		return -1;
-	if ((job->err_rfd = reopen_ro(job, STARTER_STDERR, err, errlen)) ==
-	    -1)
+	if (!job->ship_err)
+		job->stderr_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	else if ((job->stderr_fd = create_for_job(job, STARTER_STDERR,
+	    O_WRONLY, 0600, err, errlen)) != -1)
+		job->err_rfd = reopen_ro(job, STARTER_STDERR, err, errlen);
+	if (job->stderr_fd == -1 || (job->ship_err && job->err_rfd == -1))
 		return -1;
 	return 0;
 }

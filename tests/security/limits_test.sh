@@ -7,7 +7,7 @@
 # held with a HoldReason naming it (a write past MAX_JOB_WRITE_MB fails
 # with EDQUOT instead); a job within every cap completes.
 #
-# checks: 22
+# checks: 24
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 . "$(dirname "$0")/../lib/standard_pool.sh"
@@ -69,6 +69,12 @@ on cm condor_rm "$B" >/dev/null 2>&1
 M=$(job small 'head -c 1000000 /dev/zero >small; echo wrote small')
 check "legitimate: a job writing 1 MB there completes" wait_for 90 gone "$M"
 check "... with its output" grep -qx "wrote small" "$W/small.out"
+# A stream the job does not ship back is not kept on the disk either.
+Q=$(job quiet 'head -c 20000000 /dev/zero; sleep 3; echo done >&2' \
+    'output = /dev/null')
+check "legitimate: a job printing 20 MB to output = /dev/null completes" \
+	wait_for 90 gone "$Q"
+check "... with its stderr" grep -qx done "$W/quiet.err"
 
 # --- Memory: request_memory. ---------------------------------------------
 if [ -x /usr/bin/python3 ]; then
