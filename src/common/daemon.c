@@ -58,29 +58,47 @@ daemon_mkdir(const char *dir, mode_t mode)
 	return daemon_mkdir_owned(dir, mode, (uid_t)-1, (gid_t)-1);
 }
 
+/* mkdir PATH, and what is missing above it first; what is made is
+ * given to UID and GID unless UID is -1.  From the end up: a path that
+ * mostly exists costs a call or two, not one per component. */
+static int
+mkdir_up(char *path, mode_t mode, uid_t uid, gid_t gid)
+{
+	char *slash;
+	int r;
+
+	if (mkdir(path, mode) == 0)
+		goto made;
+	if (errno == EEXIST)
+		return 0;
+	if (errno != ENOENT || (slash = strrchr(path, '/')) == NULL ||
+	    slash == path)
+		return -1;
+	*slash = '\0';
+	r = mkdir_up(path, mode, uid, gid);
+	*slash = '/';
+	if (r == -1)
+		return -1;
+	if (mkdir(path, mode) == -1)
+		return errno == EEXIST ? 0 : -1;
+made:
+	return uid != (uid_t)-1 && chown(path, uid, gid) == -1 ? -1 : 0;
+}
+
 int
 daemon_mkdir_owned(const char *dir, mode_t mode, uid_t uid, gid_t gid)
 {
 	char path[PATH_MAX];
-	size_t i, len = strlen(dir);
+	size_t len = strlen(dir);
 
 	if (len == 0 || len >= sizeof(path)) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
 	memcpy(path, dir, len + 1);
-	for (i = 1; i <= len; i++) {
-		if (path[i] != '/' && path[i] != '\0')
-			continue;
-		path[i] = '\0';
-		if (mkdir(path, mode) == 0) {
-			if (uid != (uid_t)-1 && chown(path, uid, gid) == -1)
-				return -1;
-		} else if (errno != EEXIST)
-			return -1;
-		path[i] = i == len ? '\0' : '/';
-	}
-	return 0;
+	while (len > 1 && path[len - 1] == '/')
+		path[--len] = '\0';
+	return mkdir_up(path, mode, uid, gid);
 }
 
 void
