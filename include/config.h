@@ -100,6 +100,10 @@ const char *config_release_dir(void);
  * valid until the next config_init/config_set.
  */
 const char *config_raw(const char *name, const char **file, int *line);
+/* config_where: whether NAME is defined, and where, as config_raw says,
+ * without computing a computed default (EXECUTE_USER looks the user
+ * database up). */
+int	 config_where(const char *name, const char **file, int *line);
 
 /*
  * config_source: the I-th file read since config_init, the main file

@@ -50,6 +50,7 @@ struct entry {
 	int		 line;
 	int		 is_expr;	/* defined with ':' */
 	int		 literal;	/* a computed default: never expanded */
+	char		*(*compute)(void); /* ... not computed yet (raw "") */
 	ssize_t		*match;		/* '(' in raw -> its ')', when needed */
 	char		*cache;		/* raw expanded (in cache_gen) */
 	int		 cache_err;	/* ... and that expansion failed */
@@ -238,6 +239,7 @@ store_define(struct store *s, const char *name, size_t len, char *raw,
 	e->raw = raw;
 	e->is_expr = is_expr;
 	e->literal = 0;
+	e->compute = NULL;
 	e->file = file;
 	e->line = line;
 	/* Its old expansion stays until recomputed: see param(). */
@@ -354,13 +356,28 @@ store_defaults(void)
 			store_define(s, d->name, strlen(d->name),
 			    xstrdup(d->value), d->is_expr, NULL, 0);
 		} else if ((c = computed_find(d->name)) != NULL) {
-			store_define(s, d->name, strlen(d->name), c->fn(),
+			/* Computed when first asked for: a user database
+			 * lookup can cost dozens of files, in every process. */
+			store_define(s, d->name, strlen(d->name), xstrdup(""),
 			    d->is_expr, NULL, 0);
 			e = store_lookup(s, d->name, strlen(d->name));
 			e->literal = 1;
+			e->compute = c->fn;
 		}
 	}
 	return s;
+}
+
+/* E's text as written; a computed default is computed now. */
+static const char *
+entry_raw(struct entry *e)
+{
+	if (e->compute != NULL) {
+		free(e->raw);
+		e->raw = e->compute();
+		e->compute = NULL;
+	}
+	return e->raw;
 }
 
 static void
@@ -491,7 +508,7 @@ expand_macro(struct expansion *x, const char *name, size_t len,
 		return r;
 	}
 	if (e->literal)
-		return emit(x, e->raw, strlen(e->raw));
+		return emit(x, entry_raw(e), strlen(entry_raw(e)));
 	if (e->busy) {
 		recursion_error(x, e);
 		return -1;
@@ -602,7 +619,7 @@ entry_expand(struct entry *e, char *err, size_t errlen)
 	int r;
 
 	if (e->literal)
-		return xstrdup(e->raw);
+		return xstrdup(entry_raw(e));
 	memset(&x, 0, sizeof(x));
 	buf_init(&out);
 	x.out = &out;
@@ -680,7 +697,8 @@ store_validate(struct store *s, char *err, size_t errlen)
 	for (i = 0; i < s->n; i++) {
 		struct entry *e = s->order[i];
 
-		if (e->raw == NULL)
+		/* A computed default needs no check (nor computing). */
+		if (e->raw == NULL || e->literal)
 			continue;
 		if ((v = entry_value(e, err, errlen, NULL)) == NULL)
 			return -1;
@@ -1039,8 +1057,8 @@ config_source(size_t i)
 	return i < cf->nfiles ? cf->files[i] : NULL;
 }
 
-const char *
-config_raw(const char *name, const char **file, int *line)
+static struct entry *
+where(const char *name, const char **file, int *line)
 {
 	struct entry *e;
 
@@ -1054,7 +1072,21 @@ config_raw(const char *name, const char **file, int *line)
 		*file = e->file;
 	if (line != NULL)
 		*line = e->line;
-	return e->raw;
+	return e;
+}
+
+const char *
+config_raw(const char *name, const char **file, int *line)
+{
+	struct entry *e = where(name, file, line);
+
+	return e != NULL ? entry_raw(e) : NULL;
+}
+
+int
+config_where(const char *name, const char **file, int *line)
+{
+	return where(name, file, line) != NULL;
 }
 
 const char *
@@ -1273,7 +1305,7 @@ config_dump(FILE *fp)
 	for (i = 0; i < n; i++) {
 		/* A value that cannot be expanded is shown as written. */
 		if ((val = param(v[i]->name)) == NULL)
-			val = v[i]->raw;
+			val = entry_raw(v[i]);
 		fprintf(fp, "%s %c %s\n", v[i]->name,
 		    v[i]->is_expr ? ':' : '=', val);
 	}

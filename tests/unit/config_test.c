@@ -338,6 +338,25 @@ test_defaults(void)
 	s = (char *)param("HOST");
 	CHECK("defaults: HOST is a short name", s != NULL && *s != '\0' &&
 	    strchr(s, '.') == NULL);
+	{
+		const char *file = "x";
+		int line = -1;
+		char err[256], *x, want[300];
+
+		CHECK("defaults: config_where finds a computed default, "
+		    "the table's", config_where("EXECUTE_USER", &file, &line) &&
+		    file == NULL && line == 0);
+		CHECK("defaults: config_where of an undefined name",
+		    !config_where("NO_SUCH_X", &file, &line));
+		x = config_expand("u=$(EXECUTE_USER)", err, sizeof(err));
+		snprintf(want, sizeof(want), "u=%s", param("EXECUTE_USER"));
+		CHECK_STR("defaults: a computed default expands, computed "
+		    "when first asked for", x, want);
+		free(x);
+		CHECK_STR("defaults: config_raw of a computed default is its "
+		    "value", config_raw("EXECUTE_USER", NULL, NULL),
+		    param("EXECUTE_USER"));
+	}
 	s = (char *)param("EXECUTE_USER");
 	CHECK("defaults: EXECUTE_USER is not root", s != NULL && *s != '\0' &&
 	    strcmp(s, "root") != 0);
