@@ -257,6 +257,10 @@ make_lock_dir(char *err, size_t errlen)
 	return 0;
 }
 
+/* Both marks are 6 bytes: one write over the other, no truncation. */
+#define LOCK_BUSY	"busy \n"
+#define LOCK_CLEAN	"clean\n"
+
 static int
 lock_says_clean(int fd)
 {
@@ -264,24 +268,21 @@ lock_says_clean(int fd)
 	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
 
 	buf[n > 0 ? n : 0] = '\0';
-	return strcmp(buf, "clean\n") == 0;
+	return strcmp(buf, LOCK_CLEAN) == 0;
 }
 
 static void
 lock_mark(int fd, const char *what)
 {
-	if (ftruncate(fd, 0) == -1 ||
-	    pwrite(fd, what, strlen(what), 0) != (ssize_t)strlen(what))
+	if (pwrite(fd, what, strlen(what), 0) != (ssize_t)strlen(what))
 		log_warn("cannot mark an account lock %s", what);
 }
 
-static int
-take(struct starter_job *job, uid_t uid, gid_t gid, const char *name)
+/* The account UID, whose lock FD is held, becomes the job's. */
+static void
+claim(struct starter_job *job, int fd, uid_t uid, gid_t gid,
+    const char *name)
 {
-	int fd;
-
-	if (uid == 0 || (fd = lock_account(uid)) == -1)
-		return -1;
 	job->account_fd = fd;
 	job->uid = uid;
 	job->gid = gid;
@@ -294,7 +295,17 @@ take(struct starter_job *job, uid_t uid, gid_t gid, const char *name)
 	 */
 	if (!lock_says_clean(fd))
 		sweep_account(uid, gid);
-	lock_mark(fd, "busy\n");
+	lock_mark(fd, LOCK_BUSY);
+}
+
+static int
+take(struct starter_job *job, uid_t uid, gid_t gid, const char *name)
+{
+	int fd;
+
+	if (uid == 0 || (fd = lock_account(uid)) == -1)
+		return -1;
+	claim(job, fd, uid, gid, name);
 	return 0;
 }
 
@@ -332,6 +343,7 @@ take_dynamic(struct starter_job *job, const char *range, char *err,
 {
 	unsigned long lo, hi, id;
 	char name[64], *end;
+	int fd;
 
 	lo = strtoul(range, &end, 10);
 	while (isspace((unsigned char)*end))
@@ -349,12 +361,18 @@ take_dynamic(struct starter_job *job, const char *range, char *err,
 		    range);
 		return -1;
 	}
+	/* The lock first, then the user database, for that id only: a
+	 * lookup can cost dozens of files (NSS modules), a lock one. */
 	for (id = lo; id <= hi; id++) {
-		if (getpwuid((uid_t)id) != NULL)
-			continue;	/* somebody's: never ours */
+		if ((fd = lock_account((uid_t)id)) == -1)
+			continue;
+		if (getpwuid((uid_t)id) != NULL) {
+			close(fd);	/* somebody's: never ours */
+			continue;
+		}
 		snprintf(name, sizeof(name), "condor_slot_%lu", id);
-		if (take(job, (uid_t)id, (gid_t)id, name) == 0)
-			return 0;
+		claim(job, fd, (uid_t)id, (gid_t)id, name);
+		return 0;
 	}
 	snprintf(err, errlen, "every id of SLOT_UID_RANGE %s is in use",
 	    range);
@@ -376,8 +394,8 @@ box_account(struct starter_job *job, char *err, size_t errlen)
 		range = NULL;
 	if (geteuid() != 0)
 		return job_user(job, err, errlen);
-	if (users == NULL && config_raw("EXECUTE_USER", &file, &line) !=
-	    NULL && file != NULL) {
+	if (users == NULL && config_where("EXECUTE_USER", &file, &line) &&
+	    file != NULL) {
 		if (job_user(job, err, errlen) == -1)
 			return -1;
 		log_info("job %d.%d runs as EXECUTE_USER %s, an account it "
@@ -411,7 +429,7 @@ box_account_release(struct starter_job *job)
 	if (job->account_fd < 0)
 		return;
 	if (job->account_clean)
-		lock_mark(job->account_fd, "clean\n");
+		lock_mark(job->account_fd, LOCK_CLEAN);
 	close(job->account_fd);
 	job->account_fd = -1;
 }

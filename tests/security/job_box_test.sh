@@ -17,14 +17,14 @@
 # .preinit_array code that connects, opens and forks before the library
 # starts; a program that carries the relinked mark without the library.
 #
-# checks: 37
+# checks: 39
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
 ATTACKER=daemon
 VICTIM=nobody
 need() {
-	for i in $(seq 37); do
+	for i in $(seq 39); do
 		echo "SKIP job box check $i: $1"
 	done
 	exit 0
@@ -43,8 +43,13 @@ pool_config 'START : TRUE' 'STARTER_UPDATE_INTERVAL = 1' 'VACATE_GRACE = 2' \
 pool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD"
 pool_host exec1 "MASTER, STARTD"
 # exec2 keeps no cgroups: its jobs' processes are found by their accounts.
+# Its SLOT_UID_RANGE begins with the victim's own uid, which it must
+# skip (never run a job as a user, never sweep a user's processes).
+VU=$(id -u $VICTIM)
+RANGE2=
+getent passwd $((VU + 1)) >/dev/null || RANGE2="SLOT_UID_RANGE = $VU-$((VU + 1))"
 pool_host exec2 "MASTER, STARTD" 'ALLOW_NETWORK_FOR_JOBS = false' \
-	'BASE_CGROUP ='
+	'BASE_CGROUP =' "$RANGE2"
 
 pool_start
 trap pool_cleanup EXIT
@@ -144,6 +149,10 @@ check "... its processes are in a cgroup of their own" \
 	"$POOL/exec1/log/StarterLog"
 
 # --- The attacker's vanilla job on exec2. ----------------------------------
+# A process of the victim's own, beside its job: exec2 must leave it be.
+setpriv --reuid=$VICTIM --regid="$(id -g $VICTIM)" --clear-groups sleep 3143 &
+VSLEEP=$!
+trap 'kill "$LISTENER" "$VSLEEP" 2>/dev/null; pool_cleanup' EXIT
 AW=$POOL/w.$ATTACKER
 cat >"$AW/attack.sh" <<'EOF'
 #!/bin/bash
@@ -172,6 +181,15 @@ check "... having done what it does" grep -qx done "$AW/attack.out"
 AUID=$(sed -n 's/^uid //p' "$AW/attack.out")
 check "the two jobs run as two accounts ($VUID, $AUID)" \
 	test -n "$AUID" -a "$AUID" != "$VUID"
+if [ -n "$RANGE2" ]; then
+	verdict "a job run as a user of the host, $VICTIM (uid $VU, first of exec2's SLOT_UID_RANGE)" \
+		test "$AUID" = $((VU + 1))
+	verdict "... and that user's own processes swept" proc_running "sleep 3143"
+else
+	echo "SKIP a job run as a user of the host: uid $((VU + 1)) is a user here too"
+	echo "SKIP ... and that user's own processes swept: uid $((VU + 1)) is a user here too"
+fi
+kill "$VSLEEP" 2>/dev/null
 verdict "reading another job's file" \
 	bash -c "! grep -q 'read the secret' '$AW/attack.out'"
 verdict "rewriting another job's file" \
