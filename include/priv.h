@@ -31,5 +31,8 @@ int	 priv_restore(void);
  * shadow or a job.  0 or -1 with errno set.
  */
 int	 priv_become_user(uid_t uid, gid_t gid);
+/* priv_become_id: the same for an id with no user database entry (a
+ * job's dynamic account): its one group is GID, nothing is looked up. */
+int	 priv_become_id(uid_t uid, gid_t gid);
 
 #endif

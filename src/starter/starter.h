@@ -40,6 +40,7 @@ struct starter_job {
 	gid_t		 gid;
 	char		 user[64];
 	int		 dedicated;	/* no other job runs as uid */
+	int		 no_pw;		/* uid has no user database entry */
 	int		 account_fd;	/* its lock (starter_box.c); -1 */
 	int		 account_clean;	/* no process of it is left */
 	char		 cgroup[PATH_MAX + 320];	/* the job's, or "" */

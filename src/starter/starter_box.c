@@ -168,7 +168,7 @@ account_busy(uid_t uid)
  * (-1) itself cannot tell, it succeeds whenever any process exists.
  */
 static int
-sweep_account(uid_t uid, gid_t gid)
+sweep_account(uid_t uid, gid_t gid, int no_pw)
 {
 	pid_t pid;
 	int status;
@@ -181,7 +181,8 @@ sweep_account(uid_t uid, gid_t gid)
 	if (pid == 0) {
 		int i;
 
-		if (priv_become_user(uid, gid) == -1 || getuid() != uid)
+		if ((no_pw ? priv_become_id(uid, gid) :
+		    priv_become_user(uid, gid)) == -1 || getuid() != uid)
 			_exit(2);
 		for (i = 0; i < 500; i++) {
 			kill(-1, SIGKILL);
@@ -294,7 +295,7 @@ claim(struct starter_job *job, int fd, uid_t uid, gid_t gid,
 	 * process gone; it says "busy" from now until this one does.
 	 */
 	if (!lock_says_clean(fd))
-		sweep_account(uid, gid);
+		sweep_account(uid, gid, job->no_pw);
 	lock_mark(fd, LOCK_BUSY);
 }
 
@@ -371,6 +372,7 @@ take_dynamic(struct starter_job *job, const char *range, char *err,
 			continue;
 		}
 		snprintf(name, sizeof(name), "condor_slot_%lu", id);
+		job->no_pw = 1;
 		claim(job, fd, (uid_t)id, (gid_t)id, name);
 		return 0;
 	}
@@ -420,7 +422,8 @@ void
 box_account_sweep(struct starter_job *job)
 {
 	if (job->account_fd >= 0 && !job->account_clean)
-		job->account_clean = sweep_account(job->uid, job->gid) == 0;
+		job->account_clean = sweep_account(job->uid, job->gid,
+		    job->no_pw) == 0;
 }
 
 void

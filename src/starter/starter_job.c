@@ -8,18 +8,20 @@
  * exists and read back through descriptors the starter kept: whatever
  * the job later does to the names (a symbolic link to a file only root
  * may read, say) cannot make the starter ship something else.  For the
- * same reason the directory is emptied by a child that has become
- * EXECUTE_USER, never by root walking a tree the job controlled.
+ * same reason the directory is emptied with the file system ids of the
+ * job's account, never by root walking a tree the job controlled.
  */
+#include <sys/fsuid.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,35 +91,81 @@ job_user(struct starter_job *job, char *err, size_t errlen)
 	return 0;
 }
 
-/* nftw callbacks for job_clean_dir, run as EXECUTE_USER. */
-static int
-open_up(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-	if (flag == FTW_D || flag == FTW_DNR)
-		chmod(path, 0700);
-	return 0;
-}
+/*
+ * The job's directory, emptied by descriptors: never a name followed
+ * twice, never a symbolic link followed.  Each directory is opened up
+ * (0700) before it is read, whatever mode the job left it in; one
+ * deeper than CLEAN_DEPTH is moved up to the top and emptied from there
+ * on a later pass, so that no depth runs out of descriptors or stack.
+ */
+#define CLEAN_DEPTH	64
 
 static int
-remove_one(const char *path, const struct stat *st, int flag,
-    struct FTW *f)
+open_dir_at(int dfd, const char *name)
 {
-	if (f->level == 0)
+	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC);
+
+	if (fd == -1 && errno == EACCES &&
+	    fchmodat(dfd, name, 0700, 0) == 0)
+		fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+	if (fd != -1)
+		(void)fchmod(fd, 0700);
+	return fd;
+}
+
+/* Empty the directory DFD (at DEPTH below TOP); how many directories
+ * were moved up to TOP to be emptied later. */
+static int
+empty_dir(int dfd, int top, int depth, unsigned *moved)
+{
+	char up[64];
+	struct dirent *e;
+	DIR *d;
+	int fd, n = 0;
+
+	if ((fd = dup(dfd)) == -1)
 		return 0;
-	if (flag == FTW_DP || flag == FTW_D || flag == FTW_DNR)
-		rmdir(path);
-	else
-		unlink(path);
-	return 0;
+	if ((d = fdopendir(fd)) == NULL) {
+		close(fd);
+		return 0;
+	}
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (unlinkat(dfd, e->d_name, 0) == 0 || errno != EISDIR)
+			continue;
+		if (depth >= CLEAN_DEPTH) {
+			snprintf(up, sizeof(up), ".condor_up_%u", (*moved)++);
+			if (renameat(dfd, e->d_name, top, up) == 0)
+				n++;
+			continue;
+		}
+		if ((fd = open_dir_at(dfd, e->d_name)) != -1) {
+			n += empty_dir(fd, top, depth + 1, moved);
+			close(fd);
+		}
+		unlinkat(dfd, e->d_name, AT_REMOVEDIR);
+	}
+	closedir(d);
+	return n;
 }
 
-/* Empty DIR as UID/GID in a child; root only removes the empty DIR. */
+/*
+ * Empty DIR with every file access checked as UID/GID, then remove the
+ * empty DIR.  A root starter takes the file system ids of the account
+ * (setfsuid, setfsgid, and its one group) for the walk and its own back
+ * after: no process is made for it, and root never walks a tree the job
+ * controlled with root's rights.
+ */
 static void
 clean_tree(const char *dir, uid_t uid, gid_t gid)
 {
+	gid_t groups[64];
 	struct stat st;
-	pid_t pid;
-	int status;
+	unsigned moved = 0;
+	int root = geteuid() == 0, ngroups = 0, fd;
 
 	if (lstat(dir, &st) == -1)
 		return;
@@ -125,21 +173,36 @@ clean_tree(const char *dir, uid_t uid, gid_t gid)
 		unlink(dir);
 		return;
 	}
-	if ((pid = fork()) == -1) {
-		log_warn("cannot clean %s: fork", dir);
-		return;
+	if (root) {
+		if ((ngroups = getgroups(64, groups)) == -1 ||
+		    setgroups(1, &gid) == -1) {
+			log_warn("cannot clean %s: groups", dir);
+			return;
+		}
+		setfsgid(gid);
+		setfsuid(uid);
+		if ((uid_t)setfsuid(uid) != uid ||
+		    (gid_t)setfsgid(gid) != gid) {
+			log_warnx("cannot clean %s: cannot take uid %u",
+			    dir, (unsigned)uid);
+			goto back;
+		}
 	}
-	if (pid == 0) {
-		if (priv_become_user(uid, gid) == -1)
-			_exit(1);
-		/* Twice over: a directory the job made unreadable is
-		 * opened up, then everything goes, deepest first. */
-		nftw(dir, open_up, 16, FTW_PHYS);
-		nftw(dir, remove_one, 16, FTW_PHYS | FTW_DEPTH);
-		_exit(0);
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC)) != -1) {
+		while (empty_dir(fd, fd, 0, &moved) > 0 && moved < 1000000)
+			;
+		close(fd);
 	}
-	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
-		;
+back:
+	if (root) {
+		setfsuid(0);
+		setfsgid(0);
+		if ((uid_t)setfsuid(0) != 0 || (gid_t)setfsgid(0) != 0 ||
+		    setgroups((size_t)ngroups, groups) == -1)
+			panic("cannot return to root's ids: %s",
+			    strerror(errno));
+	}
 	if (rmdir(dir) == -1 && errno != ENOENT)
 		log_warn("cannot remove %s", dir);
 }
@@ -386,7 +449,8 @@ job_child(struct starter_job *job, char **argv, char **envp, int errfd,
 		child_fail(errfd, STAGE_SANDBOX);
 	if (job->u->root_setup != NULL && job->u->root_setup(job) == -1)
 		child_fail(errfd, STAGE_SANDBOX);
-	if (geteuid() == 0 && priv_become_user(job->uid, job->gid) == -1)
+	if (geteuid() == 0 && (job->no_pw ? priv_become_id(job->uid,
+	    job->gid) : priv_become_user(job->uid, job->gid)) == -1)
 		child_fail(errfd, STAGE_USER);
 	if (geteuid() == 0 && job->uid != 0)
 		child_fail(errfd, STAGE_USER);	/* still root */

@@ -75,15 +75,27 @@ priv_restore(void)
 	return 0;
 }
 
-int
-priv_become_user(uid_t uid, gid_t gid)
+static int
+become(uid_t uid, gid_t gid, int lookup)
 {
 	if (geteuid() != 0 && getuid() != 0)
 		return 0;
 	if (getuid() == 0 && geteuid() != 0 && seteuid(0) == -1)
 		return -1;
-	if (set_user_groups(uid, gid) == -1 || setresgid(gid, gid, gid) == -1 ||
-	    setresuid(uid, uid, uid) == -1)
+	if ((lookup ? set_user_groups(uid, gid) : setgroups(1, &gid)) == -1 ||
+	    setresgid(gid, gid, gid) == -1 || setresuid(uid, uid, uid) == -1)
 		return -1;
 	return 0;
+}
+
+int
+priv_become_user(uid_t uid, gid_t gid)
+{
+	return become(uid, gid, 1);
+}
+
+int
+priv_become_id(uid_t uid, gid_t gid)
+{
+	return become(uid, gid, 0);
 }

@@ -17,14 +17,14 @@
 # .preinit_array code that connects, opens and forks before the library
 # starts; a program that carries the relinked mark without the library.
 #
-# checks: 39
+# checks: 41
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
 ATTACKER=daemon
 VICTIM=nobody
 need() {
-	for i in $(seq 39); do
+	for i in $(seq 41); do
 		echo "SKIP job box check $i: $1"
 	done
 	exit 0
@@ -110,6 +110,7 @@ while True:
 LISTENER=$!
 trap 'kill "$LISTENER" 2>/dev/null; pool_cleanup' EXIT
 wait_for 10 test -s "$PORT_FILE"
+echo "the pool's own file" >"$POOL/keep"
 PORT=$(cat "$PORT_FILE")
 
 # --- The victim's job on exec1. -------------------------------------------
@@ -170,6 +171,10 @@ if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
 fi
 setsid sleep 3141 </dev/null >/dev/null 2>&1 &
 echo "left sleep 3141"
+# A tree to trip its removal: unreadable directories, links out.
+mkdir -p deep/a/b/c && echo x >deep/a/b/c/f && chmod 000 deep/a/b deep
+ln -s "$pool/keep" keep_link
+ln -s "$pool" keep_dir
 echo done
 EOF
 chmod 755 "$AW/attack.sh"
@@ -179,6 +184,11 @@ check "the attacker's job is submitted" test -n "$A"
 check "it runs on exec2 and completes" wait_for 120 gone "$A"
 check "... having done what it does" grep -qx done "$AW/attack.out"
 AUID=$(sed -n 's/^uid //p' "$AW/attack.out")
+exec2_empty() { test -z "$(ls -A "$POOL/exec2/execute")"; }
+check "its execute directory is removed, unreadable directories too" \
+	wait_for 20 exec2_empty
+verdict "removing the host's files through links left in the execute directory" \
+	test -f "$POOL/keep" -a -d "$POOL/exec2/log"
 check "the two jobs run as two accounts ($VUID, $AUID)" \
 	test -n "$AUID" -a "$AUID" != "$VUID"
 if [ -n "$RANGE2" ]; then
