@@ -303,6 +303,25 @@ reopen_ro(struct starter_job *job, const char *name, char *err,
 	return fd;
 }
 
+/* One of the job's output streams: NAME in its directory, with *WFD
+ * for the job and *RFD for the starter to ship it back, if SHIP; else
+ * /dev/null (a stream nobody will see does not go to the disk). */
+static int
+open_output(struct starter_job *job, int ship, const char *name, int *wfd,
+    int *rfd, char *err, size_t errlen)
+{
+	if (!ship) {
+		if ((*wfd = open("/dev/null", O_WRONLY | O_CLOEXEC)) == -1)
+			snprintf(err, errlen, "cannot open /dev/null: %s",
+			    strerror(errno));
+		return *wfd == -1 ? -1 : 0;
+	}
+	if ((*wfd = create_for_job(job, name, O_WRONLY, 0600, err,
+	    errlen)) == -1)
+		return -1;
+	return (*rfd = reopen_ro(job, name, err, errlen)) == -1 ? -1 : 0;
+}
+
 int
 job_open_std(struct starter_job *job, char *err, size_t errlen)
 {
@@ -325,24 +344,13 @@ job_open_std(struct starter_job *job, char *err, size_t errlen)
 		job->stdin_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (job->stdin_fd == -1)
 		return -1;
-	/* A stream nobody will see goes to /dev/null, not to the disk. */
-	if (!job->ship_out)
-		job->stdout_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	else if ((job->stdout_fd = create_for_job(job, STARTER_STDOUT,
-	    O_WRONLY, 0600, err, errlen)) != -1)
-		job->out_rfd = reopen_ro(job, STARTER_STDOUT, err, errlen);
-	if (job->stdout_fd == -1 || (job->ship_out && job->out_rfd == -1))
+	if (open_output(job, job->ship_out, STARTER_STDOUT, &job->stdout_fd,
+	    &job->out_rfd, err, errlen) == -1)
 		return -1;
 	if (job->err_is_out)
 		return 0;
-	if (!job->ship_err)
-		job->stderr_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	else if ((job->stderr_fd = create_for_job(job, STARTER_STDERR,
-	    O_WRONLY, 0600, err, errlen)) != -1)
-		job->err_rfd = reopen_ro(job, STARTER_STDERR, err, errlen);
-	if (job->stderr_fd == -1 || (job->ship_err && job->err_rfd == -1))
-		return -1;
-	return 0;
+	return open_output(job, job->ship_err, STARTER_STDERR,
+	    &job->stderr_fd, &job->err_rfd, err, errlen);
 }
 
 /* The job's environment: a few of ours, then its Env over them. */
