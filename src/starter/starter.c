@@ -101,6 +101,7 @@ static struct starter_job job = {
 	.out_rfd = -1, .err_rfd = -1,
 	.give_fds = { -1, -1, -1, -1 }, .ckpt_fd = -1, .notify_fd = -1,
 	.account_fd = -1, .cg_fd = -1, .exec_fd = -1,
+	.status_fd = -1, .status_wfd = -1,
 };
 static long	tick_timer;
 static int	startd_gone;
@@ -301,8 +302,10 @@ on_child(int signo)
 		return;
 	memset(&ru, 0, sizeof(ru));
 	r = wait4(job.pid, &status, WNOHANG, &ru);
-	if (r == job.pid)
+	if (r == job.pid) {
+		job_init_status(&job, &status);
 		job_ended(status, &ru);
+	}
 }
 
 static void

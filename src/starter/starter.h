@@ -46,6 +46,11 @@ struct starter_job {
 	char		 cgroup[PATH_MAX + 320];	/* the job's, or "" */
 	int		 cg_fd;		/* its directory; -1 */
 	int		 in_cgroup;	/* (the child) born there */
+	int		 pidns;		/* no cgroup: a PID namespace of its
+					   own, pid is its init */
+	int		 status_fd;	/* (pidns) the job's wait status, from
+					   its init; -1 */
+	int		 status_wfd;	/* (pidns) the init's end; -1 */
 	int		 exec_fd;	/* exec the job through it; -1 */
 
 	pid_t		 pid;		/* the job, its process group */
@@ -182,7 +187,11 @@ int	job_open_std(struct starter_job *, char *err, size_t errlen);
 char	*job_exe_path(const struct starter_job *, char *buf, size_t len);
 int	job_spawn(struct starter_job *, char *err, size_t errlen,
 	    int *jobs_fault);
+/* SIG to the job's process group; to its own process alone. */
 void	job_signal(struct starter_job *, int sig);
+void	job_signal_main(struct starter_job *, int sig);
+/* On its end, the job's wait status from its init, if it has one. */
+void	job_init_status(struct starter_job *, int *status);
 /* Strings of the job ad; "" when missing (the caller frees). */
 char	*job_string(const struct starter_job *, const char *name);
 /* Whether a path attribute names a real file (not unset, not

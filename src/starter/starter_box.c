@@ -23,9 +23,11 @@
  * starter's): the job's process is made in it (clone3), so every
  * process the job makes is there, whatever it does with sessions and
  * process groups; at the end cgroup.kill empties it and it is removed.
- * Without one, the account's sweep above does the same work; without
- * either (a personal pool, not root), only the job's process group is
- * killed.  The StarterLog says which.
+ * Without one, the job's process is made the init of a PID namespace
+ * of its own (starter_job.c), whose end the kernel makes the end of
+ * everything in it, and the account's sweep above is done as well; a
+ * personal pool (not root) has neither, and only the job's process
+ * group is killed.  The StarterLog says which.
  *
  * The vanilla box (as root; an ordinary user's starter cannot build
  * one, and says so).  The job gets namespaces of its own: mounts, IPC
@@ -581,7 +583,15 @@ box_cgroup_make(struct starter_job *job)
 	return 0;
 none:
 	job->cgroup[0] = '\0';
-	if (job->dedicated)
+	if (geteuid() == 0) {
+		/* Its init's end kills whatever it left (box_fork). */
+		job->pidns = 1;
+		log_info("job %d.%d: no cgroup v2 here; its processes are "
+		    "kept in a PID namespace of its own%s%s, and killed when "
+		    "it ends", job->cluster, job->proc, job->dedicated ?
+		    " and found by its account, " : "", job->dedicated ?
+		    job->user : "");
+	} else if (job->dedicated)
 		log_info("job %d.%d: no cgroup v2 here; its processes are "
 		    "found by its account, %s, and killed when it ends",
 		    job->cluster, job->proc, job->user);
@@ -619,6 +629,9 @@ box_fork(struct starter_job *job)
 		if (errno != ENOSYS && errno != EINVAL && errno != E2BIG)
 			return -1;
 	}
+	if (job->pidns)	/* its pid 1: as fork, in a new namespace */
+		return (pid_t)syscall(SYS_clone, CLONE_NEWPID | SIGCHLD, NULL,
+		    NULL, NULL, NULL);
 	return fork();
 }
 
@@ -844,8 +857,16 @@ box_vanilla_root(struct starter_job *job)
 	 * hierarchies, the kernel's debugging files): fewer mounts to copy
 	 * and to tear down with every job, and less to see. */
 	if (bind_in(root, "/dev", "/dev", 1, 0, NULL) == -1 ||
-	    bind_in(root, "/sys", "/sys", 1, 1, NULL) == -1 ||
-	    bind_in(root, "/proc", "/proc", 0, 0, NULL) == -1)
+	    bind_in(root, "/sys", "/sys", 1, 1, NULL) == -1)
+		return -1;
+	if (job->pidns) {
+		/* A /proc of its own namespace: its processes alone. */
+		if (snprintf(name, sizeof(name), "%s/proc", root) >=
+		    (int)sizeof(name) || mkdir_p(name, NULL) == -1 ||
+		    mount("proc", name, "proc", MS_NOSUID | MS_NODEV |
+		    MS_NOEXEC, NULL) == -1)
+			return -1;
+	} else if (bind_in(root, "/proc", "/proc", 0, 0, NULL) == -1)
 		return -1;
 	snprintf(shm, sizeof(shm), "%s/dev/shm", root);
 	if (access(shm, F_OK) == 0 &&

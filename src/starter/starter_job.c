@@ -442,6 +442,61 @@ job_exe_path(const struct starter_job *job, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * The init of the job's PID namespace, its pid 1: the process the
+ * starter made forks the job's and stays to wait for it.  When the
+ * job's process ends, its init hands the starter the wait status on
+ * STATUS_WFD and exits, and the kernel kills whatever else the job left
+ * in the namespace.  Signals the starter sends the job's process group
+ * reach the job's process; the init ignores all but SIGKILL and SIGSTOP
+ * (pid 1 with no handlers).  Returns in the job's process.
+ */
+static void
+pid_init(struct starter_job *job, int errfd)
+{
+	sigset_t none;
+	pid_t pid, r;
+	int s, status = 127 << 8;
+
+	if ((pid = fork()) == -1)
+		child_fail(errfd, STAGE_SANDBOX);
+	if (pid == 0) {
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1)
+			child_fail(errfd, STAGE_DEATHSIG);
+		return;
+	}
+	/* Nothing of the starter's but the status pipe, and no handler
+	 * of the starter's. */
+	if (dup2(job->status_wfd, 3) == -1)
+		_exit(127);
+	close_range(4, ~0U, 0);
+	for (s = 1; s < NSIG; s++)
+		signal(s, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	while ((r = waitpid(-1, &s, 0)) != pid)
+		if (r == -1 && errno != EINTR)
+			_exit(127);
+	status = s;
+	if (write(3, &status, sizeof(status)) != (ssize_t)sizeof(status))
+		_exit(127);
+	_exit(0);
+}
+
+/* The job's wait status: its init's word for it, if it has an init. */
+void
+job_init_status(struct starter_job *job, int *status)
+{
+	int s;
+
+	if (job->status_fd < 0)
+		return;
+	if (read(job->status_fd, &s, sizeof(s)) == (ssize_t)sizeof(s))
+		*status = s;
+	close(job->status_fd);
+	job->status_fd = -1;
+}
+
 /* In the child: become the job.  Never returns. */
 static void __attribute__((noreturn))
 job_child(struct starter_job *job, char **argv, char **envp, int errfd,
@@ -466,8 +521,11 @@ job_child(struct starter_job *job, char **argv, char **envp, int errfd,
 	 * (even by SIGKILL), the job dies with it. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1)
 		child_fail(errfd, STAGE_DEATHSIG);
-	if (getppid() != parent)
+	/* (The init of a PID namespace sees no parent.) */
+	if (getppid() != (job->pidns ? 0 : parent))
 		_exit(127);
+	if (job->pidns)
+		pid_init(job, errfd);
 	if (chdir(job->chrooted ? "/" : job->dir) == -1)
 		child_fail(errfd, STAGE_CHDIR);
 	if (dup2(job->stdin_fd, STDIN_FILENO) == -1 ||
@@ -519,6 +577,18 @@ job_spawn(struct starter_job *job, char *err, size_t errlen,
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		goto out;
 	}
+	if (job->pidns) {
+		int sp[2];
+
+		if (pipe2(sp, O_CLOEXEC | O_NONBLOCK) == -1) {
+			snprintf(err, errlen, "pipe: %s", strerror(errno));
+			close(p[0]);
+			close(p[1]);
+			goto out;
+		}
+		job->status_fd = sp[0];
+		job->status_wfd = sp[1];
+	}
 	if ((pid = box_fork(job)) == -1) {
 		snprintf(err, errlen, "fork: %s", strerror(errno));
 		close(p[0]);
@@ -530,6 +600,10 @@ job_spawn(struct starter_job *job, char *err, size_t errlen,
 		job_child(job, argv, envp, p[1], parent);
 	}
 	close(p[1]);
+	if (job->status_wfd >= 0) {
+		close(job->status_wfd);
+		job->status_wfd = -1;
+	}
 	/* The job has the system-call connection now; not ours to keep. */
 	if (job->syscall_fd > 0) {
 		close(job->syscall_fd);
@@ -548,6 +622,10 @@ job_spawn(struct starter_job *job, char *err, size_t errlen,
 	if (r == (ssize_t)sizeof(f)) {
 		while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
 			;
+		if (job->status_fd >= 0) {
+			close(job->status_fd);
+			job->status_fd = -1;
+		}
 		if (f.stage < STAGE_SETSID || f.stage > STAGE_EXEC)
 			f.stage = STAGE_EXEC;
 		snprintf(err, errlen, "cannot %s %s: %s",
@@ -569,6 +647,15 @@ out:
 	jobargs_free(words);
 	jobargs_free(envp);
 	return job->running ? 0 : -1;
+}
+
+/* SIG to the job's own process: with an init of its own (which would
+ * ignore it), through its process group. */
+void
+job_signal_main(struct starter_job *job, int sig)
+{
+	if (job->pid > 0)
+		kill(job->pidns ? -job->pid : job->pid, sig);
 }
 
 void

@@ -460,7 +460,7 @@ ckpt_periodic(void *arg)
 	}
 	job->ckpt_pending = 1;
 	job->ckpt_asked = monotime();
-	kill(job->pid, SIGUSR2);
+	job_signal_main(job, SIGUSR2);
 }
 
 static void
@@ -703,7 +703,7 @@ standard_vacate(struct starter_job *job)
 	if (job->suspended)
 		job_signal(job, SIGCONT);
 	job->suspended = 0;
-	kill(job->pid, SIGTSTP);
+	job_signal_main(job, SIGTSTP);
 	event_timer_cancel(job->kill_timer);
 	job->kill_timer = event_timer_add((double)(grace > 0 ? grace : 0),
 	    vanilla_kill_now, job);

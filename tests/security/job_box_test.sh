@@ -17,14 +17,14 @@
 # .preinit_array code that connects, opens and forks before the library
 # starts; a program that carries the relinked mark without the library.
 #
-# checks: 41
+# checks: 46
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
 ATTACKER=daemon
 VICTIM=nobody
 need() {
-	for i in $(seq 41); do
+	for i in $(seq 46); do
 		echo "SKIP job box check $i: $1"
 	done
 	exit 0
@@ -159,6 +159,8 @@ cat >"$AW/attack.sh" <<'EOF'
 #!/bin/bash
 vdir=$1 vpid=$2 port=$3 pool=$4
 echo "uid $(id -u)"
+echo "nspid $$"
+echo "procs $(ls /proc | grep -c '^[0-9]*$')"
 cat "$vdir/secret" >/dev/null 2>&1 && echo "read the secret"
 echo pwned 2>/dev/null >"$vdir/secret" && echo "wrote the secret"
 kill -STOP "$vpid" 2>/dev/null && echo "signalled the victim"
@@ -219,16 +221,40 @@ verdict "listing the pool's directories" \
 	bash -c "! grep -q \"saw the pool's directory\" '$AW/attack.out'"
 verdict "reaching the network from a host that forbids it" \
 	bash -c "! grep -q connected '$AW/attack.out' && ! grep -qv victim '$CONNS'"
-# A process it left in a session of its own: found by its account on
-# exec2, which keeps no cgroups; killed with its cgroup on exec1.
+# A process it left in a session of its own: killed with its PID
+# namespace on exec2, which keeps no cgroups (and found by its account
+# too); killed with its cgroup on exec1.
 not_left() { ! proc_running "sleep $1"; }
 check "legitimate: the job started its process" \
 	grep -qx "left sleep 3141" "$AW/attack.out"
-check "exec2 says it finds the job's processes by its account" \
-	grep -q "job $A.0: no cgroup v2 here; its processes are found by its account" \
+check "exec2 says it keeps the job's processes in a PID namespace" \
+	grep -q "job $A.0: no cgroup v2 here; its processes are kept in a PID namespace of its own and found by its account" \
 	"$POOL/exec2/log/StarterLog"
-verdict "leaving a process behind in a session of its own (account)" \
+check "legitimate: the job's shell is pid 2 there, after its init" \
+	grep -qx "nspid 2" "$AW/attack.out"
+procs=$(sed -n 's/^procs //p' "$AW/attack.out")
+verdict "seeing the host's processes from a job on exec2 ($procs in its /proc)" \
+	test -n "$procs" -a "${procs:-99}" -lt 10
+verdict "leaving a process behind in a session of its own (PID namespace)" \
 	wait_for 10 not_left 3141
+# Its exit code and its death by a signal reach the submitter through
+# its init.
+for e in exit7 segv; do
+	case $e in
+	exit7) printf '#!/bin/sh\nexit 7\n' >"$AW/$e.sh" ;;
+	segv) printf '#!/bin/sh\nkill -SEGV $$\n' >"$AW/$e.sh" ;;
+	esac
+	chmod 755 "$AW/$e.sh"
+	vanilla_sub "$AW" $e exec2
+done
+E7=$(submit $ATTACKER "$AW" exit7.sub)
+SG=$(submit $ATTACKER "$AW" segv.sub)
+both_done() { gone "$E7" && gone "$SG"; }
+check "legitimate: two more jobs run on exec2 and end" wait_for 120 both_done
+check "... the one that exits 7 has ExitCode 7" \
+	test "$(on cm condor_history "$E7.0" -af ExitCode 2>/dev/null)" = 7
+check "... the one killed by SIGSEGV has ExitSignal 11" \
+	test "$(on cm condor_history "$SG.0" -af ExitBySignal ExitSignal 2>/dev/null)" = "true 11"
 # --- Standard jobs: the box is in force before any of the program. --------
 cp "$TOP/tests/programs/box_preinit.c" "$TOP/tests/programs/box_liar.c" "$AW/"
 chown $ATTACKER "$AW"/box_*.c
