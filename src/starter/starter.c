@@ -101,7 +101,7 @@ static struct starter_job job = {
 	.out_rfd = -1, .err_rfd = -1,
 	.give_fds = { -1, -1, -1, -1 }, .ckpt_fd = -1, .notify_fd = -1,
 	.account_fd = -1, .cg_fd = -1, .exec_fd = -1,
-	.status_fd = -1, .status_wfd = -1,
+	.status_fd = -1, .status_wfd = -1, .memcg_fd = -1,
 };
 static long	tick_timer;
 static int	startd_gone;
@@ -304,6 +304,7 @@ on_child(int signo)
 	r = wait4(job.pid, &status, WNOHANG, &ru);
 	if (r == job.pid) {
 		job_init_status(&job, &status);
+		limits_ended(&job, status);
 		job_ended(status, &ru);
 	}
 }
@@ -468,6 +469,8 @@ main(int argc, char **argv)
 	    job_make_dir(&job, err, sizeof(err)) == -1)
 		starter_fail(err, 0);
 	box_cgroup_make(&job);
+	limits_memory(&job);
+	box_memory_make(&job);
 	if (job.u->prepare(&job, err, sizeof(err), &jobs_fault) == -1) {
 		if (shadow_is_lost())
 			starter_lost();

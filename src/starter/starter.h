@@ -51,6 +51,14 @@ struct starter_job {
 	int		 status_fd;	/* (pidns) the job's wait status, from
 					   its init; -1 */
 	int		 status_wfd;	/* (pidns) the init's end; -1 */
+	/* Its memory limit, imposed by the kernel where it can be: in
+	 * its cgroup v2 (memory.max), else in a cgroup of the v1 memory
+	 * controller (memcg, memcg_fd). */
+	long long	 mem_limit;	/* MB, 0: none */
+	char		 mem_whose[64];	/* whose limit it is */
+	int		 mem_v2;	/* set in job->cgroup */
+	char		 memcg[PATH_MAX + 320];	/* v1: its directory, or "" */
+	int		 memcg_fd;	/* v1: that directory; -1 */
 	int		 exec_fd;	/* exec the job through it; -1 */
 
 	pid_t		 pid;		/* the job, its process group */
@@ -171,11 +179,22 @@ int	box_cgroup_make(struct starter_job *);
 pid_t	box_fork(struct starter_job *);
 int	box_cgroup_enter(struct starter_job *);
 void	box_cgroup_end(struct starter_job *);
+/* The kernel's hold on its memory (job->mem_limit): set up before the
+ * spawn, entered by the child, and at the end whether the kernel killed
+ * it for going over (1, 0); box_memory_end removes what was made. */
+void	box_memory_make(struct starter_job *);
+int	box_memory_enter(struct starter_job *);
+int	box_memory_killed(struct starter_job *);
+void	box_memory_end(struct starter_job *);
 int	box_vanilla_root(struct starter_job *);
 int	box_standard_filter(struct starter_job *, int exec_fd, int proc_fd);
 
-/* starter_limits.c: kill a job over its time or disk (job->over). */
+/* starter_limits.c: kill a job over its time, memory or disk
+ * (job->over); its memory limit (job->mem_limit, before the spawn); at
+ * its end, whether the kernel killed it for its memory (job->over). */
 void	limits_check(struct starter_job *);
+void	limits_memory(struct starter_job *);
+void	limits_ended(struct starter_job *, int status);
 
 /* starter_job.c: the execute directory and the job's process. */
 int	job_user(struct starter_job *, char *err, size_t errlen);

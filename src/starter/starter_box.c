@@ -441,9 +441,30 @@ box_account_release(struct starter_job *job)
 
 /* ---- a cgroup of its own ---- */
 
-/* Where cgroup v2 is mounted, into BUF; 0, or -1 if it is not. */
+/* Whether the mountinfo tail TAIL ("cgroup SRC OPTIONS") is a v1
+ * hierarchy holding CONTROLLER. */
 static int
-cgroup2_mount(char *buf, size_t len)
+cgroup1_has(const char *tail, const char *controller)
+{
+	char opts[512], *o, *save;
+	const char *sp;
+
+	if (strncmp(tail, "cgroup ", 7) != 0 ||
+	    (sp = strchr(tail + 7, ' ')) == NULL)
+		return 0;
+	snprintf(opts, sizeof(opts), "%s", sp + 1);
+	opts[strcspn(opts, " \n")] = '\0';
+	for (o = strtok_r(opts, ",", &save); o != NULL;
+	    o = strtok_r(NULL, ",", &save))
+		if (strcmp(o, controller) == 0)
+			return 1;
+	return 0;
+}
+
+/* Where cgroup v2 is mounted (CONTROLLER NULL), or the v1 hierarchy
+ * of CONTROLLER, into BUF; 0, or -1 if it is not. */
+static int
+cgroup_mount(const char *controller, char *buf, size_t len)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "re");
 	char line[4096];
@@ -455,7 +476,9 @@ cgroup2_mount(char *buf, size_t len)
 		char *dash = strstr(line, " - "), *fields[5], *s = line;
 		int i;
 
-		if (dash == NULL || strncmp(dash + 3, "cgroup2 ", 8) != 0)
+		if (dash == NULL || (controller == NULL ?
+		    strncmp(dash + 3, "cgroup2 ", 8) != 0 :
+		    !cgroup1_has(dash + 3, controller)))
 			continue;
 		for (i = 0; i < 5 && s != NULL; i++) {
 			fields[i] = s;
@@ -554,7 +577,7 @@ box_cgroup_make(struct starter_job *job)
 	job->cg_fd = -1;
 	job->cgroup[0] = '\0';
 	if (base == NULL || *base == '\0' || strstr(base, "..") != NULL ||
-	    geteuid() != 0 || cgroup2_mount(mnt, sizeof(mnt)) == -1)
+	    geteuid() != 0 || cgroup_mount(NULL, mnt, sizeof(mnt)) == -1)
 		goto none;
 	while (*base == '/')
 		base++;
@@ -663,6 +686,152 @@ box_cgroup_end(struct starter_job *job)
 	/* Every process the job ever had was in it: none is left. */
 	job->account_clean = cgroup_remove(job->cgroup) == 0;
 	job->cgroup[0] = '\0';
+}
+
+/* ---- the kernel's hold on its memory ---- */
+
+/* Write TEXT to DIR/FILE; 0 or -1. */
+static int
+cg_write(const char *dir, const char *file, const char *text)
+{
+	char path[PATH_MAX * 2];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) == -1)
+		return -1;
+	n = write(fd, text, strlen(text));
+	close(fd);
+	return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+/* The number after KEY in DIR/FILE (lines "key value"); 0 if none. */
+static long long
+cg_read_key(const char *dir, const char *file, const char *key)
+{
+	char path[PATH_MAX * 2], line[256], k[64];
+	long long v, found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	if ((f = fopen(path, "re")) == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "%63s %lld", k, &v) == 2 &&
+		    strcmp(k, key) == 0)
+			found = v;
+	fclose(f);
+	return found;
+}
+
+/*
+ * job->mem_limit as a limit the kernel keeps: memory.max (and no swap)
+ * in the job's cgroup v2 where the memory controller is there; else,
+ * with BASE_CGROUP set and root, a cgroup of the v1 memory controller
+ * (memory and memory with swap); else only the starter's watch.
+ */
+void
+box_memory_make(struct starter_job *job)
+{
+	const char *base = param("BASE_CGROUP");
+	char mnt[PATH_MAX], dir[sizeof(job->cgroup)], v[32], *slash;
+	int n;
+
+	job->mem_v2 = 0;
+	job->memcg[0] = '\0';
+	job->memcg_fd = -1;
+	if (job->mem_limit <= 0 || geteuid() != 0 || base == NULL ||
+	    *base == '\0' || strstr(base, "..") != NULL)
+		return;
+	snprintf(v, sizeof(v), "%lld", job->mem_limit * 1024 * 1024);
+	if (job->cgroup[0] != '\0') {
+		snprintf(dir, sizeof(dir), "%s", job->cgroup);
+		if ((slash = strrchr(dir, '/')) != NULL) {
+			*slash = '\0';
+			(void)cg_write(dir, "cgroup.subtree_control",
+			    "+memory");
+		}
+		if (cg_write(job->cgroup, "memory.max", v) == 0) {
+			(void)cg_write(job->cgroup, "memory.swap.max", "0");
+			job->mem_v2 = 1;
+			log_info("job %d.%d: the kernel holds its memory to %lld "
+			    "MB (memory.max of its cgroup)", job->cluster,
+			    job->proc, job->mem_limit);
+			return;
+		}
+	}
+	if (cgroup_mount("memory", mnt, sizeof(mnt)) == -1)
+		goto watched;
+	while (*base == '/')
+		base++;
+	snprintf(dir, sizeof(dir), "%s/%s", mnt, base);
+	if (mkdir(dir, 0755) == -1 && errno != EEXIST)
+		goto watched;
+	cgroup_sweep_stale(dir);
+	n = snprintf(job->memcg, sizeof(job->memcg), "%s/job_%d", dir,
+	    (int)getpid());
+	if (n < 0 || (size_t)n >= sizeof(job->memcg) ||
+	    (mkdir(job->memcg, 0755) == -1 && errno != EEXIST)) {
+		job->memcg[0] = '\0';
+		goto watched;
+	}
+	if (cg_write(job->memcg, "memory.limit_in_bytes", v) == -1 ||
+	    (job->memcg_fd = open(job->memcg, O_RDONLY | O_DIRECTORY |
+	    O_CLOEXEC)) == -1) {
+		cgroup_remove(job->memcg);
+		job->memcg[0] = '\0';
+		goto watched;
+	}
+	/* With swap too, where the kernel counts it. */
+	(void)cg_write(job->memcg, "memory.memsw.limit_in_bytes", v);
+	log_info("job %d.%d: the kernel holds its memory to %lld MB (the "
+	    "memory cgroup %s)", job->cluster, job->proc, job->mem_limit,
+	    job->memcg);
+	return;
+watched:
+	log_info("job %d.%d: no memory controller here; its memory is "
+	    "watched, %lld MB", job->cluster, job->proc, job->mem_limit);
+}
+
+/* In the child, as root: into the v1 memory cgroup. */
+int
+box_memory_enter(struct starter_job *job)
+{
+	int fd, r;
+
+	if (job->memcg_fd < 0)
+		return 0;
+	if ((fd = openat(job->memcg_fd, "cgroup.procs", O_WRONLY |
+	    O_CLOEXEC)) == -1)
+		return -1;
+	r = write(fd, "0\n", 2) == 2 ? 0 : -1;
+	close(fd);
+	return r;
+}
+
+int
+box_memory_killed(struct starter_job *job)
+{
+	if (job->mem_v2)
+		return cg_read_key(job->cgroup, "memory.events",
+		    "oom_kill") > 0;
+	if (job->memcg[0] != '\0')
+		return cg_read_key(job->memcg, "memory.oom_control",
+		    "oom_kill") > 0;
+	return 0;
+}
+
+void
+box_memory_end(struct starter_job *job)
+{
+	if (job->memcg_fd >= 0) {
+		close(job->memcg_fd);
+		job->memcg_fd = -1;
+	}
+	if (job->memcg[0] != '\0' && cgroup_remove(job->memcg) == -1)
+		job->account_clean = 0;
+	job->memcg[0] = '\0';
 }
 
 /* ---- the vanilla box ---- */

@@ -255,6 +255,7 @@ void
 job_clean_dir(struct starter_job *job)
 {
 	box_cgroup_end(job);
+	box_memory_end(job);
 	box_account_sweep(job);
 	if (job->dir[0] != '\0')
 		clean_tree(job->dir, job->uid, job->gid);
@@ -508,7 +509,7 @@ job_child(struct starter_job *job, char **argv, char **envp, int errfd,
 
 	if (setsid() == -1)
 		child_fail(errfd, STAGE_SETSID);
-	if (box_cgroup_enter(job) == -1)
+	if (box_cgroup_enter(job) == -1 || box_memory_enter(job) == -1)
 		child_fail(errfd, STAGE_SANDBOX);
 	if (job->u->root_setup != NULL && job->u->root_setup(job) == -1)
 		child_fail(errfd, STAGE_SANDBOX);

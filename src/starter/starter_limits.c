@@ -11,16 +11,19 @@
  *  - Memory: the resident memory of all the job's processes together (its
  *    cgroup's, else its account's, else its process group's) may reach
  *    at most its RequestMemory (request_memory) or this machine's
- *    MAX_JOB_MEMORY, whichever is less (MB, 0: none); it is measured at
- *    every tick.  This machine's kernel offers no memory controller to
- *    the cgroup v2 tree, so the limit is watched, not imposed: a job
- *    may pass it for one tick before it is killed.
+ *    MAX_JOB_MEMORY, whichever is less (MB, 0: none).  The kernel
+ *    imposes it where it can (box_memory_make: memory.max of the job's
+ *    cgroup v2, or a cgroup of the v1 memory controller, swap included),
+ *    and kills the job when it goes over; it is also measured at every
+ *    tick, which is all there is without a memory controller (a job may
+ *    then pass it for one tick before it is killed).
  *
  * A job over either is killed, everything it started with it, and
  * reported as failed with the reason, so its shadow holds it: running
  * it again elsewhere would end the same way.
  */
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <dirent.h>
 #include <ftw.h>
@@ -123,6 +126,26 @@ job_limit(const struct starter_job *job, const char *attr, const char *cap,
 }
 
 void
+limits_memory(struct starter_job *job)
+{
+	const char *whose;
+
+	job->mem_limit = job_limit(job, "RequestMemory", "MAX_JOB_MEMORY",
+	    "its request_memory", &whose);
+	snprintf(job->mem_whose, sizeof(job->mem_whose), "%s", whose);
+}
+
+void
+limits_ended(struct starter_job *job, int status)
+{
+	if (job->over[0] == '\0' && WIFSIGNALED(status) &&
+	    WTERMSIG(status) == SIGKILL && box_memory_killed(job))
+		snprintf(job->over, sizeof(job->over), "its memory went over "
+		    "%s of %lld MB (the kernel killed it at the limit)",
+		    job->mem_whose, job->mem_limit);
+}
+
+void
 limits_check(struct starter_job *job)
 {
 	long long disk_cap = param_int("MAX_JOB_DISK", 0), limit, used;
@@ -140,12 +163,11 @@ limits_check(struct starter_job *job)
 		over(job);
 		return;
 	}
-	limit = job_limit(job, "RequestMemory", "MAX_JOB_MEMORY",
-	    "its request_memory", &whose);
-	if (limit > 0 && (used = job_rss(job)) > limit * 1024 * 1024) {
+	if ((limit = job->mem_limit) > 0 &&
+	    (used = job_rss(job)) > limit * 1024 * 1024) {
 		snprintf(job->over, sizeof(job->over), "its memory reached %lld "
-		    "MB, over %s of %lld MB", used / (1024 * 1024), whose,
-		    limit);
+		    "MB, over %s of %lld MB", used / (1024 * 1024),
+		    job->mem_whose, limit);
 		over(job);
 		return;
 	}

@@ -7,7 +7,7 @@
 # held with a HoldReason naming it (a write past MAX_JOB_WRITE_MB fails
 # with EDQUOT instead); a job within every cap completes.
 #
-# checks: 24
+# checks: 26
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 . "$(dirname "$0")/../lib/standard_pool.sh"
@@ -84,10 +84,26 @@ if [ -x /usr/bin/python3 ]; then
 		wait_for 90 held "$H"
 	check "... and its HoldReason names request_memory ($(reason "$H"))" \
 		has_reason "$H" "over its request_memory of 50 MB"
+	# Where the kernel has a memory controller (v1's hierarchy, or
+	# memory among cgroup v2's controllers), a root starter has it
+	# kill the job at the limit.
+	v2=$(awk '$(NF-2) == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+	if [ "$(id -u)" = 0 ] && { awk '$(NF-2) == "cgroup" && $NF ~ /(^|,)memory(,|$)/ { f = 1 } END { exit !f }' /proc/self/mountinfo ||
+	    grep -qw memory "$v2/cgroup.controllers" 2>/dev/null; }; then
+		check "... killed by the kernel at the limit (a memory cgroup)" \
+			has_reason "$H" "the kernel killed it at the limit"
+		no_memcg() { ! ls -d /sys/fs/cgroup/memory/condor/job_* 2>/dev/null | grep -q .; }
+		check "... and its memory cgroup is removed" wait_for 10 no_memcg
+	else
+		echo "SKIP ... killed by the kernel at the limit: no memory controller here, or not root"
+		echo "SKIP ... and its memory cgroup is removed: no memory controller here, or not root"
+	fi
 	on cm condor_rm "$H" >/dev/null 2>&1
 else
 	echo "SKIP a job holding 200 MB with request_memory = 50 MB is held: no /usr/bin/python3"
 	echo "SKIP ... and its HoldReason names request_memory: no /usr/bin/python3"
+	echo "SKIP ... killed by the kernel at the limit: no /usr/bin/python3"
+	echo "SKIP ... and its memory cgroup is removed: no /usr/bin/python3"
 fi
 R=$(job modest 'echo modest' 'request_memory = 2 GB')
 check "legitimate: request_memory = 2 GB is RequestMemory 2048 (MB)" \
