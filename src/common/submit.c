@@ -739,15 +739,155 @@ env_name_valid(const char *s, size_t len)
 	return 1;
 }
 
+/*
+ * HTCondor's new syntax for arguments and environment: the whole value
+ * in double quotes ("" inside is one "), words parted by white space, a
+ * stretch in single quotes part of a word, spaces and all ('' inside is
+ * one ').  Whether TEXT is written so.
+ */
+static int
+is_new_style(const char *text)
+{
+	size_t n = strlen(text);
+
+	return n >= 2 && text[0] == '"' && text[n - 1] == '"';
+}
+
+/*
+ * The words of the new-style TEXT, each ended by '\0', one after the
+ * other in OUT; their number, or -1 with *WHY set.
+ */
+static int
+new_style_words(const char *text, struct buf *out, const char **why)
+{
+	const char *s = text + 1, *end = text + strlen(text) - 1;
+	int n = 0, in_word = 0, quoted = 0;
+
+	for (; s < end; s++) {
+		if (*s == '"') {
+			if (s + 1 < end && s[1] == '"') {
+				s++;
+			} else {
+				*why = "a lone \" inside (write \"\" for one)";
+				return -1;
+			}
+		} else if (*s == '\'') {
+			if (quoted && s + 1 < end && s[1] == '\'') {
+				s++;	/* '' in quotes: one ' */
+			} else {
+				quoted = !quoted;
+				if (!in_word) {
+					in_word = 1;
+					n++;
+				}
+				continue;
+			}
+		} else if (!quoted && isspace((unsigned char)*s)) {
+			if (in_word)
+				buf_addc(out, '\0');
+			in_word = 0;
+			continue;
+		}
+		if (!in_word) {
+			in_word = 1;
+			n++;
+		}
+		buf_addc(out, *s);
+	}
+	if (quoted) {
+		*why = "a single quote is not closed";
+		return -1;
+	}
+	if (in_word)
+		buf_addc(out, '\0');
+	return n;
+}
+
+/* New-style arguments TEXT in the form the starter splits (Args:
+ * words at white space, "..." one word, \" and \\ inside); NULL (an
+ * error given) if TEXT is malformed. */
+static char *
+args_from_new_style(struct parser *p, const char *text, int line)
+{
+	struct buf words, args;
+	const char *w, *why = NULL, *c;
+	int n, i;
+
+	buf_init(&words);
+	buf_init(&args);
+	if ((n = new_style_words(text, &words, &why)) == -1) {
+		perr(p, line, "arguments: %s", why);
+		buf_free(&words);
+		return NULL;
+	}
+	for (i = 0, w = words.data; i < n; i++, w += strlen(w) + 1) {
+		if (i > 0)
+			buf_addc(&args, ' ');
+		if (*w != '\0' && strpbrk(w, " \t\n\"\\") == NULL) {
+			buf_adds(&args, w);
+			continue;
+		}
+		buf_addc(&args, '"');
+		for (c = w; *c != '\0'; c++) {
+			if (*c == '"' || *c == '\\')
+				buf_addc(&args, '\\');
+			buf_addc(&args, *c);
+		}
+		buf_addc(&args, '"');
+	}
+	buf_free(&words);
+	return buf_take(&args);
+}
+
+/*
+ * The environment TEXT as "NAME=value;NAME2=value2": as it is, or from
+ * HTCondor's new syntax ("NAME=value NAME2='a b'"); NULL (an error
+ * given) if it cannot be written so.
+ */
+static char *
+env_canonical(struct parser *p, const char *text, int line)
+{
+	char *item, shownbuf[64];
+	const char *why = NULL;
+	struct buf words;
+	int n, i;
+
+	if (!is_new_style(text))
+		return xstrdup(text);
+	buf_init(&words);
+	if ((n = new_style_words(text, &words, &why)) == -1) {
+		perr(p, line, "environment: %s", why);
+		buf_free(&words);
+		return NULL;
+	}
+	/* One word an item: ';' parts them from now on. */
+	for (i = 0, item = words.data; i < n; i++) {
+		size_t len = strlen(item);
+
+		if (strchr(item, ';') != NULL) {
+			perr(p, line, "environment: a value cannot hold ';' "
+			    "(\"%s\")", shown(item, shownbuf,
+			    sizeof(shownbuf)));
+			buf_free(&words);
+			return NULL;
+		}
+		if (i + 1 < n)
+			item[len] = ';';
+		item += len + 1;
+	}
+	return buf_take(&words);
+}
+
 /* "NAME=value;NAME2=value2" checked and appended to ENV (a buf). */
 static int
 env_add_list(struct parser *p, const char *list, int line, struct buf *env)
 {
 	char *copy, *item, *save = NULL, *eq, shownbuf[64];
+	const char *sep = ";";
 
 	copy = xstrdup(list);
-	for (item = strtok_r(copy, ";", &save); item != NULL;
-	    item = strtok_r(NULL, ";", &save)) {
+	for (item = strtok_r(copy, sep, &save); item != NULL;
+	    item = strtok_r(NULL, sep, &save)) {
 		item = trim(item);
 		if (*item == '\0')
 			continue;
@@ -958,6 +1098,7 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 	const char *s;
 	long long v, kib = 1;
 	int d, standard = 1, getenv_on = 0, i, rc = -1;
+	char *env = NULL;
 	size_t c;
 
 	(void)proc;
@@ -1011,9 +1152,18 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 		goto out;
 
 	k = &kv[KW_ARGUMENTS];
-	if (WANT(k->deps) && put_string(p, j, "Args",
-	    k->text ? k->text : "", k->deps, k->line) == -1)
-		goto out;
+	if (WANT(k->deps)) {
+		char *args = k->text != NULL && is_new_style(k->text) ?
+		    args_from_new_style(p, k->text, k->line) :
+		    xstrdup(k->text ? k->text : "");
+
+		if (args == NULL || put_string(p, j, "Args", args, k->deps,
+		    k->line) == -1) {
+			free(args);
+			goto out;
+		}
+		free(args);
+	}
 
 	/* Initialdir, and the files relative to it. */
 	k = &kv[KW_INITIALDIR];
@@ -1075,11 +1225,13 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 			goto out;
 		}
 		buf_reset(&b);
-		if (getenv_on)
-			env_add_getenv(p, kv[KW_ENVIRONMENT].text, k->line, &b);
 		k = &kv[KW_ENVIRONMENT];
 		if (k->text != NULL &&
-		    env_add_list(p, k->text, k->line, &b) == -1)
+		    (env = env_canonical(p, k->text, k->line)) == NULL)
+			goto out;
+		if (getenv_on)
+			env_add_getenv(p, env, kv[KW_GETENV].line, &b);
+		if (env != NULL && env_add_list(p, env, k->line, &b) == -1)
 			goto out;
 		if (put_string(p, j, "Env", b.data, d, k->text ? k->line :
 		    kv[KW_GETENV].line) == -1)
@@ -1248,6 +1400,7 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 	}
 	rc = 0;
 out:
+	free(env);
 	free(iwd);
 	buf_free(&b);
 	buf_free(&refs);

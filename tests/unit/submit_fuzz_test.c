@@ -50,6 +50,8 @@ static const char *corpus[] = {
 	"  continued\nqueue $(N)\n",
 	"Executable = /bin/sleep\nArguments = 10\nPreferences = Memory\n"
 	"+Weight = 2 * $(Process)\nQueue 5\n",
+	"executable = /bin/echo\narguments = \"a 'b c' \"\"d\"\" 'it''s'\"\n"
+	"environment = \"A=1 B='x y'\"\nqueue 2\n",
 };
 
 /* Pieces that make the parser's paths interesting when spliced in. */
@@ -60,6 +62,7 @@ static const char *tokens[] = {
 	"requirements = ", "arguments = ", "priority = ", "universe = ",
 	"vanilla", "standard", "getenv = true", "\r\n", "\t", " ", "0",
 	"-20", "99999999999999999999", "A = $(A)", "\0",
+	"'", "''", "\"\"", "environment = \"", "arguments = \"'",
 };
 
 static int

@@ -3,7 +3,7 @@
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
  *
- * checks: 434
+ * checks: 467
  */
 #include <sys/stat.h>
 
@@ -18,6 +18,7 @@
 #include "buf.h"
 #include "expr.h"
 #include "submit.h"
+#include "starter_jobargs.h"
 #include "test.h"
 #include "xalloc.h"
 
@@ -140,6 +141,17 @@ static const struct good good[] = {
 	  0, "RootDir", "\"/jail\"" },
 	{ "environment", "executable = /bin/true\nenvironment = A=1;B=two "
 	  "words\nqueue\n", 1, 0, "Env", "\"A=1;B=two words\"" },
+	{ "new-style environment", "executable = /bin/true\nenvironment = "
+	  "\"A=1 B='x y' C=it''s\"\nqueue\n", 1, 0, "Env",
+	  "\"A=1;B=x y;C=its\"" },
+	{ "new-style environment over getenv", "executable = /bin/true\n"
+	  "getenv = True\nenvironment = \"HOME='/x y'\"\nqueue\n", 1, 0,
+	  "Env", "\"PATH=/bin:/usr/bin;HOME=/x y\"" },
+	{ "new-style arguments", "executable = /bin/true\narguments = "
+	  "\"a  b\"\nqueue\n", 1, 0, "Args", "\"a b\"" },
+	{ "new-style arguments quoted", "executable = /bin/true\n"
+	  "arguments = \"'it''s' x\"\nqueue\n", 1, 0, "Args",
+	  "\"it's x\"" },
 	{ "getenv", "executable = /bin/true\ngetenv = true\nqueue\n", 1, 0,
 	  "Env", "\"HOME=/home/someone;PATH=/bin:/usr/bin\"" },
 	{ "getenv and environment", "executable = /bin/true\n"
@@ -183,6 +195,12 @@ struct bad {
 };
 
 static const struct bad bad[] = {
+	{ "new-style arguments open quote", "executable = /bin/true\n"
+	  "arguments = \"a 'b\"\nqueue\n", 2, "single quote is not closed" },
+	{ "new-style arguments lone quote", "executable = /bin/true\n"
+	  "arguments = \"a \" b\"\nqueue\n", 2, "lone \"" },
+	{ "new-style environment semicolon", "executable = /bin/true\n"
+	  "environment = \"A='x;y'\"\nqueue\n", 2, "cannot hold ';'" },
 	{ "no queue", "executable = /bin/true\n", 1, "no queue" },
 	{ "empty file", "", 1, "no queue" },
 	{ "no executable", "arguments = x\nqueue\n", 2, "no executable" },
@@ -550,6 +568,54 @@ check_split(void)
 	submit_result_free(&res);
 }
 
+/* New-style arguments, through condor_submit and then the starter's
+ * splitter: the words their author meant. */
+static void
+check_new_style_words(const struct submit_env *env)
+{
+	static const struct { const char *args, *words; } cases[] = {
+		{ "\"a 'b c' d\"", "a|b c|d" },
+		{ "\"'it''s' \"\"q\"\" e\\f\"", "it's|\"q\"|e\\f" },
+		{ "\"one   two\"", "one|two" },
+		{ "\"x ''\"", "x|" },
+		{ "\"x 'a b'c\"", "x|a bc" },
+	};
+	struct submit_result res;
+	struct ad *ad;
+	char err[1024], name[256], text[256], *args, **words;
+	struct buf got;
+	size_t i;
+	int n, k;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(text, sizeof(text), "executable = /bin/true\n"
+		    "arguments = %s\nqueue\n", cases[i].args);
+		snprintf(name, sizeof(name), "new-style words of %s",
+		    cases[i].args);
+		buf_init(&got);
+		args = NULL;
+		ad = NULL;
+		if (submit_parse(text, strlen(text), "f", env, &res, err,
+		    sizeof(err)) == 0 &&
+		    (ad = submit_proc_ad(&res, 0, CLUSTER, err,
+		    sizeof(err))) != NULL &&
+		    ad_get_string(ad, "Args", &args) == 0 &&
+		    (n = jobargs_split(args, &words, err, sizeof(err))) >= 0) {
+			for (k = 0; k < n; k++)
+				buf_printf(&got, "%s%s", k ? "|" : "",
+				    words[k]);
+			jobargs_free(words);
+		} else
+			buf_printf(&got, "(error: %s)", err);
+		CHECK_STR(name, got.data, cases[i].words);
+		buf_free(&got);
+		free(args);
+		if (ad != NULL)
+			ad_free(ad);
+		submit_result_free(&res);
+	}
+}
+
 static void
 check_expand_cluster(void)
 {
@@ -579,6 +645,7 @@ main(void)
 		check_bad(&bad[i], &env);
 	check_files();
 	check_split();
+	check_new_style_words(&env);
 	check_expand_cluster();
 	cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
