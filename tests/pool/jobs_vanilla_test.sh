@@ -6,7 +6,7 @@
 # condor_rm of a running job, condor_vacate, and a startd killed under a
 # running job.
 #
-# checks: 51
+# checks: 53
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -95,6 +95,27 @@ check "LastRemoteHost in the history" bash -c \
 	"CONDOR_CONFIG=$POOL/cm/condor_config condor_history $C -af LastRemoteHost | grep -Eqx 'exec[12]'"
 check "RemoteWallClockTime in the history" \
 	test -n "$(cm condor_history "$C.0" -af RemoteWallClockTime)"
+
+# --- 1b. HTCondor's new syntax for arguments and environment ----------
+cat >words.sh <<'EOF'
+#!/bin/sh
+for w in "$@"; do echo "word [$w]"; done
+echo "B [$B]"
+EOF
+chmod 755 words.sh
+cat >words.sub <<'EOF'
+universe    = vanilla
+executable  = words.sh
+arguments   = "a 'b c' 'it''s' ""q"""
+environment = "A=1 B='x y'"
+output      = words.out
+queue
+EOF
+NW=$(submit words.sub)
+check "a job with new-style arguments and environment completes" \
+	wait_for 90 in_history "$NW.0"
+printf 'word [a]\nword [b c]\nword [it'"'"'s]\nword ["q"]\nB [x y]\n' >words.want
+check "... its words and variable are its author's" cmp -s words.want words.out
 
 # --- 2. input removed after submit: held, then released --------------
 echo "late input" >late.in
