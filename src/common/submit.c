@@ -18,6 +18,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -199,6 +200,12 @@ struct parser {
 	char			 opsys[32];	/* the default requirements */
 	/* Bounds on one top-level expansion. */
 	size_t			 nsubst;
+	/* The queue statement being expanded: its variables (lower
+	 * case) and the current item's values, $(Step) and $(Row). */
+	char			**qvars;
+	size_t			 nqvars;
+	char			**qvals;
+	size_t			 qstep, qrow;
 };
 
 static int	expand(struct parser *, const char *, int, size_t, int,
@@ -487,6 +494,22 @@ expand_ref(struct parser *p, const char *text, const char **end, int line,
 		*deps |= DEP_CLUSTER;
 		return 0;
 	}
+	/* The queue statement's: they change from one proc to the next. */
+	if (strcmp(lname, "step") == 0 || strcmp(lname, "row") == 0 ||
+	    strcmp(lname, "itemindex") == 0) {
+		buf_printf(out, "%zu", lname[0] == 's' ? p->qstep : p->qrow);
+		*deps |= DEP_PROCESS;
+		return 0;
+	}
+	for (len = 0; len < p->nqvars; len++)
+		if (strcmp(lname, p->qvars[len]) == 0) {
+			/* (A macro of the same name is hidden, not unused.) */
+			if ((d = def_find(p, canonical(lname))) != NULL)
+				d->used = 1;
+			buf_adds(out, p->qvals != NULL ? p->qvals[len] : "");
+			*deps |= DEP_PROCESS;
+			return 0;
+		}
 	if ((d = def_find(p, canonical(lname))) == NULL) {
 		if (dflt != NULL) {
 			buf_add(out, dflt, dlen);
@@ -818,6 +841,7 @@ args_from_new_style(struct parser *p, const char *text, int line)
 	if ((n = new_style_words(text, &words, &why)) == -1) {
 		perr(p, line, "arguments: %s", why);
 		buf_free(&words);
+		buf_free(&args);
 		return NULL;
 	}
 	for (i = 0, w = words.data; i < n; i++, w += strlen(w) + 1) {
@@ -1449,43 +1473,332 @@ expand_all(struct parser *p, size_t proc, struct kval *kv, struct kval *cv,
 	return 0;
 }
 
-/* "queue [N]" at LINE: ARG is what follows the word. */
+/* The items of a queue statement: NITEMS rows of NVARS values. */
+struct items {
+	char	**vars;		/* lower case */
+	size_t	  nvars;
+	char	**vals;		/* row after row */
+	size_t	  nitems;
+	size_t	  cap;
+};
+
+static void
+items_free(struct items *it)
+{
+	size_t i;
+
+	for (i = 0; i < it->nvars; i++)
+		free(it->vars[i]);
+	for (i = 0; i < it->nitems * it->nvars; i++)
+		free(it->vals[i]);
+	free(it->vars);
+	free(it->vals);
+	memset(it, 0, sizeof(*it));
+}
+
+/* One row from TEXT: split at commas and white space, the last variable
+ * taking the rest of it. */
+static void
+items_add_row(struct items *it, const char *text)
+{
+	const char *s = text, *e;
+	size_t v;
+
+	if (it->nitems + 1 > it->cap) {
+		it->cap = it->cap ? 2 * it->cap : 16;
+		it->vals = xreallocarray(it->vals, it->cap * it->nvars,
+		    sizeof(*it->vals));
+	}
+	for (v = 0; v < it->nvars; v++) {
+		while (*s == ',' || isspace((unsigned char)*s))
+			s++;
+		if (v + 1 == it->nvars) {
+			e = s + strlen(s);
+			while (e > s && isspace((unsigned char)e[-1]))
+				e--;
+		} else
+			e = s + strcspn(s, ", \t");
+		it->vals[it->nitems * it->nvars + v] = xstrndup(s,
+		    (size_t)(e - s));
+		s = e;
+	}
+	it->nitems++;
+}
+
+/* Each line of TEXT (blank lines and # comments left out) a row. */
+static void
+items_add_lines(struct items *it, char *text)
+{
+	char *l, *save = NULL;
+
+	for (l = strtok_r(text, "\n", &save); l != NULL;
+	    l = strtok_r(NULL, "\n", &save)) {
+		l = trim(l);
+		if (*l != '\0' && *l != '#')
+			items_add_row(it, l);
+	}
+}
+
+/* Whether LIST (a "(...)" spanning lines, or what is left of the line)
+ * is closed; its inside into *IN (NUL-terminated in place). */
+static int
+paren_list(char *list, char **in)
+{
+	char *close;
+
+	list = trim(list);
+	if (*list != '(') {
+		*in = list;
+		return 1;
+	}
+	if ((close = strrchr(list, ')')) == NULL || trim(close + 1)[0] != '\0')
+		return 0;
+	*close = '\0';
+	*in = list + 1;
+	return 1;
+}
+
+/* The rows of "from FILE" or "from ( lines )"; -1 with the error. */
+static int
+items_from(struct parser *p, struct items *it, char *rest, int line)
+{
+	char *in, *path, shownbuf[64];
+	struct buf b;
+	struct stat st;
+	FILE *f;
+	char chunk[8192];
+	size_t n;
+	int fd;
+
+	if (*trim(rest) == '(') {
+		if (!paren_list(rest, &in)) {
+			perr(p, line, "queue ... from (: the list is not closed "
+			    "with )");
+			return -1;
+		}
+		items_add_lines(it, in);
+		return 0;
+	}
+	rest = trim(rest);
+	if (*rest == '\0') {
+		perr(p, line, "queue ... from: a file or a ( list ) is "
+		    "missing");
+		return -1;
+	}
+	path = path_join(p->cwd, rest);
+	memset(&st, 0, sizeof(st));
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1 ||
+	    fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
+	    (f = fdopen(fd, "r")) == NULL) {
+		if (fd != -1 && !S_ISREG(st.st_mode))
+			errno = EINVAL;
+		perr(p, line, "queue ... from %s: %s", shown(rest, shownbuf,
+		    sizeof(shownbuf)), errno == EINVAL ? "not a regular file" :
+		    strerror(errno));
+		if (fd != -1)
+			close(fd);
+		free(path);
+		return -1;
+	}
+	free(path);
+	buf_init(&b);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		buf_add(&b, chunk, n);
+		if (b.len > SUBMIT_MAX_FILE)
+			break;
+	}
+	fclose(f);
+	if (b.len > SUBMIT_MAX_FILE || memchr(b.data, '\0', b.len) != NULL) {
+		perr(p, line, "queue ... from %s: not a text file of at most "
+		    "%d bytes", shown(rest, shownbuf, sizeof(shownbuf)),
+		    SUBMIT_MAX_FILE);
+		buf_free(&b);
+		return -1;
+	}
+	for (n = 0; n < b.len; n++)
+		if (b.data[n] == '\r')
+			b.data[n] = '\n';
+	items_add_lines(it, b.data);
+	buf_free(&b);
+	return 0;
+}
+
+/* The rows of "matching [files|dirs] GLOB...", sorted as glob sorts. */
+static int
+items_matching(struct parser *p, struct items *it, char *rest, int line)
+{
+	char *w, *save = NULL, *pat;
+	int want = 3;	/* 1 files, 2 directories */
+	glob_t g;
+	struct stat st;
+	size_t i;
+
+	for (w = strtok_r(rest, " \t", &save); w != NULL;
+	    w = strtok_r(NULL, " \t", &save)) {
+		if (strcasecmp(w, "files") == 0 || strcasecmp(w, "dirs") == 0) {
+			want = w[0] == 'f' || w[0] == 'F' ? 1 : 2;
+			continue;
+		}
+		pat = path_join(p->cwd, w);
+		memset(&g, 0, sizeof(g));
+		if (glob(pat, 0, NULL, &g) == 0) {
+			for (i = 0; i < g.gl_pathc; i++) {
+				const char *m = g.gl_pathv[i];
+
+				if (stat(m, &st) == -1 ||
+				    !((want & 1 && !S_ISDIR(st.st_mode)) ||
+				    (want & 2 && S_ISDIR(st.st_mode))))
+					continue;
+				/* As written: relative stays relative. */
+				if (w[0] != '/' && strncmp(m, p->cwd,
+				    strlen(p->cwd)) == 0 &&
+				    m[strlen(p->cwd)] == '/')
+					m += strlen(p->cwd) + 1;
+				items_add_row(it, m);
+				if (it->nitems > SUBMIT_MAX_PROCS)
+					break;
+			}
+		}
+		globfree(&g);
+		free(pat);
+	}
+	(void)line;
+	return 0;
+}
+
+/*
+ * What follows "queue": [N] [VAR[,VAR...] in|from|matching ...].  *N is
+ * the count; IT gets the items (none for a plain "queue N").
+ */
+static int
+queue_args(struct parser *p, char *text, int line, long long *n,
+    struct items *it)
+{
+	char *s = trim(text), *w, *kw = NULL, *rest = NULL, *vars, *in;
+	char shownbuf[64], *v, *save = NULL;
+	size_t len;
+
+	*n = 1;
+	if (*s == '\0')
+		return 0;
+	if (isdigit((unsigned char)*s) || *s == '-' || *s == '+') {
+		len = strcspn(s, " \t");
+		w = xstrndup(s, len);
+		if (parse_long(w, n) == -1 || *n < 0) {
+			perr(p, line, "the queue count must be a whole number "
+			    "of jobs, 0 or more, not \"%s\"",
+			    shown(w, shownbuf, sizeof(shownbuf)));
+			free(w);
+			return -1;
+		}
+		free(w);
+		s = trim(s + len);
+		if (*s == '\0')
+			return 0;
+	}
+	/* The keyword: the first word that is one. */
+	for (w = s; *w != '\0'; ) {
+		len = strcspn(w, " \t,(");
+		if ((len == 2 && strncasecmp(w, "in", 2) == 0) ||
+		    (len == 4 && strncasecmp(w, "from", 4) == 0) ||
+		    (len == 8 && strncasecmp(w, "matching", 8) == 0)) {
+			kw = w;
+			rest = w + len;
+			break;
+		}
+		w += len;
+		w += strspn(w, " \t,");
+		if (*w == '(')
+			break;
+	}
+	if (kw == NULL) {
+		perr(p, line, "queue takes [N] [VARS in|from|matching ...], "
+		    "not \"%s\"", shown(s, shownbuf, sizeof(shownbuf)));
+		return -1;
+	}
+	vars = xstrndup(s, (size_t)(kw - s));
+	for (v = strtok_r(vars, " \t,", &save); v != NULL;
+	    v = strtok_r(NULL, " \t,", &save)) {
+		if (!macro_name_valid(v) || strlen(v) > AD_MAX_NAME) {
+			perr(p, line, "queue: bad variable name \"%s\"",
+			    shown(v, shownbuf, sizeof(shownbuf)));
+			free(vars);
+			return -1;
+		}
+		it->vars = xreallocarray(it->vars, it->nvars + 1,
+		    sizeof(*it->vars));
+		it->vars[it->nvars] = xstrdup(v);
+		lower(it->vars[it->nvars++]);
+	}
+	free(vars);
+	if (it->nvars == 0) {
+		it->vars = xcalloc(1, sizeof(*it->vars));
+		it->vars[it->nvars++] = xstrdup("item");
+	}
+	switch (tolower((unsigned char)kw[0])) {
+	case 'i':
+		if (!paren_list(rest, &in)) {
+			perr(p, line, "queue ... in (: the list is not closed "
+			    "with )");
+			return -1;
+		}
+		/* Items at commas, white space and line ends; one value
+		 * an item whatever the variables. */
+		for (v = strtok_r(in, ", \t\n", &save); v != NULL;
+		    v = strtok_r(NULL, ", \t\n", &save))
+			items_add_row(it, v);
+		return 0;
+	case 'f':
+		return items_from(p, it, rest, line);
+	default:
+		return items_matching(p, it, rest, line);
+	}
+}
+
+/* "queue [N] [VARS in|from|matching ...]" at LINE: ARG is what follows
+ * the word. */
 static int
 queue_stmt(struct parser *p, const char *arg, int line)
 {
 	struct kval kv[NKW], *cv = NULL;
 	struct def **cdefs = NULL, cnt;
-	char **cnames = NULL, shownbuf[64];
+	char **cnames = NULL;
+	struct items it;
 	struct stmt *st;
 	struct kval q;
-	size_t ncv, i, k;
+	size_t ncv, i, k, per;
 	long long n = 1;
 	int rc = -1, deps = 0;
 
 	memset(kv, 0, sizeof(kv));
 	memset(&cnt, 0, sizeof(cnt));
+	memset(&it, 0, sizeof(it));
 	cnt.value = (char *)arg;
 	cnt.line = line;
 	if (kval_expand(p, &cnt, p->nprocs, &q) == -1)
 		return -1;
-	if (q.text != NULL && (parse_long(q.text, &n) == -1 || n < 0)) {
-		if (strpbrk(q.text, " \t") != NULL)
-			perr(p, line, "queue takes one count (queue [N]), not "
-			    "\"%s\"", shown(q.text, shownbuf,
-			    sizeof(shownbuf)));
-		else
-			perr(p, line, "the queue count must be a whole number "
-			    "of jobs, 0 or more, not \"%s\"",
-			    shown(q.text, shownbuf, sizeof(shownbuf)));
+	if (q.text != NULL && queue_args(p, q.text, line, &n, &it) == -1) {
 		free(q.text);
+		items_free(&it);
 		return -1;
 	}
 	free(q.text);
+	/* N jobs for each item. */
+	per = (size_t)n;
+	if (it.nvars > 0)
+		n = it.nitems > 0 && per > 0 && it.nitems >
+		    (size_t)SUBMIT_MAX_PROCS / per ? SUBMIT_MAX_PROCS + 1LL :
+		    (long long)(it.nitems * per);
 	if (n > (long long)(SUBMIT_MAX_PROCS - p->nprocs)) {
 		perr(p, line, "too many jobs: a cluster holds at most %d",
 		    SUBMIT_MAX_PROCS);
+		items_free(&it);
 		return -1;
 	}
+	p->qvars = it.vars;
+	p->nqvars = it.nvars;
+	p->qvals = it.nitems > 0 ? it.vals : NULL;
+	p->qstep = p->qrow = 0;
 
 	/* The custom attributes, in the order first defined. */
 	ncv = p->ncustoms;
@@ -1523,6 +1836,11 @@ queue_stmt(struct parser *p, const char *arg, int line)
 	if (n > 1 && (deps & DEP_PROCESS)) {
 		st->more = xcalloc((size_t)n - 1, sizeof(*st->more));
 		for (k = 1; k < (size_t)n; k++) {
+			/* Item k / per, step k % per. */
+			p->qstep = per > 0 ? k % per : 0;
+			p->qrow = per > 0 ? k / per : 0;
+			if (it.nitems > 0)
+				p->qvals = &it.vals[p->qrow * it.nvars];
 			if (expand_all(p, st->first + k, kv, cv, cdefs, ncv,
 			    1) == -1)
 				goto out;
@@ -1534,6 +1852,9 @@ queue_stmt(struct parser *p, const char *arg, int line)
 	p->nprocs += (size_t)n;
 	rc = 0;
 out:
+	p->qvars = p->qvals = NULL;
+	p->nqvars = 0;
+	items_free(&it);
 	kvals_free(kv, NKW);
 	kvals_free(cv, ncv);
 	free(cv);
@@ -1756,6 +2077,20 @@ parser_free(struct parser *p)
 	free(p->cwd);
 }
 
+/* Whether TEXT is a queue statement whose "(" list is not closed. */
+static int
+queue_list_open(const char *text)
+{
+	const char *open;
+
+	text += strspn(text, " \t");
+	if (strncasecmp(text, "queue", 5) != 0 ||
+	    !isspace((unsigned char)text[5]) ||
+	    (open = strchr(text, '(')) == NULL)
+		return 0;
+	return strchr(open, ')') == NULL;
+}
+
 int
 submit_parse(const char *text, size_t len, const char *filename,
     const struct submit_env *env, struct submit_result *res, char *err,
@@ -1815,6 +2150,12 @@ submit_parse(const char *text, size_t len, const char *filename,
 			line.data[--line.len] = '\0';
 			if (pos < len)
 				continue;
+		}
+		/* A queue statement's "(" list goes on to its ")". */
+		if (pos < len && queue_list_open(line.data)) {
+			buf_addc(&line, '\n');
+			cont = 1;
+			continue;
 		}
 		if (parse_line(&p, line.data, start) == -1)
 			goto out;

@@ -6,7 +6,7 @@
 # condor_rm of a running job, condor_vacate, and a startd killed under a
 # running job.
 #
-# checks: 53
+# checks: 55
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -116,6 +116,21 @@ check "a job with new-style arguments and environment completes" \
 	wait_for 90 in_history "$NW.0"
 printf 'word [a]\nword [b c]\nword [it'"'"'s]\nword ["q"]\nB [x y]\n' >words.want
 check "... its words and variable are its author's" cmp -s words.want words.out
+
+# HTCondor's item queue forms.
+cat >items.sub <<'EOF'
+universe    = vanilla
+executable  = words.sh
+arguments   = $(name) $(Step)
+output      = item.$(name).$(Step)
+queue 2 name in (alpha,
+                 beta)
+EOF
+IC=$(submit items.sub)
+items_done() { for n in alpha beta; do for s in 0 1; do in_history "$IC.$( [ $n = alpha ] && echo $s || echo $((s + 2)) )" || return 1; done; done; }
+check "queue 2 name in (alpha, beta) runs four jobs" wait_for 90 items_done
+check "... each with its item and step" bash -c \
+	'grep -qx "word \[beta\]" item.beta.1 && grep -qx "word \[1\]" item.beta.1 && grep -qx "word \[alpha\]" item.alpha.0'
 
 # --- 2. input removed after submit: held, then released --------------
 echo "late input" >late.in

@@ -63,6 +63,8 @@ static const char *tokens[] = {
 	"vanilla", "standard", "getenv = true", "\r\n", "\t", " ", "0",
 	"-20", "99999999999999999999", "A = $(A)", "\0",
 	"'", "''", "\"\"", "environment = \"", "arguments = \"'",
+	"queue x in (", " in ", " from (", " matching ", ")", "$(Item)",
+	"$(Step)", "$(Row)", "queue 2 a,b from (\n1 2\n)\n", "queue in (a b)",
 };
 
 static int

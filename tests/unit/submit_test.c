@@ -3,7 +3,7 @@
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
  *
- * checks: 467
+ * checks: 540
  */
 #include <sys/stat.h>
 
@@ -141,6 +141,33 @@ static const struct good good[] = {
 	  0, "RootDir", "\"/jail\"" },
 	{ "environment", "executable = /bin/true\nenvironment = A=1;B=two "
 	  "words\nqueue\n", 1, 0, "Env", "\"A=1;B=two words\"" },
+	{ "queue in", "executable = /bin/true\narguments = $(x)\n"
+	  "queue x in (a b c)\n", 3, 1, "Args", "\"b\"" },
+	{ "queue in commas", "executable = /bin/true\narguments = $(Item)\n"
+	  "queue in (a, b,c)\n", 3, 2, "Args", "\"c\"" },
+	{ "queue in over lines", "executable = /bin/true\narguments = $(x)\n"
+	  "QUEUE x IN (\n  a\n  b\n)\noutput = o\n", 2, 1, "Args",
+	  "\"b\"" },
+	{ "queue in over lines, CRLF", "executable = /bin/true\r\n"
+	  "arguments = $(x)\r\nqueue x in (\r\na\r\nb\r\n)\r\n", 2, 1,
+	  "Args", "\"b\"" },
+	{ "queue N in", "executable = /bin/true\narguments = "
+	  "$(Item)-$(Step)-$(Row)\nqueue 2 in (a b)\n", 4, 3, "Args",
+	  "\"b-1-1\"" },
+	{ "queue N in, process", "executable = /bin/true\narguments = "
+	  "$(Process)\nqueue 2 in (a b)\n", 4, 3, "Args", "\"3\"" },
+	{ "queue from inline", "executable = /bin/true\narguments = "
+	  "$(a)/$(b)\nqueue a,b from (\n1 x\n# not an item\n\n2 y z\n)\n",
+	  2, 1, "Args", "\"2/y z\"" },
+	{ "queue from inline, one variable gets the line", "executable = "
+	  "/bin/true\narguments = $(Item)\nqueue from (\n  p q  \n)\n", 1, 0,
+	  "Args", "\"p q\"" },
+	{ "queue vars win over macros", "x = macro\nexecutable = /bin/true\n"
+	  "arguments = $(x)\nqueue x in (item)\n", 1, 0, "Args",
+	  "\"item\"" },
+	{ "queue in, then plain", "executable = /bin/true\narguments = "
+	  "$(x:none)\nqueue x in (a b)\nqueue\n", 3, 2, "Args",
+	  "\"none\"" },
 	{ "new-style environment", "executable = /bin/true\nenvironment = "
 	  "\"A=1 B='x y' C=it''s\"\nqueue\n", 1, 0, "Env",
 	  "\"A=1;B=x y;C=its\"" },
@@ -207,9 +234,23 @@ static const struct bad bad[] = {
 	{ "queue -1", "executable = /bin/true\nqueue -1\n", 2,
 	  "queue count" },
 	{ "queue word", "executable = /bin/true\nqueue many\n", 2,
-	  "queue count" },
-	{ "queue in", "executable = /bin/true\nqueue f in (a b)\n", 2,
-	  "one count" },
+	  "queue takes [N] [VARS in|from|matching" },
+	{ "queue in unclosed", "executable = /bin/true\nqueue f in (a b\n"
+	  "arguments = x\n", 2, "not closed" },
+	{ "queue from unclosed", "executable = /bin/true\nqueue f from (\n"
+	  "a\n", 2, "not closed" },
+	{ "queue from no file", "executable = /bin/true\n"
+	  "queue f from /nonexistent/list\n", 2, "No such file" },
+	{ "queue from nothing", "executable = /bin/true\nqueue f from\n", 2,
+	  "missing" },
+	{ "queue from a device", "executable = /bin/true\n"
+	  "queue f from /dev/zero\n", 2, "not a regular file" },
+	{ "queue bad variable", "executable = /bin/true\n"
+	  "queue 1x in (a)\n", 2, "the queue count" },
+	{ "queue bad variable name", "executable = /bin/true\n"
+	  "queue a-b in (a)\n", 2, "bad variable name" },
+	{ "queue items too many", "executable = /bin/true\n"
+	  "queue 50001 in (a b)\n", 2, "too many" },
 	{ "queue too many", "executable = /bin/true\nqueue 100001\n", 2,
 	  "too many" },
 	{ "queue too many sum", "executable = /bin/true\nqueue 60000\n"
@@ -568,6 +609,87 @@ check_split(void)
 	submit_result_free(&res);
 }
 
+/* The Args of every proc of TEXT (with cwd DIR) joined by '|', or the
+ * error. */
+static char *
+all_args(const char *text)
+{
+	struct submit_env env = { dir, test_environ, 0 };
+	struct submit_result res;
+	struct buf b;
+	struct ad *ad;
+	char err[1024], *args;
+	size_t i;
+
+	buf_init(&b);
+	if (submit_parse(text, strlen(text), "f", &env, &res, err,
+	    sizeof(err)) == -1)
+		buf_printf(&b, "(error: %s)", err);
+	else
+		for (i = 0; i < res.nprocs; i++) {
+			if ((ad = submit_proc_ad(&res, i, CLUSTER, err,
+			    sizeof(err))) == NULL)
+				break;
+			if (ad_get_string(ad, "Args", &args) == 0) {
+				buf_printf(&b, "%s%s", i ? "|" : "", args);
+				free(args);
+			}
+			ad_free(ad);
+		}
+	submit_result_free(&res);
+	return buf_take(&b);
+}
+
+/* queue ... from FILE and queue ... matching, on real files. */
+static void
+check_queue_files(void)
+{
+	char *path, *got, *text;
+
+	path = xasprintf("%s/q", dir);
+	mkdir(path, 0755);
+	free(path);
+	path = xasprintf("%s/q/rows", dir);
+	write_file(path, "1, one\r\n# a comment\n\n2 two words\n", 0644);
+	free(path);
+	path = xasprintf("%s/q/a.dat", dir);
+	write_file(path, "x", 0644);
+	free(path);
+	path = xasprintf("%s/q/b.dat", dir);
+	write_file(path, "x", 0644);
+	free(path);
+	path = xasprintf("%s/q/c.dat", dir);
+	mkdir(path, 0755);
+	free(path);
+
+	got = all_args("executable = /bin/true\narguments = $(n):$(w)\n"
+	    "queue n, w from q/rows\n");
+	CHECK_STR("queue from a file (commas, CRLF, comments)", got,
+	    "1:one|2:two words");
+	free(got);
+	got = all_args("executable = /bin/true\narguments = $(Item)\n"
+	    "queue matching files q/*.dat\n");
+	CHECK_STR("queue matching files", got, "q/a.dat|q/b.dat");
+	free(got);
+	got = all_args("executable = /bin/true\narguments = $(d)\n"
+	    "queue d matching dirs q/*.dat\n");
+	CHECK_STR("queue matching dirs", got, "q/c.dat");
+	free(got);
+	text = xasprintf("executable = /bin/true\narguments = $(Item)\n"
+	    "queue matching %s/q/*.dat\n", dir);
+	got = all_args(text);
+	free(text);
+	text = xasprintf("%s/q/a.dat|%s/q/b.dat|%s/q/c.dat", dir, dir, dir);
+	CHECK_STR("queue matching an absolute pattern, files and dirs", got,
+	    text);
+	free(text);
+	free(got);
+	got = all_args("executable = /bin/true\narguments = $(Item:none)\n"
+	    "queue matching q/*.none\nqueue\n");
+	CHECK_STR("queue matching nothing queues nothing", got, "none");
+	free(got);
+}
+
 /* New-style arguments, through condor_submit and then the starter's
  * splitter: the words their author meant. */
 static void
@@ -646,6 +768,7 @@ main(void)
 	check_files();
 	check_split();
 	check_new_style_words(&env);
+	check_queue_files();
 	check_expand_cluster();
 	cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
