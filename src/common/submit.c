@@ -62,6 +62,8 @@ enum kw {
 	KW_IMAGE_SIZE,
 	KW_ALLOWED_JOB_DURATION,
 	KW_REQUEST_MEMORY,
+	KW_REQUEST_CPUS,
+	KW_REQUEST_DISK,
 	NKW
 };
 
@@ -89,6 +91,8 @@ static const struct keyword {
 	{ "image_size",			KW_IMAGE_SIZE },
 	{ "allowed_job_duration",	KW_ALLOWED_JOB_DURATION },
 	{ "request_memory",		KW_REQUEST_MEMORY },
+	{ "request_cpus",		KW_REQUEST_CPUS },
+	{ "request_disk",		KW_REQUEST_DISK },
 	/* HTCondor's file transfer switches: files always travel here. */
 	{ "should_transfer_files",	-1 },
 	{ "when_to_transfer_output",	-1 },
@@ -102,19 +106,22 @@ static const char *kw_names[NKW] = {
 	"log", "rootdir", "environment", "getenv", "universe",
 	"requirements", "rank", "priority", "notification", "notify_user",
 	"image_size", "allowed_job_duration", "request_memory",
+	"request_cpus", "request_disk",
 };
 
-/* "2 GB", "512", "1.5G", "100MB" in MB (rounded up); -1 if it is not one. */
+/* TEXT, an amount with an optional unit (K, KB, M, MB, G, GB, T, TB,
+ * any case), in units of BASE KB (1 for KB, 1024 for MB), rounded up;
+ * a bare number is in those units already.  -1 if it is not one. */
 static long long
-memory_mb(const char *text)
+amount_in(const char *text, double base)
 {
-	static const struct { const char *unit; double mb; } units[] = {
-		{ "", 1 }, { "k", 1.0 / 1024 }, { "kb", 1.0 / 1024 },
-		{ "m", 1 }, { "mb", 1 }, { "g", 1024 }, { "gb", 1024 },
-		{ "t", 1048576 }, { "tb", 1048576 },
+	static const struct { const char *unit; double kb; } units[] = {
+		{ "k", 1 }, { "kb", 1 }, { "m", 1024 }, { "mb", 1024 },
+		{ "g", 1048576 }, { "gb", 1048576 },
+		{ "t", 1073741824.0 }, { "tb", 1073741824.0 },
 	};
 	char *end;
-	double v;
+	double v, n;
 	size_t i;
 
 	errno = 0;
@@ -123,13 +130,46 @@ memory_mb(const char *text)
 		return -1;
 	while (*end == ' ' || *end == '\t')
 		end++;
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (strcasecmp(end, units[i].unit) == 0) {
-			double mb = v * units[i].mb;
+	if (*end == '\0')
+		n = v;
+	else {
+		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (strcasecmp(end, units[i].unit) == 0)
+				break;
+		if (i == sizeof(units) / sizeof(units[0]))
+			return -1;
+		n = v * units[i].kb / base;
+	}
+	return n < 1 ? 1 : (long long)(n + 0.999999);
+}
 
-			return mb < 1 ? 1 : (long long)(mb + 0.999999);
-		}
-	return -1;
+/* request_disk: KB. */
+static long long
+disk_kb(const char *text)
+{
+	return amount_in(text, 1);
+}
+
+/* request_cpus: a whole number of cores, 1 or more. */
+static long long
+cpus(const char *text)
+{
+	long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoll(text, &end, 10);
+	while (*end == ' ' || *end == '\t')
+		end++;
+	return errno != 0 || end == text || *end != '\0' || v < 1 ||
+	    v > 4096 ? -1 : v;
+}
+
+/* "2 GB", "512", "1.5G", "100MB" in MB (rounded up); -1 if it is not one. */
+static long long
+memory_mb(const char *text)
+{
+	return amount_in(text, 1024);
 }
 
 /*
@@ -1296,9 +1336,17 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 		if (!refs_name(refs.data, "OpSys"))
 			buf_printf(&b, "%s(OpSys == \"%s\")",
 			    b.len ? " && " : "", p->opsys);
+		/* What the job requests, as HTCondor joins it. */
 		if (!refs_name(refs.data, "Disk"))
-			buf_printf(&b, "%s(Disk >= ImageSize)",
-			    b.len ? " && " : "");
+			buf_printf(&b, "%s(TARGET.Disk >= %s)",
+			    b.len ? " && " : "", kv[KW_REQUEST_DISK].text ?
+			    "RequestDisk" : "ImageSize");
+		if (kv[KW_REQUEST_MEMORY].text != NULL &&
+		    !refs_name(refs.data, "Memory"))
+			buf_printf(&b, " && (TARGET.Memory >= RequestMemory)");
+		if (kv[KW_REQUEST_CPUS].text != NULL &&
+		    !refs_name(refs.data, "Cpus"))
+			buf_printf(&b, " && (TARGET.Cpus >= RequestCpus)");
 		if (jattrs_put(p, j, "Requirements", xstrdup(b.data),
 		    k->deps, k->line) == -1)
 			goto out;
@@ -1388,6 +1436,14 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 	if (WANT(kv[KW_REQUEST_MEMORY].deps) && put_amount(p, j, kv,
 	    KW_REQUEST_MEMORY, "RequestMemory", memory_mb,
 	    "a positive amount of memory (MB, or with KB, MB, GB or TB)") == -1)
+		goto out;
+	if (WANT(kv[KW_REQUEST_CPUS].deps) && put_amount(p, j, kv,
+	    KW_REQUEST_CPUS, "RequestCpus", cpus,
+	    "a whole number of cores, 1 or more") == -1)
+		goto out;
+	if (WANT(kv[KW_REQUEST_DISK].deps) && put_amount(p, j, kv,
+	    KW_REQUEST_DISK, "RequestDisk", disk_kb,
+	    "a positive amount of disk (KB, or with KB, MB, GB or TB)") == -1)
 		goto out;
 	if (WANT(kv[KW_ALLOWED_JOB_DURATION].deps) && put_amount(p, j, kv,
 	    KW_ALLOWED_JOB_DURATION, "AllowedJobDuration", seconds,

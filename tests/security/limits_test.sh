@@ -7,7 +7,7 @@
 # held with a HoldReason naming it (a write past MAX_JOB_WRITE_MB fails
 # with EDQUOT instead); a job within every cap completes.
 #
-# checks: 26
+# checks: 27
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 . "$(dirname "$0")/../lib/standard_pool.sh"
@@ -105,11 +105,18 @@ else
 	echo "SKIP ... killed by the kernel at the limit: no /usr/bin/python3"
 	echo "SKIP ... and its memory cgroup is removed: no /usr/bin/python3"
 fi
+# A request no machine has: the job does not match (its requests join
+# its Requirements); the one after it, which fits, runs meanwhile.
+X=$(job huge 'echo huge' 'request_memory = 100 TB')
 R=$(job modest 'echo modest' 'request_memory = 2 GB')
 check "legitimate: request_memory = 2 GB is RequestMemory 2048 (MB)" \
 	test "$(on cm condor_q "$R.0" -af RequestMemory 2>/dev/null)" = 2048 -o \
 	"$(on cm condor_history "$R.0" -af RequestMemory 2>/dev/null)" = 2048
 check "... and the job completes" wait_for 90 gone "$R"
+# (Idle: 1, or 0, U, for a job that has never run.)
+check "a job asking for 100 TB of memory, submitted first, is still idle" \
+	bash -c "case '$(status_of "$X")' in 0|1) exit 0 ;; *) exit 1 ;; esac"
+on cm condor_rm "$X" >/dev/null 2>&1
 
 # --- Output: MAX_TRANSFER_OUTPUT_MB on the submitting host. -------------
 O=$(job loud 'head -c 3000000 /dev/zero; sleep 60')

@@ -3,7 +3,7 @@
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
  *
- * checks: 540
+ * checks: 593
  */
 #include <sys/stat.h>
 
@@ -141,6 +141,23 @@ static const struct good good[] = {
 	  0, "RootDir", "\"/jail\"" },
 	{ "environment", "executable = /bin/true\nenvironment = A=1;B=two "
 	  "words\nqueue\n", 1, 0, "Env", "\"A=1;B=two words\"" },
+	{ "request_cpus", "executable = /bin/true\nrequest_cpus = 4\nqueue\n",
+	  1, 0, "RequestCpus", "4" },
+	{ "request_disk bare is KB", "executable = /bin/true\n"
+	  "request_disk = 500\nqueue\n", 1, 0, "RequestDisk", "500" },
+	{ "request_disk in GB", "executable = /bin/true\n"
+	  "REQUEST_DISK = 1 GB\nqueue\n", 1, 0, "RequestDisk", "1048576" },
+	{ "request_disk in mb", "executable = /bin/true\n"
+	  "request_disk = 2mb\nqueue\n", 1, 0, "RequestDisk", "2048" },
+	{ "request_memory in GB", "executable = /bin/true\n"
+	  "request_memory = 2 GB\nqueue\n", 1, 0, "RequestMemory", "2048" },
+	{ "request_memory bare is MB", "executable = /bin/true\n"
+	  "request_memory = 512\nqueue\n", 1, 0, "RequestMemory", "512" },
+	{ "request_memory in KB", "executable = /bin/true\n"
+	  "request_memory = 4096 KB\nqueue\n", 1, 0, "RequestMemory", "4" },
+	{ "request per proc", "executable = /bin/true\n"
+	  "request_cpus = $(Item)\nqueue in (1 2 8)\n", 3, 2, "RequestCpus",
+	  "8" },
 	{ "queue in", "executable = /bin/true\narguments = $(x)\n"
 	  "queue x in (a b c)\n", 3, 1, "Args", "\"b\"" },
 	{ "queue in commas", "executable = /bin/true\narguments = $(Item)\n"
@@ -233,6 +250,14 @@ static const struct bad bad[] = {
 	{ "no executable", "arguments = x\nqueue\n", 2, "no executable" },
 	{ "queue -1", "executable = /bin/true\nqueue -1\n", 2,
 	  "queue count" },
+	{ "request_cpus 0", "executable = /bin/true\nrequest_cpus = 0\n"
+	  "queue\n", 2, "whole number of cores" },
+	{ "request_cpus fraction", "executable = /bin/true\n"
+	  "request_cpus = 1.5\nqueue\n", 2, "whole number of cores" },
+	{ "request_disk word", "executable = /bin/true\n"
+	  "request_disk = lots\nqueue\n", 2, "positive amount of disk" },
+	{ "request_memory unit", "executable = /bin/true\n"
+	  "request_memory = 2 XB\nqueue\n", 2, "positive amount of memory" },
 	{ "queue word", "executable = /bin/true\nqueue many\n", 2,
 	  "queue takes [N] [VARS in|from|matching" },
 	{ "queue in unclosed", "executable = /bin/true\nqueue f in (a b\n"
@@ -640,6 +665,54 @@ all_args(const char *text)
 	return buf_take(&b);
 }
 
+/* Requirements of TEXT's first proc. */
+static char *
+requirements_of(const char *text)
+{
+	struct submit_env env = { "/work/dir", test_environ, 0 };
+	struct submit_result res;
+	const struct expr *e;
+	struct ad *ad;
+	char err[1024], *r = NULL;
+
+	if (submit_parse(text, strlen(text), "f", &env, &res, err,
+	    sizeof(err)) == 0 && (ad = submit_proc_ad(&res, 0, CLUSTER, err,
+	    sizeof(err))) != NULL) {
+		if ((e = ad_lookup(ad, "Requirements")) != NULL)
+			r = expr_to_string(e);
+		ad_free(ad);
+	}
+	submit_result_free(&res);
+	return r != NULL ? r : xstrdup("");
+}
+
+/* What a job requests joins its Requirements, as in HTCondor. */
+static void
+check_requests(void)
+{
+	char *r;
+
+	r = requirements_of("executable = /bin/true\nrequest_cpus = 2\n"
+	    "request_memory = 1GB\nrequest_disk = 10MB\nqueue\n");
+	CHECK("requests join Requirements: cpus",
+	    strstr(r, "TARGET.Cpus >= RequestCpus") != NULL);
+	CHECK("... memory", strstr(r, "TARGET.Memory >= RequestMemory") !=
+	    NULL);
+	CHECK("... disk, instead of the image size",
+	    strstr(r, "TARGET.Disk >= RequestDisk") != NULL &&
+	    strstr(r, "ImageSize") == NULL);
+	free(r);
+	r = requirements_of("executable = /bin/true\nrequest_memory = 1GB\n"
+	    "requirements = Memory > 4000\nqueue\n");
+	CHECK("a requirement on Memory of the job's own is left alone",
+	    strstr(r, "RequestMemory") == NULL && strstr(r, "Memory > 4000"));
+	free(r);
+	r = requirements_of("executable = /bin/true\nqueue\n");
+	CHECK("no request, no clause", strstr(r, "Request") == NULL &&
+	    strstr(r, "TARGET.Disk >= ImageSize") != NULL);
+	free(r);
+}
+
 /* queue ... from FILE and queue ... matching, on real files. */
 static void
 check_queue_files(void)
@@ -769,6 +842,7 @@ main(void)
 	check_split();
 	check_new_style_words(&env);
 	check_queue_files();
+	check_requests();
 	check_expand_cluster();
 	cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
