@@ -12,6 +12,7 @@
  * has been read, the attributes every proc shares with the same text go
  * into the cluster ad and the rest into each proc's ad.
  */
+#include <sys/random.h>
 #include <sys/stat.h>
 
 #include <ctype.h>
@@ -550,7 +551,17 @@ expand_ref(struct parser *p, const char *text, const char **end, int line,
 			*deps |= DEP_PROCESS;
 			return 0;
 		}
-	if ((d = def_find(p, canonical(lname))) == NULL) {
+	if ((d = def_find(p, canonical(lname))) == NULL &&
+	    (strcmp(lname, "opsys") == 0 || strcmp(lname, "arch") == 0)) {
+		/* This machine's, as the default requirements have them. */
+		if (p->arch[0] == '\0') {
+			machine_arch(p->arch, sizeof(p->arch));
+			machine_opsys(p->opsys, sizeof(p->opsys));
+		}
+		buf_adds(out, lname[0] == 'o' ? p->opsys : p->arch);
+		return 0;
+	}
+	if (d == NULL) {
 		if (dflt != NULL) {
 			buf_add(out, dflt, dlen);
 			return 0;
@@ -568,6 +579,57 @@ expand_ref(struct parser *p, const char *text, const char **end, int line,
 }
 
 /*
+ * $RANDOM_INTEGER(LOW, HIGH[, STEP]) or $RANDOM_CHOICE(A, B, ...) at
+ * TEXT, drawn anew for each proc, into OUT; *END past it.
+ */
+static int
+expand_random(struct parser *p, const char *text, const char **end,
+    int line, int *deps, struct buf *out)
+{
+	const char *open = strchr(text, '('), *close;
+	char args[256], *a[64], *save = NULL, *w, *e, shownbuf[64];
+	long long lo, hi, step = 1;
+	int n = 0;
+	unsigned r;
+
+	if ((close = strchr(open, ')')) == NULL ||
+	    (size_t)(close - open - 1) >= sizeof(args)) {
+		perr(p, line, "bad %s", shown(text, shownbuf, 40));
+		return -1;
+	}
+	*end = close + 1;
+	memcpy(args, open + 1, (size_t)(close - open - 1));
+	args[close - open - 1] = '\0';
+	for (w = strtok_r(args, ",", &save); w != NULL && n < 64;
+	    w = strtok_r(NULL, ",", &save))
+		a[n++] = trim(w);
+	if (getrandom(&r, sizeof(r), 0) != (ssize_t)sizeof(r))
+		r = (unsigned)random();
+	*deps |= DEP_PROCESS;
+	if (text[8] == 'C') {		/* $RANDOM_CHOICE */
+		if (n == 0) {
+			perr(p, line, "$RANDOM_CHOICE() has no choices");
+			return -1;
+		}
+		buf_adds(out, a[r % (unsigned)n]);
+		return 0;
+	}
+	errno = 0;
+	if (n < 2 || n > 3 || (lo = strtoll(a[0], &e, 10), *e != '\0') ||
+	    (hi = strtoll(a[1], &e, 10), *e != '\0') ||
+	    (n == 3 && (step = strtoll(a[2], &e, 10), *e != '\0')) ||
+	    errno != 0 || hi < lo || step < 1 || hi - lo > 1000000000LL) {
+		perr(p, line, "$RANDOM_INTEGER takes (LOW, HIGH[, STEP]) "
+		    "with LOW <= HIGH, not \"%.*s\"", (int)(close - text <
+		    60 ? close - text + 1 : 60), text);
+		return -1;
+	}
+	buf_printf(out, "%lld", lo + (long long)(r %
+	    (unsigned long long)((hi - lo) / step + 1)) * step);
+	return 0;
+}
+
+/*
  * expand: TEXT (written at LINE) with its macro references expanded for
  * proc PROC, appended to OUT; the kinds of dependence found are or-ed
  * into *DEPS.  Returns 0 or -1 (the error recorded).
@@ -580,7 +642,14 @@ expand(struct parser *p, const char *text, int line, size_t proc,
 
 	while ((dollar = strchr(s, '$')) != NULL) {
 		buf_add(out, s, (size_t)(dollar - s));
-		if (dollar[1] == '(' || strncmp(dollar, "$ENV(", 5) == 0) {
+		if (strncmp(dollar, "$RANDOM_INTEGER(", 16) == 0 ||
+		    strncmp(dollar, "$RANDOM_CHOICE(", 15) == 0) {
+			if (expand_random(p, dollar, &end, line, deps,
+			    out) == -1)
+				return -1;
+			s = end;
+		} else if (dollar[1] == '(' ||
+		    strncmp(dollar, "$ENV(", 5) == 0) {
 			if (expand_ref(p, dollar, &end, line, proc, depth, deps,
 			    out) == -1)
 				return -1;
@@ -2098,6 +2167,17 @@ check_unused(struct parser *p)
 {
 	size_t i;
 
+	int last = p->nstmts > 0 ? p->stmts[p->nstmts - 1].line : 0;
+
+	/* A setting after the last queue statement applies to no job. */
+	for (i = 0; i < p->ndefs; i++)
+		if (p->defs[i].kind != DEF_MACRO && p->defs[i].line > last) {
+			perr(p, p->defs[i].line, "%s%s comes after the last "
+			    "queue statement (line %d): it applies to no job",
+			    p->defs[i].kind == DEF_CUSTOM ? "+" : "",
+			    p->defs[i].name, last);
+			return -1;
+		}
 	for (i = 0; i < p->ndefs; i++)
 		if (p->defs[i].kind == DEF_MACRO && !p->defs[i].used) {
 			perr(p, p->defs[i].line, "unknown keyword \"%s\" (and "

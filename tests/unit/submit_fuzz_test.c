@@ -65,6 +65,8 @@ static const char *tokens[] = {
 	"'", "''", "\"\"", "environment = \"", "arguments = \"'",
 	"queue x in (", " in ", " from (", " matching ", ")", "$(Item)",
 	"$(Step)", "$(Row)", "queue 2 a,b from (\n1 2\n)\n", "queue in (a b)",
+	"$RANDOM_INTEGER(", "$RANDOM_CHOICE(", "$(OPSYS)", "request_cpus = ",
+	"request_disk = ",
 };
 
 static int

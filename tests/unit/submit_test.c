@@ -3,7 +3,7 @@
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
  *
- * checks: 593
+ * checks: 626
  */
 #include <sys/stat.h>
 
@@ -19,6 +19,7 @@
 #include "expr.h"
 #include "submit.h"
 #include "starter_jobargs.h"
+#include "machine.h"
 #include "test.h"
 #include "xalloc.h"
 
@@ -141,6 +142,14 @@ static const struct good good[] = {
 	  0, "RootDir", "\"/jail\"" },
 	{ "environment", "executable = /bin/true\nenvironment = A=1;B=two "
 	  "words\nqueue\n", 1, 0, "Env", "\"A=1;B=two words\"" },
+	{ "opsys of the user's own", "OPSYS = mine\nexecutable = /bin/true\n"
+	  "arguments = $(OPSYS)\nqueue\n", 1, 0, "Args", "\"mine\"" },
+	{ "random integer in range", "executable = /bin/true\narguments = "
+	  "$RANDOM_INTEGER(7, 7)\nqueue\n", 1, 0, "Args", "\"7\"" },
+	{ "random integer step", "executable = /bin/true\narguments = "
+	  "$RANDOM_INTEGER(10,10,5)\nqueue 2\n", 2, 1, "Args", "\"10\"" },
+	{ "random choice of one", "executable = /bin/true\narguments = "
+	  "$RANDOM_CHOICE(only)\nqueue\n", 1, 0, "Args", "\"only\"" },
 	{ "request_cpus", "executable = /bin/true\nrequest_cpus = 4\nqueue\n",
 	  1, 0, "RequestCpus", "4" },
 	{ "request_disk bare is KB", "executable = /bin/true\n"
@@ -163,7 +172,7 @@ static const struct good good[] = {
 	{ "queue in commas", "executable = /bin/true\narguments = $(Item)\n"
 	  "queue in (a, b,c)\n", 3, 2, "Args", "\"c\"" },
 	{ "queue in over lines", "executable = /bin/true\narguments = $(x)\n"
-	  "QUEUE x IN (\n  a\n  b\n)\noutput = o\n", 2, 1, "Args",
+	  "QUEUE x IN (\n  a\n  b\n)\n", 2, 1, "Args",
 	  "\"b\"" },
 	{ "queue in over lines, CRLF", "executable = /bin/true\r\n"
 	  "arguments = $(x)\r\nqueue x in (\r\na\r\nb\r\n)\r\n", 2, 1,
@@ -258,6 +267,15 @@ static const struct bad bad[] = {
 	  "request_disk = lots\nqueue\n", 2, "positive amount of disk" },
 	{ "request_memory unit", "executable = /bin/true\n"
 	  "request_memory = 2 XB\nqueue\n", 2, "positive amount of memory" },
+	{ "setting after the last queue", "executable = /bin/true\nqueue\n"
+	  "\n+Late = 1\n", 4, "after the last queue statement (line 2)" },
+	{ "keyword after the last queue", "executable = /bin/true\nqueue x in "
+	  "(\na\n)\noutput = o\n", 5, "output comes after the last queue" },
+	{ "random integer backwards", "executable = /bin/true\narguments = "
+	  "$RANDOM_INTEGER(5,1)\nqueue\n", 2, "LOW <= HIGH, not "
+	  "\"$RANDOM_INTEGER(5,1)\"" },
+	{ "random choice empty", "executable = /bin/true\narguments = "
+	  "$RANDOM_CHOICE()\nqueue\n", 2, "no choices" },
 	{ "queue word", "executable = /bin/true\nqueue many\n", 2,
 	  "queue takes [N] [VARS in|from|matching" },
 	{ "queue in unclosed", "executable = /bin/true\nqueue f in (a b\n"
@@ -686,6 +704,21 @@ requirements_of(const char *text)
 	return r != NULL ? r : xstrdup("");
 }
 
+/* $(OPSYS) and $(ARCH): this machine's. */
+static void
+check_opsys_arch(void)
+{
+	char arch[32], opsys[32], want[80], *got;
+
+	machine_arch(arch, sizeof(arch));
+	machine_opsys(opsys, sizeof(opsys));
+	snprintf(want, sizeof(want), "%s/%s", opsys, arch);
+	got = all_args("executable = /bin/true\narguments = "
+	    "$(OPSYS)/$(ARCH)\nqueue\n");
+	CHECK_STR("$(OPSYS)/$(ARCH) are this machine's", got, want);
+	free(got);
+}
+
 /* What a job requests joins its Requirements, as in HTCondor. */
 static void
 check_requests(void)
@@ -843,6 +876,7 @@ main(void)
 	check_new_style_words(&env);
 	check_queue_files();
 	check_requests();
+	check_opsys_arch();
 	check_expand_cluster();
 	cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
