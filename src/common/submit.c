@@ -41,6 +41,8 @@
 #define RELINKED_SECTION	".condor_relinked"
 #define PRIO_MIN		(-20)
 #define PRIO_MAX		20
+#define INCL_SHIFT		24	/* see where_file */
+#define SUBMIT_MAX_INCLUDED	100	/* files included in all */
 
 /* The keywords, in the order their attributes appear in a job ad. */
 enum kw {
@@ -184,6 +186,7 @@ struct def {
 	int	 line;
 	int	 kind;		/* DEF_* */
 	int	 used;		/* a $(NAME) expanded it */
+	int	 seq;		/* (parser's seq) when last defined */
 };
 #define DEF_MACRO	0
 #define DEF_KEYWORD	1
@@ -216,6 +219,7 @@ struct stmt {
 	size_t		 count;
 	struct jattrs	*more;		/* COUNT - 1, only when some depend */
 	int		 line;
+	int		 seq;		/* (parser's seq) */
 };
 
 struct parser {
@@ -245,12 +249,36 @@ struct parser {
 	 * case) and the current item's values, $(Step) and $(Row). */
 	char			**qvars;
 	size_t			 nqvars;
+	int			 seq;		/* logical lines read, all
+						   files together */
+	char			*incl[SUBMIT_MAX_INCLUDED];	/* included, in
+								   order */
+	int			 nincl;
 	char			**qvals;
 	size_t			 qstep, qrow;
 };
 
 static int	expand(struct parser *, const char *, int, size_t, int,
 		    int *, struct buf *);
+
+/*
+ * Lines are numbered across files: the file's own lines for the main
+ * one, and (K << INCL_SHIFT) + its line for the K-th file included.
+ */
+
+static const char *
+where_file(const struct parser *p, int line)
+{
+	int k = line >> INCL_SHIFT;
+
+	return k > 0 && k <= p->nincl ? p->incl[k - 1] : p->file;
+}
+
+static int
+where_line(int line)
+{
+	return line & ((1 << INCL_SHIFT) - 1);
+}
 
 static void __attribute__((format(printf, 3, 4)))
 perr(struct parser *p, int line, const char *fmt, ...)
@@ -261,7 +289,8 @@ perr(struct parser *p, int line, const char *fmt, ...)
 	if (p->failed)
 		return;		/* the first error is the one to fix */
 	p->failed = 1;
-	n = snprintf(p->err, p->errlen, "%s:%d: ", p->file, line);
+	n = snprintf(p->err, p->errlen, "%s:%d: ", where_file(p, line),
+	    where_line(line));
 	if (n < 0 || (size_t)n >= p->errlen)
 		return;
 	va_start(ap, fmt);
@@ -281,7 +310,8 @@ pwarn(struct parser *p, int line, const char *fmt, ...)
 		return;
 	}
 	buf_init(&b);
-	buf_printf(&b, "%s:%d: warning: ", p->file, line);
+	buf_printf(&b, "%s:%d: warning: ", where_file(p, line),
+	    where_line(line));
 	va_start(ap, fmt);
 	buf_vprintf(&b, fmt, ap);
 	va_end(ap);
@@ -422,6 +452,7 @@ def_add(struct parser *p, const char *name, const char *value, int line,
 		free(d->value);
 		d->value = xstrdup(value);
 		d->line = line;
+		d->seq = p->seq;
 		return;
 	}
 	if (p->ndefs == p->capdefs) {
@@ -440,6 +471,7 @@ def_add(struct parser *p, const char *name, const char *value, int line,
 	d->name = xstrdup(name);
 	d->value = xstrdup(value);
 	d->line = line;
+	d->seq = p->seq;
 	d->kind = kind;
 	d->used = 0;
 	def_index(p, p->ndefs);
@@ -1950,6 +1982,7 @@ queue_stmt(struct parser *p, const char *arg, int line)
 	st->first = p->nprocs;
 	st->count = (size_t)n;
 	st->line = line;
+	st->seq = p->seq;
 
 	/* Even "queue 0" checks the description. */
 	if (expand_all(p, st->first, kv, cv, cdefs, ncv, 0) == -1)
@@ -2168,14 +2201,15 @@ check_unused(struct parser *p)
 	size_t i;
 
 	int last = p->nstmts > 0 ? p->stmts[p->nstmts - 1].line : 0;
+	int lseq = p->nstmts > 0 ? p->stmts[p->nstmts - 1].seq : 0;
 
 	/* A setting after the last queue statement applies to no job. */
 	for (i = 0; i < p->ndefs; i++)
-		if (p->defs[i].kind != DEF_MACRO && p->defs[i].line > last) {
+		if (p->defs[i].kind != DEF_MACRO && p->defs[i].seq > lseq) {
 			perr(p, p->defs[i].line, "%s%s comes after the last "
 			    "queue statement (line %d): it applies to no job",
 			    p->defs[i].kind == DEF_CUSTOM ? "+" : "",
-			    p->defs[i].name, last);
+			    p->defs[i].name, where_line(last));
 			return -1;
 		}
 	for (i = 0; i < p->ndefs; i++)
@@ -2192,6 +2226,9 @@ static void
 parser_free(struct parser *p)
 {
 	size_t i, k;
+
+	for (k = 0; k < (size_t)p->nincl; k++)
+		free(p->incl[k]);
 
 	for (i = 0; i < p->ndefs; i++) {
 		free(p->defs[i].name);
@@ -2227,15 +2264,266 @@ queue_list_open(const char *text)
 	return strchr(open, ')') == NULL;
 }
 
+/*
+ * The conditional lines: "if COND", "elif COND", "else", "endif", with
+ * COND "[!] defined NAME" or an expression (macros expanded first)
+ * that is true; and "include : FILE".  Whether the logical line S is
+ * one of them (0: not), handled (1), or an error (-1).
+ */
+#define SUBMIT_MAX_IFS		32
+#define SUBMIT_MAX_INCLUDES	8
+
+struct ifs {
+	int	 n;
+	int	 taking[SUBMIT_MAX_IFS];	/* this branch's lines count */
+	int	 taken[SUBMIT_MAX_IFS];		/* one branch has been */
+	int	 outer[SUBMIT_MAX_IFS];		/* the enclosing one counts */
+	int	 line[SUBMIT_MAX_IFS];
+};
+
+static int	parse_text(struct parser *, const char *, size_t, int, int *);
+
+/* Whether S starts with the word W (any case), and what follows it. */
+static const char *
+word_is(const char *s, const char *w)
+{
+	size_t n = strlen(w);
+
+	if (strncasecmp(s, w, n) != 0 || (s[n] != '\0' &&
+	    !isspace((unsigned char)s[n]) && s[n] != '!'))
+		return NULL;
+	return s + n;
+}
+
+static int
+if_true(struct parser *p, const char *cond, int line, int *out)
+{
+	char shownbuf[64], err[256];
+	const char *c = cond;
+	struct value v;
+	struct expr *e;
+	struct def *d;
+	struct buf b;
+	int neg = 0, deps = 0;
+
+	while (*c == '!' || isspace((unsigned char)*c)) {
+		if (*c == '!')
+			neg = !neg;
+		c++;
+	}
+	if (word_is(c, "defined") != NULL) {
+		char name[AD_MAX_NAME + 1];
+
+		c = c + 7;
+		while (isspace((unsigned char)*c))
+			c++;
+		if (strlen(c) > AD_MAX_NAME || !macro_name_valid(c)) {
+			perr(p, line, "if defined: bad name \"%s\"",
+			    shown(c, shownbuf, sizeof(shownbuf)));
+			return -1;
+		}
+		snprintf(name, sizeof(name), "%s", c);
+		lower(name);
+		if ((d = def_find(p, canonical(name))) != NULL)
+			d->used = 1;
+		*out = (d != NULL) != neg;
+		return 0;
+	}
+	buf_init(&b);
+	p->nsubst = 0;
+	if (expand(p, c, line, p->nprocs, 0, &deps, &b) == -1) {
+		buf_free(&b);
+		return -1;
+	}
+	if (strcasecmp(trim(b.data), "yes") == 0 ||
+	    strcasecmp(trim(b.data), "no") == 0)
+		v.type = VAL_BOOL, v.u.b = tolower((unsigned char)
+		    *trim(b.data)) == 'y';
+	else if ((e = expr_parse(b.data, err, sizeof(err))) == NULL) {
+		perr(p, line, "if: \"%s\" is not a condition: %s",
+		    shown(b.data, shownbuf, sizeof(shownbuf)), err);
+		buf_free(&b);
+		return -1;
+	} else {
+		expr_eval(e, NULL, NULL, &v);
+		expr_free(e);
+	}
+	buf_free(&b);
+	*out = value_is_true(&v) != neg;
+	value_free(&v);
+	return 0;
+}
+
+static int
+conditional_line(struct parser *p, struct ifs *ifs, char *s, int line,
+    int depth)
+{
+	const char *rest;
+	int t, active = ifs->n == 0 || (ifs->taking[ifs->n - 1] &&
+	    ifs->outer[ifs->n - 1]);
+
+	s = trim(s);
+	if ((rest = word_is(s, "if")) != NULL && *trim((char *)rest) != '=') {
+		if (ifs->n == SUBMIT_MAX_IFS) {
+			perr(p, line, "if nested more than %d deep",
+			    SUBMIT_MAX_IFS);
+			return -1;
+		}
+		t = 0;
+		if (active && if_true(p, rest, line, &t) == -1)
+			return -1;
+		ifs->outer[ifs->n] = active;
+		ifs->taking[ifs->n] = t;
+		ifs->taken[ifs->n] = t;
+		ifs->line[ifs->n++] = line;
+		return 1;
+	}
+	if ((rest = word_is(s, "elif")) != NULL &&
+	    *trim((char *)rest) != '=') {
+		if (ifs->n == 0) {
+			perr(p, line, "elif without if");
+			return -1;
+		}
+		t = 0;
+		if (ifs->outer[ifs->n - 1] && !ifs->taken[ifs->n - 1] &&
+		    if_true(p, rest, line, &t) == -1)
+			return -1;
+		ifs->taking[ifs->n - 1] = t;
+		ifs->taken[ifs->n - 1] |= t;
+		return 1;
+	}
+	if (strcasecmp(s, "else") == 0) {
+		if (ifs->n == 0) {
+			perr(p, line, "else without if");
+			return -1;
+		}
+		ifs->taking[ifs->n - 1] = !ifs->taken[ifs->n - 1];
+		ifs->taken[ifs->n - 1] = 1;
+		return 1;
+	}
+	if (strcasecmp(s, "endif") == 0) {
+		if (ifs->n == 0) {
+			perr(p, line, "endif without if");
+			return -1;
+		}
+		ifs->n--;
+		return 1;
+	}
+	if (!active)
+		return 1;	/* a line of a branch not taken */
+	if ((rest = word_is(s, "include")) != NULL) {
+		char *file, *path, shownbuf[64], chunk[8192];
+		struct buf text;
+		struct stat st;
+		int fd, r, sub = 0;
+		ssize_t n;
+
+		rest = trim((char *)rest);
+		if (*rest != ':')
+			return 0;	/* "include = x": a macro */
+		file = trim((char *)rest + 1);
+		if (depth + 1 > SUBMIT_MAX_INCLUDES) {
+			perr(p, line, "include nested more than %d deep (a "
+			    "loop?)", SUBMIT_MAX_INCLUDES);
+			return -1;
+		}
+		if (p->nincl == SUBMIT_MAX_INCLUDED) {
+			perr(p, line, "more than %d files included",
+			    SUBMIT_MAX_INCLUDED);
+			return -1;
+		}
+		path = path_join(p->cwd, file);
+		buf_init(&text);
+		if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) ==
+		    -1 || fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
+		    st.st_size > SUBMIT_MAX_FILE) {
+			perr(p, line, "include %s: %s", shown(file, shownbuf,
+			    sizeof(shownbuf)), fd == -1 ? strerror(errno) :
+			    "not a regular file of at most 16 MB");
+			if (fd != -1)
+				close(fd);
+			free(path);
+			buf_free(&text);
+			return -1;
+		}
+		while ((n = read(fd, chunk, sizeof(chunk))) > 0 &&
+		    text.len <= SUBMIT_MAX_FILE)
+			buf_add(&text, chunk, (size_t)n);
+		close(fd);
+		/* Its lines are its own, in messages too. */
+		p->incl[p->nincl++] = path;
+		sub = p->nincl << INCL_SHIFT;
+		r = parse_text(p, text.data, text.len, depth + 1, &sub);
+		buf_free(&text);
+		return r == -1 ? -1 : 1;
+	}
+	return 0;
+}
+
+/* TEXT, line by line, into P; *LINENO the lines read. */
+static int
+parse_text(struct parser *p, const char *text, size_t len, int depth,
+    int *lineno)
+{
+	struct ifs ifs;
+	struct buf line;
+	size_t pos = 0, n;
+	int start = 1, cont = 0, r = -1, c;
+
+	memset(&ifs, 0, sizeof(ifs));
+	buf_init(&line);
+	while (pos < len) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+
+		n = nl ? (size_t)(nl - (text + pos)) : len - pos;
+		(*lineno)++;
+		if (memchr(text + pos, '\0', n) != NULL) {
+			perr(p, *lineno, "a NUL byte in the line");
+			goto out;
+		}
+		if (!cont)
+			start = *lineno;
+		buf_add(&line, text + pos, n);
+		pos += n + (nl != NULL);
+		if (line.len > 0 && line.data[line.len - 1] == '\r')
+			line.data[--line.len] = '\0';
+		cont = line.len > 0 && line.data[line.len - 1] == '\\';
+		if (cont) {
+			line.data[--line.len] = '\0';
+			if (pos < len)
+				continue;
+		}
+		/* A queue statement's "(" list goes on to its ")". */
+		if (pos < len && queue_list_open(line.data)) {
+			buf_addc(&line, '\n');
+			cont = 1;
+			continue;
+		}
+		if ((c = conditional_line(p, &ifs, line.data, start,
+		    depth)) == -1)
+			goto out;
+		p->seq++;
+		if (c == 0 && parse_line(p, line.data, start) == -1)
+			goto out;
+		buf_reset(&line);
+	}
+	if (ifs.n > 0) {
+		perr(p, ifs.line[ifs.n - 1], "if without endif");
+		goto out;
+	}
+	r = 0;
+out:
+	buf_free(&line);
+	return r;
+}
+
 int
 submit_parse(const char *text, size_t len, const char *filename,
     const struct submit_env *env, struct submit_result *res, char *err,
     size_t errlen)
 {
 	struct parser p;
-	struct buf line;
-	size_t pos = 0, n;
-	int lineno = 0, start = 1, rc = -1, cont = 0;
+	int lineno = 0, rc = -1;
 	char cwd[PATH_MAX];
 
 	memset(res, 0, sizeof(*res));
@@ -2265,38 +2553,8 @@ submit_parse(const char *text, size_t len, const char *filename,
 		return -1;
 	}
 
-	buf_init(&line);
-	while (pos < len) {
-		const char *nl = memchr(text + pos, '\n', len - pos);
-
-		n = nl ? (size_t)(nl - (text + pos)) : len - pos;
-		lineno++;
-		if (memchr(text + pos, '\0', n) != NULL) {
-			perr(&p, lineno, "a NUL byte in the line");
-			goto out;
-		}
-		if (!cont)
-			start = lineno;
-		buf_add(&line, text + pos, n);
-		pos += n + (nl != NULL);
-		if (line.len > 0 && line.data[line.len - 1] == '\r')
-			line.data[--line.len] = '\0';
-		cont = line.len > 0 && line.data[line.len - 1] == '\\';
-		if (cont) {
-			line.data[--line.len] = '\0';
-			if (pos < len)
-				continue;
-		}
-		/* A queue statement's "(" list goes on to its ")". */
-		if (pos < len && queue_list_open(line.data)) {
-			buf_addc(&line, '\n');
-			cont = 1;
-			continue;
-		}
-		if (parse_line(&p, line.data, start) == -1)
-			goto out;
-		buf_reset(&line);
-	}
+	if (parse_text(&p, text, len, 0, &lineno) == -1)
+		goto out;
 	if (p.nstmts == 0) {
 		perr(&p, lineno > 0 ? lineno : 1, "no queue statement: "
 		    "nothing to submit");
@@ -2314,7 +2572,6 @@ submit_parse(const char *text, size_t len, const char *filename,
 	p.exe = NULL;
 	rc = 0;
 out:
-	buf_free(&line);
 	parser_free(&p);
 	return rc;
 }

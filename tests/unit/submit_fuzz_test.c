@@ -66,7 +66,8 @@ static const char *tokens[] = {
 	"queue x in (", " in ", " from (", " matching ", ")", "$(Item)",
 	"$(Step)", "$(Row)", "queue 2 a,b from (\n1 2\n)\n", "queue in (a b)",
 	"$RANDOM_INTEGER(", "$RANDOM_CHOICE(", "$(OPSYS)", "request_cpus = ",
-	"request_disk = ",
+	"request_disk = ", "if defined X\n", "if $(N) > 1\n", "elif true\n",
+	"else\n", "endif\n", "if\n", "include : /dev/null\n",
 };
 
 static int

@@ -3,7 +3,7 @@
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
  *
- * checks: 626
+ * checks: 690
  */
 #include <sys/stat.h>
 
@@ -150,6 +150,27 @@ static const struct good good[] = {
 	  "$RANDOM_INTEGER(10,10,5)\nqueue 2\n", 2, 1, "Args", "\"10\"" },
 	{ "random choice of one", "executable = /bin/true\narguments = "
 	  "$RANDOM_CHOICE(only)\nqueue\n", 1, 0, "Args", "\"only\"" },
+	{ "if defined", "X = 1\nexecutable = /bin/true\nif defined X\n"
+	  "arguments = yes\nelse\narguments = no\nendif\nqueue\n", 1, 0,
+	  "Args", "\"yes\"" },
+	{ "if not defined", "executable = /bin/true\nIF !defined X\n"
+	  "arguments = yes\nELSE\narguments = no\nENDIF\nqueue\n", 1, 0,
+	  "Args", "\"yes\"" },
+	{ "elif", "N = 3\nexecutable = /bin/true\nif $(N) > 5\narguments = "
+	  "big\nelif $(N) == 3\narguments = three\nelif $(N) > 1\n"
+	  "arguments = also\nelse\narguments = small\nendif\nqueue\n", 1, 0,
+	  "Args", "\"three\"" },
+	{ "if yes/no", "executable = /bin/true\nif no\narguments = a\n"
+	  "elif yes\narguments = b\nendif\nqueue\n", 1, 0, "Args", "\"b\"" },
+	{ "nested if, outer false", "executable = /bin/true\narguments = o\n"
+	  "if false\nif true\narguments = inner\nendif\nelse\nif true\n"
+	  "arguments = other\nendif\nendif\nqueue\n", 1, 0, "Args",
+	  "\"other\"" },
+	{ "a branch not taken is not looked at", "executable = /bin/true\n"
+	  "if false\nif $(UNDEFINED_X) +\nnot even a setting\nendif\nendif\n"
+	  "queue\n", 1, 0, "Args", "\"\"" },
+	{ "if as a macro name", "if = 4\nexecutable = /bin/true\narguments = "
+	  "$(if)\nqueue\n", 1, 0, "Args", "\"4\"" },
 	{ "request_cpus", "executable = /bin/true\nrequest_cpus = 4\nqueue\n",
 	  1, 0, "RequestCpus", "4" },
 	{ "request_disk bare is KB", "executable = /bin/true\n"
@@ -267,6 +288,22 @@ static const struct bad bad[] = {
 	  "request_disk = lots\nqueue\n", 2, "positive amount of disk" },
 	{ "request_memory unit", "executable = /bin/true\n"
 	  "request_memory = 2 XB\nqueue\n", 2, "positive amount of memory" },
+	{ "else without if", "executable = /bin/true\nelse\nqueue\n", 2,
+	  "else without if" },
+	{ "endif without if", "executable = /bin/true\nendif\nqueue\n", 2,
+	  "endif without if" },
+	{ "elif without if", "executable = /bin/true\nelif true\nqueue\n", 2,
+	  "elif without if" },
+	{ "if without endif", "executable = /bin/true\n\nif true\nqueue\n",
+	  3, "if without endif" },
+	{ "if not a condition", "executable = /bin/true\nif (((\nendif\n"
+	  "queue\n", 2, "is not a condition" },
+	{ "if defined bad name", "executable = /bin/true\nif defined a-b\n"
+	  "endif\nqueue\n", 2, "bad name" },
+	{ "include missing", "executable = /bin/true\ninclude : /nonexistent"
+	  "/x.sub\nqueue\n", 2, "No such file" },
+	{ "include a device", "executable = /bin/true\ninclude : /dev/zero\n"
+	  "queue\n", 2, "not a regular file" },
 	{ "setting after the last queue", "executable = /bin/true\nqueue\n"
 	  "\n+Late = 1\n", 4, "after the last queue statement (line 2)" },
 	{ "keyword after the last queue", "executable = /bin/true\nqueue x in "
@@ -704,6 +741,49 @@ requirements_of(const char *text)
 	return r != NULL ? r : xstrdup("");
 }
 
+/* include : FILE, real files. */
+static void
+check_include(void)
+{
+	struct submit_env env = { dir, test_environ, 0 };
+	struct submit_result res;
+	char *path, *got, err[1024], want[600];
+	int rc;
+
+	path = xasprintf("%s/common.sub", dir);
+	write_file(path, "universe = vanilla\n# shared\narguments = from-"
+	    "common\nrequest_cpus = 2\n", 0644);
+	free(path);
+	got = all_args("executable = /bin/true\ninclude : common.sub\n"
+	    "queue\n");
+	CHECK_STR("include : a file of settings, before the queue", got,
+	    "from-common");
+	free(got);
+	path = xasprintf("%s/bad.sub", dir);
+	write_file(path, "# line 1\n\npriority = high\n", 0644);
+	free(path);
+	rc = submit_parse("executable = /bin/true\ninclude : bad.sub\nqueue\n",
+	    strlen("executable = /bin/true\ninclude : bad.sub\nqueue\n"), "f",
+	    &env, &res, err, sizeof(err));
+	snprintf(want, sizeof(want), "%s/bad.sub:3: ", dir);
+	CHECK("an error in an included file names it and its line",
+	    rc == -1 && strncmp(err, want, strlen(want)) == 0);
+	submit_result_free(&res);
+	path = xasprintf("%s/loop.sub", dir);
+	write_file(path, "include : loop.sub\n", 0644);
+	free(path);
+	rc = submit_parse("executable = /bin/true\ninclude : loop.sub\nqueue\n",
+	    strlen("executable = /bin/true\ninclude : loop.sub\nqueue\n"), "f",
+	    &env, &res, err, sizeof(err));
+	CHECK("an include loop is an error", rc == -1 &&
+	    strstr(err, "include nested more than") != NULL);
+	submit_result_free(&res);
+	got = all_args("executable = /bin/true\nif false\ninclude : /none\n"
+	    "endif\nqueue\n");
+	CHECK_STR("an include in a branch not taken is not read", got, "");
+	free(got);
+}
+
 /* $(OPSYS) and $(ARCH): this machine's. */
 static void
 check_opsys_arch(void)
@@ -877,6 +957,7 @@ main(void)
 	check_queue_files();
 	check_requests();
 	check_opsys_arch();
+	check_include();
 	check_expand_cluster();
 	cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
