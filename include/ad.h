@@ -70,6 +70,14 @@ int		 ad_get_string(const struct ad *, const char *name, char **);
 /* ad_print: "Name = value\n" for every attribute, in order. */
 void		 ad_print(const struct ad *, struct buf *);
 void		 ad_fprint(const struct ad *, FILE *);
+/* ad_print_json: AD as one JSON object, as HTCondor writes it: a
+ * literal is its JSON value (UNDEFINED null), any other expression the
+ * string "\/Expr(TEXT)\/". */
+void		 ad_print_json(const struct ad *, struct buf *);
+/* ad_json_next: AD as the next object of a JSON array on FP (*FIRST is
+ * set until one is written); ad_json_end closes it ("[]" for none). */
+void		 ad_json_next(const struct ad *, int *first, FILE *);
+void		 ad_json_end(int first, FILE *);
 
 /*
  * ad_parse_text: read ads from TEXT: "Name = value" lines, '#' comments,

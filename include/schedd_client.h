@@ -117,6 +117,7 @@ struct job_select {
 	const char	*constraint;	/* -constraint; NULL none */
 	const char	*host;		/* -name; NULL the local schedd */
 	int		 want_long;	/* -l */
+	int		 want_json;	/* -json */
 	char		**af;		/* -af: the names, in argv */
 	int		 naf;		/* -af: how many; 0 none */
 	int		 flags;		/* JOB_SELECT_AF */

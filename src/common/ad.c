@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include <ctype.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -458,6 +459,113 @@ ad_print(const struct ad *ad, struct buf *b)
 		expr_unparse(ad->attrs[i].expr, b);
 		buf_addc(b, '\n');
 	}
+}
+
+/* S as a JSON string: quotes, escapes, and valid UTF-8 only (a byte
+ * that is not is U+FFFD). */
+static void
+json_string(const char *s, struct buf *b)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n, k;
+
+	buf_addc(b, '"');
+	while (*u != '\0') {
+		if (*u == '"' || *u == '\\') {
+			buf_addc(b, '\\');
+			buf_addc(b, *u++);
+		} else if (*u < 0x20) {
+			buf_printf(b, "\\u%04x", *u++);
+		} else if (*u < 0x80) {
+			buf_addc(b, *u++);
+		} else {
+			/* The length a lead byte says, and its followers. */
+			n = *u >= 0xf0 && *u <= 0xf4 ? 4 : *u >= 0xe0 ? 3 :
+			    *u >= 0xc2 && *u <= 0xdf ? 2 : 0;
+			for (k = 1; k < n && (u[k] & 0xc0) == 0x80; k++)
+				;
+			if (n == 0 || k < n ||
+			    (n == 3 && *u == 0xe0 && u[1] < 0xa0) ||
+			    (n == 3 && *u == 0xed && u[1] >= 0xa0) ||
+			    (n == 4 && *u == 0xf0 && u[1] < 0x90) ||
+			    (n == 4 && *u == 0xf4 && u[1] >= 0x90)) {
+				buf_adds(b, "\\ufffd");
+				u++;
+			} else {
+				buf_add(b, u, n);
+				u += n;
+			}
+		}
+	}
+	buf_addc(b, '"');
+}
+
+void
+ad_print_json(const struct ad *ad, struct buf *b)
+{
+	struct buf text, lit;
+	struct value v;
+	size_t i;
+
+	buf_adds(b, "{");
+	buf_init(&text);
+	buf_init(&lit);
+	for (i = 0; ad != NULL && i < ad->n; i++) {
+		buf_adds(b, i ? ",\n  " : "\n  ");
+		json_string(ad->attrs[i].name, b);
+		buf_adds(b, ": ");
+		/* A literal is its value; anything else an expression. */
+		buf_reset(&text);
+		buf_reset(&lit);
+		expr_unparse(ad->attrs[i].expr, &text);
+		expr_eval(ad->attrs[i].expr, NULL, NULL, &v);
+		value_print(&v, &lit);
+		if (strcmp(text.data, lit.data) != 0 || v.type == VAL_ERROR ||
+		    (v.type == VAL_REAL && !isfinite(v.u.r))) {
+			buf_reset(&lit);
+			json_string(text.data, &lit);
+			buf_adds(b, "\"\\/Expr(");
+			buf_add(b, lit.data + 1, lit.len - 2);
+			buf_adds(b, ")\\/\"");
+		} else if (v.type == VAL_UNDEFINED)
+			buf_adds(b, "null");
+		else if (v.type == VAL_BOOL)
+			buf_adds(b, v.u.b ? "true" : "false");
+		else if (v.type == VAL_INT)
+			buf_printf(b, "%lld", v.u.i);
+		else if (v.type == VAL_REAL) {
+			char r[64];
+
+			snprintf(r, sizeof(r), "%.17g", v.u.r);
+			buf_adds(b, r);
+			if (strpbrk(r, ".eE") == NULL)
+				buf_adds(b, ".0");
+		} else
+			json_string(v.u.s, b);
+		value_free(&v);
+	}
+	buf_free(&text);
+	buf_free(&lit);
+	buf_adds(b, ad != NULL && ad->n > 0 ? "\n}" : "}");
+}
+
+void
+ad_json_next(const struct ad *ad, int *first, FILE *fp)
+{
+	struct buf b;
+
+	buf_init(&b);
+	ad_print_json(ad, &b);
+	fputs(*first ? "[\n" : ",\n", fp);
+	fputs(b.data, fp);
+	*first = 0;
+	buf_free(&b);
+}
+
+void
+ad_json_end(int first, FILE *fp)
+{
+	fputs(first ? "[]\n" : "\n]\n", fp);
 }
 
 void

@@ -759,6 +759,10 @@ job_select_arg(struct job_select *sel, int argc, char **argv, int *i)
 		sel->want_long = 1;
 		return 1;
 	}
+	if (strcmp(a, "-json") == 0) {
+		sel->want_json = sel->want_long = 1;
+		return 1;
+	}
 	if ((sel->flags & JOB_SELECT_AF) &&
 	    (strcmp(a, "-af") == 0 || strcmp(a, "-autoformat") == 0)) {
 		sel->naf = af_args(argc, argv, i, &sel->af);

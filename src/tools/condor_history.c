@@ -71,7 +71,7 @@ main(int argc, char **argv)
 	struct job_select sel;
 	struct ad **jobs;
 	char err[1024], *constraint;
-	int i, n;
+	int i, n, first = 1;
 	CLIENT *cl;
 
 	common_init(argv[0]);
@@ -97,13 +97,17 @@ main(int argc, char **argv)
 	if (!sel.want_long && sel.naf == 0)
 		printf("%s\n", header);
 	for (i = 0; i < n; i++) {
-		if (sel.want_long)
+		if (sel.want_json)
+			ad_json_next(jobs[i], &first, stdout);
+		else if (sel.want_long)
 			job_print_long(jobs[i], stdout);
 		else if (sel.naf > 0)
 			job_print_af(jobs[i], sel.af, sel.naf, stdout);
 		else
 			print_row(jobs[i]);
 	}
+	if (sel.want_json)
+		ad_json_end(first, stdout);
 	schedd_free_jobs(jobs, n);
 	job_select_free(&sel);
 	free(constraint);

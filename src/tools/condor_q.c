@@ -31,11 +31,15 @@
 enum format {
 	FMT_TABLE,
 	FMT_LONG,
+	FMT_JSON,
 	FMT_AF,
 	FMT_ANALYZE,
 };
 
 /* What the table needs of each job. */
+/* -json: no object printed yet (one array for every schedd). */
+static int json_first = 1;
+
 static const char *const table_attrs[] = {
 	"ClusterId", "ProcId", "Owner", "QDate", "RemoteUserCpu", "JobStatus",
 	"UserPrio", "ImageSize", "Cmd", "Args", NULL
@@ -356,6 +360,9 @@ show_schedd(const char *name, const char *addr, const char *constraint,
 		case FMT_LONG:
 			job_print_long(jobs[i], stdout);
 			break;
+		case FMT_JSON:
+			ad_json_next(jobs[i], &json_first, stdout);
+			break;
 		case FMT_AF:
 			job_print_af(jobs[i], af, naf, stdout);
 			break;
@@ -436,6 +443,8 @@ main(int argc, char **argv)
 	naf = sel.naf;
 	if (want_analyze)
 		fmt = FMT_ANALYZE;
+	else if (sel.want_json)
+		fmt = FMT_JSON;
 	else if (sel.want_long)
 		fmt = FMT_LONG;
 	else if (naf > 0)
@@ -458,6 +467,8 @@ main(int argc, char **argv)
 	} else
 		rc = show_schedd(NULL, NULL, constraint, fmt, af, naf, 0,
 		    &m);
+	if (fmt == FMT_JSON)
+		ad_json_end(json_first, stdout);
 	if (m.fetched > 0)
 		collector_free_ads(m.ads, m.n);
 	job_select_free(&sel);

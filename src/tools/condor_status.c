@@ -31,6 +31,7 @@ enum format {
 	FMT_TABLE,		/* one line per ad (and the totals) */
 	FMT_TOTAL,		/* totals only */
 	FMT_LONG,		/* -l */
+	FMT_JSON,		/* -json */
 	FMT_AF,			/* -af ATTR... */
 };
 
@@ -362,7 +363,7 @@ main(int argc, char **argv)
 	char err[1024], **attrs = NULL, **names;
 	const char *user_constraint = NULL, *pool = NULL, *filter = NULL;
 	int i, n, nattrs = 0, nnames = 0, submitters = 0, running = 0;
-	int want_total = 0, want_long = 0;
+	int want_total = 0, want_long = 0, first = 1;
 	size_t nrows = 0, r;
 	time_t now = time(NULL);
 
@@ -379,6 +380,8 @@ main(int argc, char **argv)
 			return 0;
 		} else if (strcmp(a, "-l") == 0 || strcmp(a, "-long") == 0) {
 			want_long = 1;
+		} else if (strcmp(a, "-json") == 0) {
+			want_long = 2;
 		} else if (strcmp(a, "-af") == 0 ||
 		    strcmp(a, "-autoformat") == 0) {
 			attrs = argv + i + 1;
@@ -417,7 +420,7 @@ main(int argc, char **argv)
 			names[nnames++] = argv[i];
 	}
 	if (want_long)
-		fmt = FMT_LONG;
+		fmt = want_long == 2 ? FMT_JSON : FMT_LONG;
 	else if (nattrs > 0)
 		fmt = FMT_AF;
 	else if (want_total)
@@ -455,7 +458,7 @@ main(int argc, char **argv)
 			}
 			buf_printf(&projection, " %s", attrs[i]);
 		}
-	} else if (fmt != FMT_LONG && !submitters)
+	} else if (fmt != FMT_LONG && fmt != FMT_JSON && !submitters)
 		buf_adds(&projection, "Name State VirtualMemory Disk LoadAvg "
 		    "KeyboardIdle Arch OpSys RemoteUser JobId "
 		    "EnteredCurrentState");
@@ -505,6 +508,9 @@ main(int argc, char **argv)
 			ad_fprint(ad, stdout);
 			putchar('\n');
 			break;
+		case FMT_JSON:
+			ad_json_next(ad, &first, stdout);
+			break;
 		case FMT_AF:
 			print_af(ad, attrs, nattrs);
 			break;
@@ -527,6 +533,8 @@ main(int argc, char **argv)
 		print_totals(rows, nrows);
 	}
 
+	if (fmt == FMT_JSON)
+		ad_json_end(first, stdout);
 	for (r = 0; r < nrows; r++)
 		free(rows[r].name);
 	free(rows);

@@ -7,7 +7,7 @@
 # cannot touch root's jobs; condor_q -analyze names the clause no machine
 # satisfies (two startds); condor_history, condor_reschedule, condor_wait.
 #
-# checks: 89
+# checks: 96
 . "$(dirname "$0")/../lib/pool.sh"
 
 pool_init
@@ -201,6 +201,59 @@ check "condor_history table" grep -Eq '^   1\.1   root .* X  [0-9]{2}/[0-9]{2} '
 cm condor_wait -wait 10 "$W/good.log" 1 >"$W/wait.out"
 check "condor_wait: aborted jobs give 1" test $? -eq 1
 check "condor_wait reports them" grep -qx "All jobs done; 3 aborted." "$W/wait.out"
+
+# --- -json: what scripts parse -------------------------------------
+cat >json.sub <<'EOF'
+universe   = vanilla
+executable = /bin/true
++B = true
++R = 1.5
++U = undefined
++S = "quote \" back \\ tab\t é"
++E = MY.R * 2 + 1
+queue
+EOF
+JC=$(cm condor_submit json.sub 2>/dev/null | sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p')
+cm condor_hold "$JC" >/dev/null 2>&1
+cm condor_q -json "$JC" >q.json
+cm condor_status -json >status.json
+cm condor_rm "$JC" >/dev/null 2>&1
+wait_for 20 queue_empty
+cm condor_history -json "$JC" >history.json
+if [ -x /usr/bin/python3 ]; then
+	for f in q status history; do
+		check "condor_$f -json parses (python3 -m json.tool)" \
+			bash -c "python3 -m json.tool $f.json >/dev/null"
+	done
+	check "... every attribute type keeps its type (condor_q -json)" python3 -c '
+import json, sys
+j = json.load(open("q.json"))[0]
+assert j["ClusterId"] == int(sys.argv[1]) and type(j["ClusterId"]) is int
+assert j["B"] is True and j["R"] == 1.5 and j["U"] is None
+assert j["S"] == "quote \" back \\ tab\t \u00e9", j["S"]
+assert j["E"] == "/Expr(MY.R * 2 + 1)/", j["E"]
+assert j["Owner"] == "root" or type(j["Owner"]) is str
+' "$JC"
+	check "... and condor_history -json holds the same job" python3 -c '
+import json, sys
+j = json.load(open("history.json"))
+assert len(j) == 1 and j[0]["ClusterId"] == int(sys.argv[1]) and j[0]["R"] == 1.5
+' "$JC"
+	check "... and condor_status -json one object a machine" python3 -c '
+import json
+j = json.load(open("status.json"))
+assert sorted(m["Name"] for m in j) == ["exec1", "exec2"], j
+assert all(type(m["Memory"]) is int for m in j)
+'
+	check "an empty answer is an empty array" \
+		test "$(cm condor_q -json -constraint 'ClusterId < 0')" = "[]"
+else
+	for c in "condor_q -json parses" "condor_status -json parses" \
+	    "condor_history -json parses" "every attribute type" \
+	    "condor_history -json" "condor_status -json" "an empty answer"; do
+		echo "SKIP $c: no /usr/bin/python3"
+	done
+fi
 
 # --- every command answers -h ---------------------------------------
 for c in condor_submit condor_q condor_rm condor_hold condor_release \

@@ -3,7 +3,7 @@
  * and without the index, typed getters, printing, text parsing, and the
  * wire form including hostile input.
  *
- * checks: 133
+ * checks: 138
  */
 #include <rpc/rpc.h>
 
@@ -550,6 +550,40 @@ test_xdr_hostile(void)
 	ad_free(ad);
 }
 
+/* ad_print_json: HTCondor's JSON form, always valid JSON. */
+static void
+check_json(void)
+{
+	struct ad *ad = ad_new();
+	struct buf b;
+
+	ad_set_int(ad, "I", -7);
+	ad_set_real(ad, "R", 2.0);
+	ad_set_bool(ad, "B", 0);
+	ad_set_string(ad, "S", "a\"b\\c\n\x01\xc3\xa9\xff\xe2\x82");
+	ad_set_expr(ad, "E", "I + 1 == \"x\"", NULL, 0);
+	ad_set_expr(ad, "U", "UNDEFINED", NULL, 0);
+	ad_set_expr(ad, "X", "1 / 0", NULL, 0);
+	buf_init(&b);
+	ad_print_json(ad, &b);
+	CHECK("json: an int", strstr(b.data, "\"I\": -7") != NULL);
+	CHECK("json: a real keeps its point", strstr(b.data, "\"R\": 2.0") !=
+	    NULL);
+	CHECK("json: a bool", strstr(b.data, "\"B\": false") != NULL);
+	CHECK_STR("json: a string's quote, backslash, controls, UTF-8 and "
+	    "bytes that are not UTF-8", strstr(b.data, "\"S\": ") ? strchr(
+	    strstr(b.data, "\"S\": ") + 4, '"') : NULL,
+	    "\"a\\\"b\\\\c\\u000a\\u0001\xc3\xa9\\ufffd\\ufffd\\ufffd\",\n"
+	    "  \"E\": \"\\/Expr(I + 1 == \\\"x\\\")\\/\",\n"
+	    "  \"U\": null,\n  \"X\": \"\\/Expr(1 / 0)\\/\"\n}");
+	buf_free(&b);
+	ad_free(ad);
+	buf_init(&b);
+	ad_print_json(NULL, &b);
+	CHECK_STR("json: no ad, an empty object", b.data, "{}");
+	buf_free(&b);
+}
+
 int
 main(void)
 {
@@ -564,5 +598,6 @@ main(void)
 	test_fprint();
 	test_xdr();
 	test_xdr_hostile();
+	check_json();
 	TEST_EXIT();
 }
