@@ -658,20 +658,26 @@ box_fork(struct starter_job *job)
 	return fork();
 }
 
-/* In the child, as root: into the cgroup, if not born there. */
-int
-box_cgroup_enter(struct starter_job *job)
+/* The caller into the cgroup whose directory DIRFD is; 0 or -1. */
+static int
+cgroup_join(int dirfd)
 {
 	int fd, r;
 
-	if (job->cg_fd < 0 || job->in_cgroup)
-		return 0;
-	if ((fd = openat(job->cg_fd, "cgroup.procs", O_WRONLY | O_CLOEXEC)) ==
-	    -1)
+	if ((fd = openat(dirfd, "cgroup.procs", O_WRONLY | O_CLOEXEC)) == -1)
 		return -1;
 	r = write(fd, "0\n", 2) == 2 ? 0 : -1;
 	close(fd);
 	return r;
+}
+
+/* In the child, as root: into the cgroup, if not born there. */
+int
+box_cgroup_enter(struct starter_job *job)
+{
+	if (job->cg_fd < 0 || job->in_cgroup)
+		return 0;
+	return cgroup_join(job->cg_fd);
 }
 
 void
@@ -798,16 +804,7 @@ watched:
 int
 box_memory_enter(struct starter_job *job)
 {
-	int fd, r;
-
-	if (job->memcg_fd < 0)
-		return 0;
-	if ((fd = openat(job->memcg_fd, "cgroup.procs", O_WRONLY |
-	    O_CLOEXEC)) == -1)
-		return -1;
-	r = write(fd, "0\n", 2) == 2 ? 0 : -1;
-	close(fd);
-	return r;
+	return job->memcg_fd < 0 ? 0 : cgroup_join(job->memcg_fd);
 }
 
 int
