@@ -19,6 +19,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <glob.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -1079,14 +1080,41 @@ env_add_list(struct parser *p, const char *list, int line, struct buf *env)
 	return 0;
 }
 
+/* Whether the variable NAME (NLEN bytes) matches one of the shell
+ * patterns of the getenv list ONLY (commas or white space between). */
+static int
+getenv_wanted(const char *only, const char *name, size_t nlen)
+{
+	char pat[256], var[256];
+	const char *s = only;
+	size_t n;
+
+	if (nlen >= sizeof(var))
+		return 0;
+	memcpy(var, name, nlen);
+	var[nlen] = '\0';
+	while (*s != '\0') {
+		s += strspn(s, ", \t");
+		n = strcspn(s, ", \t");
+		if (n > 0 && n < sizeof(pat)) {
+			memcpy(pat, s, n);
+			pat[n] = '\0';
+			if (fnmatch(pat, var, 0) == 0)
+				return 1;
+		}
+		s += n;
+	}
+	return 0;
+}
+
 /*
  * The submitter's environment for getenv, minus what the one-line
  * format cannot hold (';' in a value, odd names) and what EXPLICIT sets
  * anyway.
  */
 static void
-env_add_getenv(struct parser *p, const char *explicit, int line,
-    struct buf *env)
+env_add_getenv(struct parser *p, const char *explicit, const char *only,
+    int line, struct buf *env)
 {
 	char *const *e;
 	const char *eq;
@@ -1100,6 +1128,8 @@ env_add_getenv(struct parser *p, const char *explicit, int line,
 		if ((eq = strchr(*e, '=')) == NULL || eq == *e)
 			continue;
 		nlen = (size_t)(eq - *e);
+		if (only != NULL && !getenv_wanted(only, *e, nlen))
+			continue;
 		if (strchr(eq + 1, ';') != NULL || !env_name_valid(*e, nlen)) {
 			buf_printf(&skipped, "%s%.*s", skipped.len ? " " : "",
 			    (int)nlen, *e);
@@ -1264,6 +1294,7 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 	long long v, kib = 1;
 	int d, standard = 1, getenv_on = 0, i, rc = -1;
 	char *env = NULL;
+	const char *only;
 	size_t c;
 
 	(void)proc;
@@ -1383,11 +1414,11 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 	d = kv[KW_ENVIRONMENT].deps | kv[KW_GETENV].deps;
 	if (WANT(d)) {
 		k = &kv[KW_GETENV];
+		only = NULL;
 		if (k->text != NULL && parse_bool(k->text, &getenv_on) == -1) {
-			perr(p, k->line, "getenv must be true or false, not "
-			    "\"%s\"", shown(k->text, shownbuf,
-			    sizeof(shownbuf)));
-			goto out;
+			/* HTCondor's list: the variables the patterns name. */
+			getenv_on = 1;
+			only = k->text;
 		}
 		buf_reset(&b);
 		k = &kv[KW_ENVIRONMENT];
@@ -1395,7 +1426,7 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 		    (env = env_canonical(p, k->text, k->line)) == NULL)
 			goto out;
 		if (getenv_on)
-			env_add_getenv(p, env, kv[KW_GETENV].line, &b);
+			env_add_getenv(p, env, only, kv[KW_GETENV].line, &b);
 		if (env != NULL && env_add_list(p, env, k->line, &b) == -1)
 			goto out;
 		if (put_string(p, j, "Env", b.data, d, k->text ? k->line :

@@ -3,7 +3,7 @@
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
  *
- * checks: 690
+ * checks: 702
  */
 #include <sys/stat.h>
 
@@ -226,6 +226,15 @@ static const struct good good[] = {
 	{ "new-style arguments quoted", "executable = /bin/true\n"
 	  "arguments = \"'it''s' x\"\nqueue\n", 1, 0, "Args",
 	  "\"it's x\"" },
+	{ "getenv a pattern that names none", "executable = /bin/true\n"
+	  "getenv = maybe\nqueue\n", 1, 0, "Env", "\"\"" },
+	{ "getenv a list", "executable = /bin/true\ngetenv = PATH\nqueue\n",
+	  1, 0, "Env", "\"PATH=/bin:/usr/bin\"" },
+	{ "getenv a pattern", "executable = /bin/true\ngetenv = H*\nqueue\n",
+	  1, 0, "Env", "\"HOME=/home/someone\"" },
+	{ "getenv a list and environment", "executable = /bin/true\n"
+	  "getenv = PATH, NOPE*\nenvironment = \"X=1\"\nqueue\n", 1, 0, "Env",
+	  "\"PATH=/bin:/usr/bin;X=1\"" },
 	{ "getenv", "executable = /bin/true\ngetenv = true\nqueue\n", 1, 0,
 	  "Env", "\"HOME=/home/someone;PATH=/bin:/usr/bin\"" },
 	{ "getenv and environment", "executable = /bin/true\n"
@@ -362,8 +371,6 @@ static const struct bad bad[] = {
 	  "sometimes\nqueue\n", 2, "notification" },
 	{ "universe", "executable = /bin/true\nuniverse = java\nqueue\n", 2,
 	  "universe" },
-	{ "getenv", "executable = /bin/true\ngetenv = maybe\nqueue\n", 2,
-	  "getenv" },
 	{ "image_size", "executable = /bin/true\nimage_size = -5\nqueue\n",
 	  2, "image_size" },
 	{ "environment", "executable = /bin/true\nenvironment = A=1;junk\n"
