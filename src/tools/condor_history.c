@@ -29,10 +29,13 @@ static int
 usage(FILE *fp)
 {
 	fprintf(fp,
-	    "usage: condor_history [-l | -af ATTR...] [-name HOST] "
+	    "usage: condor_history [-l | -json | -af ATTR...] [-name HOST] "
 	    "[-constraint EXPR]\n"
-	    "                      [OWNER | C | C.P]...\n"
+	    "                      [-limit N] [OWNER | C | C.P]...\n"
 	    "  -l               every attribute of each job\n"
+	    "  -json            every attribute, as a JSON array\n"
+	    "  -limit N         the N jobs that left the queue last (also "
+	    "-match N)\n"
 	    "  -af ATTR...      the named attributes, one job a line\n"
 	    "  -name HOST       the history of HOST's schedd\n"
 	    "  -constraint EXPR only jobs for which EXPR is TRUE\n"
@@ -71,15 +74,28 @@ main(int argc, char **argv)
 	struct job_select sel;
 	struct ad **jobs;
 	char err[1024], *constraint;
-	int i, n, first = 1;
+	int i, n, first = 1, from = 0;
+	long long limit = -1;
+	char *end;
 	CLIENT *cl;
 
 	common_init(argv[0]);
 	signal(SIGPIPE, SIG_IGN);
 	job_select_init(&sel, usage, JOB_SELECT_AF);
-	for (i = 1; i < argc; i++)
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-limit") == 0 ||
+		    strcmp(argv[i], "-match") == 0) {
+			if (++i == argc || (limit = strtoll(argv[i], &end, 10),
+			    *end != '\0') || limit < 0) {
+				log_warnx("%s needs a number of jobs, 0 or more",
+				    argv[i - (i == argc)]);
+				return 1;
+			}
+			continue;
+		}
 		if (job_select_arg(&sel, argc, argv, &i) == -1)
 			return 1;
+	}
 	if ((constraint = job_select_constraint(&sel, NULL)) == NULL)
 		return 1;
 
@@ -96,7 +112,10 @@ main(int argc, char **argv)
 	signal(SIGPIPE, SIG_DFL);
 	if (!sel.want_long && sel.naf == 0)
 		printf("%s\n", header);
-	for (i = 0; i < n; i++) {
+	/* In the order they left the queue: -limit keeps the last. */
+	if (limit >= 0 && n > limit)
+		from = n - (int)limit;
+	for (i = from; i < n; i++) {
 		if (sel.want_json)
 			ad_json_next(jobs[i], &first, stdout);
 		else if (sel.want_long)

@@ -34,6 +34,9 @@ enum format {
 	FMT_JSON,
 	FMT_AF,
 	FMT_ANALYZE,
+	FMT_HOLD,	/* -hold: held jobs and why */
+	FMT_RUN,	/* -run: running jobs and where */
+	FMT_TOTALS,	/* -totals: the footer alone */
 };
 
 /* What the table needs of each job. */
@@ -47,17 +50,35 @@ static const char *const table_attrs[] = {
 
 static const char header[] =
     " ID      OWNER            SUBMITTED     CPU_USAGE ST PRI SIZE CMD";
+static const char *const hold_attrs[] = {
+	"ClusterId", "ProcId", "Owner", "EnteredCurrentStatus", "HoldReason",
+	"JobStatus", NULL
+};
+static const char hold_header[] =
+    " ID      OWNER          HELD_SINCE  HOLD_REASON";
+static const char *const run_attrs[] = {
+	"ClusterId", "ProcId", "Owner", "QDate", "JobStartDate",
+	"RemoteHost", "JobStatus", NULL
+};
+static const char run_header[] =
+    " ID      OWNER            SUBMITTED     RUN_TIME HOST(S)";
 
 static int
 usage(FILE *fp)
 {
 	fprintf(fp,
-	    "usage: condor_q [-l | -af ATTR... | -analyze] [-global | -name "
+	    "usage: condor_q [-l | -json | -af ATTR... | -analyze | -hold | "
+	    "-run | -totals]\n"
+	    "                [-global | -name "
 	    "HOST]\n"
 	    "                [-constraint EXPR] [OWNER | C | C.P]...\n"
 	    "  -l               every attribute of each job\n"
 	    "  -af ATTR...      the named attributes, one job a line\n"
 	    "  -analyze         why each idle job is not running\n"
+	    "  -hold            held jobs, since when and why\n"
+	    "  -run             running jobs, for how long and where\n"
+	    "  -totals          the counts alone\n"
+	    "  -json            every attribute, as a JSON array\n"
 	    "  -global          the queues of every schedd in the pool\n"
 	    "  -name HOST       the queue of HOST's schedd\n"
 	    "  -constraint EXPR only jobs for which EXPR is TRUE\n"
@@ -105,6 +126,38 @@ print_row(const struct ad *ad)
 	    prio, size, cmd);
 	free(owner);
 	free(cmd);
+}
+
+static void
+print_hold(const struct ad *ad)
+{
+	char since[32], *owner, *why;
+
+	job_format_time(ad, "EnteredCurrentStatus", since, sizeof(since));
+	owner = job_value_text(ad, "Owner");
+	why = job_value_text(ad, "HoldReason");
+	printf("%4lld.%-3lld %-14.14s %11s %s\n", get_int(ad, "ClusterId", 0),
+	    get_int(ad, "ProcId", 0), owner, since, why);
+	free(owner);
+	free(why);
+}
+
+static void
+print_run(const struct ad *ad, time_t now)
+{
+	char submitted[32], run[32], *owner, *host;
+	long long start = get_int(ad, "JobStartDate", 0);
+
+	job_format_time(ad, "QDate", submitted, sizeof(submitted));
+	job_format_cpu(start > 0 && now > start ? (double)(now - start) : 0,
+	    run, sizeof(run));
+	owner = job_value_text(ad, "Owner");
+	host = job_value_text(ad, "RemoteHost");
+	printf("%4lld.%-3lld %-14.14s %11s %13s %s\n",
+	    get_int(ad, "ClusterId", 0), get_int(ad, "ProcId", 0), owner,
+	    submitted, run, host);
+	free(owner);
+	free(host);
 }
 
 static void
@@ -336,9 +389,10 @@ show_schedd(const char *name, const char *addr, const char *constraint,
 		log_warnx("%s", err);
 		return 1;
 	}
-	n = schedd_query(cl, constraint, 0, fmt == FMT_TABLE ? table_attrs :
-	    fmt == FMT_AF ? (const char *const *)af : NULL, &jobs, err,
-	    sizeof(err));
+	n = schedd_query(cl, constraint, 0, fmt == FMT_TABLE ||
+	    fmt == FMT_TOTALS ? table_attrs : fmt == FMT_HOLD ? hold_attrs :
+	    fmt == FMT_RUN ? run_attrs : fmt == FMT_AF ?
+	    (const char *const *)af : NULL, &jobs, err, sizeof(err));
 	rpc_close(cl);
 	if (n < 0) {
 		log_warnx("cannot query the schedd%s%s: %s", name ? " of " : "",
@@ -348,10 +402,12 @@ show_schedd(const char *name, const char *addr, const char *constraint,
 	/* Output into a closed pipe ("| head") ends us quietly, as usual. */
 	signal(SIGPIPE, SIG_DFL);
 	job_sort(jobs, (size_t)n);
-	if (global && fmt == FMT_TABLE)
+	if (global && (fmt == FMT_TABLE || fmt == FMT_HOLD || fmt == FMT_RUN ||
+	    fmt == FMT_TOTALS))
 		printf("\n-- Schedd: %s : %s\n", name, addr);
-	if (fmt == FMT_TABLE)
-		printf("%s\n", header);
+	if (fmt == FMT_TABLE || fmt == FMT_HOLD || fmt == FMT_RUN)
+		printf("%s\n", fmt == FMT_HOLD ? hold_header : fmt == FMT_RUN ?
+		    run_header : header);
 	for (i = 0; i < n; i++) {
 		switch (fmt) {
 		case FMT_TABLE:
@@ -369,9 +425,17 @@ show_schedd(const char *name, const char *addr, const char *constraint,
 		case FMT_ANALYZE:
 			analyze(jobs[i], m);
 			break;
+		case FMT_HOLD:
+			print_hold(jobs[i]);
+			break;
+		case FMT_RUN:
+			print_run(jobs[i], time(NULL));
+			break;
+		case FMT_TOTALS:
+			break;
 		}
 	}
-	if (fmt == FMT_TABLE)
+	if (fmt == FMT_TABLE || fmt == FMT_TOTALS)
 		print_footer(jobs, n);
 	if (fmt == FMT_ANALYZE && n == 0)
 		printf("No job matches.\n");
@@ -436,6 +500,12 @@ main(int argc, char **argv)
 		else if (strcmp(a, "-analyze") == 0 ||
 		    strcmp(a, "-better-analyze") == 0)
 			want_analyze = 1;
+		else if (strcmp(a, "-hold") == 0)
+			fmt = FMT_HOLD;
+		else if (strcmp(a, "-run") == 0)
+			fmt = FMT_RUN;
+		else if (strcmp(a, "-totals") == 0)
+			fmt = FMT_TOTALS;
 		else if (job_select_arg(&sel, argc, argv, &i) == -1)
 			return 1;
 	}
@@ -443,6 +513,8 @@ main(int argc, char **argv)
 	naf = sel.naf;
 	if (want_analyze)
 		fmt = FMT_ANALYZE;
+	else if (fmt != FMT_TABLE)
+		;	/* -hold, -run, -totals */
 	else if (sel.want_json)
 		fmt = FMT_JSON;
 	else if (sel.want_long)
@@ -450,7 +522,9 @@ main(int argc, char **argv)
 	else if (naf > 0)
 		fmt = FMT_AF;
 
-	if ((constraint = job_select_constraint(&sel, NULL)) == NULL)
+	if ((constraint = job_select_constraint(&sel, fmt == FMT_HOLD ?
+	    "JobStatus == 5" : fmt == FMT_RUN ? "JobStatus == 2" : NULL)) ==
+	    NULL)
 		return 1;
 
 	if (global)

@@ -7,7 +7,7 @@
 # cannot touch root's jobs; condor_q -analyze names the clause no machine
 # satisfies (two startds); condor_history, condor_reschedule, condor_wait.
 #
-# checks: 96
+# checks: 100
 . "$(dirname "$0")/../lib/pool.sh"
 
 pool_init
@@ -215,11 +215,19 @@ queue
 EOF
 JC=$(cm condor_submit json.sub 2>/dev/null | sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p')
 cm condor_hold "$JC" >/dev/null 2>&1
+check "condor_q -hold: the held job, since when and why" bash -c \
+	"CONDOR_CONFIG=$POOL/cm/condor_config condor_q -hold | grep -Eq '^ +$JC\.0 +root +[0-9]{2}/[0-9]{2} [0-9]{2}:[0-9]{2} .*condor_hold'"
+check "condor_q -run: none running, the header alone" test \
+	"$(cm condor_q -run | grep -c .)" = 1
+check "condor_q -totals: the counts alone" bash -c \
+	"CONDOR_CONFIG=$POOL/cm/condor_config condor_q -totals | grep -v '^\$' | grep -Eqx '[0-9]+ jobs; .* 1 held'"
 cm condor_q -json "$JC" >q.json
 cm condor_status -json >status.json
 cm condor_rm "$JC" >/dev/null 2>&1
 wait_for 20 queue_empty
 cm condor_history -json "$JC" >history.json
+check "condor_history -limit 1: the job that left last" bash -c \
+	"CONDOR_CONFIG=$POOL/cm/condor_config condor_history -limit 1 -af ClusterId | grep -qx $JC"
 if [ -x /usr/bin/python3 ]; then
 	for f in q status history; do
 		check "condor_$f -json parses (python3 -m json.tool)" \
