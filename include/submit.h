@@ -61,6 +61,8 @@ struct submit_env {
 	const char	*cwd;		/* relative paths start here */
 	char *const	*environ;	/* for getenv and $ENV(); NULL: none */
 	int		 check_files;	/* look at the executable, input... */
+	const char	*batch_name;	/* JobBatchName unless the file has
+					   batch_name; NULL: none */
 };
 
 /*

@@ -68,6 +68,7 @@ enum kw {
 	KW_REQUEST_MEMORY,
 	KW_REQUEST_CPUS,
 	KW_REQUEST_DISK,
+	KW_BATCH_NAME,
 	NKW
 };
 
@@ -97,6 +98,7 @@ static const struct keyword {
 	{ "request_memory",		KW_REQUEST_MEMORY },
 	{ "request_cpus",		KW_REQUEST_CPUS },
 	{ "request_disk",		KW_REQUEST_DISK },
+	{ "batch_name",			KW_BATCH_NAME },
 	/* HTCondor's file transfer switches: files always travel here. */
 	{ "should_transfer_files",	-1 },
 	{ "when_to_transfer_output",	-1 },
@@ -110,7 +112,7 @@ static const char *kw_names[NKW] = {
 	"log", "rootdir", "environment", "getenv", "universe",
 	"requirements", "rank", "priority", "notification", "notify_user",
 	"image_size", "allowed_job_duration", "request_memory",
-	"request_cpus", "request_disk",
+	"request_cpus", "request_disk", "batch_name",
 };
 
 /* TEXT, an amount with an optional unit (K, KB, M, MB, G, GB, T, TB,
@@ -1530,6 +1532,14 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 	if (k->text != NULL && *k->text != '\0' && WANT(k->deps) &&
 	    put_string(p, j, "NotifyUser", k->text, k->deps, k->line) == -1)
 		goto out;
+	/* The batch condor_q -batch shows it in (condor_submit -batch-name
+	 * gives one to a file that names none). */
+	k = &kv[KW_BATCH_NAME];
+	s = k->text != NULL && *k->text != '\0' ? k->text :
+	    p->env->batch_name;
+	if (s != NULL && *s != '\0' && WANT(k->deps) &&
+	    put_string(p, j, "JobBatchName", s, k->deps, k->line) == -1)
+		goto out;
 
 	/* ImageSize in KiB: what the user says, else the executable's size. */
 	k = &kv[KW_IMAGE_SIZE];
@@ -2190,6 +2200,10 @@ assemble(struct parser *p)
 				sad_add(&r->cluster, b->a[i].name,
 				    b->a[i].text);
 	}
+	/* How many were submitted: condor_q -batch counts those done. */
+	own = xasprintf("%zu", p->nprocs);
+	sad_add(&r->cluster, "TotalSubmitProcs", own);
+	free(own);
 	r->procs = xcalloc(p->nprocs + 1, sizeof(*r->procs));
 	r->nprocs = p->nprocs;
 	for (s = 0; s < p->nstmts; s++) {

@@ -37,6 +37,7 @@ enum format {
 	FMT_HOLD,	/* -hold: held jobs and why */
 	FMT_RUN,	/* -run: running jobs and where */
 	FMT_TOTALS,	/* -totals: the footer alone */
+	FMT_BATCH,	/* -batch: HTCondor's view, a line a batch */
 };
 
 /* What the table needs of each job. */
@@ -60,6 +61,13 @@ static const char *const run_attrs[] = {
 	"ClusterId", "ProcId", "Owner", "QDate", "JobStartDate",
 	"RemoteHost", "JobStatus", NULL
 };
+static const char *const batch_attrs[] = {
+	"ClusterId", "ProcId", "Owner", "QDate", "JobStatus", "JobBatchName",
+	"TotalSubmitProcs", NULL
+};
+static const char batch_header[] =
+    "OWNER      BATCH_NAME           SUBMITTED   DONE   RUN   IDLE   HOLD  "
+    "TOTAL JOB_IDS";
 static const char run_header[] =
     " ID      OWNER            SUBMITTED     RUN_TIME HOST(S)";
 
@@ -68,7 +76,8 @@ usage(FILE *fp)
 {
 	fprintf(fp,
 	    "usage: condor_q [-l | -json | -af ATTR... | -analyze | -hold | "
-	    "-run | -totals]\n"
+	    "-run | -totals |\n"
+	    "                -batch | -nobatch]\n"
 	    "                [-global | -name "
 	    "HOST]\n"
 	    "                [-constraint EXPR] [OWNER | C | C.P]...\n"
@@ -78,6 +87,8 @@ usage(FILE *fp)
 	    "  -hold            held jobs, since when and why\n"
 	    "  -run             running jobs, for how long and where\n"
 	    "  -totals          the counts alone\n"
+	    "  -batch           a line a batch (HTCondor's view); -nobatch: "
+	    "one a job\n"
 	    "  -json            every attribute, as a JSON array\n"
 	    "  -global          the queues of every schedd in the pool\n"
 	    "  -name HOST       the queue of HOST's schedd\n"
@@ -158,6 +169,104 @@ print_run(const struct ad *ad, time_t now)
 	    submitted, run, host);
 	free(owner);
 	free(host);
+}
+
+/*
+ * -batch: the jobs (sorted by id) a line a batch, as HTCondor shows
+ * them: one JobBatchName of one owner, else one cluster.  DONE is what
+ * was submitted (TotalSubmitProcs) less what is still in the queue.
+ */
+static void
+print_count(long long n, const char *end)
+{
+	if (n > 0)
+		printf("%6lld%s", n, end);
+	else
+		printf("%6s%s", "_", end);
+}
+
+static void
+print_batches(struct ad **jobs, int n)
+{
+	char *used = xcalloc((size_t)n + 1, 1), *owner, *name, *o2, *n2;
+	char submitted[32], label[64];
+	long long st, run, idle, hold, total, inq, c, last_c;
+	long long first_c, first_p, last_p;
+	int i, k;
+
+	for (i = 0; i < n; i++) {
+		if (used[i])
+			continue;
+		owner = job_value_text(jobs[i], "Owner");
+		if (ad_get_string(jobs[i], "JobBatchName", &name) == -1)
+			name = NULL;
+		run = idle = hold = total = inq = 0;
+		last_c = -1;
+		first_c = get_int(jobs[i], "ClusterId", 0);
+		first_p = get_int(jobs[i], "ProcId", 0);
+		last_p = first_p;
+		c = first_c;
+		job_format_time(jobs[i], "QDate", submitted, sizeof(submitted));
+		for (k = i; k < n; k++) {
+			if (used[k])
+				continue;
+			/* Sorted by id: a cluster's jobs are together. */
+			if (name == NULL &&
+			    get_int(jobs[k], "ClusterId", 0) != first_c)
+				break;
+			o2 = job_value_text(jobs[k], "Owner");
+			if (ad_get_string(jobs[k], "JobBatchName", &n2) == -1)
+				n2 = NULL;
+			c = get_int(jobs[k], "ClusterId", 0);
+			if (strcmp(o2, owner) != 0 || (name == NULL) !=
+			    (n2 == NULL) || (name != NULL ? strcmp(name, n2) :
+			    c != first_c) != 0) {
+				free(o2);
+				free(n2);
+				continue;
+			}
+			free(o2);
+			free(n2);
+			used[k] = 1;
+			inq++;
+			st = get_int(jobs[k], "JobStatus", -1);
+			if (st == 2 || st == 7)
+				run++;
+			else if (st == 0 || st == 1)
+				idle++;
+			else if (st == 5)
+				hold++;
+			if (c != last_c) {
+				/* A cluster's procs come together: count it
+				 * once. */
+				total += get_int(jobs[k], "TotalSubmitProcs", 0);
+				last_c = c;
+			}
+			last_p = get_int(jobs[k], "ProcId", 0);
+		}
+		if (total < inq)
+			total = inq;
+		if (name != NULL)
+			snprintf(label, sizeof(label), "%s", name);
+		else
+			snprintf(label, sizeof(label), "ID: %lld", first_c);
+		printf("%-10.10s %-20.20s %11s", owner, label, submitted);
+		print_count(total - inq, " ");
+		print_count(run, " ");
+		print_count(idle, " ");
+		print_count(hold, " ");
+		printf("%6lld ", total);
+		if (last_c == get_int(jobs[i], "ClusterId", 0) && inq > 1)
+			printf("%lld.%lld-%lld\n", first_c, first_p, last_p);
+		else if (inq > 1)
+			printf("%lld.%lld ... %lld.%lld\n", first_c, first_p,
+			    last_c, last_p);
+		else
+			printf("%lld.%lld\n", first_c, first_p);
+		free(owner);
+		free(name);
+	}
+	free(used);
 }
 
 static void
@@ -390,7 +499,8 @@ show_schedd(const char *name, const char *addr, const char *constraint,
 		return 1;
 	}
 	n = schedd_query(cl, constraint, 0, fmt == FMT_TABLE ||
-	    fmt == FMT_TOTALS ? table_attrs : fmt == FMT_HOLD ? hold_attrs :
+	    fmt == FMT_TOTALS ? table_attrs : fmt == FMT_BATCH ? batch_attrs :
+	    fmt == FMT_HOLD ? hold_attrs :
 	    fmt == FMT_RUN ? run_attrs : fmt == FMT_AF ?
 	    (const char *const *)af : NULL, &jobs, err, sizeof(err));
 	rpc_close(cl);
@@ -403,11 +513,14 @@ show_schedd(const char *name, const char *addr, const char *constraint,
 	signal(SIGPIPE, SIG_DFL);
 	job_sort(jobs, (size_t)n);
 	if (global && (fmt == FMT_TABLE || fmt == FMT_HOLD || fmt == FMT_RUN ||
-	    fmt == FMT_TOTALS))
+	    fmt == FMT_TOTALS || fmt == FMT_BATCH))
 		printf("\n-- Schedd: %s : %s\n", name, addr);
-	if (fmt == FMT_TABLE || fmt == FMT_HOLD || fmt == FMT_RUN)
+	if (fmt == FMT_TABLE || fmt == FMT_HOLD || fmt == FMT_RUN ||
+	    fmt == FMT_BATCH)
 		printf("%s\n", fmt == FMT_HOLD ? hold_header : fmt == FMT_RUN ?
-		    run_header : header);
+		    run_header : fmt == FMT_BATCH ? batch_header : header);
+	if (fmt == FMT_BATCH)
+		print_batches(jobs, n);
 	for (i = 0; i < n; i++) {
 		switch (fmt) {
 		case FMT_TABLE:
@@ -432,10 +545,11 @@ show_schedd(const char *name, const char *addr, const char *constraint,
 			print_run(jobs[i], time(NULL));
 			break;
 		case FMT_TOTALS:
+		case FMT_BATCH:
 			break;
 		}
 	}
-	if (fmt == FMT_TABLE || fmt == FMT_TOTALS)
+	if (fmt == FMT_TABLE || fmt == FMT_TOTALS || fmt == FMT_BATCH)
 		print_footer(jobs, n);
 	if (fmt == FMT_ANALYZE && n == 0)
 		printf("No job matches.\n");
@@ -506,6 +620,10 @@ main(int argc, char **argv)
 			fmt = FMT_RUN;
 		else if (strcmp(a, "-totals") == 0)
 			fmt = FMT_TOTALS;
+		else if (strcmp(a, "-batch") == 0)
+			fmt = FMT_BATCH;
+		else if (strcmp(a, "-nobatch") == 0)
+			fmt = FMT_TABLE;
 		else if (job_select_arg(&sel, argc, argv, &i) == -1)
 			return 1;
 	}

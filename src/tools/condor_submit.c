@@ -29,10 +29,13 @@ static int
 usage(FILE *fp)
 {
 	fprintf(fp,
-	    "usage: condor_submit [-dry-run] [FILE | -]\n"
+	    "usage: condor_submit [-dry-run] [-batch-name NAME] [FILE | -]\n"
 	    "  Queues the jobs FILE (or the standard input) describes, as one\n"
 	    "  cluster; prints \"N job(s) submitted to cluster C.\".\n"
 	    "  -dry-run  check the file and print the job ads; queue nothing\n"
+	    "  -batch-name NAME  the jobs' batch (condor_q -batch), unless the "
+	    "file\n"
+	    "            names one with batch_name\n"
 	    "  The job description language is in condor_submit(5).\n");
 	return fp == stdout ? 0 : 1;
 }
@@ -79,7 +82,7 @@ main(int argc, char **argv)
 	struct submit_env env;
 	struct submit_result res;
 	struct buf text;
-	const char *file = NULL, *name;
+	const char *file = NULL, *name, *batch = NULL;
 	char err[2048], cwd[4096];
 	FILE *fp;
 	CLIENT *cl;
@@ -96,6 +99,14 @@ main(int argc, char **argv)
 		if (strcmp(argv[i], "-dry-run") == 0 ||
 		    strcmp(argv[i], "-n") == 0) {
 			dry = 1;
+			continue;
+		}
+		if (strcmp(argv[i], "-batch-name") == 0) {
+			if (++i == argc) {
+				log_warnx("-batch-name needs a name");
+				return usage(stderr);
+			}
+			batch = argv[i];
 			continue;
 		}
 		if (argv[i][0] == '-' && argv[i][1] != '\0') {
@@ -134,6 +145,7 @@ main(int argc, char **argv)
 	env.cwd = cwd;
 	env.environ = environ;
 	env.check_files = 1;
+	env.batch_name = batch;
 	rc = submit_parse(text.data, text.len, name, &env, &res, err,
 	    sizeof(err));
 	buf_free(&text);

@@ -7,7 +7,7 @@
 # cannot touch root's jobs; condor_q -analyze names the clause no machine
 # satisfies (two startds); condor_history, condor_reschedule, condor_wait.
 #
-# checks: 100
+# checks: 104
 . "$(dirname "$0")/../lib/pool.sh"
 
 pool_init
@@ -262,6 +262,27 @@ else
 		echo "SKIP $c: no /usr/bin/python3"
 	done
 fi
+
+# --- condor_q -batch: HTCondor's view, a line a batch ----------------
+printf 'universe = vanilla\nexecutable = /bin/true\nqueue 3\n' >b3.sub
+printf 'universe = vanilla\nexecutable = /bin/true\nbatch_name = own\nqueue\n' >bn.sub
+B1=$(cm condor_submit -batch-name nightly b3.sub 2>/dev/null | sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p')
+B2=$(cm condor_submit -batch-name ignored bn.sub 2>/dev/null | sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p')
+B3=$(cm condor_submit b3.sub 2>/dev/null | sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p')
+cm condor_rm "$B1.1" >/dev/null 2>&1
+one_gone() { test -z "$(cm condor_q -af ProcId "$B1.1")"; }
+wait_for 20 one_gone
+cm condor_q -batch >batch.out
+check "condor_q -batch: -batch-name, one done of three, the ids" grep -Eq \
+	"^root +nightly +[0-9/]+ [0-9:]+ +1 +_ +2 +_ +3 $B1\\.0-2\$" batch.out
+check "... a file's batch_name wins over -batch-name" \
+	grep -Eq "^root +own .* 1 $B2\\.0\$" batch.out
+check "... a cluster without a name is its own batch" \
+	grep -Eq "^root +ID: $B3 .* 3 $B3\\.0-2\$" batch.out
+check "condor_q -nobatch: the table, a line a job" \
+	test "$(cm condor_q -nobatch | grep -Ec "^ +($B1|$B2|$B3)\\.")" = 6
+cm condor_rm root >/dev/null 2>&1
+wait_for 20 queue_empty
 
 # --- every command answers -h ---------------------------------------
 for c in condor_submit condor_q condor_rm condor_hold condor_release \

@@ -551,7 +551,7 @@ write_file(const char *path, const char *text, mode_t mode)
 static void
 check_files(void)
 {
-	struct submit_env env = { dir, test_environ, 1 };
+	struct submit_env env = { dir, test_environ, 1, NULL };
 	struct submit_result res;
 	char err[1024], *path, *text;
 	int rc;
@@ -661,7 +661,7 @@ check_files(void)
 static void
 check_split(void)
 {
-	struct submit_env env = { "/work/dir", test_environ, 0 };
+	struct submit_env env = { "/work/dir", test_environ, 0, NULL };
 	struct submit_result res;
 	char err[512];
 	const char *t;
@@ -701,7 +701,7 @@ check_split(void)
 static char *
 all_args(const char *text)
 {
-	struct submit_env env = { dir, test_environ, 0 };
+	struct submit_env env = { dir, test_environ, 0, NULL };
 	struct submit_result res;
 	struct buf b;
 	struct ad *ad;
@@ -731,7 +731,7 @@ all_args(const char *text)
 static char *
 requirements_of(const char *text)
 {
-	struct submit_env env = { "/work/dir", test_environ, 0 };
+	struct submit_env env = { "/work/dir", test_environ, 0, NULL };
 	struct submit_result res;
 	const struct expr *e;
 	struct ad *ad;
@@ -752,7 +752,7 @@ requirements_of(const char *text)
 static void
 check_include(void)
 {
-	struct submit_env env = { dir, test_environ, 0 };
+	struct submit_env env = { dir, test_environ, 0, NULL };
 	struct submit_result res;
 	char *path, *got, err[1024], want[600];
 	int rc;
@@ -946,7 +946,7 @@ check_expand_cluster(void)
 int
 main(void)
 {
-	struct submit_env env = { "/work/dir", test_environ, 0 };
+	struct submit_env env = { "/work/dir", test_environ, 0, NULL };
 	size_t i;
 	char *cmd;
 
