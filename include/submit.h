@@ -63,6 +63,10 @@ struct submit_env {
 	int		 check_files;	/* look at the executable, input... */
 	const char	*batch_name;	/* JobBatchName unless the file has
 					   batch_name; NULL: none */
+	char *const	*append;	/* "NAME = value" lines set before each
+					   queue statement; NULL: none */
+	const char	*queue;		/* the queue statement's arguments for
+					   a file with none; NULL: none */
 };
 
 /*

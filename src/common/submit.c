@@ -256,6 +256,7 @@ struct parser {
 						   files together */
 	char			*incl[SUBMIT_MAX_INCLUDED];	/* included, in
 								   order */
+	int			 append_base;	/* lines of env->append */
 	int			 nincl;
 	char			**qvals;
 	size_t			 qstep, qrow;
@@ -2062,6 +2063,55 @@ out:
 	return rc;
 }
 
+static int	parse_line(struct parser *, char *, int);
+
+/* The line numbers of the command line's settings start after this. */
+static int
+cmdline_base(struct parser *p)
+{
+	if (p->append_base == 0) {
+		if (p->nincl == SUBMIT_MAX_INCLUDED) {
+			perr(p, 1, "more than %d files included",
+			    SUBMIT_MAX_INCLUDED);
+			return -1;
+		}
+		p->incl[p->nincl++] = xstrdup("the command line");
+		p->append_base = p->nincl << INCL_SHIFT;
+	}
+	return p->append_base;
+}
+
+/*
+ * The command line's settings (condor_submit -a "NAME = value", or
+ * NAME=value), as if written just before each queue statement; its
+ * messages name "the command line" and the setting's place on it.
+ */
+static int
+append_lines(struct parser *p)
+{
+	char *copy, *t;
+	size_t i;
+	int r = 0, base;
+
+	if (p->env->append == NULL || p->env->append[0] == NULL)
+		return 0;
+	if ((base = cmdline_base(p)) == -1)
+		return -1;
+	for (i = 0; p->env->append[i] != NULL && r == 0; i++) {
+		copy = xstrdup(p->env->append[i]);
+		t = trim(copy);
+		if (strncasecmp(t, "queue", 5) == 0 &&
+		    (t[5] == '\0' || isspace((unsigned char)t[5]))) {
+			perr(p, base + (int)i + 1, "a queue statement cannot "
+			    "come from -a (use -queue)");
+			r = -1;
+		} else
+			r = parse_line(p, t, base + (int)i + 1);
+		free(copy);
+	}
+	return r;
+}
+
 /* One logical line (continuations joined), LINE its first line. */
 static int
 parse_line(struct parser *p, char *s, int line)
@@ -2081,6 +2131,8 @@ parse_line(struct parser *p, char *s, int line)
 			    "setting");
 			return -1;
 		}
+		if (append_lines(p) == -1)
+			return -1;
 		return queue_stmt(p, value, line);
 	}
 	if ((eq = strchr(s, '=')) == NULL) {
@@ -2568,8 +2620,9 @@ submit_parse(const char *text, size_t len, const char *filename,
     size_t errlen)
 {
 	struct parser p;
-	int lineno = 0, rc = -1;
+	int lineno = 0, rc = -1, base;
 	char cwd[PATH_MAX];
+	size_t n;
 
 	memset(res, 0, sizeof(*res));
 	memset(&p, 0, sizeof(p));
@@ -2600,6 +2653,28 @@ submit_parse(const char *text, size_t len, const char *filename,
 
 	if (parse_text(&p, text, len, 0, &lineno) == -1)
 		goto out;
+	/* condor_submit -queue: the statement of a file that has none. */
+	if (env->queue != NULL) {
+		char *q = xstrdup(env->queue);
+
+		if (p.nstmts > 0) {
+			perr(&p, p.stmts[0].line, "-queue was given, but the "
+			    "file has a queue statement of its own");
+			free(q);
+			goto out;
+		}
+		p.seq++;
+		for (n = 0; env->append != NULL && env->append[n] != NULL;
+		    n++)
+			;
+		rc = (base = cmdline_base(&p)) == -1 ||
+		    append_lines(&p) == -1 ? -1 : queue_stmt(&p, q,
+		    base + (int)n + 1);
+		free(q);
+		if (rc == -1)
+			goto out;
+		rc = -1;
+	}
 	if (p.nstmts == 0) {
 		perr(&p, lineno > 0 ? lineno : 1, "no queue statement: "
 		    "nothing to submit");

@@ -29,13 +29,21 @@ static int
 usage(FILE *fp)
 {
 	fprintf(fp,
-	    "usage: condor_submit [-dry-run] [-batch-name NAME] [FILE | -]\n"
+	    "usage: condor_submit [-dry-run] [-terse] [-batch-name NAME] "
+	    "[-a LINE]... [NAME=VALUE]...\n"
+	    "                     [FILE | -] [-queue ARGS...]\n"
 	    "  Queues the jobs FILE (or the standard input) describes, as one\n"
 	    "  cluster; prints \"N job(s) submitted to cluster C.\".\n"
 	    "  -dry-run  check the file and print the job ads; queue nothing\n"
 	    "  -batch-name NAME  the jobs' batch (condor_q -batch), unless the "
 	    "file\n"
 	    "            names one with batch_name\n"
+	    "  -a LINE, NAME=VALUE  a setting, as if written before each queue "
+	    "statement\n"
+	    "  -queue ARGS...  the queue statement, for a file with none (the "
+	    "rest of\n"
+	    "            the command line)\n"
+	    "  -terse    print the jobs' ids, \"C.P - C.P\", only\n"
 	    "  The job description language is in condor_submit(5).\n");
 	return fp == stdout ? 0 : 1;
 }
@@ -83,6 +91,8 @@ main(int argc, char **argv)
 	struct submit_result res;
 	struct buf text;
 	const char *file = NULL, *name, *batch = NULL;
+	char **append, *queue = NULL;
+	int nappend = 0, terse = 0;
 	char err[2048], cwd[4096];
 	FILE *fp;
 	CLIENT *cl;
@@ -91,7 +101,39 @@ main(int argc, char **argv)
 
 	common_init(argv[0]);
 	signal(SIGPIPE, SIG_IGN);
+	append = xcalloc((size_t)argc + 1, sizeof(*append));
 	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-a") == 0 ||
+		    strcmp(argv[i], "-append") == 0) {
+			if (++i == argc) {
+				log_warnx("-a needs a setting, \"NAME = value\"");
+				return usage(stderr);
+			}
+			append[nappend++] = argv[i];
+			continue;
+		}
+		if (strcmp(argv[i], "-queue") == 0) {
+			struct buf q;
+
+			if (++i == argc) {
+				log_warnx("-queue needs what follows queue");
+				return usage(stderr);
+			}
+			buf_init(&q);
+			for (; i < argc; i++)
+				buf_printf(&q, "%s%s", q.len ? " " : "",
+				    argv[i]);
+			queue = buf_take(&q);
+			break;
+		}
+		if (strcmp(argv[i], "-terse") == 0) {
+			terse = 1;
+			continue;
+		}
+		if (argv[i][0] != '-' && strchr(argv[i], '=') != NULL) {
+			append[nappend++] = argv[i];
+			continue;
+		}
 		if (strcmp(argv[i], "-h") == 0 ||
 		    strcmp(argv[i], "-help") == 0 ||
 		    strcmp(argv[i], "--help") == 0)
@@ -146,6 +188,8 @@ main(int argc, char **argv)
 	env.environ = environ;
 	env.check_files = 1;
 	env.batch_name = batch;
+	env.append = append;
+	env.queue = queue;
 	rc = submit_parse(text.data, text.len, name, &env, &res, err,
 	    sizeof(err));
 	buf_free(&text);
@@ -177,7 +221,11 @@ main(int argc, char **argv)
 		submit_result_free(&res);
 		return 1;
 	}
-	printf("%zu job(s) submitted to cluster %d.\n", res.nprocs, cluster);
+	if (terse)
+		printf("%d.0 - %d.%zu\n", cluster, cluster, res.nprocs - 1);
+	else
+		printf("%zu job(s) submitted to cluster %d.\n", res.nprocs,
+		    cluster);
 	submit_result_free(&res);
 	return 0;
 }

@@ -7,7 +7,7 @@
 # cannot touch root's jobs; condor_q -analyze names the clause no machine
 # satisfies (two startds); condor_history, condor_reschedule, condor_wait.
 #
-# checks: 104
+# checks: 107
 . "$(dirname "$0")/../lib/pool.sh"
 
 pool_init
@@ -269,6 +269,11 @@ printf 'universe = vanilla\nexecutable = /bin/true\nbatch_name = own\nqueue\n' >
 B1=$(cm condor_submit -batch-name nightly b3.sub 2>/dev/null | sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p')
 B2=$(cm condor_submit -batch-name ignored bn.sub 2>/dev/null | sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p')
 B3=$(cm condor_submit b3.sub 2>/dev/null | sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p')
+check "condor_submit -terse prints the jobs' ids" bash -c \
+	"CONDOR_CONFIG=$POOL/cm/condor_config condor_submit -terse b3.sub | grep -Eqx '[0-9]+\.0 - [0-9]+\.2'"
+check "condor_submit NAME=VALUE and -queue" bash -c \
+	"cd '$W' && printf 'universe = vanilla\nexecutable = /bin/echo\narguments = \$(N) \$(Item)\n' >nq.sub &&
+	 CONDOR_CONFIG=$POOL/cm/condor_config condor_submit nq.sub N=7 -queue in '(a b)' | grep -q '2 job(s) submitted'"
 cm condor_rm "$B1.1" >/dev/null 2>&1
 one_gone() { test -z "$(cm condor_q -af ProcId "$B1.1")"; }
 wait_for 20 one_gone
@@ -281,6 +286,8 @@ check "... a cluster without a name is its own batch" \
 	grep -Eq "^root +ID: $B3 .* 3 $B3\\.0-2\$" batch.out
 check "condor_q -nobatch: the table, a line a job" \
 	test "$(cm condor_q -nobatch | grep -Ec "^ +($B1|$B2|$B3)\\.")" = 6
+check "... and the jobs of -queue have their arguments" \
+	test "$(cm condor_q -af Args -constraint 'Cmd == "/bin/echo"' | sort | tr '\n' ' ')" = "7 a 7 b "
 cm condor_rm root >/dev/null 2>&1
 wait_for 20 queue_empty
 

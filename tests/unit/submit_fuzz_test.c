@@ -114,7 +114,7 @@ static int
 one(const char *text, size_t len, int *bad_err, int *bad_ok, int *cases)
 {
 	static char *env[] = { "HOME=/home/x", NULL };
-	struct submit_env senv = { "/work", env, 0, NULL };
+	struct submit_env senv = { "/work", env, 0, NULL, NULL, NULL };
 	struct submit_result res;
 	struct ad *ad;
 	char err[1024], *end;

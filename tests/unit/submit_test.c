@@ -3,7 +3,7 @@
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
  *
- * checks: 702
+ * checks: 708
  */
 #include <sys/stat.h>
 
@@ -551,7 +551,7 @@ write_file(const char *path, const char *text, mode_t mode)
 static void
 check_files(void)
 {
-	struct submit_env env = { dir, test_environ, 1, NULL };
+	struct submit_env env = { dir, test_environ, 1, NULL, NULL, NULL };
 	struct submit_result res;
 	char err[1024], *path, *text;
 	int rc;
@@ -661,7 +661,7 @@ check_files(void)
 static void
 check_split(void)
 {
-	struct submit_env env = { "/work/dir", test_environ, 0, NULL };
+	struct submit_env env = { "/work/dir", test_environ, 0, NULL, NULL, NULL };
 	struct submit_result res;
 	char err[512];
 	const char *t;
@@ -701,7 +701,7 @@ check_split(void)
 static char *
 all_args(const char *text)
 {
-	struct submit_env env = { dir, test_environ, 0, NULL };
+	struct submit_env env = { dir, test_environ, 0, NULL, NULL, NULL };
 	struct submit_result res;
 	struct buf b;
 	struct ad *ad;
@@ -731,7 +731,7 @@ all_args(const char *text)
 static char *
 requirements_of(const char *text)
 {
-	struct submit_env env = { "/work/dir", test_environ, 0, NULL };
+	struct submit_env env = { "/work/dir", test_environ, 0, NULL, NULL, NULL };
 	struct submit_result res;
 	const struct expr *e;
 	struct ad *ad;
@@ -752,7 +752,7 @@ requirements_of(const char *text)
 static void
 check_include(void)
 {
-	struct submit_env env = { dir, test_environ, 0, NULL };
+	struct submit_env env = { dir, test_environ, 0, NULL, NULL, NULL };
 	struct submit_result res;
 	char *path, *got, err[1024], want[600];
 	int rc;
@@ -788,6 +788,74 @@ check_include(void)
 	got = all_args("executable = /bin/true\nif false\ninclude : /none\n"
 	    "endif\nqueue\n");
 	CHECK_STR("an include in a branch not taken is not read", got, "");
+	free(got);
+}
+
+/* condor_submit -a, NAME=VALUE and -queue, through the parser's env. */
+static char *
+with_env(const char *text, char *const *append, const char *queue)
+{
+	struct submit_env env = { "/work/dir", test_environ, 0, NULL, append,
+	    queue };
+	struct submit_result res;
+	struct buf b;
+	struct ad *ad;
+	char err[1024], *args;
+	size_t i;
+
+	buf_init(&b);
+	if (submit_parse(text, strlen(text), "f", &env, &res, err,
+	    sizeof(err)) == -1)
+		buf_printf(&b, "(error: %s)", err);
+	else
+		for (i = 0; i < res.nprocs; i++) {
+			if ((ad = submit_proc_ad(&res, i, CLUSTER, err,
+			    sizeof(err))) == NULL)
+				break;
+			if (ad_get_string(ad, "Args", &args) == 0) {
+				buf_printf(&b, "%s%s", i ? "|" : "", args);
+				free(args);
+			}
+			ad_free(ad);
+		}
+	submit_result_free(&res);
+	return buf_take(&b);
+}
+
+static void
+check_command_line(void)
+{
+	char *a1[] = { "N = 5", NULL }, *a2[] = { "arguments = late", NULL };
+	char *a3[] = { "N = 1", "priority = 99", NULL };
+	char *a4[] = { "queue 2", NULL }, *got;
+
+	got = with_env("executable = /bin/true\narguments = $(N)\nqueue\n",
+	    a1, NULL);
+	CHECK_STR("-a sets a macro", got, "5");
+	free(got);
+	got = with_env("executable = /bin/true\narguments = early\nqueue\n"
+	    "arguments = x\nqueue\n", a2, NULL);
+	CHECK_STR("-a comes just before each queue statement, over the "
+	    "file's", got, "late|late");
+	free(got);
+	got = with_env("executable = /bin/true\narguments = $(N)\nqueue\n",
+	    a3, NULL);
+	CHECK_STR("an error in -a names the command line and the setting",
+	    got, "(error: the command line:2: priority must be an integer "
+	    "from -20 to 20, not \"99\")");
+	free(got);
+	got = with_env("executable = /bin/true\nqueue\n", a4, NULL);
+	CHECK("no queue statement through -a", strstr(got, "use -queue") !=
+	    NULL);
+	free(got);
+	got = with_env("executable = /bin/true\narguments = $(Item)\n", NULL,
+	    "in (a b)");
+	CHECK_STR("-queue for a file with none", got, "a|b");
+	free(got);
+	got = with_env("executable = /bin/true\nqueue\n", NULL, "2");
+	CHECK("-queue and a queue statement of the file's",
+	    strstr(got, "f:2: -queue was given, but the file has a queue") !=
+	    NULL);
 	free(got);
 }
 
@@ -946,7 +1014,7 @@ check_expand_cluster(void)
 int
 main(void)
 {
-	struct submit_env env = { "/work/dir", test_environ, 0, NULL };
+	struct submit_env env = { "/work/dir", test_environ, 0, NULL, NULL, NULL };
 	size_t i;
 	char *cmd;
 
@@ -965,6 +1033,7 @@ main(void)
 	check_requests();
 	check_opsys_arch();
 	check_include();
+	check_command_line();
 	check_expand_cluster();
 	cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
