@@ -131,6 +131,9 @@ const struct config_default config_defaults[] = {
 	    "(names, comma or space separated; HasMatlab = True)", 0 },
 	{ "SCHEDD_INTERVAL", "60",
 	    "seconds between the schedd's ads to the collector", 0 },
+	{ "PERIODIC_EXPR_INTERVAL", "60",
+	    "seconds between the schedd's passes over its jobs' "
+	    "periodic_hold, periodic_remove and periodic_release", 0 },
 	{ "NEGOTIATOR_INTERVAL", "60",
 	    "seconds between negotiation cycles", 0 },
 	{ "PERIODIC_CHECKPOINT_INTERVAL", "3 * $(HOUR)",

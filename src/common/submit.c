@@ -69,6 +69,12 @@ enum kw {
 	KW_REQUEST_CPUS,
 	KW_REQUEST_DISK,
 	KW_BATCH_NAME,
+	KW_PERIODIC_HOLD,
+	KW_PERIODIC_REMOVE,
+	KW_PERIODIC_RELEASE,
+	KW_ON_EXIT_HOLD,
+	KW_ON_EXIT_REMOVE,
+	KW_MAX_RETRIES,
 	NKW
 };
 
@@ -99,6 +105,12 @@ static const struct keyword {
 	{ "request_cpus",		KW_REQUEST_CPUS },
 	{ "request_disk",		KW_REQUEST_DISK },
 	{ "batch_name",			KW_BATCH_NAME },
+	{ "periodic_hold",		KW_PERIODIC_HOLD },
+	{ "periodic_remove",		KW_PERIODIC_REMOVE },
+	{ "periodic_release",		KW_PERIODIC_RELEASE },
+	{ "on_exit_hold",		KW_ON_EXIT_HOLD },
+	{ "on_exit_remove",		KW_ON_EXIT_REMOVE },
+	{ "max_retries",		KW_MAX_RETRIES },
 	/* HTCondor's file transfer switches: files always travel here. */
 	{ "should_transfer_files",	-1 },
 	{ "when_to_transfer_output",	-1 },
@@ -112,7 +124,9 @@ static const char *kw_names[NKW] = {
 	"log", "rootdir", "environment", "getenv", "universe",
 	"requirements", "rank", "priority", "notification", "notify_user",
 	"image_size", "allowed_job_duration", "request_memory",
-	"request_cpus", "request_disk", "batch_name",
+	"request_cpus", "request_disk", "batch_name", "periodic_hold",
+	"periodic_remove", "periodic_release", "on_exit_hold",
+	"on_exit_remove", "max_retries",
 };
 
 /* TEXT, an amount with an optional unit (K, KB, M, MB, G, GB, T, TB,
@@ -1495,6 +1509,60 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 		    k->line) == -1)
 			goto out;
 	}
+	/* The job's own policies, evaluated by the schedd. */
+	{
+		static const struct { int kw; const char *attr; } pol[] = {
+			{ KW_PERIODIC_HOLD, "PeriodicHold" },
+			{ KW_PERIODIC_REMOVE, "PeriodicRemove" },
+			{ KW_PERIODIC_RELEASE, "PeriodicRelease" },
+			{ KW_ON_EXIT_HOLD, "OnExitHold" },
+		};
+
+		for (i = 0; i < (int)(sizeof(pol) / sizeof(pol[0])); i++) {
+			k = &kv[pol[i].kw];
+			if (k->text == NULL || !WANT(k->deps))
+				continue;
+			if (check_expr(p, kw_names[pol[i].kw], k->text,
+			    k->line, NULL) == -1 || jattrs_put(p, j,
+			    pol[i].attr, xstrdup(k->text), k->deps,
+			    k->line) == -1)
+				goto out;
+		}
+	}
+	/* max_retries N: run again, up to N more times, while it fails;
+	 * joined to on_exit_remove as HTCondor joins them. */
+	k = &kv[KW_MAX_RETRIES];
+	d = k->deps | kv[KW_ON_EXIT_REMOVE].deps;
+	if (WANT(d) && (k->text != NULL ||
+	    kv[KW_ON_EXIT_REMOVE].text != NULL)) {
+		const struct kval *r = &kv[KW_ON_EXIT_REMOVE];
+
+		v = -1;
+		if (k->text != NULL && (parse_long(k->text, &v) == -1 ||
+		    v < 0 || v > 1000000)) {
+			perr(p, k->line, "max_retries must be a number of "
+			    "retries, 0 or more, not \"%s\"",
+			    shown(k->text, shownbuf, sizeof(shownbuf)));
+			goto out;
+		}
+		if (r->text != NULL && check_expr(p, "on_exit_remove",
+		    r->text, r->line, NULL) == -1)
+			goto out;
+		buf_reset(&b);
+		if (r->text != NULL)
+			buf_printf(&b, v >= 0 ? "(%s) || " : "%s", r->text);
+		if (v >= 0) {
+			buf_adds(&b, "(NumJobCompletions > JobMaxRetries) || "
+			    "(ExitCode =?= 0)");
+			if (put_int(p, j, "JobMaxRetries", v, k->deps,
+			    k->line) == -1)
+				goto out;
+		}
+		if (jattrs_put(p, j, "OnExitRemove", xstrdup(b.data), d,
+		    r->text != NULL ? r->line : k->line) == -1)
+			goto out;
+	}
+
 	k = &kv[KW_PRIORITY];
 	if (WANT(k->deps)) {
 		v = 0;

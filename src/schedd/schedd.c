@@ -122,7 +122,7 @@ char		 schedd_addr[ADDR_STRLEN];
 
 static int	 lock_fd = -1;
 static char	*socket_path;
-static long	 ad_timer, counts_timer, now_timer;
+static long	 ad_timer, counts_timer, now_timer, policy_timer;
 static struct queue_counts last_sent;
 static int	 advertised;
 static int	 collector_down;
@@ -406,6 +406,17 @@ ad_tick(void *arg)
 	    ad_tick, NULL);
 }
 
+/* The jobs' periodic_* policies, every PERIODIC_EXPR_INTERVAL. */
+static void
+policy_tick(void *arg)
+{
+	long interval = param_int("PERIODIC_EXPR_INTERVAL", 60);
+
+	queue_policy_tick();
+	policy_timer = event_timer_add(interval > 0 ? (double)interval : 60,
+	    policy_tick, NULL);
+}
+
 static void
 counts_tick(void *arg)
 {
@@ -514,6 +525,7 @@ schedd_init(int argc, char **argv)
 	daemon_write_address("schedd", schedd_addr);
 	log_info("serving at %s and %s", schedd_addr, socket_path);
 	ad_timer = event_timer_add(0, ad_tick, NULL);
+	policy_timer = event_timer_add(1, policy_tick, NULL);
 	return 0;
 }
 
@@ -524,6 +536,8 @@ schedd_reconfig(void)
 	negotiate_reconfig();
 	event_timer_cancel(ad_timer);
 	ad_timer = event_timer_add(0, ad_tick, NULL);
+	event_timer_cancel(policy_timer);
+	policy_timer = event_timer_add(1, policy_tick, NULL);
 }
 
 static void

@@ -146,6 +146,8 @@ void	 queue_counts(struct queue_counts *);
  */
 void	 queue_job_started(int cluster, int proc, const char *machine,
 	    pid_t shadow);
+/* queue_policy_tick: the jobs' periodic_remove, _hold and _release. */
+void	 queue_policy_tick(void);
 void	 queue_shadow_exited(int cluster, int proc, int status, double wall,
 	    int stopped);
 /* Bookkeeping of live procs per cluster (schedd_queue.c). */

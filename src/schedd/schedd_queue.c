@@ -927,6 +927,55 @@ describe_status(int status, char *buf, size_t len)
 		snprintf(buf, len, "wait status %#x", status);
 }
 
+/* ---- the job's own policies (periodic_*, on_exit_*) ---- */
+
+/*
+ * The policy attribute NAME of the whole ad FULL: 1 TRUE, 0 FALSE, -1
+ * missing or neither (UNDEFINED, ERROR, not a boolean); its text into
+ * *TEXT (freed by the caller) when TRUE or FALSE.
+ */
+static int
+policy_in(struct ad *full, const char *name, char **text)
+{
+	const struct expr *e;
+	struct value v;
+	int r = -1;
+
+	if ((e = ad_lookup(full, name)) == NULL)
+		return -1;
+	expr_eval(e, full, NULL, &v);
+	if (v.type == VAL_BOOL)
+		r = v.u.b != 0;
+	else if (v.type == VAL_INT)
+		r = v.u.i != 0;
+	value_free(&v);
+	if (r != -1 && text != NULL)
+		*text = expr_to_string(e);
+	return r;
+}
+
+static int
+policy_of(const struct job *j, const char *name, char **text)
+{
+	struct ad *full;
+	int r;
+
+	if (!job_has(j, name))
+		return -1;
+	full = job_full_ad(j);
+	r = policy_in(full, name, text);
+	ad_free(full);
+	return r;
+}
+
+/* The reason a policy gives, as HTCondor words it. */
+static char *
+policy_reason(const char *attr, const char *text)
+{
+	return xasprintf("The job attribute %s expression '%s' evaluated to "
+	    "TRUE", attr, text);
+}
+
 void
 queue_shadow_exited(int cluster, int proc, int status, double wall,
     int stopped)
@@ -949,13 +998,45 @@ queue_shadow_exited(int cluster, int proc, int status, double wall,
 	qlog_begin(schedd_queue);
 	tx_run_ended(&j, wall, code == SHADOW_EXIT_COMPLETED);
 	if (code == SHADOW_EXIT_COMPLETED) {
-		log_info("job %d.%d completed", cluster, proc);
-		tx_status(&j, JOB_COMPLETED, now);
-		if (!job_has(&j, "CompletionDate"))
+		struct ad *full = job_full_ad(&j);
+		long long done = job_int(&j, "NumJobCompletions", 0) + 1;
+		char *text = NULL;
+
+		/* Its on_exit_hold, then its on_exit_remove (max_retries),
+		 * see the run just ended. */
+		qlog_set_int(schedd_queue, cluster, proc, "NumJobCompletions",
+		    done);
+		ad_set_int(full, "NumJobCompletions", done);
+		if (policy_in(full, "OnExitHold", &text) == 1) {
+			reason = policy_reason("OnExitHold", text);
+			tx_status(&j, JOB_HELD, now);
+			qlog_set_string(schedd_queue, cluster, proc,
+			    "HoldReason", reason);
 			qlog_set_int(schedd_queue, cluster, proc,
-			    "CompletionDate", (long long)now);
-		durable = finish = 1;
-	} else if (st == JOB_REMOVED || code == SHADOW_EXIT_REMOVED) {
+			    "HoldReasonCode", 3);
+			free(reason);
+			durable = held = 1;
+		} else if (free(text), text = NULL,
+		    policy_in(full, "OnExitRemove", &text) == 0) {
+			log_info("job %d.%d ended (run %lld), and its "
+			    "OnExitRemove (%s) is FALSE: it goes back to the "
+			    "queue", cluster, proc, done, text);
+			tx_status(&j, JOB_IDLE, now);
+			durable = 1;
+		} else {
+			log_info("job %d.%d completed", cluster, proc);
+			tx_status(&j, JOB_COMPLETED, now);
+			if (!job_has(&j, "CompletionDate"))
+				qlog_set_int(schedd_queue, cluster, proc,
+				    "CompletionDate", (long long)now);
+			durable = finish = 1;
+		}
+		free(text);
+		ad_free(full);
+	} else if (st == JOB_REMOVED || (code == SHADOW_EXIT_REMOVED &&
+	    st != JOB_HELD)) {
+		/* (A shadow stopped for a hold says "removed" too: the
+		 * queue knows better.) */
 		log_info("job %d.%d removed (shadow: %s)", cluster, proc,
 		    how);
 		if (st != JOB_REMOVED)
@@ -1234,6 +1315,45 @@ action_one(const job_action_x *arg, const struct job *j, time_t now,
 	return 0;
 }
 
+/*
+ * After a committed ACTION on the jobs CHANGED: their user logs hear of
+ * it (REASON, or each job's own HoldReason when NULL) before the jobs
+ * leave or stop; the shadows of STOP are stopped, FINISH leave.
+ */
+static void
+actions_done(int action, const char *reason, const struct job_id *changed,
+    size_t nchanged, const struct job_id *stop, size_t nstop,
+    const struct job_id *finish, size_t nfinish)
+{
+	struct job j;
+	char *own;
+	size_t i;
+
+	job_log_batch_begin();
+	for (i = 0; i < nchanged; i++) {
+		if (action != JOB_HOLD && action != JOB_RELEASE)
+			break;
+		if (job_find(changed[i].cluster, changed[i].proc, &j) == -1)
+			continue;
+		own = reason == NULL && action == JOB_HOLD ?
+		    job_string(&j, "HoldReason") : NULL;
+		job_log_event(&j, action == JOB_HOLD ? ULOG_HELD :
+		    ULOG_RELEASED, reason != NULL ? reason : own != NULL ?
+		    own : "");
+		free(own);
+	}
+	job_log_batch_end();
+	for (i = 0; i < nstop; i++)
+		shadow_stop(stop[i].cluster, stop[i].proc);
+	jobs_finish_soon(finish, nfinish);
+	if (nchanged > 0) {
+		if (action == JOB_RELEASE)
+			schedd_advertise_now();
+		else
+			schedd_counts_changed();
+	}
+}
+
 void
 queue_action(uid_t caller, job_action_x *arg, job_action_res_x *res)
 {
@@ -1242,7 +1362,7 @@ queue_action(uid_t caller, job_action_x *arg, job_action_res_x *res)
 	struct job_scope scope;
 	struct job j;
 	char err[256], user[64], *reason, *owner = NULL;
-	size_t nfinish = 0, nstop = 0, nchanged = 0, cap = 0, i;
+	size_t nfinish = 0, nstop = 0, nchanged = 0, cap = 0;
 	time_t now = time(NULL);
 	int merged, super, owner_cluster = 0, mine = 0, matched = 0;
 
@@ -1315,31 +1435,91 @@ queue_action(uid_t caller, job_action_x *arg, job_action_res_x *res)
 	if (nchanged > 0)
 		log_info("%s of %zu job(s) by %s (%d denied)",
 		    action_name(arg->action), nchanged, user, res->denied);
-	/* The user log hears of it before the job leaves or stops. */
-	job_log_batch_begin();
-	for (i = 0; i < nchanged; i++) {
-		if (arg->action != JOB_HOLD && arg->action != JOB_RELEASE)
-			break;
-		if (job_find(changed[i].cluster, changed[i].proc, &j) == -1)
-			continue;
-		job_log_event(&j, arg->action == JOB_HOLD ? ULOG_HELD :
-		    ULOG_RELEASED, reason);
-	}
-	job_log_batch_end();
-	for (i = 0; i < nstop; i++)
-		shadow_stop(stop[i].cluster, stop[i].proc);
-	jobs_finish_soon(finish, nfinish);
-	if (nchanged > 0) {
-		if (arg->action == JOB_RELEASE)
-			schedd_advertise_now();
-		else
-			schedd_counts_changed();
-	}
+	actions_done(arg->action, reason, changed, nchanged, stop, nstop,
+	    finish, nfinish);
 out:
 	free(reason);
 	free(finish);
 	free(stop);
 	free(changed);
+}
+
+/*
+ * Every PERIODIC_EXPR_INTERVAL: a job whose PeriodicRemove is TRUE is
+ * removed, else one whose PeriodicHold is TRUE is held (HoldReasonCode
+ * 3, as HTCondor's policy holds), and a held job whose PeriodicRelease
+ * is TRUE is released; one of them a job a pass.
+ */
+void
+queue_policy_tick(void)
+{
+	static const struct { const char *attr; int action; } rules[] = {
+		{ "PeriodicRemove", JOB_REMOVE },
+		{ "PeriodicHold", JOB_HOLD },
+		{ "PeriodicRelease", JOB_RELEASE },
+	};
+	struct job_id *ids[3] = { NULL, NULL, NULL }, *stop = NULL;
+	struct job_id *finish = NULL;
+	size_t n[3] = { 0, 0, 0 }, nstop = 0, nfinish = 0, cap = 0, k;
+	size_t total = 0;
+	struct job_scope scope;
+	struct job j;
+	job_action_x arg;
+	char *text, *reason;
+	time_t now = time(NULL);
+	int st;
+
+	memset(&arg, 0, sizeof(arg));
+	qlog_begin(schedd_queue);
+	scope_init(&scope, "");
+	while (scope_next(&scope, &j)) {
+		st = job_status(&j);
+		if (st == JOB_REMOVED || st == JOB_COMPLETED)
+			continue;
+		for (k = 0; k < 3; k++) {
+			if ((rules[k].action == JOB_RELEASE) != (st == JOB_HELD))
+				continue;
+			if (policy_of(&j, rules[k].attr, &text) != 1)
+				continue;
+			if (total == cap) {
+				cap = cap ? 2 * cap : 16;
+				for (st = 0; st < 3; st++)
+					ids[st] = xreallocarray(ids[st], cap,
+					    sizeof(*ids[st]));
+				stop = xreallocarray(stop, cap, sizeof(*stop));
+				finish = xreallocarray(finish, cap,
+				    sizeof(*finish));
+			}
+			reason = policy_reason(rules[k].attr, text);
+			arg.action = rules[k].action;
+			if (action_one(&arg, &j, now, reason, finish, &nfinish,
+			    stop, &nstop)) {
+				ids[k][n[k]].cluster = j.cluster;
+				ids[k][n[k]++].proc = j.proc;
+				total++;
+				if (arg.action == JOB_HOLD)
+					qlog_set_int(schedd_queue, j.cluster,
+					    j.proc, "HoldReasonCode", 3);
+				log_info("job %d.%d %s: %s", j.cluster, j.proc,
+				    arg.action == JOB_HOLD ? "held" :
+				    arg.action == JOB_REMOVE ? "removed" :
+				    "released", reason);
+			}
+			free(reason);
+			free(text);
+			break;
+		}
+	}
+	queue_commit(total > 0);
+	actions_done(JOB_HOLD, NULL, ids[1], n[1], NULL, 0, NULL, 0);
+	actions_done(JOB_RELEASE, "its periodic_release expression "
+	    "evaluated to TRUE", ids[2], n[2], NULL, 0, NULL, 0);
+	actions_done(JOB_REMOVE, NULL, ids[0], n[0], stop, nstop, finish,
+	    nfinish);
+	for (k = 0; k < 3; k++)
+		free(ids[k]);
+	free(stop);
+	free(finish);
 }
 
 /* A shadow's update. */

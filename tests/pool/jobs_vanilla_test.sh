@@ -3,10 +3,11 @@
 # condor_history through the whole pool (collector, negotiator, schedd,
 # shadows, two startds and their starters): input, output, exit codes,
 # user-log events, mail, a missing input file held and released,
-# condor_rm of a running job, condor_vacate, and a startd killed under a
-# running job.
+# condor_rm of a running job, condor_vacate, a startd killed under a
+# running job, and the jobs' own policies (on_exit_hold, max_retries,
+# periodic_hold, periodic_release, periodic_remove).
 #
-# checks: 55
+# checks: 64
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -21,7 +22,7 @@ EOF
 chmod 755 "$POOL/mailer"
 pool_config 'START : TRUE' "MAIL = $POOL/mailer" \
 	'STARTER_UPDATE_INTERVAL = 1' 'STARTER_TIMEOUT = 20' \
-	'VACATE_GRACE = 2' 'MAX_JOB_STARTS = 10'
+	'VACATE_GRACE = 2' 'MAX_JOB_STARTS = 10' 'PERIODIC_EXPR_INTERVAL = 1'
 pool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD"
 pool_host exec1 "MASTER, STARTD"
 pool_host exec2 "MASTER, STARTD"
@@ -228,6 +229,58 @@ check "its process on $host is stopped" wait_for 30 bash -c "! kill -0 $jpid 2>/
 check "the job runs again" wait_for 90 events_at_least kill.log 001 "$C.0" 2
 cm condor_rm "$C.0" >/dev/null 2>&1
 wait_for 30 in_history "$C.0"
+
+# --- 6. the jobs' own policies ------------------------------------------
+printf '#!/bin/sh\nexit $1\n' >code.sh
+chmod 755 code.sh
+cat >policy.sub <<'EOF'
+universe     = vanilla
+executable   = code.sh
+arguments    = 3
+on_exit_hold = ExitCode == 3
+queue
+arguments    = 1
+on_exit_hold = false
+max_retries  = 2
+queue
+EOF
+P=$(submit policy.sub)
+status_is_5() { status_is "$1" 5; }
+check "on_exit_hold: a job exiting 3 is held" wait_for 90 status_is_5 "$P.0"
+check "... its HoldReason names the expression, HoldReasonCode 3" bash -c \
+	"CONDOR_CONFIG=$POOL/cm/condor_config condor_q -af HoldReasonCode HoldReason $P.0 | grep -qx \"3 The job attribute OnExitHold expression 'ExitCode == 3' evaluated to TRUE\""
+check "max_retries = 2: a job that fails runs three times, then leaves" \
+	wait_for 120 in_history "$P.1"
+check "... NumJobCompletions 3, ExitCode 1" test \
+	"$(cm condor_history -af NumJobCompletions ExitCode "$P.1")" = "3 1"
+cm condor_rm "$P.0" >/dev/null 2>&1
+cat >periodic.sub <<'EOF'
+universe         = vanilla
+executable       = sleeper.sh
+output           = periodic.out
+log              = periodic.log
+periodic_hold    = JobStatus == 2 && time() - JobStartDate > 1
+periodic_release = time() - EnteredCurrentStatus > 1
+queue
+requirements     = Memory < 0
+periodic_hold    = false
+periodic_release = false
+periodic_remove  = JobStatus == 0 || JobStatus == 1
+queue
+EOF
+Q=$(submit periodic.sub)
+check "periodic_remove: a job no machine can run is removed" \
+	wait_for 30 in_history "$Q.1"
+check "... RemoveReason names the expression" bash -c \
+	"CONDOR_CONFIG=$POOL/cm/condor_config condor_history -af RemoveReason $Q.1 | grep -q \"PeriodicRemove expression .* evaluated to TRUE\""
+check "periodic_hold: the running job is held (event 012)" \
+	wait_for 90 events_at_least periodic.log 012 "$Q.0" 1
+check "periodic_release: then released (013), and it runs again" \
+	wait_for 90 events_at_least periodic.log 001 "$Q.0" 2
+check "... the user log says why it was held" \
+	grep -q "PeriodicHold expression" periodic.log
+cm condor_rm "$Q.0" >/dev/null 2>&1
+wait_for 30 in_history "$Q.0"
 
 check "no shadow reported a user-log failure" \
 	bash -c "! grep -q 'to the user log' $POOL/cm/log/ShadowLog"

@@ -68,6 +68,7 @@ static const char *tokens[] = {
 	"$RANDOM_INTEGER(", "$RANDOM_CHOICE(", "$(OPSYS)", "request_cpus = ",
 	"request_disk = ", "if defined X\n", "if $(N) > 1\n", "elif true\n",
 	"else\n", "endif\n", "if\n", "include : /dev/null\n",
+	"periodic_hold = ", "max_retries = ", "on_exit_remove = ",
 };
 
 static int

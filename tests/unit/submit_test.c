@@ -3,7 +3,7 @@
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
  *
- * checks: 708
+ * checks: 748
  */
 #include <sys/stat.h>
 
@@ -171,6 +171,24 @@ static const struct good good[] = {
 	  "queue\n", 1, 0, "Args", "\"\"" },
 	{ "if as a macro name", "if = 4\nexecutable = /bin/true\narguments = "
 	  "$(if)\nqueue\n", 1, 0, "Args", "\"4\"" },
+	{ "periodic_hold", "executable = /bin/true\nperiodic_hold = "
+	  "NumJobStarts > 2\nqueue\n", 1, 0, "PeriodicHold",
+	  "NumJobStarts > 2" },
+	{ "periodic_release", "executable = /bin/true\nPeriodic_Release = "
+	  "true\nqueue\n", 1, 0, "PeriodicRelease", "TRUE" },
+	{ "on_exit_hold", "executable = /bin/true\non_exit_hold = ExitCode "
+	  "== 3\nqueue\n", 1, 0, "OnExitHold", "ExitCode == 3" },
+	{ "on_exit_remove alone", "executable = /bin/true\non_exit_remove = "
+	  "ExitCode < 5\nqueue\n", 1, 0, "OnExitRemove", "ExitCode < 5" },
+	{ "max_retries", "executable = /bin/true\nmax_retries = 2\nqueue\n",
+	  1, 0, "OnExitRemove",
+	  "NumJobCompletions > JobMaxRetries || ExitCode =?= 0" },
+	{ "max_retries JobMaxRetries", "executable = /bin/true\n"
+	  "max_retries = 2\nqueue\n", 1, 0, "JobMaxRetries", "2" },
+	{ "max_retries or'ed with on_exit_remove", "executable = /bin/true\n"
+	  "max_retries = 1\non_exit_remove = ExitCode == 7\nqueue\n", 1, 0,
+	  "OnExitRemove", "ExitCode == 7 || NumJobCompletions > "
+	  "JobMaxRetries || ExitCode =?= 0" },
 	{ "request_cpus", "executable = /bin/true\nrequest_cpus = 4\nqueue\n",
 	  1, 0, "RequestCpus", "4" },
 	{ "request_disk bare is KB", "executable = /bin/true\n"
@@ -289,6 +307,12 @@ static const struct bad bad[] = {
 	{ "no executable", "arguments = x\nqueue\n", 2, "no executable" },
 	{ "queue -1", "executable = /bin/true\nqueue -1\n", 2,
 	  "queue count" },
+	{ "max_retries negative", "executable = /bin/true\n"
+	  "max_retries = -1\nqueue\n", 2, "max_retries must be" },
+	{ "periodic_hold not an expression", "executable = /bin/true\n"
+	  "periodic_hold = (((\nqueue\n", 2, "periodic_hold" },
+	{ "on_exit_remove not an expression", "executable = /bin/true\n"
+	  "on_exit_remove = 1 +\nqueue\n", 2, "on_exit_remove" },
 	{ "request_cpus 0", "executable = /bin/true\nrequest_cpus = 0\n"
 	  "queue\n", 2, "whole number of cores" },
 	{ "request_cpus fraction", "executable = /bin/true\n"
