@@ -685,7 +685,8 @@ check_files(void)
 static void
 check_split(void)
 {
-	struct submit_env env = { "/work/dir", test_environ, 0, NULL, NULL, NULL };
+	struct submit_env env = { "/work/dir", test_environ, 0, NULL, NULL,
+	    NULL };
 	struct submit_result res;
 	char err[512];
 	const char *t;
@@ -720,12 +721,13 @@ check_split(void)
 	submit_result_free(&res);
 }
 
-/* The Args of every proc of TEXT (with cwd DIR) joined by '|', or the
- * error. */
+/* The Args of every proc of TEXT, parsed in CWD with the command line's
+ * APPEND and QUEUE, joined by '|'; or the error. */
 static char *
-all_args(const char *text)
+args_with(const char *cwd, const char *text, char *const *append,
+    const char *queue)
 {
-	struct submit_env env = { dir, test_environ, 0, NULL, NULL, NULL };
+	struct submit_env env = { cwd, test_environ, 0, NULL, append, queue };
 	struct submit_result res;
 	struct buf b;
 	struct ad *ad;
@@ -751,11 +753,19 @@ all_args(const char *text)
 	return buf_take(&b);
 }
 
+/* The same in the test's directory. */
+static char *
+all_args(const char *text)
+{
+	return args_with(dir, text, NULL, NULL);
+}
+
 /* Requirements of TEXT's first proc. */
 static char *
 requirements_of(const char *text)
 {
-	struct submit_env env = { "/work/dir", test_environ, 0, NULL, NULL, NULL };
+	struct submit_env env = { "/work/dir", test_environ, 0, NULL, NULL,
+	    NULL };
 	struct submit_result res;
 	const struct expr *e;
 	struct ad *ad;
@@ -819,31 +829,7 @@ check_include(void)
 static char *
 with_env(const char *text, char *const *append, const char *queue)
 {
-	struct submit_env env = { "/work/dir", test_environ, 0, NULL, append,
-	    queue };
-	struct submit_result res;
-	struct buf b;
-	struct ad *ad;
-	char err[1024], *args;
-	size_t i;
-
-	buf_init(&b);
-	if (submit_parse(text, strlen(text), "f", &env, &res, err,
-	    sizeof(err)) == -1)
-		buf_printf(&b, "(error: %s)", err);
-	else
-		for (i = 0; i < res.nprocs; i++) {
-			if ((ad = submit_proc_ad(&res, i, CLUSTER, err,
-			    sizeof(err))) == NULL)
-				break;
-			if (ad_get_string(ad, "Args", &args) == 0) {
-				buf_printf(&b, "%s%s", i ? "|" : "", args);
-				free(args);
-			}
-			ad_free(ad);
-		}
-	submit_result_free(&res);
-	return buf_take(&b);
+	return args_with("/work/dir", text, append, queue);
 }
 
 static void
@@ -1038,7 +1024,8 @@ check_expand_cluster(void)
 int
 main(void)
 {
-	struct submit_env env = { "/work/dir", test_environ, 0, NULL, NULL, NULL };
+	struct submit_env env = { "/work/dir", test_environ, 0, NULL, NULL,
+	    NULL };
 	size_t i;
 	char *cmd;
 
