@@ -61,7 +61,7 @@ int	userlog_aborted(const char *path, int cluster, int proc,
 int	userlog_suspended(const char *path, int cluster, int proc);
 int	userlog_unsuspended(const char *path, int cluster, int proc);
 int	userlog_held(const char *path, int cluster, int proc,
-	    const char *reason);
+	    const char *reason, int code);
 int	userlog_released(const char *path, int cluster, int proc,
 	    const char *reason);
 

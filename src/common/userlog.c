@@ -219,10 +219,14 @@ userlog_unsuspended(const char *path, int cluster, int proc)
 }
 
 int
-userlog_held(const char *path, int cluster, int proc, const char *reason)
+userlog_held(const char *path, int cluster, int proc, const char *reason,
+    int code)
 {
+	char tail[64];
+
+	snprintf(tail, sizeof(tail), "\tCode %d Subcode 0\n", code);
 	return event_with_reason(path, ULOG_HELD, cluster, proc,
-	    "Job was held.", reason, "\tCode 0 Subcode 0\n");
+	    "Job was held.", reason, tail);
 }
 
 int

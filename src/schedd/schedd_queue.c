@@ -664,7 +664,8 @@ job_log_event(const struct job *j, int event, const char *reason)
 		rc = userlog_aborted(path, j->cluster, j->proc, reason);
 		break;
 	case ULOG_HELD:
-		rc = userlog_held(path, j->cluster, j->proc, reason);
+		rc = userlog_held(path, j->cluster, j->proc, reason,
+		    (int)job_int(j, "HoldReasonCode", 0));
 		break;
 	case ULOG_RELEASED:
 		rc = userlog_released(path, j->cluster, j->proc, reason);
@@ -1282,6 +1283,9 @@ action_one(const job_action_x *arg, const struct job *j, time_t now,
 		tx_status(j, JOB_HELD, now);
 		qlog_set_string(schedd_queue, j->cluster, j->proc,
 		    "HoldReason", reason);
+		/* HTCondor's UserRequest; a policy's hold says 3. */
+		qlog_set_int(schedd_queue, j->cluster, j->proc,
+		    "HoldReasonCode", 1);
 		if (shadow_of(j->cluster, j->proc) != 0)
 			ids_add(stop, nstop, j);
 		return 1;
@@ -1299,6 +1303,7 @@ action_one(const job_action_x *arg, const struct job *j, time_t now,
 			free(held_for);
 		}
 		tx_unset(j, "HoldReason");
+		tx_unset(j, "HoldReasonCode");
 		qlog_set_int(schedd_queue, j->cluster, j->proc,
 		    "NumShadowExceptions", 0);
 		return 1;

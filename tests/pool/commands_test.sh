@@ -7,7 +7,7 @@
 # cannot touch root's jobs; condor_q -analyze names the clause no machine
 # satisfies (two startds); condor_history, condor_reschedule, condor_wait.
 #
-# checks: 107
+# checks: 108
 . "$(dirname "$0")/../lib/pool.sh"
 
 pool_init
@@ -217,6 +217,8 @@ JC=$(cm condor_submit json.sub 2>/dev/null | sed -n 's/.* submitted to cluster \
 cm condor_hold "$JC" >/dev/null 2>&1
 check "condor_q -hold: the held job, since when and why" bash -c \
 	"CONDOR_CONFIG=$POOL/cm/condor_config condor_q -hold | grep -Eq '^ +$JC\.0 +root +[0-9]{2}/[0-9]{2} [0-9]{2}:[0-9]{2} .*condor_hold'"
+check "condor_hold gives HoldReasonCode 1 (UserRequest)" \
+	test "$(cm condor_q -af HoldReasonCode "$JC")" = 1
 check "condor_q -run: none running, the header alone" test \
 	"$(cm condor_q -run | grep -c .)" = 1
 check "condor_q -totals: the counts alone" bash -c \

@@ -277,8 +277,8 @@ check "periodic_hold: the running job is held (event 012)" \
 	wait_for 90 events_at_least periodic.log 012 "$Q.0" 1
 check "periodic_release: then released (013), and it runs again" \
 	wait_for 90 events_at_least periodic.log 001 "$Q.0" 2
-check "... the user log says why it was held" \
-	grep -q "PeriodicHold expression" periodic.log
+check "... the user log says why it was held, Code 3" bash -c \
+	"grep -q 'PeriodicHold expression' periodic.log && grep -q 'Code 3 Subcode 0' periodic.log"
 cm condor_rm "$Q.0" >/dev/null 2>&1
 wait_for 30 in_history "$Q.0"
 
