@@ -466,10 +466,13 @@ pid_init(struct starter_job *job, int errfd)
 			child_fail(errfd, STAGE_DEATHSIG);
 		return;
 	}
-	/* Nothing of the starter's but the status pipe, and no handler
-	 * of the starter's. */
+	/* Nothing of the starter's but the status pipe (not even its
+	 * standard files, which the startd watches to see the starter go;
+	 * and a chrooted job may have no /dev/null), and no handler of the
+	 * starter's. */
 	if (dup2(job->status_wfd, 3) == -1)
 		_exit(127);
+	close_range(0, 2, 0);
 	close_range(4, ~0U, 0);
 	for (s = 1; s < NSIG; s++)
 		signal(s, SIG_DFL);
