@@ -162,10 +162,12 @@ empty_dir(int dfd, int top, int depth, unsigned *moved)
 static void
 clean_tree(const char *dir, uid_t uid, gid_t gid)
 {
-	gid_t groups[64];
+	gid_t *groups = NULL;
 	struct stat st;
 	unsigned moved = 0;
 	int root = geteuid() == 0, ngroups = 0, fd;
+	uid_t ofsuid = 0;
+	gid_t ofsgid = 0;
 
 	if (lstat(dir, &st) == -1)
 		return;
@@ -174,11 +176,17 @@ clean_tree(const char *dir, uid_t uid, gid_t gid)
 		return;
 	}
 	if (root) {
-		if ((ngroups = getgroups(64, groups)) == -1 ||
+		if ((ngroups = getgroups(0, NULL)) == -1 ||
+		    (groups = xcalloc((size_t)ngroups + 1,
+		    sizeof(*groups)), getgroups(ngroups, groups)) != ngroups ||
 		    setgroups(1, &gid) == -1) {
 			log_warn("cannot clean %s: groups", dir);
+			free(groups);
 			return;
 		}
+		/* (An invalid id changes nothing and says what is.) */
+		ofsuid = (uid_t)setfsuid((uid_t)-1);
+		ofsgid = (gid_t)setfsgid((gid_t)-1);
 		setfsgid(gid);
 		setfsuid(uid);
 		if ((uid_t)setfsuid(uid) != uid ||
@@ -188,20 +196,21 @@ clean_tree(const char *dir, uid_t uid, gid_t gid)
 			goto back;
 		}
 	}
-	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-	    O_CLOEXEC)) != -1) {
+	if ((fd = open_dir_at(AT_FDCWD, dir)) != -1) {
 		while (empty_dir(fd, fd, 0, &moved) > 0 && moved < 1000000)
 			;
 		close(fd);
 	}
 back:
 	if (root) {
-		setfsuid(0);
-		setfsgid(0);
-		if ((uid_t)setfsuid(0) != 0 || (gid_t)setfsgid(0) != 0 ||
+		setfsuid(ofsuid);
+		setfsgid(ofsgid);
+		if ((uid_t)setfsuid(ofsuid) != ofsuid ||
+		    (gid_t)setfsgid(ofsgid) != ofsgid ||
 		    setgroups((size_t)ngroups, groups) == -1)
-			panic("cannot return to root's ids: %s",
+			panic("cannot return to the starter's own ids: %s",
 			    strerror(errno));
+		free(groups);
 	}
 	if (rmdir(dir) == -1 && errno != ENOENT)
 		log_warn("cannot remove %s", dir);

@@ -177,6 +177,7 @@ echo "left sleep 3141"
 mkdir -p deep/a/b/c && echo x >deep/a/b/c/f && chmod 000 deep/a/b deep
 ln -s "$pool/keep" keep_link
 ln -s "$pool" keep_dir
+chmod 000 .
 echo done
 EOF
 chmod 755 "$AW/attack.sh"
@@ -187,7 +188,7 @@ check "it runs on exec2 and completes" wait_for 120 gone "$A"
 check "... having done what it does" grep -qx done "$AW/attack.out"
 AUID=$(sed -n 's/^uid //p' "$AW/attack.out")
 exec2_empty() { test -z "$(ls -A "$POOL/exec2/execute")"; }
-check "its execute directory is removed, unreadable directories too" \
+check "its execute directory is removed, unreadable directories (itself too)" \
 	wait_for 20 exec2_empty
 verdict "removing the host's files through links left in the execute directory" \
 	test -f "$POOL/keep" -a -d "$POOL/exec2/log"
