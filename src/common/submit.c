@@ -34,6 +34,7 @@
 #include "expr.h"
 #include "machine.h"
 #include "submit.h"
+#include "xfer.h"
 #include "xalloc.h"
 
 #define DEP_PROCESS	0x1	/* the value uses $(Process) */
@@ -75,6 +76,12 @@ enum kw {
 	KW_ON_EXIT_HOLD,
 	KW_ON_EXIT_REMOVE,
 	KW_MAX_RETRIES,
+	KW_SHOULD_TRANSFER_FILES,
+	KW_WHEN_TO_TRANSFER_OUTPUT,
+	KW_TRANSFER_INPUT_FILES,
+	KW_TRANSFER_OUTPUT_FILES,
+	KW_TRANSFER_OUTPUT_REMAPS,
+	KW_TRANSFER_EXECUTABLE,
 	NKW
 };
 
@@ -111,10 +118,12 @@ static const struct keyword {
 	{ "on_exit_hold",		KW_ON_EXIT_HOLD },
 	{ "on_exit_remove",		KW_ON_EXIT_REMOVE },
 	{ "max_retries",		KW_MAX_RETRIES },
-	/* HTCondor's file transfer switches: files always travel here. */
-	{ "should_transfer_files",	-1 },
-	{ "when_to_transfer_output",	-1 },
-	{ "transfer_executable",	-1 },
+	{ "should_transfer_files",	KW_SHOULD_TRANSFER_FILES },
+	{ "when_to_transfer_output",	KW_WHEN_TO_TRANSFER_OUTPUT },
+	{ "transfer_input_files",	KW_TRANSFER_INPUT_FILES },
+	{ "transfer_output_files",	KW_TRANSFER_OUTPUT_FILES },
+	{ "transfer_output_remaps",	KW_TRANSFER_OUTPUT_REMAPS },
+	{ "transfer_executable",	KW_TRANSFER_EXECUTABLE },
 	{ NULL,				0 }
 };
 
@@ -126,7 +135,10 @@ static const char *kw_names[NKW] = {
 	"image_size", "allowed_job_duration", "request_memory",
 	"request_cpus", "request_disk", "batch_name", "periodic_hold",
 	"periodic_remove", "periodic_release", "on_exit_hold",
-	"on_exit_remove", "max_retries",
+	"on_exit_remove", "max_retries", "should_transfer_files",
+	"when_to_transfer_output", "transfer_input_files",
+	"transfer_output_files", "transfer_output_remaps",
+	"transfer_executable",
 };
 
 /* TEXT, an amount with an optional unit (K, KB, M, MB, G, GB, T, TB,
@@ -1294,6 +1306,183 @@ put_amount(struct parser *p, struct jattrs *j, const struct kval *kv, int kw,
 #define WANT(deps)	(first || ((deps) & DEP_PROCESS))
 
 /*
+ * The files that travel with a vanilla job: ShouldTransferFiles (YES,
+ * NO or IF_NEEDED; a job here never shares a file system with its
+ * machine, so IF_NEEDED transfers), WhenToTransferOutput (ON_EXIT or
+ * ON_EXIT_OR_EVICT), TransferInput, TransferOutput and
+ * TransferOutputRemaps, each list checked here so that a bad one is
+ * refused at its line rather than when the job runs.  A standard job's
+ * files stay on this host (remote system calls): it may not name any.
+ */
+static int
+put_transfer(struct parser *p, struct jattrs *j, struct kval *kv,
+    int first, int standard, const char *iwd, int deps_iwd)
+{
+	static const char *should[] = { "YES", "NO", "IF_NEEDED", NULL };
+	static const char *when[] = { "ON_EXIT", "ON_EXIT_OR_EVICT", NULL };
+	struct xfer_remap *rm;
+	struct kval *k;
+	char **items, *path, shownbuf[64], why[256];
+	const char *sv = "IF_NEEDED", *wv = "ON_EXIT";
+	size_t n, i, nrm;
+	int d, on = 1, rc = -1;
+
+	k = &kv[KW_TRANSFER_EXECUTABLE];
+	if (k->text != NULL && WANT(k->deps) &&
+	    (parse_bool(k->text, &on) == -1 || !on)) {
+		perr(p, k->line, "transfer_executable must be true: the "
+		    "executable always travels with the job here");
+		return -1;
+	}
+	k = &kv[KW_SHOULD_TRANSFER_FILES];
+	if (k->text != NULL) {
+		for (i = 0; should[i] != NULL; i++)
+			if (strcasecmp(k->text, should[i]) == 0)
+				break;
+		if (should[i] == NULL) {
+			perr(p, k->line, "should_transfer_files must be YES, "
+			    "NO or IF_NEEDED, not \"%s\"",
+			    shown(k->text, shownbuf, sizeof(shownbuf)));
+			return -1;
+		}
+		sv = should[i];
+	}
+	k = &kv[KW_WHEN_TO_TRANSFER_OUTPUT];
+	if (k->text != NULL) {
+		for (i = 0; when[i] != NULL; i++)
+			if (strcasecmp(k->text, when[i]) == 0)
+				break;
+		if (when[i] == NULL) {
+			perr(p, k->line, "when_to_transfer_output must be "
+			    "ON_EXIT or ON_EXIT_OR_EVICT, not \"%s\"",
+			    shown(k->text, shownbuf, sizeof(shownbuf)));
+			return -1;
+		}
+		wv = when[i];
+	}
+	for (i = KW_TRANSFER_INPUT_FILES; i <= KW_TRANSFER_OUTPUT_REMAPS;
+	    i++) {
+		k = &kv[i];
+		if (k->text == NULL || *k->text == '\0')
+			continue;
+		if (standard) {
+			perr(p, k->line, "%s is for vanilla jobs: a standard "
+			    "job reads and writes its files on this host",
+			    kw_names[i]);
+			return -1;
+		}
+		if (strcmp(sv, "NO") == 0) {
+			perr(p, k->line, "%s with should_transfer_files = NO",
+			    kw_names[i]);
+			return -1;
+		}
+	}
+	if (standard)
+		return 0;
+	if (strcmp(sv, "NO") == 0 && strcmp(wv, "ON_EXIT_OR_EVICT") == 0) {
+		perr(p, kv[KW_WHEN_TO_TRANSFER_OUTPUT].line,
+		    "when_to_transfer_output = ON_EXIT_OR_EVICT with "
+		    "should_transfer_files = NO");
+		return -1;
+	}
+	k = &kv[KW_SHOULD_TRANSFER_FILES];
+	if (WANT(k->deps) && put_string(p, j, "ShouldTransferFiles", sv,
+	    k->deps, k->text ? k->line : 0) == -1)
+		return -1;
+	k = &kv[KW_WHEN_TO_TRANSFER_OUTPUT];
+	if (WANT(k->deps) && put_string(p, j, "WhenToTransferOutput", wv,
+	    k->deps, k->text ? k->line : 0) == -1)
+		return -1;
+
+	/* Inputs: relative to Iwd; one missing now is a warning, as for
+	 * input (the job is held if it is still missing when it starts). */
+	k = &kv[KW_TRANSFER_INPUT_FILES];
+	d = k->deps | deps_iwd;
+	if (k->text != NULL && *k->text != '\0' && WANT(d)) {
+		struct buf b;
+
+		items = xfer_list_split(k->text, &n);
+		buf_init(&b);
+		for (i = 0; i < n; i++) {
+			if (strstr(items[i], "://") != NULL) {
+				perr(p, k->line, "transfer_input_files: %s: "
+				    "only files of this host can be "
+				    "transferred, not URLs", shown(items[i],
+				    shownbuf, sizeof(shownbuf)));
+				goto in_out;
+			}
+			path = path_join(iwd, items[i]);
+			if (p->env->check_files &&
+			    strstr(path, SUBMIT_CLUSTER_MACRO) == NULL &&
+			    access(path, R_OK) == -1)
+				pwarn(p, k->line, "transfer input file %s: %s "
+				    "(the job is held if it is still missing "
+				    "when it starts)", path, strerror(errno));
+			free(path);
+			buf_printf(&b, "%s%s", i ? "," : "", items[i]);
+		}
+		rc = put_string(p, j, "TransferInput", b.data ? b.data : "",
+		    d, k->line);
+in_out:
+		buf_free(&b);
+		xfer_list_free(items, n);
+		if (rc == -1)
+			return -1;
+		rc = -1;
+	}
+	k = &kv[KW_TRANSFER_OUTPUT_FILES];
+	if (k->text != NULL && *k->text != '\0' && WANT(k->deps)) {
+		struct buf b;
+		char *name;
+
+		items = xfer_list_split(k->text, &n);
+		buf_init(&b);
+		for (i = 0; i < n; i++) {
+			name = items[i];
+			while (name[0] == '.' && name[1] == '/')
+				name += 2;
+			if (!xfer_name_ok(name)) {
+				perr(p, k->line, "transfer_output_files: "
+				    "\"%s\" is not a relative path inside the "
+				    "job's directory", shown(items[i],
+				    shownbuf, sizeof(shownbuf)));
+				goto out_out;
+			}
+			buf_printf(&b, "%s%s", i ? "," : "", name);
+		}
+		rc = put_string(p, j, "TransferOutput", b.data ? b.data : "",
+		    k->deps, k->line);
+out_out:
+		buf_free(&b);
+		xfer_list_free(items, n);
+		if (rc == -1)
+			return -1;
+		rc = -1;
+	}
+	k = &kv[KW_TRANSFER_OUTPUT_REMAPS];
+	if (k->text != NULL && *k->text != '\0' && WANT(k->deps)) {
+		struct buf b;
+
+		if (xfer_remaps_parse(k->text, &rm, &nrm, why,
+		    sizeof(why)) == -1) {
+			perr(p, k->line, "transfer_output_remaps: %s", why);
+			return -1;
+		}
+		buf_init(&b);
+		for (i = 0; i < nrm; i++)
+			buf_printf(&b, "%s%s=%s", i ? ";" : "", rm[i].name,
+			    rm[i].to);
+		xfer_remaps_free(rm, nrm);
+		rc = put_string(p, j, "TransferOutputRemaps", b.data ?
+		    b.data : "", k->deps, k->line);
+		buf_free(&b);
+		if (rc == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/*
  * build: the attributes of proc PROC from the expanded keyword values KV
  * and custom values CV (NCV of them, named CNAMES) into J.  FIRST: the
  * statement's first proc, build everything; otherwise only what depends
@@ -1608,6 +1797,10 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 	    p->env->batch_name;
 	if (s != NULL && *s != '\0' && WANT(k->deps) &&
 	    put_string(p, j, "JobBatchName", s, k->deps, k->line) == -1)
+		goto out;
+
+	if (put_transfer(p, j, kv, first, standard, iwd,
+	    kv[KW_INITIALDIR].deps) == -1)
 		goto out;
 
 	/* ImageSize in KiB: what the user says, else the executable's size. */
