@@ -47,6 +47,12 @@ char	*daemon_read_address(const char *name);
  * daemon_mkdir: create DIR (and its parents) with MODE; 0 or -1.
  */
 int	 daemon_mkdir(const char *dir, mode_t mode);
+/*
+ * daemon_remove_tree: remove PATH and, if it is a directory, everything
+ * below it, never following a symbolic link; only for trees the caller
+ * made itself.  0, or -1 if something stays.
+ */
+int	 daemon_remove_tree(const char *path);
 /* daemon_mkdir_owned: the same, what it creates given to UID and GID
  * ((uid_t)-1: left as made). */
 int	 daemon_mkdir_owned(const char *dir, mode_t mode, uid_t uid,

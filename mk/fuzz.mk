@@ -34,6 +34,7 @@ check: fuzzers
 obj/fuzz/fuzz_syscall: obj/fuzz/lib/src/shadow/shadow_calls.o
 obj/fuzz/fuzz_xidle: obj/fuzz/lib/src/kbdd/kbdd_xidle.o
 obj/fuzz/fuzz_rpc: obj/fuzz/lib/src/shadow/shadow_transfer.o \
+	obj/fuzz/lib/src/shadow/shadow_xfer.o \
 	obj/fuzz/lib/obj/gen/shadow_rpc_svc.o obj/fuzz/lib/src/master/master.o \
 	obj/fuzz/lib/src/master/master_children.o \
 	obj/fuzz/lib/obj/gen/master_rpc_svc.o

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <grp.h>
 #include <limits.h>
 #include <pwd.h>
@@ -50,6 +51,28 @@ config_report_warnings(void)
 			break;
 		log_warnx("configuration: %.*s", (int)(nl - w), w);
 	}
+}
+
+static int
+remove_one(const char *path, const struct stat *st, int type,
+    struct FTW *f)
+{
+	if (type == FTW_DP)
+		return rmdir(path) == -1 && errno != ENOENT;
+	return unlink(path) == -1 && errno != ENOENT;
+}
+
+int
+daemon_remove_tree(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) == -1)
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(st.st_mode))
+		return unlink(path);
+	return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS |
+	    FTW_MOUNT) == 0 ? 0 : -1;
 }
 
 int

@@ -86,6 +86,8 @@
  *	$(SPOOL)/history		finished jobs, one ad each
  *	$(SPOOL)/cluster<C>.ickpt	a cluster's executable
  *	$(SPOOL)/cluster<C>.proc<P>.ckpt a job's checkpoint (the shadow's)
+ *	$(SPOOL)/cluster<C>.proc<P>.xfer the files an evicted vanilla job
+ *					kept (ON_EXIT_OR_EVICT, the shadow's)
  *	$(SPOOL)/.schedd_socket		the local service
  *	$(SPOOL)/.schedd_lock		held while a schedd runs
  *	$(LOG)/SchedLog, $(LOG)/.schedd_address.

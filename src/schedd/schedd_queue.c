@@ -83,6 +83,14 @@ spool_ckpt(int cluster, int proc)
 	return xasprintf("%s/cluster%d.proc%d.ckpt", spool, cluster, proc);
 }
 
+/* Files a job kept from an evicted run (src/shadow/shadow_xfer.c). */
+static char *
+spool_xfer(int cluster, int proc, const char *suffix)
+{
+	return xasprintf("%s/cluster%d.proc%d.xfer%s", spool, cluster, proc,
+	    suffix);
+}
+
 /* Cluster counts: open addressing, deletions leave count 0 entries. */
 
 static struct cluster_count *
@@ -839,6 +847,10 @@ jobs_finish(const struct job_id *ids, size_t n, const int *skip)
 		qlog_destroy(schedd_queue, j.cluster, j.proc);
 		path = spool_ckpt(j.cluster, j.proc);
 		if (unlink(path) == -1 && errno != ENOENT)
+			log_warn("cannot remove %s", path);
+		free(path);
+		path = spool_xfer(j.cluster, j.proc, "");
+		if (daemon_remove_tree(path) == -1)
 			log_warn("cannot remove %s", path);
 		free(path);
 		if (cluster_drop(j.cluster)) {
@@ -1647,6 +1659,10 @@ spool_cleanup(void)
 		else if (sscanf(d->d_name, "cluster%d.proc%d.ckpt%n", &c, &p,
 		    &n) == 2 && (size_t)n == len)
 			stale = qlog_ad(schedd_queue, c, p) == NULL;
+		else if (sscanf(d->d_name, "cluster%d.proc%d.xfer%n", &c, &p,
+		    &n) == 2 && ((size_t)n == len ||
+		    strcmp(d->d_name + n, ".new") == 0))
+			stale = qlog_ad(schedd_queue, c, p) == NULL;
 		else if (sscanf(d->d_name, "cluster%d.ickpt%n", &c, &n) == 1 &&
 		    (size_t)n == len)
 			stale = qlog_ad(schedd_queue, c, -1) == NULL;
@@ -1654,7 +1670,7 @@ spool_cleanup(void)
 			continue;
 		path = xasprintf("%s/%s", spool, d->d_name);
 		log_info("removing stale %s", path);
-		if (unlink(path) == -1)
+		if (daemon_remove_tree(path) == -1)
 			log_warn("cannot remove %s", path);
 		free(path);
 	}

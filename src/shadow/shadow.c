@@ -66,7 +66,10 @@
  *	connection.  The starter calls SHADOW_HELLO (the capability, for
  *	the job ad), SHADOW_GET (the executable or checkpoint, standard
  *	input), SHADOW_PUT (output, a new checkpoint), SHADOW_CKPT_COMMIT,
- *	SHADOW_EVENT and SHADOW_EXIT; SHADOW_NULL is a ping.  Calls STARTD_REQUEST_CLAIM and STARTD_RELEASE_CLAIM
+ *	SHADOW_EVENT and SHADOW_EXIT; SHADOW_NULL is a ping; a vanilla
+ *	job's transferred files with SHADOW_INPUT_LIST, GET and PUT, and
+ *	SHADOW_OUTPUT_BEGIN and SHADOW_OUTPUT_END (shadow_xfer.c).  Calls
+ *	STARTD_REQUEST_CLAIM and STARTD_RELEASE_CLAIM
  *	(include/startd_rpc.x) at STARTD_ADDR, and SCHEDD_QUERY and
  *	SCHEDD_JOB_UPDATE (include/schedd_rpc.x) on $(SPOOL)/.schedd_socket.
  *
@@ -203,6 +206,12 @@ release_claim(void)
 	sj.claimed = 0;
 }
 
+static int	is_standard(void);
+
+/* HTCondor's HoldReasonCode of the next hold, if it has one: 12 an
+ * output, 13 an input could not be transferred. */
+static int	hold_code;
+
 /* Hold the job for REASON and exit 112. */
 static void __attribute__((noreturn, format(printf, 1, 2)))
 hold(const char *fmt, ...)
@@ -217,6 +226,8 @@ hold(const char *fmt, ...)
 	log_warnx("job %s: holding it: %s", sj.id, reason);
 	release_claim();
 	ad_set_string(up, "HoldReason", reason);
+	if (hold_code != 0)
+		ad_set_int(up, "HoldReasonCode", hold_code);
 	schedd_update_job(up, 3);
 	ad_free(up);
 	shadow_exit(SHADOW_EXIT_HELD, "held");
@@ -250,9 +261,17 @@ finish(void *arg)
 
 	/* The job is gone: its system-call service ends with it. */
 	syscall_collect(5);
+	xfer_finish(o->how != EXIT_NORMAL && o->how != EXIT_SIGNAL);
 	switch (o->how) {
 	case EXIT_NORMAL:
 	case EXIT_SIGNAL:
+		if (xfer_failure() != NULL) {
+			report_usage_attrs(up, o);
+			schedd_update_job(up, 3);
+			ad_free(up);
+			hold_code = 12;
+			hold("%s", xfer_failure());
+		}
 		ad_set_bool(up, "ExitBySignal", o->how == EXIT_SIGNAL);
 		if (o->how == EXIT_NORMAL)
 			ad_set_int(up, "ExitCode", o->code);
@@ -468,7 +487,7 @@ static void
 check_files(void)
 {
 	struct stat st;
-	char *spool_ckpt;
+	char *spool_ckpt, why[ERRSTR_MAX];
 	const char *spool = param("SPOOL");
 	int e;
 
@@ -492,6 +511,11 @@ check_files(void)
 		sj.err_fd = sj.out_fd;
 	else if (sj.err != NULL)
 		sj.err_fd = open_job_file(sj.err, O_WRONLY | O_CREAT, "error");
+	if (!is_standard() && xfer_inputs_list(why, sizeof(why)) == -1) {
+		shadow_as_self();
+		hold_code = 13;
+		hold("%s", why);
+	}
 	shadow_as_self();
 
 	/* The job's latest checkpoint, else what was submitted. */

@@ -53,8 +53,8 @@ transfer_init(void)
 
 
 /* Is REQ from our starter?  If not, log it (the caller refuses). */
-static int
-from_starter(struct svc_req *req, const char *what)
+int
+transfer_from_starter(struct svc_req *req, const char *what)
 {
 	char from[64];
 
@@ -143,7 +143,7 @@ shadow_get_1_svc(get_x *arg, get_res_x *res, struct svc_req *req)
 	int fd;
 
 	memset(res, 0, sizeof(*res));
-	if (!from_starter(req, "GET")) {
+	if (!transfer_from_starter(req, "GET")) {
 		res->code = EPERM;
 		res->message = xstrdup("refused");
 		return TRUE;
@@ -161,6 +161,9 @@ shadow_get_1_svc(get_x *arg, get_res_x *res, struct svc_req *req)
 	case FILE_STDIN:
 		fd = sj.in_fd;
 		break;
+	case FILE_INPUT:
+		xfer_input_get(arg, res);
+		return TRUE;
 	default:
 		res->code = EINVAL;
 		res->message = xstrdup("no such file to get");
@@ -299,7 +302,7 @@ shadow_put_1_svc(put_x *arg, status_x *res, struct svc_req *req)
 	int fd;
 
 	memset(res, 0, sizeof(*res));
-	if (!from_starter(req, "PUT")) {
+	if (!transfer_from_starter(req, "PUT")) {
 		rpc_status(res, EPERM, "refused");
 		return TRUE;
 	}
@@ -316,6 +319,9 @@ shadow_put_1_svc(put_x *arg, status_x *res, struct svc_req *req)
 		break;
 	case FILE_CHECKPOINT:
 		ckpt_put(arg, res);
+		return TRUE;
+	case FILE_OUTPUT:
+		xfer_output_put(arg, res);
 		return TRUE;
 	default:
 		rpc_status(res, EINVAL, "no such file to put");
@@ -419,7 +425,7 @@ shadow_ckpt_commit_1_svc(ckpt_commit_x *arg, status_x *res,
     struct svc_req *req)
 {
 	memset(res, 0, sizeof(*res));
-	if (!from_starter(req, "CKPT_COMMIT")) {
+	if (!transfer_from_starter(req, "CKPT_COMMIT")) {
 		rpc_status(res, EPERM, "refused");
 		return TRUE;
 	}
@@ -436,7 +442,7 @@ bool_t
 shadow_event_1_svc(event_x *arg, status_x *res, struct svc_req *req)
 {
 	memset(res, 0, sizeof(*res));
-	if (!from_starter(req, "EVENT")) {
+	if (!transfer_from_starter(req, "EVENT")) {
 		rpc_status(res, EPERM, "refused");
 		return TRUE;
 	}
@@ -463,7 +469,7 @@ shadow_exit_1_svc(exit_x *arg, status_x *res, struct svc_req *req)
 	struct shadow_outcome o;
 
 	memset(res, 0, sizeof(*res));
-	if (!from_starter(req, "EXIT")) {
+	if (!transfer_from_starter(req, "EXIT")) {
 		rpc_status(res, EPERM, "refused");
 		return TRUE;
 	}

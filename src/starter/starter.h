@@ -150,6 +150,27 @@ int	shadow_hello(const char *capability, const char *host,
 	    hello_res_x *res);
 int	shadow_get_file(int which, int fd, long long limit, long long *got,
 	    char *err, size_t errlen);
+/* shadow_get_input: GET WHICH (INDEX for FILE_INPUT, whose CRC-32 is
+ * checked) into FD, as shadow_get_file. */
+int	shadow_get_input(int which, int index, int fd, long long limit,
+	    long long *got, unsigned *crc, char *err, size_t errlen);
+/* Transferred files (starter_xfer.c): the shadow's list, and an output
+ * begun and ended; each 0, an errno from the shadow (ERR says why), or
+ * -1 if it is gone. */
+int	shadow_input_list(int start, xfer_list_res_x *res);
+/*
+ * xfer_fetch_inputs: make the job's transferred inputs in its directory
+ * (0, or -1 with ERR, *JOBS_FAULT as for prepare); xfer_send_outputs:
+ * send its outputs back (EVICTED: it is leaving, and they are kept for
+ * its next run if it asked for ON_EXIT_OR_EVICT); -1 if the shadow is
+ * gone.
+ */
+int	xfer_fetch_inputs(struct starter_job *job, char *err, size_t errlen,
+	    int *jobs_fault);
+int	xfer_send_outputs(struct starter_job *job, int evicted);
+int	shadow_output_begin(xfer_begin_x *b, char *err, size_t errlen);
+int	shadow_output_end(long long size, unsigned crc, char *err,
+	    size_t errlen);
 int	shadow_put(int which, long long offset, const char *data,
 	    size_t len);
 int	shadow_event(int event, const char *text);

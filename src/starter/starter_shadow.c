@@ -18,6 +18,7 @@
 
 #include "config.h"
 #include "log.h"
+#include "queue_log.h"
 #include "rpcutil.h"
 #include "shadow_rpc.h"
 #include "starter.h"
@@ -93,15 +94,28 @@ int
 shadow_get_file(int which, int fd, long long limit, long long *got,
     char *err, size_t errlen)
 {
+	unsigned crc;
+
+	return shadow_get_input(which, -1, fd, limit, got, &crc, err,
+	    errlen);
+}
+
+int
+shadow_get_input(int which, int index, int fd, long long limit,
+    long long *got, unsigned *crc, char *err, size_t errlen)
+{
 	get_res_x res;
 	get_x g;
 	long long off = 0;
 	ssize_t n;
 	size_t w;
 	int eof = 0;
+	unsigned local_crc = 0;
 
+	*crc = 0;
 	while (!eof) {
 		g.which = which;
+		g.index = index;
 		g.offset = off;
 		g.length = SHADOW_CHUNK;
 		memset(&res, 0, sizeof(res));
@@ -124,6 +138,9 @@ shadow_get_file(int which, int fd, long long limit, long long *got,
 			xdr_free((xdrproc_t)xdr_get_res_x, (char *)&res);
 			return EFBIG;
 		}
+		if (index >= 0)
+			local_crc = qlog_crc32(local_crc, res.data.data_val,
+			    res.data.data_len);
 		for (w = 0; w < res.data.data_len; w += (size_t)n) {
 			n = write(fd, res.data.data_val + w,
 			    res.data.data_len - w);
@@ -141,10 +158,64 @@ shadow_get_file(int which, int fd, long long limit, long long *got,
 		}
 		off += res.data.data_len;
 		eof = res.eof || res.data.data_len == 0;
+		if (eof && index >= 0 && res.crc32 != local_crc) {
+			snprintf(err, errlen, "CRC-32 %08x, the shadow's %08x",
+			    local_crc, res.crc32);
+			xdr_free((xdrproc_t)xdr_get_res_x, (char *)&res);
+			return EIO;
+		}
+		if (eof)
+			*crc = local_crc;
 		xdr_free((xdrproc_t)xdr_get_res_x, (char *)&res);
 	}
 	*got = off;
 	return 0;
+}
+
+int
+shadow_input_list(int start, xfer_list_res_x *res)
+{
+	memset(res, 0, sizeof(*res));
+	return call(SHADOW_INPUT_LIST, "INPUT_LIST", (xdrproc_t)xdr_int,
+	    &start, (xdrproc_t)xdr_xfer_list_res_x, res);
+}
+
+/* One call answered with a status_x: its code, or -1 (shadow gone). */
+static int
+call_status(unsigned long proc, const char *what, xdrproc_t xargs,
+    void *args, char *err, size_t errlen)
+{
+	status_x res;
+	int code;
+
+	memset(&res, 0, sizeof(res));
+	if (call(proc, what, xargs, args, (xdrproc_t)xdr_status_x,
+	    &res) == -1) {
+		snprintf(err, errlen, "the shadow is gone");
+		return -1;
+	}
+	code = res.code;
+	snprintf(err, errlen, "%s", res.message ? res.message : "");
+	xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
+	return code;
+}
+
+int
+shadow_output_begin(xfer_begin_x *b, char *err, size_t errlen)
+{
+	return call_status(SHADOW_OUTPUT_BEGIN, "OUTPUT_BEGIN",
+	    (xdrproc_t)xdr_xfer_begin_x, b, err, errlen);
+}
+
+int
+shadow_output_end(long long size, unsigned crc, char *err, size_t errlen)
+{
+	xfer_end_x e;
+
+	e.size = size;
+	e.crc32 = crc;
+	return call_status(SHADOW_OUTPUT_END, "OUTPUT_END",
+	    (xdrproc_t)xdr_xfer_end_x, &e, err, errlen);
 }
 
 int

@@ -148,6 +148,8 @@ vanilla_prepare(struct starter_job *job, char *err, size_t errlen,
 	if (job_wants_file(job, "In") && fetch(job, FILE_STDIN,
 	    STARTER_STDIN, 0600, -1, err, errlen, jobs_fault) == -1)
 		return -1;
+	if (xfer_fetch_inputs(job, err, errlen, jobs_fault) == -1)
+		return -1;
 	if (geteuid() == 0)
 		log_info("job %d.%d: boxed: a root of its own (JOB_SYSTEM_DIRS "
 		    "read-only, its directory and a private /tmp writable), "
@@ -230,11 +232,11 @@ vanilla_finish(struct starter_job *job, int status, exit_x *x)
 		 * run starts the output afresh anyway. */
 		x->how = EXIT_VACATED_KILLED;
 		x->code = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-		return 0;
+		return xfer_send_outputs(job, 1);
 	}
 	while ((r = vanilla_ship(job, STARTER_SHIP_PER_TICK)) == 1)
 		;
-	if (r == -1)
+	if (r == -1 || xfer_send_outputs(job, 0) == -1)
 		return -1;
 	if (WIFSIGNALED(status)) {
 		x->how = EXIT_SIGNAL;

@@ -145,6 +145,17 @@ report_checkpointed(const struct shadow_outcome *o)
 {
 }
 
+int
+shadow_as_owner(void)
+{
+	return 0;
+}
+
+void
+shadow_as_self(void)
+{
+}
+
 const char *
 syscall_address(void)
 {
@@ -197,6 +208,7 @@ remove_spool(void)
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
+	char *dir, err[256];
 	int sv[2];
 
 	if (mkdtemp(spool) == NULL ||
@@ -235,6 +247,18 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	sj.in_fd = -1;
 	sj.out_fd = temp_file("out");
 	sj.err_fd = temp_file("err");
+	/* Inputs to transfer: a file and a directory holding one. */
+	close(temp_file("input.txt"));
+	if (asprintf(&dir, "%s/indir", spool) == -1 || mkdir(dir, 0700) == -1)
+		exit(1);
+	free(dir);
+	close(temp_file("indir/inner.txt"));
+	ad_set_string(sj.ad, "TransferInput", "input.txt, indir");
+	ad_set_string(sj.ad, "TransferOutputRemaps", "a = b; c/d = /dev/null");
+	if (xfer_inputs_list(err, sizeof(err)) == -1) {
+		fprintf(stderr, "fuzz_rpc: %s\n", err);
+		exit(1);
+	}
 	return 0;
 }
 
@@ -279,6 +303,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	serve(data, size, PROG_SHADOW, shadow_prog_1, &local_xprt);
 	serve(data, size, PROG_SHADOW, shadow_prog_1, &stranger_xprt);
+	xfer_finish(size % 2);
 	serve(data, size, PROG_MASTER, master_prog_1, &local_xprt);
 	serve(data, size, PROG_MASTER, master_prog_1, &stranger_xprt);
 	return 0;
