@@ -8,6 +8,9 @@
 #define XFER_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include <rpc/rpc.h>
 
 /* Bytes of one name below the job's directory, its NUL included. */
 #define XFER_NAME_LEN	1024
@@ -41,5 +44,27 @@ struct xfer_remap {
 int	  xfer_remaps_parse(const char *text, struct xfer_remap **out,
 	    size_t *n, char *err, size_t errlen);
 void	  xfer_remaps_free(struct xfer_remap *r, size_t n);
+
+/*
+ * The transfer stream's frames (include/shadow_rpc.x): xfer_frame_send
+ * writes OBJ encoded by PROC (at most 64 bytes) to FD; xfer_frame_recv
+ * reads exactly LEN bytes from FD and decodes them into OBJ.  0, or -1
+ * (the stream is unusable).  xfer_hello_send / xfer_hello_recv: the
+ * capability that opens the stream, as an XDR string of at most MAX
+ * bytes (OUT holds MAX + 1).
+ */
+int	  xfer_frame_send(int fd, xdrproc_t proc, void *obj);
+int	  xfer_frame_recv(int fd, xdrproc_t proc, void *obj, size_t len);
+int	  xfer_hello_send(int fd, const char *capability);
+int	  xfer_hello_recv(int fd, char *out, size_t max);
+
+/*
+ * xfer_send_file: the first SIZE bytes of FD on the stream SOCK; *CRC
+ * their CRC-32C.  xfer_recv_file: SIZE bytes from SOCK written to FD
+ * (at its offset); *CRC their CRC-32C.  0, or -1 (the stream is
+ * unusable; FD short).
+ */
+int	  xfer_send_file(int sock, int fd, long long size, uint32_t *crc);
+int	  xfer_recv_file(int sock, int fd, long long size, uint32_t *crc);
 
 #endif

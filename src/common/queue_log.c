@@ -32,6 +32,7 @@
 #include "expr.h"
 #include "fdio.h"
 #include "log.h"
+#include "crc.h"
 #include "queue_log.h"
 #include "xalloc.h"
 
@@ -99,42 +100,7 @@ struct qlog {
 unsigned
 qlog_crc32(unsigned crc, const void *data, size_t n)
 {
-	/* Slicing by 8: table[k] advances a byte's effect k bytes
-	 * further, so eight bytes cost eight lookups and no loop
-	 * dependency between them. */
-	static uint32_t table[8][256];
-	static int ready;
-	const unsigned char *p = data;
-	uint32_t c = ~(uint32_t)crc, a, b;
-	size_t i, k;
-
-	if (!ready) {
-		for (i = 0; i < 256; i++) {
-			uint32_t v = (uint32_t)i;
-
-			for (k = 0; k < 8; k++)
-				v = v & 1 ? 0xedb88320u ^ (v >> 1) : v >> 1;
-			table[0][i] = v;
-		}
-		for (i = 0; i < 256; i++)
-			for (k = 1; k < 8; k++)
-				table[k][i] = (table[k - 1][i] >> 8) ^
-				    table[0][table[k - 1][i] & 0xff];
-		ready = 1;
-	}
-	for (; n >= 8; p += 8, n -= 8) {
-		a = ((uint32_t)p[0] | (uint32_t)p[1] << 8 |
-		    (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24) ^ c;
-		b = (uint32_t)p[4] | (uint32_t)p[5] << 8 |
-		    (uint32_t)p[6] << 16 | (uint32_t)p[7] << 24;
-		c = table[7][a & 0xff] ^ table[6][(a >> 8) & 0xff] ^
-		    table[5][(a >> 16) & 0xff] ^ table[4][a >> 24] ^
-		    table[3][b & 0xff] ^ table[2][(b >> 8) & 0xff] ^
-		    table[1][(b >> 16) & 0xff] ^ table[0][b >> 24];
-	}
-	for (i = 0; i < n; i++)
-		c = table[0][(c ^ p[i]) & 0xff] ^ (c >> 8);
-	return ~c;
+	return crc32_ieee(crc, data, n);
 }
 
 /* A warning during replay or apply; the first few only, then a count. */

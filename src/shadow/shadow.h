@@ -140,18 +140,11 @@ int	transfer_from_starter(struct svc_req *req, const char *what);
 /*
  * shadow_xfer.c: the files a vanilla job transfers.  xfer_inputs_list
  * (acting as the owner): list them, 0 or -1 with ERR naming the file;
- * xfer_input_get, xfer_output_put: GET FILE_INPUT and PUT FILE_OUTPUT;
  * xfer_failure: why the outputs failed (the job is held), or NULL;
  * xfer_finish: the job has left (EVICTED) or ended: its spooled files
  * are kept or removed, nothing half written stays.
  */
 int	xfer_inputs_list(char *err, size_t errlen);
-struct get_x;
-struct get_res_x;
-struct put_x;
-struct status_x;
-void	xfer_input_get(struct get_x *, struct get_res_x *);
-void	xfer_output_put(struct put_x *, struct status_x *);
 const char *xfer_failure(void);
 void	xfer_finish(int evicted);
 

@@ -161,9 +161,6 @@ shadow_get_1_svc(get_x *arg, get_res_x *res, struct svc_req *req)
 	case FILE_STDIN:
 		fd = sj.in_fd;
 		break;
-	case FILE_INPUT:
-		xfer_input_get(arg, res);
-		return TRUE;
 	default:
 		res->code = EINVAL;
 		res->message = xstrdup("no such file to get");
@@ -319,9 +316,6 @@ shadow_put_1_svc(put_x *arg, status_x *res, struct svc_req *req)
 		break;
 	case FILE_CHECKPOINT:
 		ckpt_put(arg, res);
-		return TRUE;
-	case FILE_OUTPUT:
-		xfer_output_put(arg, res);
 		return TRUE;
 	default:
 		rpc_status(res, EINVAL, "no such file to put");

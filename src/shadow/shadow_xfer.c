@@ -25,13 +25,20 @@
  * itself, installed when the job has left), and the next run gets them
  * back as inputs, in place of inputs of the same name.
  */
+#include <sys/socket.h>
 #include <sys/stat.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,9 +46,11 @@
 
 #include "ad.h"
 #include "config.h"
+#include "crc.h"
 #include "daemon.h"
+#include "event.h"
+#include "fdio.h"
 #include "log.h"
-#include "queue_log.h"
 #include "rpcutil.h"
 #include "shadow.h"
 #include "shadow_rpc.h"
@@ -65,16 +74,18 @@ struct xin {
 static struct xin	*ins;
 static size_t		 nins, capins;
 
-/* The input being read. */
-static int		 in_index = -1, in_fd = -1;
-static long long	 in_off;
-static unsigned		 in_crc;
+/* The transfer stream: its listener, then the connection. */
+static int		 listen_fd = -1, stream_fd = -1;
+static char		 stream_addr[64];
+
+static void	stream_close(void);
 
 /* The output being written. */
 static int		 out_fd = -1;
 static char		*out_tmp, *out_dest;
 static long long	 out_size, out_bytes;
-static unsigned		 out_crc, out_mode;
+static uint32_t		 out_crc;
+static unsigned		 out_mode;
 static int		 out_evicted;
 static long long	 out_total;	/* every output's bytes */
 static unsigned		 out_serial;
@@ -312,84 +323,6 @@ shadow_input_list_1_svc(int *start, xfer_list_res_x *res,
 	return TRUE;
 }
 
-/* GET FILE_INPUT; called by shadow_get_1_svc. */
-void
-xfer_input_get(get_x *arg, get_res_x *res)
-{
-	const struct xin *x;
-	ssize_t n;
-
-	if (arg->index < 0 || (size_t)arg->index >= nins ||
-	    ins[arg->index].kind != XFER_FILE) {
-		res->code = EINVAL;
-		res->message = xstrdup("no such input file");
-		return;
-	}
-	x = &ins[arg->index];
-	if (arg->index != in_index || arg->offset == 0) {
-		if (in_fd != -1)
-			close(in_fd);
-		in_index = -1;
-		if (arg->offset != 0) {
-			res->code = EINVAL;
-			res->message = xstrdup("an input is read from its "
-			    "first byte");
-			return;
-		}
-		if (!x->spooled && shadow_as_owner() == -1) {
-			res->code = EPERM;
-			res->message = xstrdup("cannot act as the owner");
-			return;
-		}
-		in_fd = open(x->src, O_RDONLY | O_NONBLOCK | O_NOCTTY |
-		    O_CLOEXEC);
-		if (!x->spooled)
-			shadow_as_self();
-		if (in_fd == -1) {
-			res->code = errno;
-			res->message = xasprintf("cannot read %s: %s", x->src,
-			    strerror(errno));
-			return;
-		}
-		fcntl(in_fd, F_SETFL, fcntl(in_fd, F_GETFL) & ~O_NONBLOCK);
-		in_index = arg->index;
-		in_off = 0;
-		in_crc = 0;
-	}
-	if (arg->offset != in_off) {
-		res->code = EINVAL;
-		res->message = xstrdup("input read out of order");
-		return;
-	}
-	res->message = xstrdup("");
-	res->data.data_val = xmalloc(arg->length > 0 ? (size_t)arg->length :
-	    1);
-	do {
-		n = pread(in_fd, res->data.data_val, (size_t)arg->length,
-		    (off_t)arg->offset);
-	} while (n == -1 && errno == EINTR);
-	if (n == -1) {
-		free(res->message);
-		res->message = xasprintf("cannot read %s: %s", x->src,
-		    strerror(errno));
-		res->code = EIO;
-		return;
-	}
-	res->data.data_len = (u_int)n;
-	in_crc = qlog_crc32(in_crc, res->data.data_val, (size_t)n);
-	in_off += n;
-	sj.bytes_received += n;
-	res->eof = n < arg->length || in_off >= x->size;
-	if (res->eof) {
-		/* One more byte would say whether it grew. */
-		res->crc32 = in_crc;
-		if (in_off != x->size)
-			log_warnx("job %s: %s changed while it was sent (%lld "
-			    "bytes, listed %lld)", sj.id, x->src, in_off,
-			    x->size);
-	}
-}
-
 static void __attribute__((format(printf, 1, 2)))
 fail(const char *fmt, ...)
 {
@@ -565,53 +498,6 @@ shadow_output_begin_1_svc(xfer_begin_x *arg, status_x *res,
 	return TRUE;
 }
 
-/* PUT FILE_OUTPUT; called by shadow_put_1_svc. */
-void
-xfer_output_put(put_x *arg, status_x *res)
-{
-	long mb = param_int("MAX_TRANSFER_OUTPUT_MB", 0);
-	size_t done = 0;
-	ssize_t n;
-
-	if (out_fd == -1 || arg->offset != out_bytes ||
-	    out_bytes + (long long)arg->data.data_len > out_size) {
-		rpc_status(res, EINVAL, "output data out of order or past "
-		    "its size");
-		return;
-	}
-	if (mb > 0 && !out_evicted && out_total + arg->data.data_len >
-	    (long long)mb * 1024 * 1024) {
-		fail("Transfer output files passed MAX_TRANSFER_OUTPUT_MB "
-		    "(%ld MB)", mb);
-		out_discard();
-		rpc_status(res, EFBIG, "over MAX_TRANSFER_OUTPUT_MB");
-		return;
-	}
-	while (done < arg->data.data_len) {
-		n = pwrite(out_fd, arg->data.data_val + done,
-		    arg->data.data_len - done,
-		    (off_t)(arg->offset + (long long)done));
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			int e = n == 0 ? EIO : errno;
-
-			if (!out_evicted)
-				fail("Transfer output file %s cannot be "
-				    "written: %s", out_dest, strerror(e));
-			out_discard();
-			rpc_status(res, e, "cannot write: %s", strerror(e));
-			return;
-		}
-		done += (size_t)n;
-	}
-	out_crc = qlog_crc32(out_crc, arg->data.data_val, done);
-	out_bytes += (long long)done;
-	out_total += (long long)done;
-	sj.bytes_sent += (long long)done;
-	rpc_status_ok(res);
-}
-
 bool_t
 shadow_output_end_1_svc(xfer_end_x *arg, status_x *res, struct svc_req *req)
 {
@@ -627,12 +513,12 @@ shadow_output_end_1_svc(xfer_end_x *arg, status_x *res, struct svc_req *req)
 		return TRUE;
 	}
 	if (arg->size != out_bytes || arg->size != out_size ||
-	    arg->crc32 != out_crc) {
+	    arg->crc32c != out_crc) {
 		if (!out_evicted)
 			fail("Transfer output file %s arrived damaged (%lld "
-			    "bytes of %lld, CRC-32 %08x, the starter's %08x)",
+			    "bytes of %lld, CRC-32C %08x, the starter's %08x)",
 			    out_dest, out_bytes, (long long)arg->size,
-			    out_crc, arg->crc32);
+			    (unsigned)out_crc, arg->crc32c);
 		out_discard();
 		rpc_status(res, EIO, "size or CRC-32 mismatch");
 		return TRUE;
@@ -667,15 +553,249 @@ shadow_output_end_1_svc(xfer_end_x *arg, status_x *res, struct svc_req *req)
 	return TRUE;
 }
 
+/* ---------------------------------------------------------------- */
+/* The transfer stream (include/shadow_rpc.x). */
+
+static void
+stream_close(void)
+{
+	if (listen_fd != -1) {
+		event_fd_del(listen_fd);
+		close(listen_fd);
+	}
+	if (stream_fd != -1) {
+		event_fd_del(stream_fd);
+		close(stream_fd);
+	}
+	listen_fd = stream_fd = -1;
+}
+
+#define frame_send(proc, obj)	xfer_frame_send(stream_fd, proc, obj)
+#define frame_recv(proc, obj, len) xfer_frame_recv(stream_fd, proc, obj, len)
+
+/* XFER_SEND_INPUT: input INDEX, whole, then its CRC-32C; -1 ends the
+ * stream. */
+static int
+send_input(int index)
+{
+	const struct xin *x;
+	xfer_trailer_x t;
+	xfer_hdr_x h;
+	struct stat st;
+	uint32_t crc = 0;
+	int fd, e;
+
+	memset(&h, 0, sizeof(h));
+	if (index < 0 || (size_t)index >= nins ||
+	    ins[index].kind != XFER_FILE) {
+		h.code = EINVAL;
+		return frame_send((xdrproc_t)xdr_xfer_hdr_x, &h);
+	}
+	x = &ins[index];
+	if (!x->spooled && shadow_as_owner() == -1)
+		fd = -1;
+	else {
+		fd = open(x->src, O_RDONLY | O_NONBLOCK | O_NOCTTY |
+		    O_CLOEXEC);
+		e = errno;
+		if (!x->spooled)
+			shadow_as_self();
+		errno = e;
+	}
+	if (fd == -1 || fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
+		h.code = fd == -1 ? errno : EINVAL;
+		log_warnx("job %s: cannot send %s: %s", sj.id, x->src,
+		    strerror(h.code));
+		if (fd != -1)
+			close(fd);
+		return frame_send((xdrproc_t)xdr_xfer_hdr_x, &h);
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	h.size = st.st_size;
+	if (frame_send((xdrproc_t)xdr_xfer_hdr_x, &h) == -1 ||
+	    xfer_send_file(stream_fd, fd, h.size, &crc) == -1) {
+		/* Gone, or it shrank: the starter sees a short file. */
+		log_warnx("job %s: %s was not sent whole", sj.id, x->src);
+		goto lost;
+	}
+	close(fd);
+	sj.bytes_received += h.size;
+	t.crc32c = crc;
+	return frame_send((xdrproc_t)xdr_xfer_trailer_x, &t);
+lost:
+	close(fd);
+	return -1;
+}
+
+/* XFER_RECV_OUTPUT: SIZE bytes into the output begun, and its CRC-32C;
+ * -1 ends the stream. */
+static int
+recv_output(long long size)
+{
+	char buf[65536];
+	xfer_trailer_x t;
+	xfer_hdr_x h;
+	long long got;
+	long mb = param_int("MAX_TRANSFER_OUTPUT_MB", 0);
+	uint32_t crc = 0;
+	ssize_t n;
+	int err = 0;
+
+	if (size < 0 || size > (1LL << 50))
+		return -1;
+	if (out_fd == -1 || size != out_size || out_bytes != 0)
+		err = EINVAL;
+	else if (mb > 0 && !out_evicted && out_total + size >
+	    (long long)mb * 1024 * 1024) {
+		fail("Transfer output files passed MAX_TRANSFER_OUTPUT_MB "
+		    "(%ld MB)", mb);
+		err = EFBIG;
+	}
+	if (err != 0) {
+		/* Read and dropped, so that the stream stays in step. */
+		for (got = 0; got < size; got += n) {
+			n = read(stream_fd, buf, size - got < (long long)
+			    sizeof(buf) ? (size_t)(size - got) : sizeof(buf));
+			if (n == -1 && errno == EINTR) {
+				n = 0;
+				continue;
+			}
+			if (n <= 0)
+				return -1;
+		}
+	} else if (xfer_recv_file(stream_fd, out_fd, size, &crc) == -1) {
+		if (!out_evicted)
+			fail("Transfer output file %s was not received whole",
+			    out_dest);
+		out_discard();
+		return -1;
+	}
+	if (frame_recv((xdrproc_t)xdr_xfer_trailer_x, &t, 4) == -1)
+		return -1;
+	if (err == 0 && t.crc32c != crc)
+		err = EIO;
+	if (err == EIO && !out_evicted)
+		fail("Transfer output file %s arrived damaged (CRC-32C %08x, "
+		    "the starter's %08x)", out_dest, (unsigned)crc, t.crc32c);
+	if (err != 0)
+		out_discard();
+	else {
+		out_bytes = size;
+		out_crc = crc;
+		out_total += size;
+		sj.bytes_sent += size;
+	}
+	memset(&h, 0, sizeof(h));
+	h.code = err;
+	return frame_send((xdrproc_t)xdr_xfer_hdr_x, &h);
+}
+
+static void
+on_stream(int fd, short revents, void *arg)
+{
+	xfer_req_x r;
+	int rc;
+
+	/* The starter waits for us, and we for it, in step: each request
+	 * is served whole, each read and write within RPC_TIMEOUT. */
+	if (frame_recv((xdrproc_t)xdr_xfer_req_x, &r, 16) == -1) {
+		stream_close();
+		return;
+	}
+	switch (r.op) {
+	case XFER_SEND_INPUT:
+		rc = send_input(r.index);
+		break;
+	case XFER_RECV_OUTPUT:
+		rc = recv_output(r.size);
+		break;
+	default:
+		rc = -1;
+	}
+	if (rc == -1) {
+		log_warnx("job %s: the transfer stream broke", sj.id);
+		stream_close();
+	}
+	shadow_starter_alive();
+}
+
+/* Read the caller's capability; 0 if it is the claim's. */
+static int
+stream_hello(int fd)
+{
+	char cap[CAPABILITY_MAX + 1];
+
+	return xfer_hello_recv(fd, cap, CAPABILITY_MAX) == 0 &&
+	    shadow_capability_ok(cap) ? 0 : -1;
+}
+
+static void
+on_stream_connect(int fd, short revents, void *arg)
+{
+	struct sockaddr_in from;
+	socklen_t fl = sizeof(from);
+	struct timeval tv;
+	long timeout = param_int("RPC_TIMEOUT", 20);
+	int sock, one = 1;
+
+	sock = accept4(listen_fd, (struct sockaddr *)&from, &fl, SOCK_CLOEXEC);
+	if (sock == -1)
+		return;
+	tv.tv_sec = timeout > 0 ? timeout : 20;
+	tv.tv_usec = 0;
+	setsockopt(sock, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	if (stream_hello(sock) == -1) {
+		log_warnx("job %s: transfer stream from %s refused: wrong "
+		    "capability", sj.id, inet_ntoa(from.sin_addr));
+		close(sock);
+		return;
+	}
+	setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	event_fd_del(listen_fd);
+	close(listen_fd);
+	listen_fd = -1;
+	stream_fd = sock;
+	event_fd_add(stream_fd, POLLIN, on_stream, NULL);
+}
+
+bool_t
+shadow_xfer_open_1_svc(void *arg, xfer_open_res_x *res, struct svc_req *req)
+{
+	struct sockaddr_in bound;
+
+	memset(res, 0, sizeof(*res));
+	res->addr = xstrdup("");
+	if (!transfer_from_starter(req, "XFER_OPEN")) {
+		res->code = EPERM;
+		res->message = xstrdup("refused");
+		return TRUE;
+	}
+	/* One stream at a time: a new one replaces the old. */
+	stream_close();
+	listen_fd = rpc_listen_tcp(param("BIND_ADDRESS"), 0, &bound);
+	if (listen_fd == -1) {
+		res->code = errno;
+		res->message = xasprintf("cannot listen: %s",
+		    strerror(errno));
+		return TRUE;
+	}
+	fcntl(listen_fd, F_SETFD, FD_CLOEXEC);
+	shadow_format_address(&bound, stream_addr);
+	event_fd_add(listen_fd, POLLIN, on_stream_connect, NULL);
+	free(res->addr);
+	res->addr = xstrdup(stream_addr);
+	res->message = xstrdup("");
+	return TRUE;
+}
+
 void
 xfer_finish(int evicted)
 {
 	char *cur, *next;
 
 	out_discard();
-	if (in_fd != -1)
-		close(in_fd);
-	in_fd = -1;
+	stream_close();
 	cur = spool_xfer("");
 	next = spool_xfer(".new");
 	if (evicted && spool_begun && failure[0] == '\0') {

@@ -150,14 +150,12 @@ int	shadow_hello(const char *capability, const char *host,
 	    hello_res_x *res);
 int	shadow_get_file(int which, int fd, long long limit, long long *got,
 	    char *err, size_t errlen);
-/* shadow_get_input: GET WHICH (INDEX for FILE_INPUT, whose CRC-32 is
- * checked) into FD, as shadow_get_file. */
-int	shadow_get_input(int which, int index, int fd, long long limit,
-	    long long *got, unsigned *crc, char *err, size_t errlen);
-/* Transferred files (starter_xfer.c): the shadow's list, and an output
- * begun and ended; each 0, an errno from the shadow (ERR says why), or
- * -1 if it is gone. */
+/* Transferred files (starter_xfer.c): the shadow's list, an output
+ * begun and ended, the address of its transfer stream; each 0, an errno
+ * from the shadow (ERR says why), or -1 if it is gone. */
 int	shadow_input_list(int start, xfer_list_res_x *res);
+int	shadow_xfer_open(char *addr, size_t addrlen, char *err,
+	    size_t errlen);
 /*
  * xfer_fetch_inputs: make the job's transferred inputs in its directory
  * (0, or -1 with ERR, *JOBS_FAULT as for prepare); xfer_send_outputs:

@@ -18,7 +18,6 @@
 
 #include "config.h"
 #include "log.h"
-#include "queue_log.h"
 #include "rpcutil.h"
 #include "shadow_rpc.h"
 #include "starter.h"
@@ -94,28 +93,15 @@ int
 shadow_get_file(int which, int fd, long long limit, long long *got,
     char *err, size_t errlen)
 {
-	unsigned crc;
-
-	return shadow_get_input(which, -1, fd, limit, got, &crc, err,
-	    errlen);
-}
-
-int
-shadow_get_input(int which, int index, int fd, long long limit,
-    long long *got, unsigned *crc, char *err, size_t errlen)
-{
 	get_res_x res;
 	get_x g;
 	long long off = 0;
 	ssize_t n;
 	size_t w;
 	int eof = 0;
-	unsigned local_crc = 0;
 
-	*crc = 0;
 	while (!eof) {
 		g.which = which;
-		g.index = index;
 		g.offset = off;
 		g.length = SHADOW_CHUNK;
 		memset(&res, 0, sizeof(res));
@@ -138,9 +124,6 @@ shadow_get_input(int which, int index, int fd, long long limit,
 			xdr_free((xdrproc_t)xdr_get_res_x, (char *)&res);
 			return EFBIG;
 		}
-		if (index >= 0)
-			local_crc = qlog_crc32(local_crc, res.data.data_val,
-			    res.data.data_len);
 		for (w = 0; w < res.data.data_len; w += (size_t)n) {
 			n = write(fd, res.data.data_val + w,
 			    res.data.data_len - w);
@@ -158,18 +141,29 @@ shadow_get_input(int which, int index, int fd, long long limit,
 		}
 		off += res.data.data_len;
 		eof = res.eof || res.data.data_len == 0;
-		if (eof && index >= 0 && res.crc32 != local_crc) {
-			snprintf(err, errlen, "CRC-32 %08x, the shadow's %08x",
-			    local_crc, res.crc32);
-			xdr_free((xdrproc_t)xdr_get_res_x, (char *)&res);
-			return EIO;
-		}
-		if (eof)
-			*crc = local_crc;
 		xdr_free((xdrproc_t)xdr_get_res_x, (char *)&res);
 	}
 	*got = off;
 	return 0;
+}
+
+int
+shadow_xfer_open(char *addr, size_t addrlen, char *err, size_t errlen)
+{
+	xfer_open_res_x res;
+	int code;
+
+	memset(&res, 0, sizeof(res));
+	if (call(SHADOW_XFER_OPEN, "XFER_OPEN", (xdrproc_t)rpc_xdr_nothing,
+	    NULL, (xdrproc_t)xdr_xfer_open_res_x, &res) == -1) {
+		snprintf(err, errlen, "the shadow is gone");
+		return -1;
+	}
+	code = res.code;
+	snprintf(err, errlen, "%s", res.message ? res.message : "");
+	snprintf(addr, addrlen, "%s", res.addr ? res.addr : "");
+	xdr_free((xdrproc_t)xdr_xfer_open_res_x, (char *)&res);
+	return code;
 }
 
 int
@@ -213,7 +207,7 @@ shadow_output_end(long long size, unsigned crc, char *err, size_t errlen)
 	xfer_end_x e;
 
 	e.size = size;
-	e.crc32 = crc;
+	e.crc32c = crc;
 	return call_status(SHADOW_OUTPUT_END, "OUTPUT_END",
 	    (xdrproc_t)xdr_xfer_end_x, &e, err, errlen);
 }

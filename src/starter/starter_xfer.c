@@ -18,20 +18,28 @@
  * it came); with it, exactly the files and directories it names, and
  * one missing is reported, which holds the job.
  */
+#include <sys/socket.h>
 #include <sys/stat.h>
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "ad.h"
+#include "config.h"
+#include "crc.h"
 #include "event.h"
+#include "fdio.h"
 #include "log.h"
-#include "queue_log.h"
+#include "rpcutil.h"
 #include "shadow_rpc.h"
 #include "starter.h"
 #include "xalloc.h"
@@ -39,6 +47,105 @@
 
 #define XFER_MAX_DEPTH		64
 #define XFER_MAX_OUTPUTS	100000
+
+/* The transfer stream to the shadow, once opened; -1. */
+static int	 stream = -1;
+
+/* Open the stream (include/shadow_rpc.x); 0, or -1 with ERR. */
+static int
+stream_open(struct starter_job *job, char *err, size_t errlen)
+{
+	struct sockaddr_in sa;
+	struct timeval tv;
+	char addr[128], why[256];
+	long timeout = param_int("RPC_TIMEOUT", 20);
+	int fd, one = 1, r;
+
+	if (stream != -1)
+		return 0;
+	if ((r = shadow_xfer_open(addr, sizeof(addr), why,
+	    sizeof(why))) != 0) {
+		snprintf(err, errlen, "no transfer stream from the shadow: %s",
+		    r == -1 ? "it is gone" : why);
+		return -1;
+	}
+	tv.tv_sec = timeout > 0 ? timeout : 20;
+	tv.tv_usec = 0;
+	if (addr_parse(addr, &sa) == -1 ||
+	    (fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1) {
+		snprintf(err, errlen, "bad transfer address \"%s\"", addr);
+		return -1;
+	}
+	/* Every read, write and the connect itself within RPC_TIMEOUT. */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) == -1 ||
+	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) == -1 ||
+	    connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == -1 ||
+	    xfer_hello_send(fd, job->capability ? job->capability : "") ==
+	    -1) {
+		snprintf(err, errlen, "cannot open the transfer stream at %s: "
+		    "%s", addr, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	stream = fd;
+	return 0;
+}
+
+static void
+stream_close(void)
+{
+	if (stream != -1)
+		close(stream);
+	stream = -1;
+}
+
+/* Input INDEX of SIZE bytes from the stream into FD; 0, an errno from
+ * the shadow (WHY says), or -1 (the stream is lost, WHY says). */
+static int
+stream_get(int index, long long size, int fd, char *why, size_t whylen)
+{
+	xfer_req_x q;
+	xfer_hdr_x h;
+	xfer_trailer_x t;
+	uint32_t crc = 0;
+
+	memset(&q, 0, sizeof(q));
+	q.op = XFER_SEND_INPUT;
+	q.index = index;
+	if (xfer_frame_send(stream, (xdrproc_t)xdr_xfer_req_x, &q) == -1 ||
+	    xfer_frame_recv(stream, (xdrproc_t)xdr_xfer_hdr_x, &h, 12) ==
+	    -1) {
+		snprintf(why, whylen, "the transfer stream broke");
+		return -1;
+	}
+	if (h.code != 0) {
+		snprintf(why, whylen, "the shadow cannot read it: %s",
+		    strerror(h.code));
+		return h.code;
+	}
+	if (h.size != size) {
+		snprintf(why, whylen, "%lld bytes, listed %lld (it changed "
+		    "while it was sent)", (long long)h.size, size);
+		return -1;
+	}
+	if (xfer_recv_file(stream, fd, size, &crc) == -1) {
+		snprintf(why, whylen, "not received whole: %s",
+		    strerror(errno));
+		return -1;
+	}
+	if (xfer_frame_recv(stream, (xdrproc_t)xdr_xfer_trailer_x, &t, 4) ==
+	    -1) {
+		snprintf(why, whylen, "the transfer stream broke");
+		return -1;
+	}
+	if (t.crc32c != crc) {
+		snprintf(why, whylen, "CRC-32C %08x, the shadow's %08x",
+		    (unsigned)crc, t.crc32c);
+		return -1;
+	}
+	return 0;
+}
 
 /* The inputs at the top of the directory, as they were made. */
 struct made {
@@ -106,8 +213,6 @@ fetch_one(struct starter_job *job, int dfd, int index, const xfer_entry_x *e,
 	char why[512];
 	const char *last;
 	struct stat st;
-	long long got = 0;
-	unsigned crc;
 	int pfd, fd, r;
 
 	if (e->name == NULL || !xfer_name_ok(e->name) || reserved(e->name)) {
@@ -148,13 +253,9 @@ fetch_one(struct starter_job *job, int dfd, int index, const xfer_entry_x *e,
 		    strerror(errno));
 		return -1;
 	}
-	r = shadow_get_input(FILE_INPUT, index, fd, e->size, &got, &crc, why,
-	    sizeof(why));
-	if (r == 0 && got != e->size) {
-		snprintf(why, sizeof(why), "got %lld bytes of %lld (it "
-		    "changed while it was sent)", got, (long long)e->size);
-		r = EIO;
-	}
+	if ((r = stream_open(job, why, sizeof(why))) == 0 &&
+	    (r = stream_get(index, e->size, fd, why, sizeof(why))) == -1)
+		stream_close();
 	if (r == 0 && ((geteuid() == 0 && fchown(fd, job->uid,
 	    job->gid) == -1) || fchmod(fd, 0600 | (e->mode & 0777)) == -1 ||
 	    fstat(fd, &st) == -1)) {
@@ -168,7 +269,7 @@ fetch_one(struct starter_job *job, int dfd, int index, const xfer_entry_x *e,
 	if (r != 0) {
 		snprintf(err, errlen, "Transfer input file %s: %s", e->name,
 		    why);
-		*jobs_fault = r != -1 && r != EIO && r != EFBIG;
+		*jobs_fault = r > 0 && r != EIO;
 		return -1;
 	}
 	remember(e->name, &st);
@@ -217,6 +318,7 @@ xfer_fetch_inputs(struct starter_job *job, char *err, size_t errlen,
 		xdr_free((xdrproc_t)xdr_xfer_list_res_x, (char *)&res);
 	}
 	close(dfd);
+	stream_close();
 	if (r == 0 && start > 0)
 		log_info("transferred %d input files (%lld bytes) in %.3f s",
 		    files, bytes, monotime() - t0);
@@ -266,13 +368,20 @@ send_missing(struct sender *s, const char *name, const char *why)
 static void
 send_file(struct sender *s, int fd, const char *name, const struct stat *st)
 {
-	static char chunk[SHADOW_CHUNK];
 	char err[512];
 	xfer_begin_x b;
+	xfer_req_x q;
+	xfer_hdr_x h;
+	xfer_trailer_x t;
 	long long off = 0;
-	unsigned crc = 0;
-	ssize_t n;
+	uint32_t crc = 0;
 	int r;
+
+	if (stream_open(s->job, err, sizeof(err)) == -1) {
+		log_warnx("output %s: %s", name, err);
+		s->stop = 1;
+		return;
+	}
 
 	memset(&b, 0, sizeof(b));
 	b.entry.name = (char *)name;
@@ -286,20 +395,23 @@ send_file(struct sender *s, int fd, const char *name, const struct stat *st)
 		s->stop = 1;
 		return;
 	}
-	while (off < st->st_size) {
-		n = pread(fd, chunk, sizeof(chunk), (off_t)off);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		if (off + n > st->st_size)
-			n = (ssize_t)(st->st_size - off);
-		if ((r = shadow_put(FILE_OUTPUT, off, chunk, (size_t)n)) != 0) {
-			s->stop = 1;
-			return;
-		}
-		crc = qlog_crc32(crc, chunk, (size_t)n);
-		off += n;
+	memset(&q, 0, sizeof(q));
+	q.op = XFER_RECV_OUTPUT;
+	q.size = st->st_size;
+	if (xfer_frame_send(stream, (xdrproc_t)xdr_xfer_req_x, &q) == -1)
+		goto lost;
+	if (xfer_send_file(stream, fd, st->st_size, &crc) == -1)
+		goto lost;	/* gone, or it shrank: the stream cannot say */
+	off = st->st_size;
+	t.crc32c = crc;
+	if (xfer_frame_send(stream, (xdrproc_t)xdr_xfer_trailer_x, &t) ==
+	    -1 || xfer_frame_recv(stream, (xdrproc_t)xdr_xfer_hdr_x, &h,
+	    12) == -1)
+		goto lost;
+	if (h.code != 0) {
+		log_warnx("output %s refused: %s", name, strerror(h.code));
+		s->stop = 1;
+		return;
 	}
 	if ((r = shadow_output_end(off, crc, err, sizeof(err))) != 0) {
 		log_warnx("output %s refused: %s", name, err);
@@ -308,6 +420,11 @@ send_file(struct sender *s, int fd, const char *name, const struct stat *st)
 	}
 	s->count++;
 	s->bytes += off;
+	return;
+lost:
+	log_warnx("output %s: the transfer stream broke", name);
+	stream_close();
+	s->stop = 1;
 }
 
 /* Send NAME, opened from DFD as LAST; directories to DEPTH. */
@@ -456,6 +573,7 @@ xfer_send_outputs(struct starter_job *job, int evicted)
 		closedir(d);
 	}
 	close(dfd);
+	stream_close();
 	if (shadow_is_lost())
 		return -1;
 	if (s.count > 0)

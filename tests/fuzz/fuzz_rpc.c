@@ -156,6 +156,12 @@ shadow_as_self(void)
 {
 }
 
+void
+shadow_format_address(struct sockaddr_in *bound, char *out)
+{
+	addr_format(bound, out);
+}
+
 const char *
 syscall_address(void)
 {
@@ -221,6 +227,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	log_set_stderr(0);
 	log_open_file("/dev/null");
 	config_set("SPOOL", spool, 0);
+	config_set("BIND_ADDRESS", "127.0.0.1", 0);
 	fake_xprt(&local_xprt, sv[0]);
 	/* Not a socket: the caller's address is unknown. */
 	fake_xprt(&stranger_xprt, open("/dev/null", O_RDONLY | O_CLOEXEC));
