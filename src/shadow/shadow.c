@@ -67,8 +67,9 @@
  *	the job ad), SHADOW_GET (the executable or checkpoint, standard
  *	input), SHADOW_PUT (output, a new checkpoint), SHADOW_CKPT_COMMIT,
  *	SHADOW_EVENT and SHADOW_EXIT; SHADOW_NULL is a ping; a vanilla
- *	job's transferred files with SHADOW_INPUT_LIST, GET and PUT, and
- *	SHADOW_OUTPUT_BEGIN and SHADOW_OUTPUT_END (shadow_xfer.c).  Calls
+ *	job's transferred files with SHADOW_INPUT_LIST, SHADOW_OUTPUT_BEGIN,
+ *	SHADOW_OUTPUT_END and SHADOW_XFER_OPEN, their bytes on a transfer
+ *	stream of their own (shadow_xfer.c).  Calls
  *	STARTD_REQUEST_CLAIM and STARTD_RELEASE_CLAIM
  *	(include/startd_rpc.x) at STARTD_ADDR, and SCHEDD_QUERY and
  *	SCHEDD_JOB_UPDATE (include/schedd_rpc.x) on $(SPOOL)/.schedd_socket.

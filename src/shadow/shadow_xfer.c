@@ -7,13 +7,13 @@
  * file that is missing or unreadable then holds the job with its name
  * and costs no claim.  The starter asks for the list a page at a time
  * and for each file by its number, never by a name: the shadow serves
- * what the list holds and nothing else, whatever the caller asks.  A
- * file is read in order from its first byte, and its CRC-32 goes with
- * the last piece.
+ * what the list holds and nothing else, whatever the caller asks.  The
+ * bytes go on the transfer stream (include/shadow_rpc.x), whole, with
+ * their CRC-32C after them.
  *
  * An output arrives as OUTPUT_BEGIN (its name, relative to the job's
- * directory, checked here again), its bytes in order, and OUTPUT_END
- * (size and CRC-32).  It is written as the owner into a new file beside
+ * directory, checked here again), its bytes and CRC-32C on the stream,
+ * and OUTPUT_END (size and CRC-32C again).  It is written as the owner into a new file beside
  * its destination and renamed over it only when size and checksum
  * agree: an owner never finds an output half written, and an output
  * never lands outside Iwd unless a remap the owner wrote sends it there.
