@@ -44,6 +44,18 @@ void		 ad_set_string(struct ad *, const char *name, const char *);
 int		 ad_delete(struct ad *, const char *name);	/* 0 or -1 */
 /* ad_merge: copy every attribute of FROM into TO, replacing. */
 void		 ad_merge(struct ad *to, const struct ad *from);
+/*
+ * ad_match_expand: for each attribute X of JOB whose text holds
+ * $$(Name) or $$(Name:default), MATCH_EXP_X into OUT: the text with
+ * each reference replaced by MACHINE's Name (a string's characters) or
+ * the default.  0, or -1 with ERR naming what MACHINE lacks (the
+ * attributes it could expand are in OUT).
+ * ad_match_apply: each X of JOB replaced by its MATCH_EXP_X.
+ */
+int		 ad_match_expand(const struct ad *job,
+		    const struct ad *machine, struct ad *out, char *err,
+		    size_t errlen);
+void		 ad_match_apply(struct ad *job);
 
 size_t		 ad_count(const struct ad *);
 /* Attributes in insertion order; NULL past the end. */

@@ -868,3 +868,154 @@ fail:
 	ad_free(ad);
 	return NULL;
 }
+
+/* ---- $$(Attr): what the matched machine says ---- */
+
+#define MATCH_EXP_PREFIX	"MATCH_EXP_"
+
+/* Whether position AT of TEXT (a ClassAd expression) is inside a
+ * string literal. */
+static int
+in_string(const char *text, size_t at)
+{
+	size_t i;
+	int in = 0;
+
+	for (i = 0; i < at; i++) {
+		if (in && text[i] == '\\' && i + 1 < at)
+			i++;
+		else if (text[i] == '"')
+			in = !in;
+	}
+	return in;
+}
+
+/* Append MACHINE's NAME (or DFLT) to B, escaped if INSIDE a string;
+ * -1 if there is neither. */
+static int
+match_value(const struct ad *machine, const char *name, const char *dflt,
+    int inside, struct buf *b)
+{
+	const struct expr *e = ad_lookup(machine, name);
+	struct value v;
+	struct buf t;
+	const char *s;
+
+	buf_init(&t);
+	if (e != NULL) {
+		ad_eval(machine, NULL, name, &v);
+		if (v.type == VAL_STRING)
+			buf_adds(&t, v.u.s);
+		else if (inside)
+			value_print_plain(&v, "undefined", &t);
+		else
+			expr_unparse(e, &t);
+		value_free(&v);
+	} else if (dflt != NULL)
+		buf_adds(&t, dflt);
+	else {
+		buf_free(&t);
+		return -1;
+	}
+	for (s = t.data ? t.data : ""; *s != '\0'; s++) {
+		if (inside && (*s == '"' || *s == '\\'))
+			buf_addc(b, '\\');
+		buf_addc(b, *s);
+	}
+	buf_free(&t);
+	return 0;
+}
+
+int
+ad_match_expand(const struct ad *job, const struct ad *machine,
+    struct ad *out, char *err, size_t errlen)
+{
+	struct buf text, b;
+	char name[AD_MAX_NAME + 1], *exp;
+	const char *s, *ref, *close, *colon;
+	size_t i, len;
+	int rc = 0, failed;
+
+	buf_init(&text);
+	buf_init(&b);
+	for (i = 0; i < ad_count(job); i++) {
+		failed = 0;
+		buf_reset(&text);
+		expr_unparse(ad_expr_at(job, i), &text);
+		if (text.data == NULL || strstr(text.data, "$$(") == NULL ||
+		    strncmp(ad_name_at(job, i), MATCH_EXP_PREFIX,
+		    strlen(MATCH_EXP_PREFIX)) == 0)
+			continue;
+		buf_reset(&b);
+		for (s = text.data; (ref = strstr(s, "$$(")) != NULL;
+		    s = close + 1) {
+			buf_add(&b, s, (size_t)(ref - s));
+			if ((close = strchr(ref + 3, ')')) == NULL) {
+				buf_adds(&b, ref);
+				s = ref + strlen(ref);
+				break;
+			}
+			colon = memchr(ref + 3, ':', (size_t)(close - ref - 3));
+			len = (size_t)((colon ? colon : close) - ref - 3);
+			if (len == 0 || len > AD_MAX_NAME) {
+				buf_add(&b, ref, (size_t)(close + 1 - ref));
+				continue;
+			}
+			memcpy(name, ref + 3, len);
+			name[len] = '\0';
+			exp = colon ? xstrndup(colon + 1,
+			    (size_t)(close - colon - 1)) : NULL;
+			if (match_value(machine, name, exp,
+			    in_string(text.data, (size_t)(ref - text.data)),
+			    &b) == -1) {
+				snprintf(err, errlen, "%s: the machine has no "
+				    "%s for $$(%s)", ad_name_at(job, i), name,
+				    name);
+				failed = 1;
+			}
+			free(exp);
+			if (failed)
+				break;
+		}
+		if (failed)
+			rc = -1;	/* the others still go */
+		else {
+			buf_adds(&b, s);
+			snprintf(name, sizeof(name), "%s%s", MATCH_EXP_PREFIX,
+			    ad_name_at(job, i));
+			if (strlen(ad_name_at(job, i)) + strlen(MATCH_EXP_PREFIX)
+			    > AD_MAX_NAME || ad_set_expr(out, name, b.data ?
+			    b.data : "", err, errlen) == -1) {
+				snprintf(err, errlen, "%s: $$() expands to "
+				    "something that is not an expression",
+				    ad_name_at(job, i));
+				rc = -1;
+			}
+		}
+	}
+	buf_free(&text);
+	buf_free(&b);
+	return rc;
+}
+
+void
+ad_match_apply(struct ad *job)
+{
+	const char *name;
+	struct buf b;
+	size_t i, plen = strlen(MATCH_EXP_PREFIX);
+	char err[128];
+
+	buf_init(&b);
+	for (i = 0; i < ad_count(job); i++) {
+		name = ad_name_at(job, i);
+		if (strncmp(name, MATCH_EXP_PREFIX, plen) != 0 ||
+		    name[plen] == '\0')
+			continue;
+		buf_reset(&b);
+		expr_unparse(ad_expr_at(job, i), &b);
+		(void)ad_set_expr(job, name + plen, b.data ? b.data : "", err,
+		    sizeof(err));
+	}
+	buf_free(&b);
+}

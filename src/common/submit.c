@@ -710,6 +710,12 @@ expand(struct parser *p, const char *text, int line, size_t proc,
 			    out) == -1)
 				return -1;
 			s = end;
+		} else if (dollar[1] == '$' && dollar[2] == '(' &&
+		    (end = strchr(dollar + 3, ')')) != NULL) {
+			/* $$(Attr): the matched machine's, when the job
+			 * starts (the schedd's MATCH_EXP_ attributes). */
+			buf_add(out, dollar, (size_t)(end + 1 - dollar));
+			s = end + 1;
 		} else if (dollar[1] == '(' ||
 		    strncmp(dollar, "$ENV(", 5) == 0) {
 			if (expand_ref(p, dollar, &end, line, proc, depth, deps,

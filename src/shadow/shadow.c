@@ -112,9 +112,11 @@
 
 #include "ad.h"
 #include "auth.h"
+#include "buf.h"
 #include "config.h"
 #include "daemon.h"
 #include "event.h"
+#include "expr.h"
 #include "log.h"
 #include "priv.h"
 #include "rpcutil.h"
@@ -208,6 +210,7 @@ release_claim(void)
 }
 
 static int	is_standard(void);
+static void	match_expanded(void);
 
 /* HTCondor's HoldReasonCode of the next hold, if it has one: 12 an
  * output, 13 an input could not be transferred. */
@@ -432,6 +435,7 @@ setup_job(void)
 		shadow_exit(SHADOW_EXIT_REQUEUE, "the schedd sent another job");
 	if (ad_get_string(sj.ad, "Owner", &sj.owner) == -1)
 		hold("the job has no Owner");
+	match_expanded();
 	if (gethostname(host, sizeof(host)) == -1)
 		snprintf(host, sizeof(host), "this host");
 	if (as_root && user_lookup(sj.owner, &sj.uid, &sj.gid) == -1)
@@ -481,6 +485,79 @@ open_job_file(const char *path, int flags, const char *what)
 	shadow_as_self();
 	hold("Cannot open %s file %s: %s", what, path, e == EINVAL ?
 	    "not a regular file" : strerror(e));
+}
+
+/* The machine's own ad, from its startd; NULL (ERR says why). */
+static struct ad *
+machine_ad(char *err, size_t errlen)
+{
+	startd_query_res_x res;
+	struct ad *ad = NULL;
+	CLIENT *cl;
+
+	cl = rpc_connect(sj.startd_addr, PROG_STARTD, 1,
+	    (int)timeout_param("RPC_TIMEOUT", 20), err, errlen);
+	if (cl == NULL)
+		return NULL;
+	memset(&res, 0, sizeof(res));
+	if (rpc_invoke(cl, STARTD_QUERY, (xdrproc_t)rpc_xdr_nothing, NULL,
+	    (xdrproc_t)xdr_startd_query_res_x, &res, err, errlen) == 0) {
+		if (res.code != 0)
+			snprintf(err, errlen, "%s", res.message ? res.message :
+			    "refused");
+		else
+			ad = ad_from_xdr(&res.ad, err, errlen);
+		xdr_free((xdrproc_t)xdr_startd_query_res_x, (char *)&res);
+	}
+	rpc_close(cl);
+	return ad;
+}
+
+/*
+ * $$(Attr): a job whose attributes refer to the machine it runs on gets
+ * them filled in from the machine's ad, asked of its startd now: each
+ * attribute X so expanded is kept in the queue as MATCH_EXP_X, and X
+ * takes its value here.  A reference the machine cannot fill holds the
+ * job, naming it.
+ */
+static void
+match_expanded(void)
+{
+	struct ad *machine, *exp;
+	struct buf b;
+	char err[ERRSTR_MAX];
+	size_t i;
+	int refs = 0;
+
+	buf_init(&b);
+	for (i = 0; i < ad_count(sj.ad) && !refs; i++) {
+		if (strncmp(ad_name_at(sj.ad, i), "MATCH_EXP_", 10) == 0)
+			continue;
+		buf_reset(&b);
+		expr_unparse(ad_expr_at(sj.ad, i), &b);
+		refs = b.data != NULL && strstr(b.data, "$$(") != NULL;
+	}
+	buf_free(&b);
+	if (!refs)
+		return;
+	if ((machine = machine_ad(err, sizeof(err))) == NULL) {
+		log_warnx("job %s: cannot ask %s for its ad: %s", sj.id,
+		    sj.machine, err);
+		shadow_exit(SHADOW_EXIT_REQUEUE, "no machine ad for $$()");
+	}
+	exp = ad_new();
+	if (ad_match_expand(sj.ad, machine, exp, err, sizeof(err)) == -1) {
+		ad_free(machine);
+		ad_free(exp);
+		hold("Cannot expand $$() in %s", err);
+	}
+	ad_free(machine);
+	ad_merge(sj.ad, exp);
+	ad_match_apply(sj.ad);
+	if (schedd_update_job(exp, 3) == -1)
+		log_warnx("job %s: cannot record its MATCH_EXP_ attributes",
+		    sj.id);
+	ad_free(exp);
 }
 
 /* Everything the job needs on this side, before a machine is claimed. */

@@ -7,7 +7,7 @@
 # running job, and the jobs' own policies (on_exit_hold, max_retries,
 # periodic_hold, periodic_release, periodic_remove).
 #
-# checks: 64
+# checks: 68
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -281,6 +281,28 @@ check "... the user log says why it was held, Code 3" bash -c \
 	"grep -q 'PeriodicHold expression' periodic.log && grep -q 'Code 3 Subcode 0' periodic.log"
 cm condor_rm "$Q.0" >/dev/null 2>&1
 wait_for 30 in_history "$Q.0"
+
+# --- $$(Attr): from the machine the job matched ----------------------
+cat >dollar.sub <<'EOF'
+universe   = vanilla
+executable = /bin/echo
+arguments  = "on $$(Name) arch $$(Arch) extra $$(NoSuchAttr:none)"
+output     = dollar.out
+queue
+arguments  = $$(NoSuchAttr)
+output     = dollar2.out
+queue
+EOF
+D=$(submit dollar.sub)
+check "a job with \$\$(Name) completes" wait_for 60 in_history "$D.0"
+host=$(cm condor_history "$D.0" -af LastRemoteHost 2>/dev/null)
+check "\$\$(Name), \$\$(Arch) and a default came from the machine it ran on" \
+	test "$(cat dollar.out 2>/dev/null)" = "on $host arch X86_64 extra none"
+check "... MATCH_EXP_Args records what it became" bash -c \
+	"CONDOR_CONFIG=$POOL/cm/condor_config condor_history -af MATCH_EXP_Args $D.0 | grep -q 'on $host'"
+check "a reference the machine cannot fill holds the job, naming it" \
+	wait_for 60 bash -c "CONDOR_CONFIG=$POOL/cm/condor_config condor_q $D.1 -af HoldReason | grep -q 'NoSuchAttr'"
+cm condor_rm "$D.1" >/dev/null 2>&1
 
 check "no shadow reported a user-log failure" \
 	bash -c "! grep -q 'to the user log' $POOL/cm/log/ShadowLog"
