@@ -1718,12 +1718,27 @@ static int
 expand_all(struct parser *p, size_t proc, struct kval *kv, struct kval *cv,
     struct def **cdefs, size_t ncv, int only_deps)
 {
-	struct def *d;
-	size_t i;
+	struct def *d, item;
+	size_t i, k;
 
 	for (i = 0; i < NKW; i++) {
 		if (only_deps && !(kv[i].deps & DEP_PROCESS))
 			continue;
+		/* A queue variable named as a keyword sets it, item by
+		 * item (queue input, arguments from ...), as in HTCondor. */
+		for (k = 0; k < p->nqvars; k++)
+			if (strcmp(canonical(p->qvars[k]), kw_names[i]) == 0)
+				break;
+		if (k < p->nqvars) {
+			memset(&item, 0, sizeof(item));
+			item.value = p->qvals != NULL ? p->qvals[k] : "";
+			item.line = p->stmts[p->nstmts - 1].line;
+			free(kv[i].text);
+			if (kval_expand(p, &item, proc, &kv[i]) == -1)
+				return -1;
+			kv[i].deps |= DEP_PROCESS;
+			continue;
+		}
 		if ((d = def_find(p, kw_names[i])) == NULL)
 			continue;
 		free(kv[i].text);

@@ -3,7 +3,7 @@
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
  *
- * checks: 748
+ * checks: 756
  */
 #include <sys/stat.h>
 
@@ -230,6 +230,11 @@ static const struct good good[] = {
 	{ "queue vars win over macros", "x = macro\nexecutable = /bin/true\n"
 	  "arguments = $(x)\nqueue x in (item)\n", 1, 0, "Args",
 	  "\"item\"" },
+	{ "queue variables named as keywords set them", "executable = "
+	  "/bin/true\nqueue input,arguments from (\n  f1, -a -b 26\n"
+	  "  f2, -c -d 92\n)\n", 2, 1, "Args", "\"-c -d 92\"" },
+	{ "queue 1 input in A, B", "executable = /bin/true\n"
+	  "queue 1 input in A, B\n", 2, 1, "In", "\"/work/dir/B\"" },
 	{ "queue in, then plain", "executable = /bin/true\narguments = "
 	  "$(x:none)\nqueue x in (a b)\nqueue\n", 3, 2, "Args",
 	  "\"none\"" },
