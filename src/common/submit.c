@@ -2591,7 +2591,9 @@ conditional_line(struct parser *p, struct ifs *ifs, char *s, int line,
 	}
 	if (!active)
 		return 1;	/* a line of a branch not taken */
-	if ((rest = word_is(s, "include")) != NULL) {
+	/* "include : FILE", with or without blanks around the colon. */
+	if ((rest = word_is(s, "include")) != NULL ||
+	    (strncasecmp(s, "include:", 8) == 0 && (rest = s + 7) != NULL)) {
 		char *file, *path, shownbuf[64], chunk[8192];
 		struct buf text;
 		struct stat st;

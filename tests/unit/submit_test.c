@@ -3,7 +3,7 @@
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
  *
- * checks: 756
+ * checks: 757
  */
 #include <sys/stat.h>
 
@@ -824,6 +824,10 @@ check_include(void)
 	CHECK("an include loop is an error", rc == -1 &&
 	    strstr(err, "include nested more than") != NULL);
 	submit_result_free(&res);
+	got = all_args("executable = /bin/true\nInclude:common.sub\nqueue\n");
+	CHECK_STR("include:FILE, no blanks around the colon", got,
+	    "from-common");
+	free(got);
 	got = all_args("executable = /bin/true\nif false\ninclude : /none\n"
 	    "endif\nqueue\n");
 	CHECK_STR("an include in a branch not taken is not read", got, "");
