@@ -2515,7 +2515,10 @@ if_true(struct parser *p, const char *cond, int line, int *out)
 		buf_free(&b);
 		return -1;
 	}
-	if (strcasecmp(trim(b.data), "yes") == 0 ||
+	/* A value that expands to nothing is false (if $(UNSET:)). */
+	if (*trim(b.data) == '\0')
+		v.type = VAL_BOOL, v.u.b = 0;
+	else if (strcasecmp(trim(b.data), "yes") == 0 ||
 	    strcasecmp(trim(b.data), "no") == 0)
 		v.type = VAL_BOOL, v.u.b = tolower((unsigned char)
 		    *trim(b.data)) == 'y';

@@ -3,7 +3,7 @@
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
  *
- * checks: 757
+ * checks: 761
  */
 #include <sys/stat.h>
 
@@ -235,6 +235,9 @@ static const struct good good[] = {
 	  "  f2, -c -d 92\n)\n", 2, 1, "Args", "\"-c -d 92\"" },
 	{ "queue 1 input in A, B", "executable = /bin/true\n"
 	  "queue 1 input in A, B\n", 2, 1, "In", "\"/work/dir/B\"" },
+	{ "if on an empty value is false", "E =\nexecutable = /bin/true\n"
+	  "arguments = a\nif $(E)\narguments = b\nendif\nqueue\n", 1, 0,
+	  "Args", "\"a\"" },
 	{ "queue in, then plain", "executable = /bin/true\narguments = "
 	  "$(x:none)\nqueue x in (a b)\nqueue\n", 3, 2, "Args",
 	  "\"none\"" },
