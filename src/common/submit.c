@@ -1909,14 +1909,30 @@ items_from(struct parser *p, struct items *it, char *rest, int line)
 static int
 items_matching(struct parser *p, struct items *it, char *rest, int line)
 {
-	char *w, *save = NULL, *pat;
+	char *w, *save = NULL, *pat, *in;
 	int want = 3;	/* 1 files, 2 directories */
 	glob_t g;
 	struct stat st;
 	size_t i;
 
-	for (w = strtok_r(rest, " \t", &save); w != NULL;
-	    w = strtok_r(NULL, " \t", &save)) {
+	/* The patterns may be a ( list ), over lines, after files|dirs. */
+	rest = trim(rest);
+	for (i = 0; i < 2; i++) {
+		size_t n = strcspn(rest, " \t\n(");
+
+		if ((n == 5 && strncasecmp(rest, "files", 5) == 0) ||
+		    (n == 4 && strncasecmp(rest, "dirs", 4) == 0)) {
+			want = tolower((unsigned char)rest[0]) == 'f' ? 1 : 2;
+			rest = trim(rest + n);
+		}
+	}
+	if (!paren_list(rest, &in)) {
+		perr(p, line, "queue ... matching (: the list is not closed "
+		    "with )");
+		return -1;
+	}
+	for (w = strtok_r(in, " \t\n,", &save); w != NULL;
+	    w = strtok_r(NULL, " \t\n,", &save)) {
 		if (strcasecmp(w, "files") == 0 || strcasecmp(w, "dirs") == 0) {
 			want = w[0] == 'f' || w[0] == 'F' ? 1 : 2;
 			continue;
@@ -1944,7 +1960,6 @@ items_matching(struct parser *p, struct items *it, char *rest, int line)
 		globfree(&g);
 		free(pat);
 	}
-	(void)line;
 	return 0;
 }
 

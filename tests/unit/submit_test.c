@@ -3,7 +3,7 @@
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
  *
- * checks: 761
+ * checks: 767
  */
 #include <sys/stat.h>
 
@@ -358,6 +358,8 @@ static const struct bad bad[] = {
 	  "queue takes [N] [VARS in|from|matching" },
 	{ "queue in unclosed", "executable = /bin/true\nqueue f in (a b\n"
 	  "arguments = x\n", 2, "not closed" },
+	{ "queue matching unclosed", "executable = /bin/true\n"
+	  "queue f matching (a*\n", 2, "not closed" },
 	{ "queue from unclosed", "executable = /bin/true\nqueue f from (\n"
 	  "a\n", 2, "not closed" },
 	{ "queue from no file", "executable = /bin/true\n"
@@ -966,6 +968,15 @@ check_queue_files(void)
 	CHECK_STR("queue matching an absolute pattern, files and dirs", got,
 	    text);
 	free(text);
+	free(got);
+	got = all_args("executable = /bin/true\narguments = $(f)\n"
+	    "queue f matching files (\n  q/a.*\n  q/b.dat\n  )\n");
+	CHECK_STR("queue matching files ( a list over lines )", got,
+	    "q/a.dat|q/b.dat");
+	free(got);
+	got = all_args("executable = /bin/true\narguments = $(f)\n"
+	    "queue f matching (q/c.*)\n");
+	CHECK_STR("queue matching (one pattern)", got, "q/c.dat");
 	free(got);
 	got = all_args("executable = /bin/true\narguments = $(Item:none)\n"
 	    "queue matching q/*.none\nqueue\n");
