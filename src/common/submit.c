@@ -85,6 +85,7 @@ static const struct keyword {
 	{ "executable",			KW_EXECUTABLE },
 	{ "arguments",			KW_ARGUMENTS },
 	{ "initialdir",			KW_INITIALDIR },
+	{ "initial_dir",		KW_INITIALDIR },	/* HTCondor's */
 	{ "input",			KW_INPUT },
 	{ "output",			KW_OUTPUT },
 	{ "error",			KW_ERROR },

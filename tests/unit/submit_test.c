@@ -3,7 +3,7 @@
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
  *
- * checks: 767
+ * checks: 771
  */
 #include <sys/stat.h>
 
@@ -238,6 +238,8 @@ static const struct good good[] = {
 	{ "if on an empty value is false", "E =\nexecutable = /bin/true\n"
 	  "arguments = a\nif $(E)\narguments = b\nendif\nqueue\n", 1, 0,
 	  "Args", "\"a\"" },
+	{ "initial_dir is initialdir", "executable = /bin/true\n"
+	  "initial_dir = /tmp\nqueue\n", 1, 0, "Iwd", "\"/tmp\"" },
 	{ "queue in, then plain", "executable = /bin/true\narguments = "
 	  "$(x:none)\nqueue x in (a b)\nqueue\n", 3, 2, "Args",
 	  "\"none\"" },
