@@ -279,6 +279,7 @@ struct parser {
 
 static int	expand(struct parser *, const char *, int, size_t, int,
 		    int *, struct buf *);
+static char	*path_join(const char *, const char *);
 
 /*
  * Lines are numbered across files: the file's own lines for the main
@@ -681,6 +682,177 @@ expand_random(struct parser *p, const char *text, const char **end,
 }
 
 /*
+ * The length of the name of HTCondor's function macro at TEXT ("$Fnx",
+ * "$BASENAME", "$DIRNAME", "$INT") when a "(" follows it; 0 if none.
+ */
+static size_t
+func_name_len(const char *text)
+{
+	static const char *names[] = { "$BASENAME(", "$DIRNAME(", "$INT(",
+	    NULL };
+	size_t n, i;
+
+	for (i = 0; names[i] != NULL; i++)
+		if (strncmp(text, names[i], strlen(names[i])) == 0)
+			return strlen(names[i]) - 1;
+	if (text[1] != 'F')
+		return 0;
+	n = 2 + strspn(text + 2, "fpduwnxbqa");
+	return text[n] == '(' ? n : 0;
+}
+
+/* A printf conversion for one long long: "%[flags][width]d" (or i, u,
+ * x, X, o) with literal text around it; into OUT with "ll" added. */
+static int
+int_format(const char *fmt, char *out, size_t len)
+{
+	const char *pc = strchr(fmt, '%'), *c;
+	size_t pre;
+
+	if (pc == NULL || strchr(pc + 1, '%') != NULL)
+		return -1;
+	c = pc + 1 + strspn(pc + 1, "-+ 0#");
+	c += strspn(c, "0123456789");
+	if (*c == '\0' || strchr("diuxXo", *c) == NULL ||
+	    (size_t)(c - pc) > 8 || strlen(fmt) + 3 > len)
+		return -1;
+	pre = (size_t)(c - fmt);
+	memcpy(out, fmt, pre);
+	snprintf(out + pre, len - pre, "ll%s", c);
+	return 0;
+}
+
+/*
+ * HTCondor's function macros at TEXT, whose name is NLEN bytes long:
+ * $F[fpdnxbqauw](NAME), $BASENAME(NAME) ($Fnx), $DIRNAME(NAME) ($Fp)
+ * on the file name macro NAME holds, and $INT(NAME[, FORMAT]), the
+ * expression NAME holds as a whole number.  NAME may also be text
+ * with macros in it.  Into OUT; *END past it.
+ */
+static int
+expand_func(struct parser *p, const char *text, size_t nlen,
+    const char **end, int line, size_t proc, int depth, int *deps,
+    struct buf *out)
+{
+	const char *open = text + nlen, *close, *flags, *comma, *slash;
+	char shownbuf[64], fmt[64], err[256], *arg, *v, *base, *dot;
+	struct buf val, res;
+	struct value ev;
+	struct expr *e;
+	long long iv;
+	int rc = -1;
+
+	if ((close = strchr(open, ')')) == NULL) {
+		perr(p, line, "unterminated %s", shown(text, shownbuf, 40));
+		return -1;
+	}
+	*end = close + 1;
+	arg = xstrndup(open + 1, (size_t)(close - open - 1));
+	comma = strncmp(text, "$INT(", 5) == 0 ? strchr(arg, ',') : NULL;
+	if (comma != NULL)
+		arg[comma - arg] = '\0';
+	buf_init(&val);
+	buf_init(&res);
+	v = trim(arg);
+	if (macro_name_valid(v) || strchr(v, ':') != NULL) {
+		/* A macro's name (with a default, maybe): its value. */
+		char *ref = xasprintf("$(%s)", v);
+
+		rc = expand(p, ref, line, proc, depth + 1, deps, &val);
+		free(ref);
+	} else
+		rc = expand(p, v, line, proc, depth + 1, deps, &val);
+	if (rc == -1)
+		goto out;
+	rc = -1;
+	v = trim(val.data);
+	if (strncmp(text, "$INT(", 5) == 0) {
+		snprintf(fmt, sizeof(fmt), "%%lld");
+		if (comma != NULL && int_format(trim(arg + (comma - arg) + 1),
+		    fmt, sizeof(fmt)) == -1) {
+			perr(p, line, "$INT: the format must be one %%d-like "
+			    "conversion");
+			goto out;
+		}
+		if ((e = expr_parse(v, err, sizeof(err))) == NULL) {
+			perr(p, line, "$INT: \"%s\" is not a number: %s",
+			    shown(v, shownbuf, sizeof(shownbuf)), err);
+			goto out;
+		}
+		expr_eval(e, NULL, NULL, &ev);
+		expr_free(e);
+		if (ev.type == VAL_INT || ev.type == VAL_BOOL)
+			iv = ev.type == VAL_INT ? ev.u.i : ev.u.b;
+		else if (ev.type == VAL_REAL && ev.u.r > -9e18 &&
+		    ev.u.r < 9e18)
+			iv = (long long)ev.u.r;
+		else {
+			value_free(&ev);
+			perr(p, line, "$INT: \"%s\" is not a number",
+			    shown(v, shownbuf, sizeof(shownbuf)));
+			goto out;
+		}
+		value_free(&ev);
+		buf_printf(out, fmt, iv);
+		rc = 0;
+		goto out;
+	}
+	if (text[1] == 'B')
+		flags = "nx";
+	else if (text[1] == 'D')
+		flags = "p";
+	else
+		flags = xstrndup(text + 2, nlen - 2);
+	if (strchr(flags, 'f') != NULL && *v != '\0' && *v != '/') {
+		char *full = path_join(p->cwd, v);
+
+		buf_reset(&val);
+		buf_adds(&val, full);
+		free(full);
+		v = val.data;
+	}
+	slash = strrchr(v, '/');
+	base = (char *)(slash != NULL ? slash + 1 : v);
+	dot = strrchr(base, '.');
+	if (dot == base)
+		dot = NULL;		/* ".bashrc" is a name */
+	if (strpbrk(flags, "pdnx") == NULL)
+		buf_adds(&res, v);
+	if (strchr(flags, 'p') != NULL && slash != NULL)
+		buf_add(&res, v, (size_t)(slash - v) + 1);
+	else if (strchr(flags, 'd') != NULL && slash != NULL) {
+		const char *d = slash;
+
+		while (d > v && d[-1] != '/')
+			d--;
+		buf_add(&res, d, (size_t)(slash - d) +
+		    (strchr(flags, 'b') == NULL));
+	}
+	if (strchr(flags, 'n') != NULL)
+		buf_add(&res, base, dot != NULL ? (size_t)(dot - base) :
+		    strlen(base));
+	if (strchr(flags, 'x') != NULL && dot != NULL)
+		buf_adds(&res, dot + (strchr(flags, 'b') != NULL));
+	if (strchr(flags, 'w') != NULL)
+		for (v = res.data; v != NULL && *v != '\0'; v++)
+			if (*v == '/')
+				*v = '\\';
+	if (strchr(flags, 'q') != NULL)
+		buf_addc(out, strchr(flags, 'a') != NULL ? '\'' : '"');
+	buf_adds(out, res.data != NULL ? res.data : "");
+	if (strchr(flags, 'q') != NULL)
+		buf_addc(out, strchr(flags, 'a') != NULL ? '\'' : '"');
+	if (text[1] == 'F')
+		free((char *)flags);
+	rc = 0;
+out:
+	free(arg);
+	buf_free(&val);
+	buf_free(&res);
+	return rc;
+}
+
+/*
  * expand: TEXT (written at LINE) with its macro references expanded for
  * proc PROC, appended to OUT; the kinds of dependence found are or-ed
  * into *DEPS.  Returns 0 or -1 (the error recorded).
@@ -690,10 +862,16 @@ expand(struct parser *p, const char *text, int line, size_t proc,
     int depth, int *deps, struct buf *out)
 {
 	const char *s = text, *dollar, *end;
+	size_t flen;
 
 	while ((dollar = strchr(s, '$')) != NULL) {
 		buf_add(out, s, (size_t)(dollar - s));
-		if (strncmp(dollar, "$RANDOM_INTEGER(", 16) == 0 ||
+		if ((flen = func_name_len(dollar)) > 0) {
+			if (expand_func(p, dollar, flen, &end, line, proc,
+			    depth, deps, out) == -1)
+				return -1;
+			s = end;
+		} else if (strncmp(dollar, "$RANDOM_INTEGER(", 16) == 0 ||
 		    strncmp(dollar, "$RANDOM_CHOICE(", 15) == 0) {
 			if (expand_random(p, dollar, &end, line, deps,
 			    out) == -1)

@@ -3,7 +3,7 @@
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
  *
- * checks: 771
+ * checks: 791
  */
 #include <sys/stat.h>
 
@@ -240,6 +240,16 @@ static const struct good good[] = {
 	  "Args", "\"a\"" },
 	{ "initial_dir is initialdir", "executable = /bin/true\n"
 	  "initial_dir = /tmp\nqueue\n", 1, 0, "Iwd", "\"/tmp\"" },
+	{ "$F functions", "executable = /bin/true\narguments = $Fnx(f) "
+	  "$Fp(f) $Fn(f) $Fx(f) $Fxb(f) $Fdb(f) $Fd(f) $BASENAME(f) "
+	  "$DIRNAME(f)\nqueue f in (dir/sub/a.tar.gz)\n", 1, 0, "Args",
+	  "\"a.tar.gz dir/sub/ a.tar .gz gz sub sub/ a.tar.gz dir/sub/\"" },
+	{ "$Ff makes a path full", "executable = /bin/true\nx = in/y.dat\n"
+	  "arguments = $Ff(x) $Ffn(x) $Fqa(x)\nqueue\n", 1, 0, "Args",
+	  "\"/work/dir/in/y.dat y 'in/y.dat'\"" },
+	{ "$INT with a format", "N = $(Process) + 1\nexecutable = "
+	  "/bin/true\narguments = run-$INT(N, %04d) $INT(N)\nqueue 3\n", 3,
+	  2, "Args", "\"run-0003 3\"" },
 	{ "queue in, then plain", "executable = /bin/true\narguments = "
 	  "$(x:none)\nqueue x in (a b)\nqueue\n", 3, 2, "Args",
 	  "\"none\"" },
@@ -362,6 +372,10 @@ static const struct bad bad[] = {
 	  "arguments = x\n", 2, "not closed" },
 	{ "queue matching unclosed", "executable = /bin/true\n"
 	  "queue f matching (a*\n", 2, "not closed" },
+	{ "$INT with a bad format", "N = 1\nexecutable = /bin/true\n"
+	  "arguments = $INT(N, %s)\nqueue\n", 3, "format" },
+	{ "$INT of a word", "N = abc\nexecutable = /bin/true\n"
+	  "arguments = $INT(N)\nqueue\n", 3, "not a number" },
 	{ "queue from unclosed", "executable = /bin/true\nqueue f from (\n"
 	  "a\n", 2, "not closed" },
 	{ "queue from no file", "executable = /bin/true\n"
