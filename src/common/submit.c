@@ -546,7 +546,7 @@ expand_ref(struct parser *p, const char *text, const char **end, int line,
 	}
 	*end = close + 1;
 	len = (size_t)(close - open - 1);
-	if (!isenv && (colon = memchr(open + 1, ':', len)) != NULL) {
+	if ((colon = memchr(open + 1, ':', len)) != NULL) {
 		dflt = colon + 1;
 		dlen = (size_t)(close - dflt);
 		len = (size_t)(colon - open - 1);
@@ -572,6 +572,8 @@ expand_ref(struct parser *p, const char *text, const char **end, int line,
 	if (isenv) {
 		if ((val = env_get(p, name)) != NULL)
 			buf_adds(out, val);
+		else if (dflt != NULL)
+			buf_add(out, dflt, dlen);
 		return 0;
 	}
 	memcpy(lname, name, len + 1);

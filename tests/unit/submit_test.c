@@ -3,7 +3,7 @@
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
  *
- * checks: 791
+ * checks: 795
  */
 #include <sys/stat.h>
 
@@ -250,6 +250,9 @@ static const struct good good[] = {
 	{ "$INT with a format", "N = $(Process) + 1\nexecutable = "
 	  "/bin/true\narguments = run-$INT(N, %04d) $INT(N)\nqueue 3\n", 3,
 	  2, "Args", "\"run-0003 3\"" },
+	{ "$ENV with a default", "executable = /bin/true\narguments = "
+	  "$ENV(NOT_SET:none) $ENV(HOME:x)\nqueue\n", 1, 0, "Args",
+	  "\"none /home/someone\"" },
 	{ "queue in, then plain", "executable = /bin/true\narguments = "
 	  "$(x:none)\nqueue x in (a b)\nqueue\n", 3, 2, "Args",
 	  "\"none\"" },
