@@ -12,7 +12,7 @@
 #
 # One check per file (its jobs, or its refusal) and one per expected
 # attribute or error text.
-# checks: >=200
+# checks: >=270
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 SUBMIT=$TOP/bin/condor_submit
@@ -94,6 +94,7 @@ for sub in "$dir"/*.sub; do
 		# A bad file: refused, nothing printed, the message names
 		# the line (NAME.sub:N, or FILE:N for an included file).
 		read -r _ loc text < <(grep -m1 '^error ' "$exp")
+		loc=${loc//@DIR@/$dir}
 		case "$loc" in *:*) ;; *) loc=$name.sub:$loc ;; esac
 		if [ "$rc" -ne 0 ] && ! grep -q 'ProcId' "$work/out"; then
 			pass "$name: refused, nothing queued"
