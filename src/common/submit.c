@@ -868,7 +868,14 @@ expand(struct parser *p, const char *text, int line, size_t proc,
 
 	while ((dollar = strchr(s, '$')) != NULL) {
 		buf_add(out, s, (size_t)(dollar - s));
-		if ((flen = func_name_len(dollar)) > 0) {
+		if (dollar[1] == '$' && dollar[2] == '(' &&
+		    (end = strchr(dollar + (dollar[3] == '[' ?
+		    strcspn(dollar, "]") : 2), ')')) != NULL) {
+			/* $$(Attr), $$([expr]): the matched machine's, at
+			 * match time; kept as written. */
+			buf_add(out, dollar, (size_t)(end + 1 - dollar));
+			s = end + 1;
+		} else if ((flen = func_name_len(dollar)) > 0) {
 			if (expand_func(p, dollar, flen, &end, line, proc,
 			    depth, deps, out) == -1)
 				return -1;

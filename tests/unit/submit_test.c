@@ -3,7 +3,7 @@
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
  *
- * checks: 795
+ * checks: 799
  */
 #include <sys/stat.h>
 
@@ -253,6 +253,9 @@ static const struct good good[] = {
 	{ "$ENV with a default", "executable = /bin/true\narguments = "
 	  "$ENV(NOT_SET:none) $ENV(HOME:x)\nqueue\n", 1, 0, "Args",
 	  "\"none /home/someone\"" },
+	{ "$$(Attr) is kept for match time", "executable = /bin/true\n"
+	  "arguments = $$(Machine) $$([Memory * 2]) $$\nqueue\n", 1, 0,
+	  "Args", "\"$$(Machine) $$([Memory * 2]) $$\"" },
 	{ "queue in, then plain", "executable = /bin/true\narguments = "
 	  "$(x:none)\nqueue x in (a b)\nqueue\n", 3, 2, "Args",
 	  "\"none\"" },
