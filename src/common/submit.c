@@ -2398,12 +2398,61 @@ append_lines(struct parser *p)
 	return r;
 }
 
+/*
+ * VALUE, about to be given to the macro or keyword CNAME (its canonical
+ * name), with its references to CNAME itself ("A = $(A) more")
+ * replaced by CNAME's value so far (or their default, or nothing), as
+ * HTCondor does: a fresh string, or NULL if VALUE has none.
+ */
+static char *
+self_expand(struct parser *p, const char *cname, const char *value)
+{
+	char lname[AD_MAX_NAME + 1];
+	const char *s = value, *ref, *close, *colon;
+	struct def *d;
+	struct buf b;
+	size_t n;
+	int found = 0;
+
+	buf_init(&b);
+	while ((ref = strstr(s, "$(")) != NULL) {
+		buf_add(&b, s, (size_t)(ref - s));
+		s = ref + 2;
+		close = strchr(s, ')');
+		n = close != NULL ? strcspn(s, ":)") : 0;
+		if (n == 0 || n > AD_MAX_NAME) {
+			buf_adds(&b, "$(");
+			continue;
+		}
+		memcpy(lname, s, n);
+		lname[n] = '\0';
+		lower(lname);
+		if (strcmp(canonical(lname), cname) != 0) {
+			buf_adds(&b, "$(");
+			continue;
+		}
+		found = 1;
+		colon = s[n] == ':' ? s + n + 1 : NULL;
+		if ((d = def_find(p, cname)) != NULL)
+			buf_adds(&b, d->value);
+		else if (colon != NULL)
+			buf_add(&b, colon, (size_t)(close - colon));
+		s = close + 1;
+	}
+	buf_adds(&b, s);
+	if (!found) {
+		buf_free(&b);
+		return NULL;
+	}
+	return buf_take(&b);
+}
+
 /* One logical line (continuations joined), LINE its first line. */
 static int
 parse_line(struct parser *p, char *s, int line)
 {
 	const struct keyword *kw;
-	char *eq, *name, *value, shownbuf[64];
+	char *eq, *name, *value, shownbuf[64], *self;
 	int kind;
 
 	s = trim(s);
@@ -2464,7 +2513,9 @@ parse_line(struct parser *p, char *s, int line)
 		    "travel between the hosts", name);
 	} else
 		kind = DEF_KEYWORD;
-	def_add(p, canonical(name), value, line, kind);
+	self = self_expand(p, canonical(name), value);
+	def_add(p, canonical(name), self != NULL ? self : value, line, kind);
+	free(self);
 	return 0;
 }
 

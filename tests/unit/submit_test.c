@@ -3,7 +3,7 @@
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
  *
- * checks: 799
+ * checks: 807
  */
 #include <sys/stat.h>
 
@@ -256,6 +256,13 @@ static const struct good good[] = {
 	{ "$$(Attr) is kept for match time", "executable = /bin/true\n"
 	  "arguments = $$(Machine) $$([Memory * 2]) $$\nqueue\n", 1, 0,
 	  "Args", "\"$$(Machine) $$([Memory * 2]) $$\"" },
+	{ "a macro that names itself has its earlier value", "A = x\n"
+	  "A = $(A) y\nexecutable = /bin/true\narguments = $(A)\n"
+	  "arguments = $(Arguments) z\nqueue\n", 1, 0, "Args",
+	  "\"x y z\"" },
+	{ "a macro that names itself first has its default", "A = "
+	  "$(A:a) b\nexecutable = /bin/true\narguments = $(A)\nqueue\n", 1,
+	  0, "Args", "\"a b\"" },
 	{ "queue in, then plain", "executable = /bin/true\narguments = "
 	  "$(x:none)\nqueue x in (a b)\nqueue\n", 3, 2, "Args",
 	  "\"none\"" },
