@@ -2152,6 +2152,81 @@ items_matching(struct parser *p, struct items *it, char *rest, int line)
 }
 
 /*
+ * The slice "start:stop:step" (LEN bytes at TEXT; each part may be
+ * missing, start and stop may be negative) into SLICE: start, stop,
+ * step, whether start and stop were given.  -1 if it is not one.
+ */
+static int
+parse_slice(const char *text, size_t len, long long slice[5])
+{
+	char part[32], *end;
+	size_t i, n;
+	int k;
+
+	slice[0] = 0;
+	slice[1] = 0;
+	slice[2] = 1;
+	slice[3] = slice[4] = 0;
+	for (k = 0, i = 0; k < 3; k++) {
+		n = 0;
+		while (i < len && text[i] != ':' && n + 1 < sizeof(part))
+			part[n++] = text[i++];
+		part[n] = '\0';
+		if (i < len && text[i] != ':')
+			return -1;
+		if (*trim(part) != '\0') {
+			errno = 0;
+			slice[k] = strtoll(trim(part), &end, 10);
+			if (*end != '\0' || errno != 0 ||
+			    slice[k] < -SUBMIT_MAX_FILE ||
+			    slice[k] > SUBMIT_MAX_FILE)
+				return -1;
+			if (k < 2)
+				slice[3 + k] = 1;
+		}
+		if (i == len)
+			break;
+		i++;		/* the ':' */
+	}
+	if (i < len || slice[2] < 1)
+		return -1;
+	return 0;
+}
+
+/* Keep the rows SLICE picks, Python's way. */
+static void
+items_slice(struct items *it, const long long slice[5])
+{
+	long long n = (long long)it->nitems, start, stop, r;
+	size_t kept = 0, v;
+
+	start = slice[3] ? slice[0] : 0;
+	stop = slice[4] ? slice[1] : n;
+	if (start < 0)
+		start += n;
+	if (stop < 0)
+		stop += n;
+	start = start < 0 ? 0 : start > n ? n : start;
+	stop = stop < 0 ? 0 : stop > n ? n : stop;
+	for (r = 0; r < n; r++) {
+		int keep = r >= start && r < stop &&
+		    (r - start) % slice[2] == 0;
+
+		for (v = 0; v < it->nvars; v++) {
+			char *val = it->vals[(size_t)r * it->nvars + v];
+
+			if (keep)
+				it->vals[kept * it->nvars + v] = val;
+			else
+				free(val);
+		}
+		if (keep)
+			kept++;
+	}
+	it->nitems = kept;
+}
+
+/*
  * What follows "queue": [N] [VAR[,VAR...] in|from|matching ...].  *N is
  * the count; IT gets the items (none for a plain "queue N").
  */
@@ -2162,6 +2237,8 @@ queue_args(struct parser *p, char *text, int line, long long *n,
 	char *s = trim(text), *w, *kw = NULL, *rest = NULL, *vars, *in;
 	char shownbuf[64], *v, *save = NULL;
 	size_t len;
+	long long slice[5];
+	int rc, sliced = 0;
 
 	*n = 1;
 	if (*s == '\0')
@@ -2220,6 +2297,18 @@ queue_args(struct parser *p, char *text, int line, long long *n,
 		it->vars = xcalloc(1, sizeof(*it->vars));
 		it->vars[it->nvars++] = xstrdup("item");
 	}
+	/* A Python slice of the items: [start:stop:step]. */
+	rest = trim(rest);
+	if (*rest == '[') {
+		if ((w = strchr(rest, ']')) == NULL ||
+		    parse_slice(rest + 1, (size_t)(w - rest - 1), slice) == -1) {
+			perr(p, line, "queue: a slice is [start:stop:step], "
+			    "whole numbers, step above 0");
+			return -1;
+		}
+		sliced = 1;
+		rest = w + 1;
+	}
 	switch (tolower((unsigned char)kw[0])) {
 	case 'i':
 		if (!paren_list(rest, &in)) {
@@ -2232,12 +2321,18 @@ queue_args(struct parser *p, char *text, int line, long long *n,
 		for (v = strtok_r(in, ", \t\n", &save); v != NULL;
 		    v = strtok_r(NULL, ", \t\n", &save))
 			items_add_row(it, v);
-		return 0;
+		rc = 0;
+		break;
 	case 'f':
-		return items_from(p, it, rest, line);
+		rc = items_from(p, it, rest, line);
+		break;
 	default:
-		return items_matching(p, it, rest, line);
+		rc = items_matching(p, it, rest, line);
+		break;
 	}
+	if (rc == 0 && sliced)
+		items_slice(it, slice);
+	return rc;
 }
 
 /* "queue [N] [VARS in|from|matching ...]" at LINE: ARG is what follows

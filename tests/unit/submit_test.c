@@ -3,7 +3,7 @@
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
  *
- * checks: 807
+ * checks: 831
  */
 #include <sys/stat.h>
 
@@ -263,6 +263,14 @@ static const struct good good[] = {
 	{ "a macro that names itself first has its default", "A = "
 	  "$(A:a) b\nexecutable = /bin/true\narguments = $(A)\nqueue\n", 1,
 	  0, "Args", "\"a b\"" },
+	{ "queue in a slice", "executable = /bin/true\narguments = $(x)\n"
+	  "queue x in [1:3] (a b c d)\n", 2, 1, "Args", "\"c\"" },
+	{ "queue from a slice with a step", "executable = /bin/true\n"
+	  "arguments = $(x)\nqueue x from [::2] (\na\nb\nc\nd\ne\n)\n", 3,
+	  2, "Args", "\"e\"" },
+	{ "queue in a negative slice", "executable = /bin/true\n"
+	  "arguments = $(Item)\nqueue in [-2:] (a b c)\n", 2, 0, "Args",
+	  "\"b\"" },
 	{ "queue in, then plain", "executable = /bin/true\narguments = "
 	  "$(x:none)\nqueue x in (a b)\nqueue\n", 3, 2, "Args",
 	  "\"none\"" },
@@ -389,6 +397,12 @@ static const struct bad bad[] = {
 	  "arguments = $INT(N, %s)\nqueue\n", 3, "format" },
 	{ "$INT of a word", "N = abc\nexecutable = /bin/true\n"
 	  "arguments = $INT(N)\nqueue\n", 3, "not a number" },
+	{ "queue slice step 0", "executable = /bin/true\n"
+	  "queue x in [::0] (a b)\n", 2, "slice" },
+	{ "queue slice not numbers", "executable = /bin/true\n"
+	  "queue x in [a:b] (a b)\n", 2, "slice" },
+	{ "queue slice unclosed", "executable = /bin/true\n"
+	  "queue x in [1: (a b)\n", 2, "slice" },
 	{ "queue from unclosed", "executable = /bin/true\nqueue f from (\n"
 	  "a\n", 2, "not closed" },
 	{ "queue from no file", "executable = /bin/true\n"
