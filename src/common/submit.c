@@ -672,7 +672,8 @@ expand_random(struct parser *p, const char *text, const char **end,
 	if (n < 2 || n > 3 || (lo = strtoll(a[0], &e, 10), *e != '\0') ||
 	    (hi = strtoll(a[1], &e, 10), *e != '\0') ||
 	    (n == 3 && (step = strtoll(a[2], &e, 10), *e != '\0')) ||
-	    errno != 0 || hi < lo || step < 1 || hi - lo > 1000000000LL) {
+	    errno != 0 || hi < lo || step < 1 ||
+	    (unsigned long long)hi - (unsigned long long)lo > 1000000000ULL) {
 		perr(p, line, "$RANDOM_INTEGER takes (LOW, HIGH[, STEP]) "
 		    "with LOW <= HIGH, not \"%.*s\"", (int)(close - text <
 		    60 ? close - text + 1 : 60), text);

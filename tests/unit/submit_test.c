@@ -3,7 +3,7 @@
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
  *
- * checks: 831
+ * checks: 835
  */
 #include <sys/stat.h>
 
@@ -403,6 +403,9 @@ static const struct bad bad[] = {
 	  "queue x in [a:b] (a b)\n", 2, "slice" },
 	{ "queue slice unclosed", "executable = /bin/true\n"
 	  "queue x in [1: (a b)\n", 2, "slice" },
+	{ "$RANDOM_INTEGER over the whole range", "executable = /bin/true\n"
+	  "arguments = $RANDOM_INTEGER(-9223372036854775808, "
+	  "9223372036854775807)\nqueue\n", 2, "RANDOM_INTEGER" },
 	{ "queue from unclosed", "executable = /bin/true\nqueue f from (\n"
 	  "a\n", 2, "not closed" },
 	{ "queue from no file", "executable = /bin/true\n"
