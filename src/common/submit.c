@@ -3002,8 +3002,8 @@ parse_text(struct parser *p, const char *text, size_t len, int depth,
 {
 	struct ifs ifs;
 	struct buf line;
-	size_t pos = 0, n;
-	int start = 1, cont = 0, r = -1, c;
+	size_t pos = 0, n, scanned = 0;
+	int start = 1, cont = 0, r = -1, c, inlist = 0;
 
 	memset(&ifs, 0, sizeof(ifs));
 	buf_init(&line);
@@ -3028,12 +3028,19 @@ parse_text(struct parser *p, const char *text, size_t len, int depth,
 			if (pos < len)
 				continue;
 		}
-		/* A queue statement's "(" list goes on to its ")". */
-		if (pos < len && queue_list_open(line.data)) {
+		/* A queue statement's "(" list goes on to its ")"; what
+		 * was read of it already holds none (a long list is not
+		 * scanned again for each line). */
+		if (pos < len && (inlist ? strchr(line.data + scanned,
+		    ')') == NULL : queue_list_open(line.data))) {
+			inlist = 1;
+			scanned = line.len;
 			buf_addc(&line, '\n');
 			cont = 1;
 			continue;
 		}
+		inlist = 0;
+		scanned = 0;
 		if ((c = conditional_line(p, &ifs, line.data, start,
 		    depth)) == -1)
 			goto out;
