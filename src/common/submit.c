@@ -2501,7 +2501,8 @@ append_lines(struct parser *p)
  * HTCondor does: a fresh string, or NULL if VALUE has none.
  */
 static char *
-self_expand(struct parser *p, const char *cname, const char *value)
+self_expand(struct parser *p, const char *cname, const char *value,
+    int line, int *failed)
 {
 	char lname[AD_MAX_NAME + 1];
 	const char *s = value, *ref, *close, *colon;
@@ -2534,6 +2535,13 @@ self_expand(struct parser *p, const char *cname, const char *value)
 		else if (colon != NULL)
 			buf_add(&b, colon, (size_t)(close - colon));
 		s = close + 1;
+		if (b.len > SUBMIT_MAX_VALUE) {
+			perr(p, line, "the value of %s is longer than %d bytes",
+			    cname, SUBMIT_MAX_VALUE);
+			*failed = 1;
+			buf_free(&b);
+			return NULL;
+		}
 	}
 	buf_adds(&b, s);
 	if (!found) {
@@ -2549,7 +2557,7 @@ parse_line(struct parser *p, char *s, int line)
 {
 	const struct keyword *kw;
 	char *eq, *name, *value, shownbuf[64], *self;
-	int kind;
+	int kind, failed = 0;
 
 	s = trim(s);
 	if (*s == '\0' || *s == '#')
@@ -2609,7 +2617,9 @@ parse_line(struct parser *p, char *s, int line)
 		    "travel between the hosts", name);
 	} else
 		kind = DEF_KEYWORD;
-	self = self_expand(p, canonical(name), value);
+	self = self_expand(p, canonical(name), value, line, &failed);
+	if (failed)
+		return -1;
 	def_add(p, canonical(name), self != NULL ? self : value, line, kind);
 	free(self);
 	return 0;
