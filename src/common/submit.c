@@ -2227,6 +2227,28 @@ items_slice(struct items *it, const long long slice[5])
 	it->nitems = kept;
 }
 
+/* TEXT as an expression whose value is a whole number of jobs, 0 or
+ * more (up to the limit), into *N; -1 if it is not one. */
+static int
+expr_count(const char *text, long long *n)
+{
+	char err[256];
+	struct expr *e;
+	struct value v;
+	int rc = -1;
+
+	if ((e = expr_parse(text, err, sizeof(err))) == NULL)
+		return -1;
+	expr_eval(e, NULL, NULL, &v);
+	expr_free(e);
+	if (v.type == VAL_INT && v.u.i >= 0 && v.u.i <= SUBMIT_MAX_PROCS) {
+		*n = v.u.i;
+		rc = 0;
+	}
+	value_free(&v);
+	return rc;
+}
+
 /*
  * What follows "queue": [N] [VAR[,VAR...] in|from|matching ...].  *N is
  * the count; IT gets the items (none for a plain "queue N").
@@ -2236,6 +2258,7 @@ queue_args(struct parser *p, char *text, int line, long long *n,
     struct items *it)
 {
 	char *s = trim(text), *w, *kw = NULL, *rest = NULL, *vars, *in;
+	const char *whole = s;
 	char shownbuf[64], *v, *save = NULL;
 	size_t len;
 	long long slice[5];
@@ -2275,6 +2298,9 @@ queue_args(struct parser *p, char *text, int line, long long *n,
 			break;
 	}
 	if (kw == NULL) {
+		/* HTCondor's count is an expression: queue $(N) * 2. */
+		if (expr_count(whole, n) == 0)
+			return 0;
 		perr(p, line, "queue takes [N] [VARS in|from|matching ...], "
 		    "not \"%s\"", shown(s, shownbuf, sizeof(shownbuf)));
 		return -1;

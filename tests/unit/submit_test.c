@@ -3,7 +3,7 @@
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
  *
- * checks: 835
+ * checks: 843
  */
 #include <sys/stat.h>
 
@@ -271,6 +271,9 @@ static const struct good good[] = {
 	{ "queue in a negative slice", "executable = /bin/true\n"
 	  "arguments = $(Item)\nqueue in [-2:] (a b c)\n", 2, 0, "Args",
 	  "\"b\"" },
+	{ "queue an expression", "N = 2\nexecutable = /bin/true\n"
+	  "arguments = $(Process)\nqueue $(N) * 3\n", 6, 5, "Args",
+	  "\"5\"" },
 	{ "queue in, then plain", "executable = /bin/true\narguments = "
 	  "$(x:none)\nqueue x in (a b)\nqueue\n", 3, 2, "Args",
 	  "\"none\"" },
@@ -406,6 +409,8 @@ static const struct bad bad[] = {
 	{ "$RANDOM_INTEGER over the whole range", "executable = /bin/true\n"
 	  "arguments = $RANDOM_INTEGER(-9223372036854775808, "
 	  "9223372036854775807)\nqueue\n", 2, "RANDOM_INTEGER" },
+	{ "queue a negative expression", "executable = /bin/true\n"
+	  "queue 2 - 3\n", 2, "queue takes" },
 	{ "queue from unclosed", "executable = /bin/true\nqueue f from (\n"
 	  "a\n", 2, "not closed" },
 	{ "queue from no file", "executable = /bin/true\n"
