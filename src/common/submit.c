@@ -3132,6 +3132,10 @@ submit_parse(const char *text, size_t len, const char *filename,
 		return -1;
 	}
 
+	/* The command line's settings are defined before the file's first
+	 * line too, as HTCondor has them, so that "if defined" sees them. */
+	if (append_lines(&p) == -1)
+		goto out;
 	if (parse_text(&p, text, len, 0, &lineno) == -1)
 		goto out;
 	/* condor_submit -queue: the statement of a file that has none. */

@@ -3,7 +3,7 @@
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
  *
- * checks: 843
+ * checks: 844
  */
 #include <sys/stat.h>
 
@@ -918,6 +918,11 @@ check_command_line(void)
 	CHECK_STR("an error in -a names the command line and the setting",
 	    got, "(error: the command line:2: priority must be an integer "
 	    "from -20 to 20, not \"99\")");
+	free(got);
+	got = with_env("if defined N\narguments = yes\nelse\narguments = no"
+	    "\nendif\nexecutable = /bin/true\nqueue\n", a1, NULL);
+	CHECK_STR("-a is defined before the file's first line too", got,
+	    "yes");
 	free(got);
 	got = with_env("executable = /bin/true\nqueue\n", a4, NULL);
 	CHECK("no queue statement through -a", strstr(got, "use -queue") !=
