@@ -12,7 +12,7 @@
 #
 # One check per file (its jobs, or its refusal) and one per expected
 # attribute or error text.
-# checks: >=285
+# checks: >=290
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 SUBMIT=$TOP/bin/condor_submit
@@ -42,12 +42,12 @@ read -r OPSYS ARCH < <("$SUBMIT" -dry-run "$work/sys.sub" 2>/dev/null |
 pass() { echo "PASS $1"; }
 fail() { echo "FAIL $1${2:+: $2}"; }
 
-# run FILE: condor_submit -dry-run in a fixed environment; stdout to
+# run [ARG...] FILE: condor_submit -dry-run in a fixed environment; stdout to
 # $work/out, stderr to $work/err, the exit status in $rc.
 run() {
 	env -i PATH=/usr/bin:/bin HOME=/home/corpus USER=corpus LANG=C \
 	    CORPUS_PROJECT=genomics CORPUS_SCRATCH=/scratch/corpus \
-	    "$SUBMIT" -dry-run "$1" >"$work/out" 2>"$work/err" </dev/null
+	    "$SUBMIT" -dry-run "$@" >"$work/out" 2>"$work/err" </dev/null
 	rc=$?
 }
 
@@ -89,7 +89,9 @@ for sub in "$dir"/*.sub; do
 		echo "SKIP $name: no relinked program (condor_cc and objcopy failed)"
 		continue
 	fi
-	run "$name.sub"
+	# "args ..." in the .expect: more of condor_submit's command line.
+	read -r -a extra < <(sed -n 's/^args //p' "$exp")
+	run "${extra[@]}" "$name.sub"
 	if grep -q '^error ' "$exp"; then
 		# A bad file: refused, nothing printed, the message names
 		# the line (NAME.sub:N, or FILE:N for an included file).
@@ -119,7 +121,7 @@ for sub in "$dir"/*.sub; do
 	# (the value holds text), "P Attr !" (not in the ad).
 	while IFS= read -r line; do
 		line=${line%$'\r'}
-		case "$line" in ''|'#'*|jobs*) continue ;; esac
+		case "$line" in ''|'#'*|jobs*|args*) continue ;; esac
 		read -r p attr op val <<<"$line"
 		val=${line#*" $attr $op"}
 		val=${val# }
