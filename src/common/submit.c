@@ -2541,9 +2541,12 @@ self_expand(struct parser *p, const char *cname, const char *value,
 	while ((ref = strstr(s, "$(")) != NULL) {
 		buf_add(&b, s, (size_t)(ref - s));
 		s = ref + 2;
-		close = strchr(s, ')');
-		n = close != NULL ? strcspn(s, ":)") : 0;
-		if (n == 0 || n > AD_MAX_NAME) {
+		/* A name (bounded: no scan to the end for each "$("). */
+		for (n = 0; n <= AD_MAX_NAME && (isalnum((unsigned char)s[n]) ||
+		    s[n] == '_' || s[n] == '.'); n++)
+			;
+		if (n == 0 || n > AD_MAX_NAME || (s[n] != ')' &&
+		    s[n] != ':')) {
 			buf_adds(&b, "$(");
 			continue;
 		}
@@ -2553,6 +2556,10 @@ self_expand(struct parser *p, const char *cname, const char *value,
 		if (strcmp(canonical(lname), cname) != 0) {
 			buf_adds(&b, "$(");
 			continue;
+		}
+		if ((close = strchr(s + n, ')')) == NULL) {
+			buf_adds(&b, "$(");
+			break;		/* no reference is closed after */
 		}
 		found = 1;
 		colon = s[n] == ':' ? s + n + 1 : NULL;

@@ -7,7 +7,7 @@
  * Deterministic: a fixed seed and a fixed number of cases (about two
  * seconds).  A hang is caught by tests/run's time limit, not here.
  *
- * checks: 22
+ * checks: 23
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -489,6 +489,17 @@ check_huge(void)
 	rc = parse_in("/work", b.data, b.len, &np, err, sizeof(err));
 	CHECK("fuzz: 300000 open references fail at their line", rc == -1 &&
 	    np == 0 && strncmp(err, "f:2: ", 5) == 0);
+
+	/* A definition holding a million "$(A" and one ")": its
+	 * references to itself are looked for once, not once each. */
+	buf_reset(&b);
+	buf_adds(&b, "A = x\nA = ");
+	for (i = 0; i < 1000000; i++)
+		buf_adds(&b, "$(A");
+	buf_adds(&b, ")\nexecutable = /bin/true\narguments = $(A)\nqueue\n");
+	rc = parse_in("/work", b.data, b.len, &np, err, sizeof(err));
+	CHECK("fuzz: a million unclosed self-references fail at their line",
+	    rc == -1 && np == 0 && strncmp(err, "f:2: ", 5) == 0);
 
 	buf_reset(&b);
 	buf_adds(&b, "universe = vanilla\nexecutable = /bin/true\n"
