@@ -2113,11 +2113,45 @@ eval_strcat(const struct value *args, size_t n, struct value *out)
 }
 
 /*
+ * Whether PATTERN is cheap to compile and run: not long, no back
+ * references, and counted repetitions ({m,n}) whose counts multiplied
+ * together stay small.  glibc builds "((a{200}){200}){200}" for seconds
+ * in gigabytes, and the negotiator evaluates what users write.
+ */
+static int
+regexp_tame(const char *pattern)
+{
+	const char *s;
+	unsigned long long product = 1, m;
+	char *end;
+
+	if (strlen(pattern) > 1024)
+		return 0;
+	for (s = pattern; *s != '\0'; s++) {
+		if (*s == '\\' && s[1] != '\0') {
+			if (isdigit((unsigned char)s[1]))
+				return 0;
+			s++;
+			continue;
+		}
+		if (*s != '{')
+			continue;
+		m = strtoull(s + 1, &end, 10);
+		if (*end == ',')
+			m = isdigit((unsigned char)end[1]) ?
+			    strtoull(end + 1, &end, 10) : m + 1;
+		if (m > 1000 || (product *= m + 1) > 1000)
+			return 0;
+	}
+	return 1;
+}
+
+/*
  * regexp(PATTERN, TARGET[, OPTIONS]) (POSIX extended; "i" in OPTIONS
  * ignores case), stringListMember(ITEM, LIST[, DELIMS]) and its
  * case-blind twin (LIST parted at DELIMS, default ", "): booleans;
  * UNDEFINED if an argument is, ERROR if one is not a string or the
- * pattern does not compile.
+ * pattern does not compile or is not tame (regexp_tame).
  */
 static void
 eval_strings(int fn, const struct value *args, size_t n, struct value *out)
@@ -2140,7 +2174,8 @@ eval_strings(int fn, const struct value *args, size_t n, struct value *out)
 	if (fn == F_REGEXP) {
 		if (n == 3 && strpbrk(args[2].u.s, "iI") != NULL)
 			flags |= REG_ICASE;
-		if (regcomp(&re, args[0].u.s, flags) != 0) {
+		if (!regexp_tame(args[0].u.s) ||
+		    regcomp(&re, args[0].u.s, flags) != 0) {
 			set_error(out);
 			return;
 		}

@@ -3,7 +3,7 @@
  * functions, attribute scoping, parse errors, canonical unparsing,
  * references and clauses, and the bounds on nesting and recursion.
  *
- * checks: 483
+ * checks: 486
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,6 +242,9 @@ static const struct {
 	{ "regexp(\"^node\", \"mynode\")", "FALSE" },
 	{ "regexp(\"^NODE\", \"node1\", \"i\")", "TRUE" },
 	{ "regexp(\"(\", \"x\")", "ERROR" },
+	{ "regexp(\"((a{200}){200}){200}\", \"a\")", "ERROR" },
+	{ "regexp(\"(a)\\\\1\", \"aa\")", "ERROR" },
+	{ "regexp(\"^a{2,3}b{1,}$\", \"aaabb\")", "TRUE" },
 	{ "regexp(\"a\", UNDEFINED)", "UNDEFINED" },
 	{ "regexp(1, \"1\")", "ERROR" },
 	{ "stringListMember(\"avx2\", \"sse4, avx2,avx512\")", "TRUE" },
