@@ -2837,6 +2837,20 @@ queue_list_open(const char *text)
 	return strchr(open, ')') == NULL;
 }
 
+/* Whether TEXT, lines of an open queue list, closes it: more ) than (. */
+static int
+list_closes(const char *text)
+{
+	int depth = 0;
+
+	for (; *text != '\0'; text++)
+		if (*text == '(')
+			depth++;
+		else if (*text == ')' && --depth < 0)
+			return 1;
+	return 0;
+}
+
 /*
  * The conditional lines: "if COND", "elif COND", "else", "endif", with
  * COND "[!] defined NAME" or an expression (macros expanded first)
@@ -3071,11 +3085,11 @@ parse_text(struct parser *p, const char *text, size_t len, int depth,
 			if (pos < len)
 				continue;
 		}
-		/* A queue statement's "(" list goes on to its ")"; what
-		 * was read of it already holds none (a long list is not
-		 * scanned again for each line). */
-		if (pos < len && (inlist ? strchr(line.data + scanned,
-		    ')') == NULL : queue_list_open(line.data))) {
+		/* A queue statement's "(" list goes on to its ")": a line
+		 * with more ) than ( (an item may be "f(1)"); what was
+		 * read of the list is not scanned again for each line. */
+		if (pos < len && (inlist ? !list_closes(line.data +
+		    scanned) : queue_list_open(line.data))) {
 			inlist = 1;
 			scanned = line.len;
 			buf_addc(&line, '\n');

@@ -3,7 +3,7 @@
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
  *
- * checks: 844
+ * checks: 852
  */
 #include <sys/stat.h>
 
@@ -274,6 +274,12 @@ static const struct good good[] = {
 	{ "queue an expression", "N = 2\nexecutable = /bin/true\n"
 	  "arguments = $(Process)\nqueue $(N) * 3\n", 6, 5, "Args",
 	  "\"5\"" },
+	{ "queue from items with parentheses", "executable = /bin/true\n"
+	  "arguments = $(f)\nqueue f from (\n  f(1)\n  g(2, 3)\n  h\n)\n", 3,
+	  1, "Args", "\"g(2, 3)\"" },
+	{ "queue in closed at the end of an item line", "executable = "
+	  "/bin/true\narguments = $(x)\nqueue x in (a\n  b c)\n", 3, 2, "Args",
+	  "\"c\"" },
 	{ "queue in, then plain", "executable = /bin/true\narguments = "
 	  "$(x:none)\nqueue x in (a b)\nqueue\n", 3, 2, "Args",
 	  "\"none\"" },
