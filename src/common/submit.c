@@ -2369,7 +2369,8 @@ queue_stmt(struct parser *p, const char *arg, int line)
 {
 	struct kval kv[NKW], *cv = NULL;
 	struct def **cdefs = NULL, cnt;
-	char **cnames = NULL;
+	char **cnames = NULL, *whole;
+	const char *list;
 	struct items it;
 	struct stmt *st;
 	struct kval q;
@@ -2380,10 +2381,30 @@ queue_stmt(struct parser *p, const char *arg, int line)
 	memset(kv, 0, sizeof(kv));
 	memset(&cnt, 0, sizeof(cnt));
 	memset(&it, 0, sizeof(it));
-	cnt.value = (char *)arg;
-	cnt.line = line;
-	if (kval_expand(p, &cnt, p->nprocs, &q) == -1)
-		return -1;
+	/* A ( list (after a blank or a slice's ]) with no macro in it is
+	 * taken as it is: a long one is not a value, bounded by
+	 * SUBMIT_MAX_VALUE once expanded. */
+	for (list = strchr(arg, '('); list != NULL && (list == arg ||
+	    (list[-1] != ' ' && list[-1] != '\t' && list[-1] != ']'));
+	    list = strchr(list + 1, '('))
+		;
+	if (list != NULL && strchr(list, '$') == NULL) {
+		cnt.value = xstrndup(arg, (size_t)(list - arg));
+		cnt.line = line;
+		rc = kval_expand(p, &cnt, p->nprocs, &q);
+		free(cnt.value);
+		if (rc == -1)
+			return -1;
+		whole = xasprintf("%s %s", q.text != NULL ? q.text : "", list);
+		free(q.text);
+		q.text = whole;
+		rc = -1;
+	} else {
+		cnt.value = (char *)arg;
+		cnt.line = line;
+		if (kval_expand(p, &cnt, p->nprocs, &q) == -1)
+			return -1;
+	}
 	if (q.text != NULL && queue_args(p, q.text, line, &n, &it) == -1) {
 		free(q.text);
 		items_free(&it);

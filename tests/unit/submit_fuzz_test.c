@@ -7,7 +7,7 @@
  * Deterministic: a fixed seed and a fixed number of cases (about two
  * seconds).  A hang is caught by tests/run's time limit, not here.
  *
- * checks: 23
+ * checks: 24
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -524,6 +524,19 @@ check_huge(void)
 	    rc == -1 && np == 0 && strncmp(err, "f:4: ", 5) == 0 &&
 	    strstr(err, "too many jobs") != NULL);
 	if (rc != -1 || strncmp(err, "f:4: ", 5) != 0)
+		printf("    error: %s\n", err);
+
+	/* A list longer than a value may be (1 MiB): 100000 file names. */
+	buf_reset(&b);
+	buf_adds(&b, "universe = vanilla\nexecutable = /bin/true\n"
+	    "arguments = $(f)\nqueue f from (\n");
+	for (i = 0; i < SUBMIT_MAX_PROCS; i++)
+		buf_printf(&b, "data/sample_%06zu.dat\n", i);
+	buf_adds(&b, ")\n");
+	rc = parse_in("/work", b.data, b.len, &np, err, sizeof(err));
+	CHECK("fuzz: queue from (2 MiB of 100000 names) queues 100000 jobs",
+	    rc == 0 && np == SUBMIT_MAX_PROCS);
+	if (rc != 0)
 		printf("    error: %s\n", err);
 
 	/* Three million lines in one open list: read once, not once a

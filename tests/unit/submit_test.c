@@ -3,7 +3,7 @@
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
  *
- * checks: 852
+ * checks: 856
  */
 #include <sys/stat.h>
 
@@ -280,6 +280,9 @@ static const struct good good[] = {
 	{ "queue in closed at the end of an item line", "executable = "
 	  "/bin/true\narguments = $(x)\nqueue x in (a\n  b c)\n", 3, 2, "Args",
 	  "\"c\"" },
+	{ "queue in a list with macros", "A = a1\nexecutable = /bin/true\n"
+	  "arguments = $(x)\nqueue x in ($(A) b)\n", 2, 0, "Args",
+	  "\"a1\"" },
 	{ "queue in, then plain", "executable = /bin/true\narguments = "
 	  "$(x:none)\nqueue x in (a b)\nqueue\n", 3, 2, "Args",
 	  "\"none\"" },
