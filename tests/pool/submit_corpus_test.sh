@@ -12,7 +12,7 @@
 #
 # One check per file (its jobs, or its refusal) and one per expected
 # attribute or error text.
-# checks: >=290
+# checks: >=315
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 SUBMIT=$TOP/bin/condor_submit
