@@ -1,7 +1,8 @@
 # Coverage-guided fuzzers (libFuzzer, clang) for the parsers and decoders:
-# the expression language, ads as text, the configuration, and the XDR
-# of requests.  `make fuzzers` builds them; tests/fuzz/run.sh (part of
-# `make check`) gives each a short run from its corpus in tests/fuzz/.
+# the expression language, ads as text, the configuration, job description
+# files, and the XDR of requests.  `make fuzzers` builds them;
+# tests/fuzz/run.sh (part of `make check`) gives each a short run from its
+# corpus in tests/fuzz/.
 
 FUZZ_CC		?= clang
 FUZZ_FLAGS	:= -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <regex.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -119,6 +120,9 @@ enum func {
 	F_TIME,
 	F_MIN,
 	F_MAX,
+	F_REGEXP,
+	F_STRINGLISTMEMBER,
+	F_STRINGLISTIMEMBER,
 };
 
 /* Indexed by enum func; maxargs -1 means any number. */
@@ -147,6 +151,9 @@ static const struct {
 	{ "time", 0, 0 },
 	{ "min", 1, -1 },
 	{ "max", 1, -1 },
+	{ "regexp", 2, 3 },
+	{ "stringListMember", 2, 3 },
+	{ "stringListIMember", 2, 3 },
 };
 #define NFUNCS	(sizeof(funcs) / sizeof(funcs[0]))
 
@@ -2105,6 +2112,91 @@ eval_strcat(const struct value *args, size_t n, struct value *out)
 	set_string(out, b.data);
 }
 
+/*
+ * Whether PATTERN is cheap to compile and run: not long, no back
+ * references, and counted repetitions ({m,n}) whose counts multiplied
+ * together stay small.  glibc builds "((a{200}){200}){200}" for seconds
+ * in gigabytes, and the negotiator evaluates what users write.
+ */
+static int
+regexp_tame(const char *pattern)
+{
+	const char *s;
+	unsigned long long product = 1, m;
+	char *end;
+
+	if (strlen(pattern) > 1024)
+		return 0;
+	for (s = pattern; *s != '\0'; s++) {
+		if (*s == '\\' && s[1] != '\0') {
+			if (isdigit((unsigned char)s[1]))
+				return 0;
+			s++;
+			continue;
+		}
+		if (*s != '{')
+			continue;
+		m = strtoull(s + 1, &end, 10);
+		if (*end == ',')
+			m = isdigit((unsigned char)end[1]) ?
+			    strtoull(end + 1, &end, 10) : m + 1;
+		if (m > 1000 || (product *= m + 1) > 1000)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * regexp(PATTERN, TARGET[, OPTIONS]) (POSIX extended; "i" in OPTIONS
+ * ignores case), stringListMember(ITEM, LIST[, DELIMS]) and its
+ * case-blind twin (LIST parted at DELIMS, default ", "): booleans;
+ * UNDEFINED if an argument is, ERROR if one is not a string or the
+ * pattern does not compile or is not tame (regexp_tame).
+ */
+static void
+eval_strings(int fn, const struct value *args, size_t n, struct value *out)
+{
+	const char *delims = ", ", *s;
+	regex_t re;
+	size_t i, len, want;
+	int flags = REG_EXTENDED | REG_NOSUB, found = 0;
+
+	for (i = 0; i < n; i++)
+		if (args[i].type == VAL_UNDEFINED) {
+			set_undef(out);
+			return;
+		}
+	for (i = 0; i < n; i++)
+		if (args[i].type != VAL_STRING) {
+			set_error(out);
+			return;
+		}
+	if (fn == F_REGEXP) {
+		if (n == 3 && strpbrk(args[2].u.s, "iI") != NULL)
+			flags |= REG_ICASE;
+		if (!regexp_tame(args[0].u.s) ||
+		    regcomp(&re, args[0].u.s, flags) != 0) {
+			set_error(out);
+			return;
+		}
+		set_bool(out, regexec(&re, args[1].u.s, 0, NULL, 0) == 0);
+		regfree(&re);
+		return;
+	}
+	if (n == 3)
+		delims = args[2].u.s;
+	want = strlen(args[0].u.s);
+	for (s = args[1].u.s; *s != '\0' && !found; s += len) {
+		s += strspn(s, delims);
+		len = strcspn(s, delims);
+		if (len == want && len > 0 && (fn == F_STRINGLISTMEMBER ?
+		    strncmp(s, args[0].u.s, len) :
+		    strncasecmp(s, args[0].u.s, len)) == 0)
+			found = 1;
+	}
+	set_bool(out, found);
+}
+
 static void
 eval_call(const struct expr *e, const struct ad *my, const struct ad *target,
     struct eval_ctx *ctx, struct value *out)
@@ -2131,12 +2223,17 @@ eval_call(const struct expr *e, const struct ad *my, const struct ad *target,
 	case F_STRCAT:
 	case F_MIN:
 	case F_MAX:
+	case F_REGEXP:
+	case F_STRINGLISTMEMBER:
+	case F_STRINGLISTIMEMBER:
 		args = xreallocarray(NULL, e->nkids ? e->nkids : 1,
 		    sizeof(*args));
 		for (i = 0; i < e->nkids; i++)
 			eval(e->kids[i], my, target, ctx, &args[i]);
 		if (e->op == F_STRCAT)
 			eval_strcat(args, e->nkids, out);
+		else if (e->op != F_MIN && e->op != F_MAX)
+			eval_strings(e->op, args, e->nkids, out);
 		else
 			eval_minmax(e->op, args, e->nkids, out);
 		for (i = 0; i < e->nkids; i++)

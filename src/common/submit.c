@@ -92,6 +92,7 @@ static const struct keyword {
 	{ "executable",			KW_EXECUTABLE },
 	{ "arguments",			KW_ARGUMENTS },
 	{ "initialdir",			KW_INITIALDIR },
+	{ "initial_dir",		KW_INITIALDIR },	/* HTCondor's */
 	{ "input",			KW_INPUT },
 	{ "output",			KW_OUTPUT },
 	{ "error",			KW_ERROR },
@@ -290,6 +291,7 @@ struct parser {
 
 static int	expand(struct parser *, const char *, int, size_t, int,
 		    int *, struct buf *);
+static char	*path_join(const char *, const char *);
 
 /*
  * Lines are numbered across files: the file's own lines for the main
@@ -556,7 +558,7 @@ expand_ref(struct parser *p, const char *text, const char **end, int line,
 	}
 	*end = close + 1;
 	len = (size_t)(close - open - 1);
-	if (!isenv && (colon = memchr(open + 1, ':', len)) != NULL) {
+	if ((colon = memchr(open + 1, ':', len)) != NULL) {
 		dflt = colon + 1;
 		dlen = (size_t)(close - dflt);
 		len = (size_t)(colon - open - 1);
@@ -582,6 +584,8 @@ expand_ref(struct parser *p, const char *text, const char **end, int line,
 	if (isenv) {
 		if ((val = env_get(p, name)) != NULL)
 			buf_adds(out, val);
+		else if (dflt != NULL)
+			buf_add(out, dflt, dlen);
 		return 0;
 	}
 	memcpy(lname, name, len + 1);
@@ -680,7 +684,8 @@ expand_random(struct parser *p, const char *text, const char **end,
 	if (n < 2 || n > 3 || (lo = strtoll(a[0], &e, 10), *e != '\0') ||
 	    (hi = strtoll(a[1], &e, 10), *e != '\0') ||
 	    (n == 3 && (step = strtoll(a[2], &e, 10), *e != '\0')) ||
-	    errno != 0 || hi < lo || step < 1 || hi - lo > 1000000000LL) {
+	    errno != 0 || hi < lo || step < 1 ||
+	    (unsigned long long)hi - (unsigned long long)lo > 1000000000ULL) {
 		perr(p, line, "$RANDOM_INTEGER takes (LOW, HIGH[, STEP]) "
 		    "with LOW <= HIGH, not \"%.*s\"", (int)(close - text <
 		    60 ? close - text + 1 : 60), text);
@@ -689,6 +694,177 @@ expand_random(struct parser *p, const char *text, const char **end,
 	buf_printf(out, "%lld", lo + (long long)(r %
 	    (unsigned long long)((hi - lo) / step + 1)) * step);
 	return 0;
+}
+
+/*
+ * The length of the name of HTCondor's function macro at TEXT ("$Fnx",
+ * "$BASENAME", "$DIRNAME", "$INT") when a "(" follows it; 0 if none.
+ */
+static size_t
+func_name_len(const char *text)
+{
+	static const char *names[] = { "$BASENAME(", "$DIRNAME(", "$INT(",
+	    NULL };
+	size_t n, i;
+
+	for (i = 0; names[i] != NULL; i++)
+		if (strncmp(text, names[i], strlen(names[i])) == 0)
+			return strlen(names[i]) - 1;
+	if (text[1] != 'F')
+		return 0;
+	n = 2 + strspn(text + 2, "fpduwnxbqa");
+	return text[n] == '(' ? n : 0;
+}
+
+/* A printf conversion for one long long: "%[flags][width]d" (or i, u,
+ * x, X, o) with literal text around it; into OUT with "ll" added. */
+static int
+int_format(const char *fmt, char *out, size_t len)
+{
+	const char *pc = strchr(fmt, '%'), *c;
+	size_t pre;
+
+	if (pc == NULL || strchr(pc + 1, '%') != NULL)
+		return -1;
+	c = pc + 1 + strspn(pc + 1, "-+ 0#");
+	c += strspn(c, "0123456789");
+	if (*c == '\0' || strchr("diuxXo", *c) == NULL ||
+	    (size_t)(c - pc) > 8 || strlen(fmt) + 3 > len)
+		return -1;
+	pre = (size_t)(c - fmt);
+	memcpy(out, fmt, pre);
+	snprintf(out + pre, len - pre, "ll%s", c);
+	return 0;
+}
+
+/*
+ * HTCondor's function macros at TEXT, whose name is NLEN bytes long:
+ * $F[fpdnxbqauw](NAME), $BASENAME(NAME) ($Fnx), $DIRNAME(NAME) ($Fp)
+ * on the file name macro NAME holds, and $INT(NAME[, FORMAT]), the
+ * expression NAME holds as a whole number.  NAME may also be text
+ * with macros in it.  Into OUT; *END past it.
+ */
+static int
+expand_func(struct parser *p, const char *text, size_t nlen,
+    const char **end, int line, size_t proc, int depth, int *deps,
+    struct buf *out)
+{
+	const char *open = text + nlen, *close, *flags, *comma, *slash;
+	char shownbuf[64], fmt[64], err[256], *arg, *v, *base, *dot;
+	struct buf val, res;
+	struct value ev;
+	struct expr *e;
+	long long iv;
+	int rc = -1;
+
+	if ((close = strchr(open, ')')) == NULL) {
+		perr(p, line, "unterminated %s", shown(text, shownbuf, 40));
+		return -1;
+	}
+	*end = close + 1;
+	arg = xstrndup(open + 1, (size_t)(close - open - 1));
+	comma = strncmp(text, "$INT(", 5) == 0 ? strchr(arg, ',') : NULL;
+	if (comma != NULL)
+		arg[comma - arg] = '\0';
+	buf_init(&val);
+	buf_init(&res);
+	v = trim(arg);
+	if (macro_name_valid(v) || strchr(v, ':') != NULL) {
+		/* A macro's name (with a default, maybe): its value. */
+		char *ref = xasprintf("$(%s)", v);
+
+		rc = expand(p, ref, line, proc, depth + 1, deps, &val);
+		free(ref);
+	} else
+		rc = expand(p, v, line, proc, depth + 1, deps, &val);
+	if (rc == -1)
+		goto out;
+	rc = -1;
+	v = trim(val.data);
+	if (strncmp(text, "$INT(", 5) == 0) {
+		snprintf(fmt, sizeof(fmt), "%%lld");
+		if (comma != NULL && int_format(trim(arg + (comma - arg) + 1),
+		    fmt, sizeof(fmt)) == -1) {
+			perr(p, line, "$INT: the format must be one %%d-like "
+			    "conversion");
+			goto out;
+		}
+		if ((e = expr_parse(v, err, sizeof(err))) == NULL) {
+			perr(p, line, "$INT: \"%s\" is not a number: %s",
+			    shown(v, shownbuf, sizeof(shownbuf)), err);
+			goto out;
+		}
+		expr_eval(e, NULL, NULL, &ev);
+		expr_free(e);
+		if (ev.type == VAL_INT || ev.type == VAL_BOOL)
+			iv = ev.type == VAL_INT ? ev.u.i : ev.u.b;
+		else if (ev.type == VAL_REAL && ev.u.r > -9e18 &&
+		    ev.u.r < 9e18)
+			iv = (long long)ev.u.r;
+		else {
+			value_free(&ev);
+			perr(p, line, "$INT: \"%s\" is not a number",
+			    shown(v, shownbuf, sizeof(shownbuf)));
+			goto out;
+		}
+		value_free(&ev);
+		buf_printf(out, fmt, iv);
+		rc = 0;
+		goto out;
+	}
+	if (text[1] == 'B')
+		flags = "nx";
+	else if (text[1] == 'D')
+		flags = "p";
+	else
+		flags = xstrndup(text + 2, nlen - 2);
+	if (strchr(flags, 'f') != NULL && *v != '\0' && *v != '/') {
+		char *full = path_join(p->cwd, v);
+
+		buf_reset(&val);
+		buf_adds(&val, full);
+		free(full);
+		v = val.data;
+	}
+	slash = strrchr(v, '/');
+	base = (char *)(slash != NULL ? slash + 1 : v);
+	dot = strrchr(base, '.');
+	if (dot == base)
+		dot = NULL;		/* ".bashrc" is a name */
+	if (strpbrk(flags, "pdnx") == NULL)
+		buf_adds(&res, v);
+	if (strchr(flags, 'p') != NULL && slash != NULL)
+		buf_add(&res, v, (size_t)(slash - v) + 1);
+	else if (strchr(flags, 'd') != NULL && slash != NULL) {
+		const char *d = slash;
+
+		while (d > v && d[-1] != '/')
+			d--;
+		buf_add(&res, d, (size_t)(slash - d) +
+		    (strchr(flags, 'b') == NULL));
+	}
+	if (strchr(flags, 'n') != NULL)
+		buf_add(&res, base, dot != NULL ? (size_t)(dot - base) :
+		    strlen(base));
+	if (strchr(flags, 'x') != NULL && dot != NULL)
+		buf_adds(&res, dot + (strchr(flags, 'b') != NULL));
+	if (strchr(flags, 'w') != NULL)
+		for (v = res.data; v != NULL && *v != '\0'; v++)
+			if (*v == '/')
+				*v = '\\';
+	if (strchr(flags, 'q') != NULL)
+		buf_addc(out, strchr(flags, 'a') != NULL ? '\'' : '"');
+	buf_adds(out, res.data != NULL ? res.data : "");
+	if (strchr(flags, 'q') != NULL)
+		buf_addc(out, strchr(flags, 'a') != NULL ? '\'' : '"');
+	if (text[1] == 'F')
+		free((char *)flags);
+	rc = 0;
+out:
+	free(arg);
+	buf_free(&val);
+	buf_free(&res);
+	return rc;
 }
 
 /*
@@ -701,10 +877,23 @@ expand(struct parser *p, const char *text, int line, size_t proc,
     int depth, int *deps, struct buf *out)
 {
 	const char *s = text, *dollar, *end;
+	size_t flen;
 
 	while ((dollar = strchr(s, '$')) != NULL) {
 		buf_add(out, s, (size_t)(dollar - s));
-		if (strncmp(dollar, "$RANDOM_INTEGER(", 16) == 0 ||
+		if (dollar[1] == '$' && dollar[2] == '(' &&
+		    (end = strchr(dollar + (dollar[3] == '[' ?
+		    strcspn(dollar, "]") : 2), ')')) != NULL) {
+			/* $$(Attr), $$([expr]): the matched machine's, at
+			 * match time; kept as written. */
+			buf_add(out, dollar, (size_t)(end + 1 - dollar));
+			s = end + 1;
+		} else if ((flen = func_name_len(dollar)) > 0) {
+			if (expand_func(p, dollar, flen, &end, line, proc,
+			    depth, deps, out) == -1)
+				return -1;
+			s = end;
+		} else if (strncmp(dollar, "$RANDOM_INTEGER(", 16) == 0 ||
 		    strncmp(dollar, "$RANDOM_CHOICE(", 15) == 0) {
 			if (expand_random(p, dollar, &end, line, deps,
 			    out) == -1)
@@ -1917,12 +2106,27 @@ static int
 expand_all(struct parser *p, size_t proc, struct kval *kv, struct kval *cv,
     struct def **cdefs, size_t ncv, int only_deps)
 {
-	struct def *d;
-	size_t i;
+	struct def *d, item;
+	size_t i, k;
 
 	for (i = 0; i < NKW; i++) {
 		if (only_deps && !(kv[i].deps & DEP_PROCESS))
 			continue;
+		/* A queue variable named as a keyword sets it, item by
+		 * item (queue input, arguments from ...), as in HTCondor. */
+		for (k = 0; k < p->nqvars; k++)
+			if (strcmp(canonical(p->qvars[k]), kw_names[i]) == 0)
+				break;
+		if (k < p->nqvars) {
+			memset(&item, 0, sizeof(item));
+			item.value = p->qvals != NULL ? p->qvals[k] : "";
+			item.line = p->stmts[p->nstmts - 1].line;
+			free(kv[i].text);
+			if (kval_expand(p, &item, proc, &kv[i]) == -1)
+				return -1;
+			kv[i].deps |= DEP_PROCESS;
+			continue;
+		}
 		if ((d = def_find(p, kw_names[i])) == NULL)
 			continue;
 		free(kv[i].text);
@@ -2093,14 +2297,30 @@ items_from(struct parser *p, struct items *it, char *rest, int line)
 static int
 items_matching(struct parser *p, struct items *it, char *rest, int line)
 {
-	char *w, *save = NULL, *pat;
+	char *w, *save = NULL, *pat, *in;
 	int want = 3;	/* 1 files, 2 directories */
 	glob_t g;
 	struct stat st;
 	size_t i;
 
-	for (w = strtok_r(rest, " \t", &save); w != NULL;
-	    w = strtok_r(NULL, " \t", &save)) {
+	/* The patterns may be a ( list ), over lines, after files|dirs. */
+	rest = trim(rest);
+	for (i = 0; i < 2; i++) {
+		size_t n = strcspn(rest, " \t\n(");
+
+		if ((n == 5 && strncasecmp(rest, "files", 5) == 0) ||
+		    (n == 4 && strncasecmp(rest, "dirs", 4) == 0)) {
+			want = tolower((unsigned char)rest[0]) == 'f' ? 1 : 2;
+			rest = trim(rest + n);
+		}
+	}
+	if (!paren_list(rest, &in)) {
+		perr(p, line, "queue ... matching (: the list is not closed "
+		    "with )");
+		return -1;
+	}
+	for (w = strtok_r(in, " \t\n,", &save); w != NULL;
+	    w = strtok_r(NULL, " \t\n,", &save)) {
 		if (strcasecmp(w, "files") == 0 || strcasecmp(w, "dirs") == 0) {
 			want = w[0] == 'f' || w[0] == 'F' ? 1 : 2;
 			continue;
@@ -2128,8 +2348,104 @@ items_matching(struct parser *p, struct items *it, char *rest, int line)
 		globfree(&g);
 		free(pat);
 	}
-	(void)line;
 	return 0;
+}
+
+/*
+ * The slice "start:stop:step" (LEN bytes at TEXT; each part may be
+ * missing, start and stop may be negative) into SLICE: start, stop,
+ * step, whether start and stop were given.  -1 if it is not one.
+ */
+static int
+parse_slice(const char *text, size_t len, long long slice[5])
+{
+	char part[32], *end;
+	size_t i, n;
+	int k;
+
+	slice[0] = 0;
+	slice[1] = 0;
+	slice[2] = 1;
+	slice[3] = slice[4] = 0;
+	for (k = 0, i = 0; k < 3; k++) {
+		n = 0;
+		while (i < len && text[i] != ':' && n + 1 < sizeof(part))
+			part[n++] = text[i++];
+		part[n] = '\0';
+		if (i < len && text[i] != ':')
+			return -1;
+		if (*trim(part) != '\0') {
+			errno = 0;
+			slice[k] = strtoll(trim(part), &end, 10);
+			if (*end != '\0' || errno != 0 ||
+			    slice[k] < -SUBMIT_MAX_FILE ||
+			    slice[k] > SUBMIT_MAX_FILE)
+				return -1;
+			if (k < 2)
+				slice[3 + k] = 1;
+		}
+		if (i == len)
+			break;
+		i++;		/* the ':' */
+	}
+	if (i < len || slice[2] < 1)
+		return -1;
+	return 0;
+}
+
+/* Keep the rows SLICE picks, Python's way. */
+static void
+items_slice(struct items *it, const long long slice[5])
+{
+	long long n = (long long)it->nitems, start, stop, r;
+	size_t kept = 0, v;
+
+	start = slice[3] ? slice[0] : 0;
+	stop = slice[4] ? slice[1] : n;
+	if (start < 0)
+		start += n;
+	if (stop < 0)
+		stop += n;
+	start = start < 0 ? 0 : start > n ? n : start;
+	stop = stop < 0 ? 0 : stop > n ? n : stop;
+	for (r = 0; r < n; r++) {
+		int keep = r >= start && r < stop &&
+		    (r - start) % slice[2] == 0;
+
+		for (v = 0; v < it->nvars; v++) {
+			char *val = it->vals[(size_t)r * it->nvars + v];
+
+			if (keep)
+				it->vals[kept * it->nvars + v] = val;
+			else
+				free(val);
+		}
+		if (keep)
+			kept++;
+	}
+	it->nitems = kept;
+}
+
+/* TEXT as an expression whose value is a whole number of jobs, 0 or
+ * more (up to the limit), into *N; -1 if it is not one. */
+static int
+expr_count(const char *text, long long *n)
+{
+	char err[256];
+	struct expr *e;
+	struct value v;
+	int rc = -1;
+
+	if ((e = expr_parse(text, err, sizeof(err))) == NULL)
+		return -1;
+	expr_eval(e, NULL, NULL, &v);
+	expr_free(e);
+	if (v.type == VAL_INT && v.u.i >= 0 && v.u.i <= SUBMIT_MAX_PROCS) {
+		*n = v.u.i;
+		rc = 0;
+	}
+	value_free(&v);
+	return rc;
 }
 
 /*
@@ -2141,8 +2457,11 @@ queue_args(struct parser *p, char *text, int line, long long *n,
     struct items *it)
 {
 	char *s = trim(text), *w, *kw = NULL, *rest = NULL, *vars, *in;
+	const char *whole = s;
 	char shownbuf[64], *v, *save = NULL;
 	size_t len;
+	long long slice[5];
+	int rc, sliced = 0;
 
 	*n = 1;
 	if (*s == '\0')
@@ -2178,6 +2497,9 @@ queue_args(struct parser *p, char *text, int line, long long *n,
 			break;
 	}
 	if (kw == NULL) {
+		/* HTCondor's count is an expression: queue $(N) * 2. */
+		if (expr_count(whole, n) == 0)
+			return 0;
 		perr(p, line, "queue takes [N] [VARS in|from|matching ...], "
 		    "not \"%s\"", shown(s, shownbuf, sizeof(shownbuf)));
 		return -1;
@@ -2201,6 +2523,18 @@ queue_args(struct parser *p, char *text, int line, long long *n,
 		it->vars = xcalloc(1, sizeof(*it->vars));
 		it->vars[it->nvars++] = xstrdup("item");
 	}
+	/* A Python slice of the items: [start:stop:step]. */
+	rest = trim(rest);
+	if (*rest == '[') {
+		if ((w = strchr(rest, ']')) == NULL ||
+		    parse_slice(rest + 1, (size_t)(w - rest - 1), slice) == -1) {
+			perr(p, line, "queue: a slice is [start:stop:step], "
+			    "whole numbers, step above 0");
+			return -1;
+		}
+		sliced = 1;
+		rest = w + 1;
+	}
 	switch (tolower((unsigned char)kw[0])) {
 	case 'i':
 		if (!paren_list(rest, &in)) {
@@ -2213,12 +2547,18 @@ queue_args(struct parser *p, char *text, int line, long long *n,
 		for (v = strtok_r(in, ", \t\n", &save); v != NULL;
 		    v = strtok_r(NULL, ", \t\n", &save))
 			items_add_row(it, v);
-		return 0;
+		rc = 0;
+		break;
 	case 'f':
-		return items_from(p, it, rest, line);
+		rc = items_from(p, it, rest, line);
+		break;
 	default:
-		return items_matching(p, it, rest, line);
+		rc = items_matching(p, it, rest, line);
+		break;
 	}
+	if (rc == 0 && sliced)
+		items_slice(it, slice);
+	return rc;
 }
 
 /* "queue [N] [VARS in|from|matching ...]" at LINE: ARG is what follows
@@ -2228,7 +2568,8 @@ queue_stmt(struct parser *p, const char *arg, int line)
 {
 	struct kval kv[NKW], *cv = NULL;
 	struct def **cdefs = NULL, cnt;
-	char **cnames = NULL;
+	char **cnames = NULL, *whole;
+	const char *list;
 	struct items it;
 	struct stmt *st;
 	struct kval q;
@@ -2239,10 +2580,30 @@ queue_stmt(struct parser *p, const char *arg, int line)
 	memset(kv, 0, sizeof(kv));
 	memset(&cnt, 0, sizeof(cnt));
 	memset(&it, 0, sizeof(it));
-	cnt.value = (char *)arg;
-	cnt.line = line;
-	if (kval_expand(p, &cnt, p->nprocs, &q) == -1)
-		return -1;
+	/* A ( list (after a blank or a slice's ]) with no macro in it is
+	 * taken as it is: a long one is not a value, bounded by
+	 * SUBMIT_MAX_VALUE once expanded. */
+	for (list = strchr(arg, '('); list != NULL && (list == arg ||
+	    (list[-1] != ' ' && list[-1] != '\t' && list[-1] != ']'));
+	    list = strchr(list + 1, '('))
+		;
+	if (list != NULL && strchr(list, '$') == NULL) {
+		cnt.value = xstrndup(arg, (size_t)(list - arg));
+		cnt.line = line;
+		rc = kval_expand(p, &cnt, p->nprocs, &q);
+		free(cnt.value);
+		if (rc == -1)
+			return -1;
+		whole = xasprintf("%s %s", q.text != NULL ? q.text : "", list);
+		free(q.text);
+		q.text = whole;
+		rc = -1;
+	} else {
+		cnt.value = (char *)arg;
+		cnt.line = line;
+		if (kval_expand(p, &cnt, p->nprocs, &q) == -1)
+			return -1;
+	}
 	if (q.text != NULL && queue_args(p, q.text, line, &n, &it) == -1) {
 		free(q.text);
 		items_free(&it);
@@ -2379,13 +2740,77 @@ append_lines(struct parser *p)
 	return r;
 }
 
+/*
+ * VALUE, about to be given to the macro or keyword CNAME (its canonical
+ * name), with its references to CNAME itself ("A = $(A) more")
+ * replaced by CNAME's value so far (or their default, or nothing), as
+ * HTCondor does: a fresh string, or NULL if VALUE has none.
+ */
+static char *
+self_expand(struct parser *p, const char *cname, const char *value,
+    int line, int *failed)
+{
+	char lname[AD_MAX_NAME + 1];
+	const char *s = value, *ref, *close, *colon;
+	struct def *d;
+	struct buf b;
+	size_t n;
+	int found = 0;
+
+	buf_init(&b);
+	while ((ref = strstr(s, "$(")) != NULL) {
+		buf_add(&b, s, (size_t)(ref - s));
+		s = ref + 2;
+		/* A name (bounded: no scan to the end for each "$("). */
+		for (n = 0; n <= AD_MAX_NAME && (isalnum((unsigned char)s[n]) ||
+		    s[n] == '_' || s[n] == '.'); n++)
+			;
+		if (n == 0 || n > AD_MAX_NAME || (s[n] != ')' &&
+		    s[n] != ':')) {
+			buf_adds(&b, "$(");
+			continue;
+		}
+		memcpy(lname, s, n);
+		lname[n] = '\0';
+		lower(lname);
+		if (strcmp(canonical(lname), cname) != 0) {
+			buf_adds(&b, "$(");
+			continue;
+		}
+		if ((close = strchr(s + n, ')')) == NULL) {
+			buf_adds(&b, "$(");
+			break;		/* no reference is closed after */
+		}
+		found = 1;
+		colon = s[n] == ':' ? s + n + 1 : NULL;
+		if ((d = def_find(p, cname)) != NULL)
+			buf_adds(&b, d->value);
+		else if (colon != NULL)
+			buf_add(&b, colon, (size_t)(close - colon));
+		s = close + 1;
+		if (b.len > SUBMIT_MAX_VALUE) {
+			perr(p, line, "the value of %s is longer than %d bytes",
+			    cname, SUBMIT_MAX_VALUE);
+			*failed = 1;
+			buf_free(&b);
+			return NULL;
+		}
+	}
+	buf_adds(&b, s);
+	if (!found) {
+		buf_free(&b);
+		return NULL;
+	}
+	return buf_take(&b);
+}
+
 /* One logical line (continuations joined), LINE its first line. */
 static int
 parse_line(struct parser *p, char *s, int line)
 {
 	const struct keyword *kw;
-	char *eq, *name, *value, shownbuf[64];
-	int kind;
+	char *eq, *name, *value, shownbuf[64], *self;
+	int kind, failed = 0;
 
 	s = trim(s);
 	if (*s == '\0' || *s == '#')
@@ -2445,7 +2870,11 @@ parse_line(struct parser *p, char *s, int line)
 		    "travel between the hosts", name);
 	} else
 		kind = DEF_KEYWORD;
-	def_add(p, canonical(name), value, line, kind);
+	self = self_expand(p, canonical(name), value, line, &failed);
+	if (failed)
+		return -1;
+	def_add(p, canonical(name), self != NULL ? self : value, line, kind);
+	free(self);
 	return 0;
 }
 
@@ -2628,6 +3057,20 @@ queue_list_open(const char *text)
 	return strchr(open, ')') == NULL;
 }
 
+/* Whether TEXT, lines of an open queue list, closes it: more ) than (. */
+static int
+list_closes(const char *text)
+{
+	int depth = 0;
+
+	for (; *text != '\0'; text++)
+		if (*text == '(')
+			depth++;
+		else if (*text == ')' && --depth < 0)
+			return 1;
+	return 0;
+}
+
 /*
  * The conditional lines: "if COND", "elif COND", "else", "endif", with
  * COND "[!] defined NAME" or an expression (macros expanded first)
@@ -2699,7 +3142,10 @@ if_true(struct parser *p, const char *cond, int line, int *out)
 		buf_free(&b);
 		return -1;
 	}
-	if (strcasecmp(trim(b.data), "yes") == 0 ||
+	/* A value that expands to nothing is false (if $(UNSET:)). */
+	if (*trim(b.data) == '\0')
+		v.type = VAL_BOOL, v.u.b = 0;
+	else if (strcasecmp(trim(b.data), "yes") == 0 ||
 	    strcasecmp(trim(b.data), "no") == 0)
 		v.type = VAL_BOOL, v.u.b = tolower((unsigned char)
 		    *trim(b.data)) == 'y';
@@ -2775,7 +3221,9 @@ conditional_line(struct parser *p, struct ifs *ifs, char *s, int line,
 	}
 	if (!active)
 		return 1;	/* a line of a branch not taken */
-	if ((rest = word_is(s, "include")) != NULL) {
+	/* "include : FILE", with or without blanks around the colon. */
+	if ((rest = word_is(s, "include")) != NULL ||
+	    (strncasecmp(s, "include:", 8) == 0 && (rest = s + 7) != NULL)) {
 		char *file, *path, shownbuf[64], chunk[8192];
 		struct buf text;
 		struct stat st;
@@ -2831,8 +3279,8 @@ parse_text(struct parser *p, const char *text, size_t len, int depth,
 {
 	struct ifs ifs;
 	struct buf line;
-	size_t pos = 0, n;
-	int start = 1, cont = 0, r = -1, c;
+	size_t pos = 0, n, scanned = 0;
+	int start = 1, cont = 0, r = -1, c, inlist = 0;
 
 	memset(&ifs, 0, sizeof(ifs));
 	buf_init(&line);
@@ -2857,12 +3305,19 @@ parse_text(struct parser *p, const char *text, size_t len, int depth,
 			if (pos < len)
 				continue;
 		}
-		/* A queue statement's "(" list goes on to its ")". */
-		if (pos < len && queue_list_open(line.data)) {
+		/* A queue statement's "(" list goes on to its ")": a line
+		 * with more ) than ( (an item may be "f(1)"); what was
+		 * read of the list is not scanned again for each line. */
+		if (pos < len && (inlist ? !list_closes(line.data +
+		    scanned) : queue_list_open(line.data))) {
+			inlist = 1;
+			scanned = line.len;
 			buf_addc(&line, '\n');
 			cont = 1;
 			continue;
 		}
+		inlist = 0;
+		scanned = 0;
 		if ((c = conditional_line(p, &ifs, line.data, start,
 		    depth)) == -1)
 			goto out;
@@ -2918,6 +3373,10 @@ submit_parse(const char *text, size_t len, const char *filename,
 		return -1;
 	}
 
+	/* The command line's settings are defined before the file's first
+	 * line too, as HTCondor has them, so that "if defined" sees them. */
+	if (append_lines(&p) == -1)
+		goto out;
 	if (parse_text(&p, text, len, 0, &lineno) == -1)
 		goto out;
 	/* condor_submit -queue: the statement of a file that has none. */

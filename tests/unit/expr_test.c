@@ -3,7 +3,7 @@
  * functions, attribute scoping, parse errors, canonical unparsing,
  * references and clauses, and the bounds on nesting and recursion.
  *
- * checks: 471
+ * checks: 486
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -237,6 +237,22 @@ static const struct {
 	{ "size(NoSuch)", "UNDEFINED" },
 	{ "toLower(\"AbC\")", "\"abc\"" },
 	{ "toUpper(\"AbC\")", "\"ABC\"" },
+	{ "regexp(\"^node[0-9]+\\\\.example$\", \"node12.example\")",
+	  "TRUE" },
+	{ "regexp(\"^node\", \"mynode\")", "FALSE" },
+	{ "regexp(\"^NODE\", \"node1\", \"i\")", "TRUE" },
+	{ "regexp(\"(\", \"x\")", "ERROR" },
+	{ "regexp(\"((a{200}){200}){200}\", \"a\")", "ERROR" },
+	{ "regexp(\"(a)\\\\1\", \"aa\")", "ERROR" },
+	{ "regexp(\"^a{2,3}b{1,}$\", \"aaabb\")", "TRUE" },
+	{ "regexp(\"a\", UNDEFINED)", "UNDEFINED" },
+	{ "regexp(1, \"1\")", "ERROR" },
+	{ "stringListMember(\"avx2\", \"sse4, avx2,avx512\")", "TRUE" },
+	{ "stringListMember(\"AVX2\", \"sse4, avx2\")", "FALSE" },
+	{ "stringListIMember(\"AVX2\", \"sse4, avx2\")", "TRUE" },
+	{ "stringListMember(\"b\", \"a;b;c\", \";\")", "TRUE" },
+	{ "stringListMember(\"a b\", \"a b,c\")", "FALSE" },
+	{ "stringListMember(\"x\", UNDEFINED)", "UNDEFINED" },
 	{ "toupper(Owner)", "\"BOB\"" },
 	{ "\"a\\\"b\\\\c\\nd\\te\"", "\"a\\\"b\\\\c\\nd\\te\"" },
 	{ "size(\"\\n\\t\\\\\\\"\")", "4" },

@@ -3,7 +3,7 @@
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
  *
- * checks: 748
+ * checks: 856
  */
 #include <sys/stat.h>
 
@@ -230,6 +230,59 @@ static const struct good good[] = {
 	{ "queue vars win over macros", "x = macro\nexecutable = /bin/true\n"
 	  "arguments = $(x)\nqueue x in (item)\n", 1, 0, "Args",
 	  "\"item\"" },
+	{ "queue variables named as keywords set them", "executable = "
+	  "/bin/true\nqueue input,arguments from (\n  f1, -a -b 26\n"
+	  "  f2, -c -d 92\n)\n", 2, 1, "Args", "\"-c -d 92\"" },
+	{ "queue 1 input in A, B", "executable = /bin/true\n"
+	  "queue 1 input in A, B\n", 2, 1, "In", "\"/work/dir/B\"" },
+	{ "if on an empty value is false", "E =\nexecutable = /bin/true\n"
+	  "arguments = a\nif $(E)\narguments = b\nendif\nqueue\n", 1, 0,
+	  "Args", "\"a\"" },
+	{ "initial_dir is initialdir", "executable = /bin/true\n"
+	  "initial_dir = /tmp\nqueue\n", 1, 0, "Iwd", "\"/tmp\"" },
+	{ "$F functions", "executable = /bin/true\narguments = $Fnx(f) "
+	  "$Fp(f) $Fn(f) $Fx(f) $Fxb(f) $Fdb(f) $Fd(f) $BASENAME(f) "
+	  "$DIRNAME(f)\nqueue f in (dir/sub/a.tar.gz)\n", 1, 0, "Args",
+	  "\"a.tar.gz dir/sub/ a.tar .gz gz sub sub/ a.tar.gz dir/sub/\"" },
+	{ "$Ff makes a path full", "executable = /bin/true\nx = in/y.dat\n"
+	  "arguments = $Ff(x) $Ffn(x) $Fqa(x)\nqueue\n", 1, 0, "Args",
+	  "\"/work/dir/in/y.dat y 'in/y.dat'\"" },
+	{ "$INT with a format", "N = $(Process) + 1\nexecutable = "
+	  "/bin/true\narguments = run-$INT(N, %04d) $INT(N)\nqueue 3\n", 3,
+	  2, "Args", "\"run-0003 3\"" },
+	{ "$ENV with a default", "executable = /bin/true\narguments = "
+	  "$ENV(NOT_SET:none) $ENV(HOME:x)\nqueue\n", 1, 0, "Args",
+	  "\"none /home/someone\"" },
+	{ "$$(Attr) is kept for match time", "executable = /bin/true\n"
+	  "arguments = $$(Machine) $$([Memory * 2]) $$\nqueue\n", 1, 0,
+	  "Args", "\"$$(Machine) $$([Memory * 2]) $$\"" },
+	{ "a macro that names itself has its earlier value", "A = x\n"
+	  "A = $(A) y\nexecutable = /bin/true\narguments = $(A)\n"
+	  "arguments = $(Arguments) z\nqueue\n", 1, 0, "Args",
+	  "\"x y z\"" },
+	{ "a macro that names itself first has its default", "A = "
+	  "$(A:a) b\nexecutable = /bin/true\narguments = $(A)\nqueue\n", 1,
+	  0, "Args", "\"a b\"" },
+	{ "queue in a slice", "executable = /bin/true\narguments = $(x)\n"
+	  "queue x in [1:3] (a b c d)\n", 2, 1, "Args", "\"c\"" },
+	{ "queue from a slice with a step", "executable = /bin/true\n"
+	  "arguments = $(x)\nqueue x from [::2] (\na\nb\nc\nd\ne\n)\n", 3,
+	  2, "Args", "\"e\"" },
+	{ "queue in a negative slice", "executable = /bin/true\n"
+	  "arguments = $(Item)\nqueue in [-2:] (a b c)\n", 2, 0, "Args",
+	  "\"b\"" },
+	{ "queue an expression", "N = 2\nexecutable = /bin/true\n"
+	  "arguments = $(Process)\nqueue $(N) * 3\n", 6, 5, "Args",
+	  "\"5\"" },
+	{ "queue from items with parentheses", "executable = /bin/true\n"
+	  "arguments = $(f)\nqueue f from (\n  f(1)\n  g(2, 3)\n  h\n)\n", 3,
+	  1, "Args", "\"g(2, 3)\"" },
+	{ "queue in closed at the end of an item line", "executable = "
+	  "/bin/true\narguments = $(x)\nqueue x in (a\n  b c)\n", 3, 2, "Args",
+	  "\"c\"" },
+	{ "queue in a list with macros", "A = a1\nexecutable = /bin/true\n"
+	  "arguments = $(x)\nqueue x in ($(A) b)\n", 2, 0, "Args",
+	  "\"a1\"" },
 	{ "queue in, then plain", "executable = /bin/true\narguments = "
 	  "$(x:none)\nqueue x in (a b)\nqueue\n", 3, 2, "Args",
 	  "\"none\"" },
@@ -350,6 +403,23 @@ static const struct bad bad[] = {
 	  "queue takes [N] [VARS in|from|matching" },
 	{ "queue in unclosed", "executable = /bin/true\nqueue f in (a b\n"
 	  "arguments = x\n", 2, "not closed" },
+	{ "queue matching unclosed", "executable = /bin/true\n"
+	  "queue f matching (a*\n", 2, "not closed" },
+	{ "$INT with a bad format", "N = 1\nexecutable = /bin/true\n"
+	  "arguments = $INT(N, %s)\nqueue\n", 3, "format" },
+	{ "$INT of a word", "N = abc\nexecutable = /bin/true\n"
+	  "arguments = $INT(N)\nqueue\n", 3, "not a number" },
+	{ "queue slice step 0", "executable = /bin/true\n"
+	  "queue x in [::0] (a b)\n", 2, "slice" },
+	{ "queue slice not numbers", "executable = /bin/true\n"
+	  "queue x in [a:b] (a b)\n", 2, "slice" },
+	{ "queue slice unclosed", "executable = /bin/true\n"
+	  "queue x in [1: (a b)\n", 2, "slice" },
+	{ "$RANDOM_INTEGER over the whole range", "executable = /bin/true\n"
+	  "arguments = $RANDOM_INTEGER(-9223372036854775808, "
+	  "9223372036854775807)\nqueue\n", 2, "RANDOM_INTEGER" },
+	{ "queue a negative expression", "executable = /bin/true\n"
+	  "queue 2 - 3\n", 2, "queue takes" },
 	{ "queue from unclosed", "executable = /bin/true\nqueue f from (\n"
 	  "a\n", 2, "not closed" },
 	{ "queue from no file", "executable = /bin/true\n"
@@ -819,6 +889,10 @@ check_include(void)
 	CHECK("an include loop is an error", rc == -1 &&
 	    strstr(err, "include nested more than") != NULL);
 	submit_result_free(&res);
+	got = all_args("executable = /bin/true\nInclude:common.sub\nqueue\n");
+	CHECK_STR("include:FILE, no blanks around the colon", got,
+	    "from-common");
+	free(got);
 	got = all_args("executable = /bin/true\nif false\ninclude : /none\n"
 	    "endif\nqueue\n");
 	CHECK_STR("an include in a branch not taken is not read", got, "");
@@ -853,6 +927,11 @@ check_command_line(void)
 	CHECK_STR("an error in -a names the command line and the setting",
 	    got, "(error: the command line:2: priority must be an integer "
 	    "from -20 to 20, not \"99\")");
+	free(got);
+	got = with_env("if defined N\narguments = yes\nelse\narguments = no"
+	    "\nendif\nexecutable = /bin/true\nqueue\n", a1, NULL);
+	CHECK_STR("-a is defined before the file's first line too", got,
+	    "yes");
 	free(got);
 	got = with_env("executable = /bin/true\nqueue\n", a4, NULL);
 	CHECK("no queue statement through -a", strstr(got, "use -queue") !=
@@ -954,6 +1033,15 @@ check_queue_files(void)
 	CHECK_STR("queue matching an absolute pattern, files and dirs", got,
 	    text);
 	free(text);
+	free(got);
+	got = all_args("executable = /bin/true\narguments = $(f)\n"
+	    "queue f matching files (\n  q/a.*\n  q/b.dat\n  )\n");
+	CHECK_STR("queue matching files ( a list over lines )", got,
+	    "q/a.dat|q/b.dat");
+	free(got);
+	got = all_args("executable = /bin/true\narguments = $(f)\n"
+	    "queue f matching (q/c.*)\n");
+	CHECK_STR("queue matching (one pattern)", got, "q/c.dat");
 	free(got);
 	got = all_args("executable = /bin/true\narguments = $(Item:none)\n"
 	    "queue matching q/*.none\nqueue\n");
