@@ -926,6 +926,45 @@ match_value(const struct ad *machine, const char *name, const char *dflt,
 	return 0;
 }
 
+/* Append expression TEXT (LEN bytes) evaluated in MACHINE to B, as
+ * match_value; -1 if it does not parse or is UNDEFINED or ERROR. */
+static int
+match_expr(const struct ad *machine, const char *text, size_t len,
+    int inside, struct buf *b)
+{
+	struct expr *e;
+	struct value v;
+	struct buf t;
+	char *src = xstrndup(text, len), err[128];
+	const char *s;
+	int rc = -1;
+
+	e = expr_parse(src, err, sizeof(err));
+	free(src);
+	if (e == NULL)
+		return -1;
+	expr_eval(e, machine, NULL, &v);
+	expr_free(e);
+	if (v.type != VAL_UNDEFINED && v.type != VAL_ERROR) {
+		buf_init(&t);
+		if (v.type == VAL_STRING && inside)
+			buf_adds(&t, v.u.s);
+		else if (inside)
+			value_print_plain(&v, "undefined", &t);
+		else
+			value_print(&v, &t);
+		for (s = t.data ? t.data : ""; *s != '\0'; s++) {
+			if (inside && (*s == '"' || *s == '\\'))
+				buf_addc(b, '\\');
+			buf_addc(b, *s);
+		}
+		buf_free(&t);
+		rc = 0;
+	}
+	value_free(&v);
+	return rc;
+}
+
 int
 ad_match_expand(const struct ad *job, const struct ad *machine,
     struct ad *out, char *err, size_t errlen)
@@ -953,6 +992,22 @@ ad_match_expand(const struct ad *job, const struct ad *machine,
 			if ((close = strchr(ref + 3, ')')) == NULL) {
 				buf_adds(&b, ref);
 				s = ref + strlen(ref);
+				break;
+			}
+			if (ref[3] == '[') {
+				/* $$([expr]): evaluated in the machine's ad. */
+				const char *rb = strchr(ref + 3, ']');
+
+				if (rb != NULL && (close = strchr(rb, ')')) !=
+				    NULL && match_expr(machine, ref + 4,
+				    (size_t)(rb - ref - 4), in_string(text.data,
+				    (size_t)(ref - text.data)), &b) == 0)
+					continue;
+				snprintf(err, errlen, "%s: %.*s does not "
+				    "evaluate in the machine's ad",
+				    ad_name_at(job, i), close ? (int)(close + 1 -
+				    ref) : 3, ref);
+				failed = 1;
 				break;
 			}
 			colon = memchr(ref + 3, ':', (size_t)(close - ref - 3));

@@ -884,8 +884,9 @@ expand(struct parser *p, const char *text, int line, size_t proc,
 		if (dollar[1] == '$' && dollar[2] == '(' &&
 		    (end = strchr(dollar + (dollar[3] == '[' ?
 		    strcspn(dollar, "]") : 2), ')')) != NULL) {
-			/* $$(Attr), $$([expr]): the matched machine's, at
-			 * match time; kept as written. */
+			/* $$(Attr), $$([expr]): the matched machine's, when
+			 * the job starts (its shadow's MATCH_EXP_
+			 * attributes); kept as written. */
 			buf_add(out, dollar, (size_t)(end + 1 - dollar));
 			s = end + 1;
 		} else if ((flen = func_name_len(dollar)) > 0) {
@@ -899,12 +900,6 @@ expand(struct parser *p, const char *text, int line, size_t proc,
 			    out) == -1)
 				return -1;
 			s = end;
-		} else if (dollar[1] == '$' && dollar[2] == '(' &&
-		    (end = strchr(dollar + 3, ')')) != NULL) {
-			/* $$(Attr): the matched machine's, when the job
-			 * starts (the schedd's MATCH_EXP_ attributes). */
-			buf_add(out, dollar, (size_t)(end + 1 - dollar));
-			s = end + 1;
 		} else if (dollar[1] == '(' ||
 		    strncmp(dollar, "$ENV(", 5) == 0) {
 			if (expand_ref(p, dollar, &end, line, proc, depth, deps,

@@ -3,7 +3,7 @@
  * and without the index, typed getters, printing, text parsing, and the
  * wire form including hostile input.
  *
- * checks: 138
+ * checks: 144
  */
 #include <rpc/rpc.h>
 
@@ -584,6 +584,49 @@ check_json(void)
 	buf_free(&b);
 }
 
+/* $$(Attr) and $$([expr]) from a machine's ad (ad_match_expand). */
+static void
+test_match_expand(void)
+{
+	struct ad *job = ad_new(), *m = ad_new(), *exp = ad_new();
+	char err[256], *s = NULL;
+
+	ad_set_string(m, "Name", "slot1@exec \"q\"");
+	ad_set_int(m, "Memory", 8192);
+	ad_set_string(job, "Args", "on $$(Name) mem $$(Memory) x $$(No:dflt) "
+	    "half $$([Memory / 2])");
+	ad_set_string(job, "Plain", "no refs");
+	CHECK("$$(): every reference filled",
+	    ad_match_expand(job, m, exp, err, sizeof(err)) == 0);
+	CHECK("... a string's characters, escaped, a number, a default and "
+	    "an expression", ad_get_string(exp, "MATCH_EXP_Args", &s) == 0 &&
+	    strcmp(s, "on slot1@exec \"q\" mem 8192 x dflt half 4096") == 0);
+	free(s);
+	s = NULL;
+	CHECK("... an attribute without references is left alone",
+	    ad_lookup(exp, "MATCH_EXP_Plain") == NULL);
+	ad_match_apply(job);
+	ad_merge(job, exp);
+	ad_match_apply(job);
+	CHECK("ad_match_apply: the attribute takes its expanded value",
+	    ad_get_string(job, "Args", &s) == 0 && strncmp(s, "on slot1", 8)
+	    == 0);
+	free(s);
+	ad_free(exp);
+	exp = ad_new();
+	ad_set_string(job, "Bad", "$$(Missing) and $$(Name)");
+	ad_set_string(job, "Good", "$$(Name)");
+	CHECK("a reference the machine lacks is an error naming it",
+	    ad_match_expand(job, m, exp, err, sizeof(err)) == -1 &&
+	    strstr(err, "Missing") != NULL);
+	CHECK("... the others are still expanded",
+	    ad_lookup(exp, "MATCH_EXP_Good") != NULL &&
+	    ad_lookup(exp, "MATCH_EXP_Bad") == NULL);
+	ad_free(exp);
+	ad_free(job);
+	ad_free(m);
+}
+
 int
 main(void)
 {
@@ -599,5 +642,6 @@ main(void)
 	test_xdr();
 	test_xdr_hostile();
 	check_json();
+	test_match_expand();
 	TEST_EXIT();
 }
