@@ -2982,7 +2982,8 @@ assemble(struct parser *p)
 	}
 }
 
-/* Definitions of unknown names that nothing used are typing mistakes. */
+/* Settings after the last queue statement are errors; definitions of
+ * unknown names that nothing used are likely typing mistakes. */
 static int
 check_unused(struct parser *p)
 {
@@ -3000,13 +3001,12 @@ check_unused(struct parser *p)
 			    p->defs[i].name, where_line(last));
 			return -1;
 		}
+	/* As HTCondor: a warning, and the line does nothing. */
 	for (i = 0; i < p->ndefs; i++)
-		if (p->defs[i].kind == DEF_MACRO && !p->defs[i].used) {
-			perr(p, p->defs[i].line, "unknown keyword \"%s\" (and "
-			    "no $(%s) uses it as a macro)", p->defs[i].name,
-			    p->defs[i].name);
-			return -1;
-		}
+		if (p->defs[i].kind == DEF_MACRO && !p->defs[i].used)
+			pwarn(p, p->defs[i].line, "unknown command \"%s\", and "
+			    "no $(%s) uses it as a macro: ignored (a typing "
+			    "mistake?)", p->defs[i].name, p->defs[i].name);
 	return 0;
 }
 

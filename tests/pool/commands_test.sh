@@ -38,8 +38,8 @@ bad_submit() {
 		grep -q "^condor_submit: bad.sub:$line: " <<<"$out"
 	check "submit $name: says \"$words\"" grep -q -- "$words" <<<"$out"
 }
-printf 'universe = vanilla\nexecutable = /bin/true\nexecutible = x\nqueue\n' >bad.sub
-bad_submit "unknown keyword" 3 "unknown keyword"
+printf 'universe = vanilla\nexecutible = /bin/true\nqueue\n' >bad.sub
+bad_submit "misspelt executable" 3 "no executable"
 printf 'universe = vanilla\nexecutable = /bin/true\n\nrequirements = Memory >\nqueue\n' >bad.sub
 bad_submit "bad requirement" 4 "requirements"
 printf 'universe = vanilla\nexecutable = ./no-such-program\nqueue\n' >bad.sub

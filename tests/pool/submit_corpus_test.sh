@@ -111,6 +111,16 @@ for sub in "$dir"/*.sub; do
 		continue
 	fi
 	load
+	# "warning LINE text": accepted, with a warning naming the line.
+	while read -r _ loc text; do
+		case "$loc" in *:*) ;; *) loc=$name.sub:$loc ;; esac
+		if grep -qF -- "$loc: warning: " "$work/err" &&
+		    grep -qF -- "$text" "$work/err"; then
+			pass "$name: a warning names $loc and says \"$text\""
+		else
+			fail "$name: a warning names $loc and says \"$text\"" "$(head -c 300 "$work/err")"
+		fi
+	done < <(grep '^warning ' "$exp")
 	want=$(sed -n 's/^jobs \([0-9]*\).*/\1/p' "$exp")
 	if [ "$rc" -eq 0 ] && [ "$njobs" = "$want" ]; then
 		pass "$name: $want job(s)"
@@ -121,7 +131,7 @@ for sub in "$dir"/*.sub; do
 	# (the value holds text), "P Attr !" (not in the ad).
 	while IFS= read -r line; do
 		line=${line%$'\r'}
-		case "$line" in ''|'#'*|jobs*|args*) continue ;; esac
+		case "$line" in ''|'#'*|jobs*|args*|warning*) continue ;; esac
 		read -r p attr op val <<<"$line"
 		val=${line#*" $attr $op"}
 		val=${val# }

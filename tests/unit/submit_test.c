@@ -440,8 +440,8 @@ static const struct bad bad[] = {
 	  "queue 60000\n", 3, "too many" },
 	{ "queue only zero", "executable = /bin/true\nqueue 0\n", 2,
 	  "nothing to submit" },
-	{ "unknown keyword", "executable = /bin/true\nexecutible = x\n"
-	  "queue\n", 2, "unknown keyword" },
+	{ "misspelt executable", "executible = /bin/true\n"
+	  "queue\n", 2, "no executable" },
 	{ "no equals", "executable /bin/true\nqueue\n", 1, "NAME = value" },
 	{ "bad name", "exec-utable = /bin/true\nqueue\n", 1, "bad name" },
 	{ "no name", " = x\nqueue\n", 1, "name is missing" },
