@@ -82,6 +82,10 @@ enum kw {
 	KW_TRANSFER_OUTPUT_FILES,
 	KW_TRANSFER_OUTPUT_REMAPS,
 	KW_TRANSFER_EXECUTABLE,
+	KW_RETRY_UNTIL,
+	KW_SUCCESS_EXIT_CODE,
+	KW_JOB_MAX_VACATE_TIME,
+	KW_JOB_LEASE_DURATION,
 	NKW
 };
 
@@ -125,6 +129,10 @@ static const struct keyword {
 	{ "transfer_output_files",	KW_TRANSFER_OUTPUT_FILES },
 	{ "transfer_output_remaps",	KW_TRANSFER_OUTPUT_REMAPS },
 	{ "transfer_executable",	KW_TRANSFER_EXECUTABLE },
+	{ "retry_until",		KW_RETRY_UNTIL },
+	{ "success_exit_code",		KW_SUCCESS_EXIT_CODE },
+	{ "job_max_vacate_time",	KW_JOB_MAX_VACATE_TIME },
+	{ "job_lease_duration",		KW_JOB_LEASE_DURATION },
 	{ NULL,				0 }
 };
 
@@ -139,7 +147,8 @@ static const char *kw_names[NKW] = {
 	"on_exit_remove", "max_retries", "should_transfer_files",
 	"when_to_transfer_output", "transfer_input_files",
 	"transfer_output_files", "transfer_output_remaps",
-	"transfer_executable",
+	"transfer_executable", "retry_until", "success_exit_code",
+	"job_max_vacate_time", "job_lease_duration",
 };
 
 /* TEXT, an amount with an optional unit (K, KB, M, MB, G, GB, T, TB,
@@ -1908,15 +1917,23 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 				goto out;
 		}
 	}
-	/* max_retries N: run again, up to N more times, while it fails;
-	 * joined to on_exit_remove as HTCondor joins them. */
+	/* max_retries N: run again, up to N more times, while it fails
+	 * (exits other than success_exit_code, 0 by default) and its
+	 * retry_until (an expression, or an exit code) is not TRUE; joined
+	 * to on_exit_remove as HTCondor joins them.  retry_until alone
+	 * allows HTCondor's default of 2 retries. */
 	k = &kv[KW_MAX_RETRIES];
-	d = k->deps | kv[KW_ON_EXIT_REMOVE].deps;
+	d = k->deps | kv[KW_ON_EXIT_REMOVE].deps | kv[KW_RETRY_UNTIL].deps |
+	    kv[KW_SUCCESS_EXIT_CODE].deps;
 	if (WANT(d) && (k->text != NULL ||
-	    kv[KW_ON_EXIT_REMOVE].text != NULL)) {
+	    kv[KW_ON_EXIT_REMOVE].text != NULL ||
+	    kv[KW_RETRY_UNTIL].text != NULL)) {
 		const struct kval *r = &kv[KW_ON_EXIT_REMOVE];
+		const struct kval *u = &kv[KW_RETRY_UNTIL];
+		const struct kval *x = &kv[KW_SUCCESS_EXIT_CODE];
+		long long success = 0, code;
 
-		v = -1;
+		v = u->text != NULL ? 2 : -1;
 		if (k->text != NULL && (parse_long(k->text, &v) == -1 ||
 		    v < 0 || v > 1000000)) {
 			perr(p, k->line, "max_retries must be a number of "
@@ -1924,23 +1941,49 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 			    shown(k->text, shownbuf, sizeof(shownbuf)));
 			goto out;
 		}
+		if (x->text != NULL && (parse_long(x->text, &success) == -1 ||
+		    success < -255 || success > 255)) {
+			perr(p, x->line, "success_exit_code must be an exit "
+			    "code, not \"%s\"", shown(x->text, shownbuf,
+			    sizeof(shownbuf)));
+			goto out;
+		}
 		if (r->text != NULL && check_expr(p, "on_exit_remove",
 		    r->text, r->line, NULL) == -1)
+			goto out;
+		if (u->text != NULL && parse_long(u->text, &code) == -1 &&
+		    check_expr(p, "retry_until", u->text, u->line, NULL) == -1)
 			goto out;
 		buf_reset(&b);
 		if (r->text != NULL)
 			buf_printf(&b, v >= 0 ? "(%s) || " : "%s", r->text);
 		if (v >= 0) {
-			buf_adds(&b, "(NumJobCompletions > JobMaxRetries) || "
-			    "(ExitCode =?= 0)");
-			if (put_int(p, j, "JobMaxRetries", v, k->deps,
-			    k->line) == -1)
+			buf_printf(&b, "(NumJobCompletions > JobMaxRetries) || "
+			    "(ExitCode =?= %lld)", success);
+			if (u->text != NULL && parse_long(u->text, &code) == 0)
+				buf_printf(&b, " || (ExitCode =?= %lld)", code);
+			else if (u->text != NULL)
+				buf_printf(&b, " || (%s)", u->text);
+			if (put_int(p, j, "JobMaxRetries", v, k->text ?
+			    k->deps : u->deps, k->text ? k->line : u->line) ==
+			    -1)
 				goto out;
 		}
 		if (jattrs_put(p, j, "OnExitRemove", xstrdup(b.data), d,
 		    r->text != NULL ? r->line : k->line) == -1)
 			goto out;
 	}
+
+	/* Seconds: between the soft kill and the hard one when the job is
+	 * vacated; how long a running job survives losing its shadow. */
+	if (WANT(kv[KW_JOB_MAX_VACATE_TIME].deps) && put_amount(p, j, kv,
+	    KW_JOB_MAX_VACATE_TIME, "JobMaxVacateTime", seconds,
+	    "a positive number of seconds") == -1)
+		goto out;
+	if (WANT(kv[KW_JOB_LEASE_DURATION].deps) && put_amount(p, j, kv,
+	    KW_JOB_LEASE_DURATION, "JobLeaseDuration", seconds,
+	    "a positive number of seconds") == -1)
+		goto out;
 
 	k = &kv[KW_PRIORITY];
 	if (WANT(k->deps)) {

@@ -45,7 +45,8 @@
  *
  * SIGNALS
  *	From the startd.  SIGTERM: vacate (vanilla: SIGTERM to the job's
- *	process group, SIGKILL after VACATE_GRACE seconds; the shadow hears
+ *	process group, SIGKILL after VACATE_GRACE seconds (less if the job's
+ *	JobMaxVacateTime asks for less); the shadow hears
  *	EXIT_VACATED_KILLED; standard: SIGTSTP, the job checkpoints and
  *	exits, the checkpoint goes to the shadow, EXIT_VACATED_CKPT; killed
  *	after VACATE_GRACE without one).  SIGQUIT: kill the job at once.

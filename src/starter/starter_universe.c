@@ -73,6 +73,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "ad.h"
 #include "config.h"
 #include "queue_log.h"
 #include "event.h"
@@ -195,6 +196,25 @@ vanilla_tick(struct starter_job *job)
 	return vanilla_ship(job, STARTER_SHIP_PER_TICK);
 }
 
+/*
+ * Seconds a leaving job gets before SIGKILL: VACATE_GRACE, or less if
+ * the job asks for less (JobMaxVacateTime); the machine's owner decides
+ * the most it may take.
+ */
+static long
+vacate_grace(const struct starter_job *job)
+{
+	long grace = param_int("VACATE_GRACE", 10);
+	long long want;
+
+	if (grace < 0)
+		grace = 0;
+	if (ad_get_int(job->ad, "JobMaxVacateTime", &want) == 0 &&
+	    want >= 0 && want < grace)
+		grace = (long)want;
+	return grace;
+}
+
 static void
 vanilla_kill_now(void *arg)
 {
@@ -203,7 +223,7 @@ vanilla_kill_now(void *arg)
 	job->kill_timer = 0;
 	if (!job->running)
 		return;
-	log_info("job %d.%d did not leave within VACATE_GRACE; SIGKILL",
+	log_info("job %d.%d did not leave within its vacate time; SIGKILL",
 	    job->cluster, job->proc);
 	job_signal(job, SIGKILL);
 }
@@ -211,7 +231,7 @@ vanilla_kill_now(void *arg)
 static void
 vanilla_vacate(struct starter_job *job)
 {
-	long grace = param_int("VACATE_GRACE", 10);
+	long grace = vacate_grace(job);
 
 	job_signal(job, SIGTERM);
 	/* A stopped job cannot act on SIGTERM. */
@@ -689,12 +709,12 @@ standard_child_setup(struct starter_job *job)
 	return box_standard_filter(job, STANDARD_EXEC_FD, STANDARD_PROC_FD);
 }
 
-/* Vacate: the job checkpoints and exits, or is killed after
- * VACATE_GRACE. */
+/* Vacate: the job checkpoints and exits, or is killed after its
+ * vacate time. */
 static void
 standard_vacate(struct starter_job *job)
 {
-	long grace = param_int("VACATE_GRACE", 10);
+	long grace = vacate_grace(job);
 
 	event_timer_cancel(job->ckpt_timer);
 	job->ckpt_timer = 0;

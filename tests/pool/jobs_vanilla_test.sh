@@ -7,7 +7,7 @@
 # running job, and the jobs' own policies (on_exit_hold, max_retries,
 # periodic_hold, periodic_release, periodic_remove).
 #
-# checks: 68
+# checks: 69
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -243,6 +243,10 @@ arguments    = 1
 on_exit_hold = false
 max_retries  = 2
 queue
+arguments    = 7
+max_retries  = 5
+retry_until  = 7
+queue
 EOF
 P=$(submit policy.sub)
 status_is_5() { status_is "$1" 5; }
@@ -253,6 +257,11 @@ check "max_retries = 2: a job that fails runs three times, then leaves" \
 	wait_for 120 in_history "$P.1"
 check "... NumJobCompletions 3, ExitCode 1" test \
 	"$(cm condor_history -af NumJobCompletions ExitCode "$P.1")" = "3 1"
+history_is() {	# C.P "NumJobCompletions ExitCode"
+	test "$(cm condor_history -af NumJobCompletions ExitCode "$1" 2>/dev/null)" = "$2"
+}
+check "retry_until = 7: a job exiting 7 leaves after its first run" \
+	wait_for 120 history_is "$P.2" "1 7"
 cm condor_rm "$P.0" >/dev/null 2>&1
 cat >periodic.sub <<'EOF'
 universe         = vanilla
