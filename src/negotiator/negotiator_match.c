@@ -271,10 +271,11 @@ op_match(struct match_station *s, const struct ad *job,
     const struct match_machine *m, void *arg)
 {
 	struct cycle_ctx *x = arg;
+	struct ad *view = NULL;
 	match_x a;
 	status_x st;
 	long long cl = -1, pr = -1;
-	char err[512];
+	char err[512], *id = NULL;
 	CLIENT *c;
 	int rc;
 
@@ -289,10 +290,25 @@ op_match(struct match_station *s, const struct ad *job,
 	a.id.proc = (int)pr;
 	/* The schedd needs only where the machine is, its name, and the
 	 * claim id its shadow will present. */
-	ad_to_xdr_view(m->ad, match_machine_attrs, 3, &a.machine);
+	if (m->partitionable) {
+		/* This job's own claim id of the slot's. */
+		view = ad_copy(m->ad);
+		id = match_claim_id(m);
+		if (id != NULL)
+			ad_set_string(view, AUTH_CLAIM_ID_ATTR, id);
+		else
+			ad_delete(view, AUTH_CLAIM_ID_ATTR);
+	}
+	ad_to_xdr_view(view != NULL ? view : m->ad, match_machine_attrs, 3,
+	    &a.machine);
 	rc = rpc_invoke(c, SCHEDD_MATCH, (xdrproc_t)xdr_match_x, &a,
 	    (xdrproc_t)xdr_status_x, &st, err, sizeof(err));
 	ad_x_free_view(&a.machine);
+	ad_free(view);
+	if (id != NULL) {
+		explicit_bzero(id, strlen(id));
+		free(id);
+	}
 	if (rc == -1) {
 		log_warnx("station %s: SCHEDD_MATCH: %s; skipped this cycle",
 		    s->name, err);
