@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# tests/pool/pslot_test.sh: partitionable slots.  A startd with
+# NUM_CPUS = 4 and MEMORY = 8192 advertises slot1@exec1; four 1-core
+# jobs run on it at once (each writes a start marker, then waits for a
+# file the test makes only once all four markers are there), each in a
+# dynamic slot slot1_N@exec1 named in the user log; then one 4-core job
+# runs alone (slot1 shows Cpus 0 meanwhile); a job asking more memory
+# than any machine has stays idle and condor_q -analyze names the
+# memory; the dynamic slots leave condor_status with their jobs and
+# slot1 is whole again; a startd with the default NUM_CPUS keeps its
+# one ad named HOST.
+#
+# checks: 21
+set -u
+. "$(dirname "$0")/../lib/pool.sh"
+
+pool_init
+chmod 755 "$POOL"
+pool_config 'START : TRUE' 'STARTER_UPDATE_INTERVAL = 1' \
+	'STARTER_TIMEOUT = 20' 'VACATE_GRACE = 2'
+pool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD"
+pool_host exec1 "MASTER, STARTD" 'NUM_CPUS = 4' 'MEMORY = 8192'
+# A whole machine that takes no job: only its ad is looked at.
+pool_host exec2 "MASTER, STARTD" 'START : FALSE' 'MEMORY = 4096'
+pool_start
+
+check "the schedd listens" wait_for 60 test -S "$POOL/cm/spool/.schedd_socket"
+check "two machine ads come in" pool_wait_machines 2 60
+
+W="$POOL/work"
+mkdir -p "$W"
+chmod 755 "$W"
+X="$POOL/exec1/execute"
+# markers TAG: how many jobs marked their start; go TAG: let them end.
+markers() { ls "$X"/dir_*/"started.$1" 2>/dev/null | wc -l; }
+markers_are() { test "$(markers "$1")" -eq "$2"; }
+go() {
+	local d
+	for d in "$X"/dir_*; do
+		[ -e "$d/started.$1" ] && touch "$d/go"
+	done
+}
+cd "$W" || exit 1
+cm() { on cm "$@"; }
+submit() {
+	cm condor_submit "$1" 2>&1 |
+	    sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p'
+}
+in_history() { test -n "$(cm condor_history "$1" -af ProcId 2>/dev/null)"; }
+names() { cm condor_status -af Name 2>/dev/null | sort | tr '\n' ' '; }
+slot1() { cm condor_status -constraint 'Name == "slot1@exec1"' -af "$@" 2>/dev/null; }
+
+check "the 4-core machine is slot1@exec1, the other keeps its HOST name" \
+	wait_for 30 bash -c "[ \"\$(CONDOR_CONFIG=$POOL/cm/condor_config condor_status -af Name | sort | tr '\n' ' ')\" = 'exec2 slot1@exec1 ' ]"
+check "slot1 is partitionable with 4 cores and 8192 MiB" \
+	test "$(slot1 SlotType PartitionableSlot Cpus Memory TotalSlotCpus)" = "Partitionable true 4 8192 4"
+
+# wait.sh TAG: mark the start in the job's execute directory, which the
+# test sees from outside, then wait (at most 120 s) for the file "go"
+# the test puts there.
+cat >wait.sh <<'EOF'
+#!/bin/sh
+d=${_CONDOR_SCRATCH_DIR:-.}
+touch "$d/started.$1"
+i=0
+while [ ! -e "$d/go" ] && [ $i -lt 600 ]; do sleep 0.2; i=$((i + 1)); done
+[ -e "$d/go" ]
+EOF
+chmod 755 wait.sh
+
+# --- four 1-core jobs at once -----------------------------------------
+cat >four.sub <<'EOF'
+universe       = vanilla
+executable     = wait.sh
+arguments      = one
+request_cpus   = 1
+request_memory = 1024
+log            = four.log
+queue 4
+EOF
+C=$(submit four.sub)
+check "four 1-core jobs submitted" test -n "$C"
+check "all four run at once (four start markers)" \
+	wait_for 120 markers_are one 4
+check "four dynamic slots in condor_status" \
+	test "$(names)" = "exec2 slot1@exec1 slot1_1@exec1 slot1_2@exec1 slot1_3@exec1 slot1_4@exec1 "
+check "... each Dynamic, Claimed, 1 core, 1024 MiB" bash -c \
+	"[ \"\$(CONDOR_CONFIG=$POOL/cm/condor_config condor_status -constraint 'SlotType == \"Dynamic\"' -af SlotType State Cpus Memory | sort -u)\" = 'Dynamic Claimed 1 1024' ]"
+check "slot1 has nothing left but memory" \
+	test "$(slot1 Cpus Memory)" = "0 4096"
+go one
+ok=1
+for i in 0 1 2 3; do
+	wait_for 90 in_history "$C.$i" || ok=0
+done
+check "the four jobs complete" test $ok = 1
+check "the user log's SlotName names the dynamic slots" \
+	test "$(grep -c 'SlotName: slot1_[1-4]@exec1$' four.log)" = 4
+check "the dynamic slots leave condor_status" \
+	wait_for 30 bash -c "[ \"\$(CONDOR_CONFIG=$POOL/cm/condor_config condor_status -af Name | sort | tr '\n' ' ')\" = 'exec2 slot1@exec1 ' ]"
+check "slot1 is whole again" wait_for 30 bash -c \
+	"[ \"\$(CONDOR_CONFIG=$POOL/cm/condor_config condor_status -constraint 'Name == \"slot1@exec1\"' -af Cpus Memory)\" = '4 8192' ]"
+
+# --- one 4-core job alone ------------------------------------------------
+cat >big.sub <<'EOF'
+universe       = vanilla
+executable     = wait.sh
+arguments      = big
+request_cpus   = 4
+request_memory = 2048
+log            = big.log
+queue
+EOF
+B=$(submit big.sub)
+check "a 4-core job starts" wait_for 120 markers_are big 1
+check "slot1 shows Cpus 0 while it runs" \
+	wait_for 20 bash -c "[ \"\$(CONDOR_CONFIG=$POOL/cm/condor_config condor_status -constraint 'Name == \"slot1@exec1\"' -af Cpus)\" = 0 ]"
+check "its dynamic slot has the 4 cores" \
+	test "$(cm condor_status -constraint 'SlotType == "Dynamic"' -af Cpus Memory 2>/dev/null)" = "4 2048"
+go big
+check "the 4-core job completes" wait_for 90 in_history "$B.0"
+
+# --- more memory than any machine has ------------------------------------
+cat >huge.sub <<'EOF'
+universe       = vanilla
+executable     = wait.sh
+arguments      = huge
+request_memory = 100000
+queue
+EOF
+H=$(submit huge.sub)
+check "a job asking 100000 MiB is queued" test -n "$H"
+cm condor_reschedule >/dev/null 2>&1
+sleep 3
+check "... and stays idle" \
+	bash -c "CONDOR_CONFIG=$POOL/cm/condor_config condor_q $H.0 -af JobStatus | grep -qx '[01]'"
+cm condor_q -analyze "$H.0" >analyze.out 2>&1
+check "condor_q -analyze names the memory" grep -q \
+	'^RequestMemory = 100000 MiB: no machine has that much Memory (largest: 8192)$' \
+	analyze.out
+check "slot1 is whole at the end" \
+	test "$(slot1 Cpus Memory)" = "4 8192"
+
+pool_stop
+exit $((POOL_FAILS > 0))
