@@ -75,6 +75,7 @@ enum kw {
 	KW_ON_EXIT_HOLD,
 	KW_ON_EXIT_REMOVE,
 	KW_MAX_RETRIES,
+	KW_REQUEST_GPUS,
 	NKW
 };
 
@@ -111,6 +112,7 @@ static const struct keyword {
 	{ "on_exit_hold",		KW_ON_EXIT_HOLD },
 	{ "on_exit_remove",		KW_ON_EXIT_REMOVE },
 	{ "max_retries",		KW_MAX_RETRIES },
+	{ "request_gpus",		KW_REQUEST_GPUS },
 	/* HTCondor's file transfer switches: files always travel here. */
 	{ "should_transfer_files",	-1 },
 	{ "when_to_transfer_output",	-1 },
@@ -126,7 +128,7 @@ static const char *kw_names[NKW] = {
 	"image_size", "allowed_job_duration", "request_memory",
 	"request_cpus", "request_disk", "batch_name", "periodic_hold",
 	"periodic_remove", "periodic_release", "on_exit_hold",
-	"on_exit_remove", "max_retries",
+	"on_exit_remove", "max_retries", "request_gpus",
 };
 
 /* TEXT, an amount with an optional unit (K, KB, M, MB, G, GB, T, TB,
@@ -182,6 +184,21 @@ cpus(const char *text)
 	while (*end == ' ' || *end == '\t')
 		end++;
 	return errno != 0 || end == text || *end != '\0' || v < 1 ||
+	    v > 4096 ? -1 : v;
+}
+
+/* request_gpus: a whole number of GPUs, 0 or more; -1 if not one. */
+static long long
+gpus(const char *text)
+{
+	long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoll(text, &end, 10);
+	while (*end == ' ' || *end == '\t')
+		end++;
+	return errno != 0 || end == text || *end != '\0' || v < 0 ||
 	    v > 4096 ? -1 : v;
 }
 
@@ -1496,6 +1513,10 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 		if (kv[KW_REQUEST_CPUS].text != NULL &&
 		    !refs_name(refs.data, "Cpus"))
 			buf_printf(&b, " && (TARGET.Cpus >= RequestCpus)");
+		if (kv[KW_REQUEST_GPUS].text != NULL &&
+		    gpus(kv[KW_REQUEST_GPUS].text) > 0 &&
+		    !refs_name(refs.data, "GPUs"))
+			buf_printf(&b, " && (TARGET.GPUs >= RequestGpus)");
 		if (jattrs_put(p, j, "Requirements", xstrdup(b.data),
 		    k->deps, k->line) == -1)
 			goto out;
@@ -1656,6 +1677,18 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 	    KW_REQUEST_DISK, "RequestDisk", disk_kb,
 	    "a positive amount of disk (KB, or with KB, MB, GB or TB)") == -1)
 		goto out;
+	/* RequestGpus only when some are asked for. */
+	k = &kv[KW_REQUEST_GPUS];
+	if (WANT(k->deps) && k->text != NULL && *k->text != '\0') {
+		if ((v = gpus(k->text)) < 0) {
+			perr(p, k->line, "request_gpus must be a whole number "
+			    "of GPUs, 0 or more, not \"%s\"", shown(k->text,
+			    shownbuf, sizeof(shownbuf)));
+			goto out;
+		}
+		if (v > 0)
+			put_int(p, j, "RequestGpus", v, k->deps, k->line);
+	}
 	if (WANT(kv[KW_ALLOWED_JOB_DURATION].deps) && put_amount(p, j, kv,
 	    KW_ALLOWED_JOB_DURATION, "AllowedJobDuration", seconds,
 	    "a positive number of seconds") == -1)
