@@ -4,13 +4,15 @@
 # jobs run on it at once (each writes a start marker, then waits for a
 # file the test makes only once all four markers are there), each in a
 # dynamic slot slot1_N@exec1 named in the user log; then one 4-core job
-# runs alone (slot1 shows Cpus 0 meanwhile); a job asking more memory
+# runs alone (slot1 shows Cpus 0 meanwhile); a job with request_gpus
+# finds its GPU in CUDA_VISIBLE_DEVICES; condor_vacate of the host sends
+# every job of it away; a job asking more memory
 # than any machine has stays idle and condor_q -analyze names the
 # memory; the dynamic slots leave condor_status with their jobs and
 # slot1 is whole again; a startd with the default NUM_CPUS keeps its
 # one ad named HOST.
 #
-# checks: 21
+# checks: 28
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -19,7 +21,8 @@ chmod 755 "$POOL"
 pool_config 'START : TRUE' 'STARTER_UPDATE_INTERVAL = 1' \
 	'STARTER_TIMEOUT = 20' 'VACATE_GRACE = 2'
 pool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD"
-pool_host exec1 "MASTER, STARTD" 'NUM_CPUS = 4' 'MEMORY = 8192'
+pool_host exec1 "MASTER, STARTD" 'NUM_CPUS = 4' 'MEMORY = 8192' \
+	'MACHINE_RESOURCE_GPUs = 2'
 # A whole machine that takes no job: only its ad is looked at.
 pool_host exec2 "MASTER, STARTD" 'START : FALSE' 'MEMORY = 4096'
 pool_start
@@ -54,6 +57,7 @@ check "the 4-core machine is slot1@exec1, the other keeps its HOST name" \
 	wait_for 30 bash -c "[ \"\$(CONDOR_CONFIG=$POOL/cm/condor_config condor_status -af Name | sort | tr '\n' ' ')\" = 'exec2 slot1@exec1 ' ]"
 check "slot1 is partitionable with 4 cores and 8192 MiB" \
 	test "$(slot1 SlotType PartitionableSlot Cpus Memory TotalSlotCpus)" = "Partitionable true 4 8192 4"
+check "slot1 offers 2 GPUs" test "$(slot1 GPUs TotalSlotGPUs)" = "2 2"
 
 # wait.sh TAG: mark the start in the job's execute directory, which the
 # test sees from outside, then wait (at most 120 s) for the file "go"
@@ -119,6 +123,54 @@ check "its dynamic slot has the 4 cores" \
 	test "$(cm condor_status -constraint 'SlotType == "Dynamic"' -af Cpus Memory 2>/dev/null)" = "4 2048"
 go big
 check "the 4-core job completes" wait_for 90 in_history "$B.0"
+
+# --- a GPU ---------------------------------------------------------------
+cat >gpu.sh <<'EOF'
+#!/bin/sh
+echo "CUDA=$CUDA_VISIBLE_DEVICES NAMES=$_CONDOR_AssignedGPUs"
+EOF
+chmod 755 gpu.sh
+cat >gpu.sub <<'EOF'
+universe     = vanilla
+executable   = gpu.sh
+request_gpus = 1
+output       = gpu.out
+queue
+EOF
+G=$(submit gpu.sub)
+check "a job asking for a GPU completes" wait_for 90 in_history "$G.0"
+check "... with its GPU in its environment" grep -qx "CUDA=0 NAMES=GPU-0" gpu.out
+
+# --- condor_vacate of the host ---------------------------------------------
+cat >vac.sub <<'EOF'
+universe     = vanilla
+executable   = wait.sh
+arguments    = vac
+log          = vac.log
+queue 2
+EOF
+V=$(submit vac.sub)
+check "two jobs run" wait_for 120 markers_are vac 2
+first=$(ls -d "$X"/dir_* 2>/dev/null)
+# rerun: both jobs marked their start again, in new directories.
+rerun() {
+	local n=0 d
+	for d in "$X"/dir_*; do
+		[ -e "$d/started.vac" ] || continue
+		grep -qxF "$d" <<<"$first" || n=$((n + 1))
+	done
+	[ $n -eq 2 ]
+}
+check "condor_vacate exec1 is obeyed" cm condor_vacate exec1
+evictions() { test "$(grep -c '^004 ' vac.log)" -ge 2; }
+check "... and both jobs are evicted" wait_for 60 evictions
+wait_for 120 rerun
+go vac
+ok=1
+for i in 0 1; do
+	wait_for 120 in_history "$V.$i" || ok=0
+done
+check "they run again and complete" test $ok = 1
 
 # --- more memory than any machine has ------------------------------------
 cat >huge.sub <<'EOF'
