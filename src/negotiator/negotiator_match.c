@@ -17,7 +17,8 @@
  * startd too old to count claims is waited for as before: until it has
  * advertised in a later second than the match.  A match whose claim
  * never comes (its shadow failed) frees the machine after
- * MATCH_CLAIM_WAIT seconds.
+ * MATCH_CLAIM_WAIT seconds.  A partitionable slot given N jobs in one
+ * cycle waits until its NumClaims has moved by N.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -138,13 +139,22 @@ ad_int_or(const struct ad *ad, const char *name, long long dflt)
 static void
 recent_note(const char *name, const struct ad *machine)
 {
+	long long claims, extra = 0;
+	size_t i;
+
 	if (nrecent == caprecent) {
 		caprecent = caprecent ? caprecent * 2 : 64;
 		recent = xreallocarray(recent, caprecent, sizeof(*recent));
 	}
+	/* A partitionable slot matched N times this cycle is settled
+	 * once its ad shows all N claims. */
+	for (i = 0; i < nrecent; i++)
+		if (strcmp(recent[i].name, name) == 0)
+			extra++;
+	claims = ad_int_or(machine, "NumClaims", -1);
 	recent[nrecent].name = xstrdup(name);
 	recent[nrecent].when = time(NULL);
-	recent[nrecent].claims = ad_int_or(machine, "NumClaims", -1);
+	recent[nrecent].claims = claims >= 0 ? claims + extra : -1;
 	recent[nrecent].started = ad_int_or(machine, "DaemonStartTime", -1);
 	nrecent++;
 }
