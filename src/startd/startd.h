@@ -79,16 +79,17 @@ double	console_watch_latest(void);
 double	kbdd_latest(void);
 
 /*
- * startd_load.c: the load the job causes.  load_sample follows the
- * process tree under STARTER (0: no job; the average then decays) and
+ * startd_load.c: the load the jobs cause.  load_sample follows the
+ * process trees under the N STARTERS (none: no job; the average then
+ * decays) and
  * moves CondorLoadAvg on by the time its processes were running or
  * waiting to run since the last sample: what they add to the kernel's
  * load average, averaged the same way.  load_condor_avg: the result.
- * load_job_stopped: 1 if every process of the job (the starter aside)
+ * load_job_stopped: 1 if every process of the jobs (starters aside)
  * was stopped at the last sample, 0 if one was not, -1 if the job had
  * no process then.
  */
-void	load_sample(pid_t starter);
+void	load_sample(const pid_t *starters, size_t n);
 double	load_condor_avg(void);
 int	load_job_stopped(void);
 
@@ -146,6 +147,7 @@ enum policy_action policy_claim_action(enum startd_state state,
  */
 int	claim_active(void);
 pid_t	claim_starter_pid(void);
+size_t	claim_starter_pids(pid_t *pids, size_t max);
 void	claim_add_attrs(struct ad *);
 int	claim_child_exit(pid_t pid, int status);
 int	claim_policy(const struct ad *machine);

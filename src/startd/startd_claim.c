@@ -178,6 +178,19 @@ claim_starter_pid(void)
 	return 0;
 }
 
+size_t
+claim_starter_pids(pid_t *pids, size_t max)
+{
+	size_t n = 0;
+	int i, lo, hi;
+
+	slot_range(&lo, &hi);
+	for (i = lo; i <= hi && n < max; i++)
+		if (active(&slots[i]))
+			pids[n++] = slots[i].pid;
+	return n;
+}
+
 void
 claim_carved(struct slot_res *r)
 {
@@ -490,12 +503,12 @@ claim_policy_one(struct claim *c, const struct ad *my)
 	 * Suspended, but is the job stopped?  The order may have come
 	 * before the starter could hear it, or before the job existed
 	 * (the starter was still fetching it): say it again.  The starter
-	 * ignores the order for a job it already stopped.  Only the first
-	 * starter's tree is sampled (startd_load.c).
+	 * ignores the order for a job it already stopped.  On a
+	 * partitionable machine every job's processes are sampled
+	 * together (startd_load.c).
 	 */
 	if (s == STATE_SUSPENDED && (c->stop_sent == 0 ||
-	    (c->pid == claim_starter_pid() && load_job_stopped() == 0 &&
-	    monotime() - c->stop_sent >= 1.0)))
+	    (load_job_stopped() == 0 && monotime() - c->stop_sent >= 1.0)))
 		send_stop(c);
 	return 0;
 }

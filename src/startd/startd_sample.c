@@ -206,6 +206,8 @@ sample_console(struct machine_sample *s)
 void
 sample_machine(struct machine_sample *s)
 {
+	pid_t starters[SLOTS_MAX + 1];
+
 	machine_arch(s->arch, sizeof(s->arch));
 	machine_opsys(s->opsys, sizeof(s->opsys));
 	s->total_cpus = machine_ncpus();
@@ -215,6 +217,6 @@ sample_machine(struct machine_sample *s)
 	sample_memory(s);
 	sample_disk(s);
 	sample_console(s);
-	load_sample(claim_starter_pid());
+	load_sample(starters, claim_starter_pids(starters, SLOTS_MAX + 1));
 	s->condor_loadavg = load_condor_avg();
 }
