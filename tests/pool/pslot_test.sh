@@ -6,13 +6,15 @@
 # dynamic slot slot1_N@exec1 named in the user log; then one 4-core job
 # runs alone (slot1 shows Cpus 0 meanwhile); a job with request_gpus
 # finds its GPU in CUDA_VISIBLE_DEVICES; condor_vacate of the host sends
-# every job of it away; a job asking more memory
+# every job of it away; when the owner comes back every dynamic slot
+# is suspended, and continues when the owner leaves; a job asking more
+# memory
 # than any machine has stays idle and condor_q -analyze names the
 # memory; the dynamic slots leave condor_status with their jobs and
 # slot1 is whole again; a startd with the default NUM_CPUS keeps its
-# one ad named HOST.
+# one ad named HOST; a startd that stops withdraws all its slots' ads.
 #
-# checks: 28
+# checks: 34
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -22,7 +24,7 @@ pool_config 'START : TRUE' 'STARTER_UPDATE_INTERVAL = 1' \
 	'STARTER_TIMEOUT = 20' 'VACATE_GRACE = 2'
 pool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD"
 pool_host exec1 "MASTER, STARTD" 'NUM_CPUS = 4' 'MEMORY = 8192' \
-	'MACHINE_RESOURCE_GPUs = 2'
+	'MACHINE_RESOURCE_GPUs = 2' 'CONTINUE : KeyboardIdle > 2'
 # A whole machine that takes no job: only its ad is looked at.
 pool_host exec2 "MASTER, STARTD" 'START : FALSE' 'MEMORY = 4096'
 pool_start
@@ -172,6 +174,36 @@ for i in 0 1; do
 done
 check "they run again and complete" test $ok = 1
 
+# --- the owner comes back ---------------------------------------------------
+cat >own.sub <<'EOF'
+universe     = vanilla
+executable   = wait.sh
+arguments    = own
+queue 2
+EOF
+O=$(submit own.sub)
+check "two jobs run before the owner comes" wait_for 120 markers_are own 2
+# The owner types: the console device is touched until the test stops.
+(while :; do touch "$POOL/exec1/tty"; sleep 0.3; done) &
+TOUCHER=$!
+dyn_states() {
+	cm condor_status -constraint 'SlotType == "Dynamic"' -af State \
+	    2>/dev/null | sort -u | tr '\n' ' '
+}
+states_are() { test "$(dyn_states)" = "$1 "; }
+check "the owner is back: every dynamic slot is Suspended" \
+	wait_for 30 states_are Suspended
+kill "$TOUCHER"
+wait "$TOUCHER" 2>/dev/null
+check "the owner left: every dynamic slot is Claimed again" \
+	wait_for 30 states_are Claimed
+go own
+ok=1
+for i in 0 1; do
+	wait_for 120 in_history "$O.$i" || ok=0
+done
+check "... and both jobs complete" test $ok = 1
+
 # --- more memory than any machine has ------------------------------------
 cat >huge.sub <<'EOF'
 universe       = vanilla
@@ -192,6 +224,20 @@ check "condor_q -analyze names the memory" grep -q \
 	analyze.out
 check "slot1 is whole at the end" \
 	test "$(slot1 Cpus Memory)" = "4 8192"
+
+# --- a startd that stops takes its ads with it ----------------------------
+names_are() { test "$(names)" = "$1"; }
+cat >end.sub <<'EOF'
+universe     = vanilla
+executable   = wait.sh
+arguments    = end
+queue
+EOF
+E=$(submit end.sub)
+check "a job runs before its startd stops" wait_for 120 markers_are end 1
+pool_stop_host exec1
+check "a stopped partitionable startd leaves no ad behind" \
+	wait_for 30 names_are "exec2 "
 
 pool_stop
 exit $((POOL_FAILS > 0))
