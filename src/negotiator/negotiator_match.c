@@ -343,9 +343,9 @@ op_vacate(const struct match_machine *m, const struct match_station *victim,
 {
 	struct cycle_ctx *x = arg;
 	status_x st;
-	char err[512], *addr;
+	char err[512], *addr, *type = NULL;
 	CLIENT *c;
-	int rc = -1;
+	int r, rc = -1;
 
 	if (ad_get_string(m->ad, "StartdIpAddr", &addr) == -1) {
 		log_warnx("cannot vacate %s: its ad has no StartdIpAddr",
@@ -359,10 +359,18 @@ op_vacate(const struct match_machine *m, const struct match_station *victim,
 		return -1;
 	}
 	memset(&st, 0, sizeof(st));
-	if (rpc_invoke(c, STARTD_VACATE, (xdrproc_t)rpc_xdr_nothing, NULL,
-	    (xdrproc_t)xdr_status_x, &st, err, sizeof(err)) == -1)
-		log_warnx("cannot vacate %s: STARTD_VACATE: %s", m->name,
-		    err);
+	/* A dynamic slot is vacated alone, not its whole machine. */
+	if (ad_get_string(m->ad, "SlotType", &type) == 0 &&
+	    strcmp(type, "Dynamic") == 0)
+		r = rpc_invoke(c, STARTD_VACATE_SLOT,
+		    (xdrproc_t)xdr_wrapstring, (char *)&m->name,
+		    (xdrproc_t)xdr_status_x, &st, err, sizeof(err));
+	else
+		r = rpc_invoke(c, STARTD_VACATE, (xdrproc_t)rpc_xdr_nothing,
+		    NULL, (xdrproc_t)xdr_status_x, &st, err, sizeof(err));
+	free(type);
+	if (r == -1)
+		log_warnx("cannot vacate %s: %s", m->name, err);
 	else if (st.code != 0)
 		log_warnx("%s refused to vacate: %s", m->name,
 		    st.message && *st.message ? st.message :

@@ -97,8 +97,9 @@
  *	Serves STARTD_PROG (include/startd_rpc.x) over TCP on STARTD_PORT
  *	(0: any free port) at BIND_ADDRESS: STARTD_NULL; STARTD_QUERY,
  *	which answers with the current machine ad (the caller must be in
- *	HOSTALLOW_READ); STARTD_REQUEST_CLAIM; STARTD_VACATE (the caller
- *	must be in HOSTALLOW_WRITE); STARTD_RELEASE_CLAIM.  Also serves
+ *	HOSTALLOW_READ); STARTD_REQUEST_CLAIM; STARTD_VACATE and
+ *	STARTD_VACATE_SLOT (one slot's job; the caller must be in
+ *	HOSTALLOW_WRITE); STARTD_RELEASE_CLAIM.  Also serves
  *	STARTD_NULL, STARTD_QUERY and STARTD_KBDD_ACTIVITY (condor_kbdd's
  *	reports, refused over TCP) to local callers on the Unix-domain
  *	socket $(LOG)/.startd_socket.  Sends its ad (ADTYPE_STARTD) to the

@@ -996,6 +996,54 @@ startd_vacate_1_svc(void *arg, status_x *res, struct svc_req *req)
 	return TRUE;
 }
 
+bool_t
+startd_vacate_slot_1_svc(char **arg, status_x *res, struct svc_req *req)
+{
+	struct claim *c = NULL;
+	char from[64], why[128], name[256];
+	int i, lo, hi;
+
+	memset(res, 0, sizeof(*res));
+	rpc_caller_ip(req, from, sizeof(from));
+	if (!rpc_host_allowed(req, "HOSTALLOW_WRITE")) {
+		log_warnx("vacate of a slot from %s refused (HOSTALLOW_WRITE)",
+		    from);
+		rpc_status(res, EPERM, "not allowed to vacate this machine");
+		return TRUE;
+	}
+	/* The partitionable slot's own name: the machine, as a whole. */
+	if (*arg != NULL && startd_partitionable() && strncmp(*arg, "slot1@",
+	    6) == 0 && strcmp(*arg + 6, startd_host_name()) == 0)
+		return startd_vacate_1_svc(NULL, res, req);
+	slot_range(&lo, &hi);
+	for (i = lo; i <= hi && *arg != NULL; i++) {
+		slot_name(&slots[i], name, sizeof(name));
+		if (active(&slots[i]) && strcmp(name, *arg) == 0)
+			c = &slots[i];
+	}
+	if (c == NULL) {
+		rpc_status(res, ENOENT, "no job runs in a slot named %s here",
+		    *arg != NULL ? *arg : "");
+		return TRUE;
+	}
+	snprintf(why, sizeof(why), "vacate request for %s from %s", *arg,
+	    from);
+	switch (claim_state(c)) {
+	case STATE_VACATING:
+	case STATE_KILLING:
+		rpc_status(res, 0, "job %s is already leaving", c->job_id);
+		break;
+	default:
+		if (claim_vacate(c, why) == -1)
+			rpc_status(res, EAGAIN, "cannot vacate job %s",
+			    c->job_id);
+		else
+			rpc_status(res, 0, "vacating job %s", c->job_id);
+		break;
+	}
+	return TRUE;
+}
+
 /* Compare without leaking where the first difference is. */
 static int
 capability_equal(const char *a, const char *b)

@@ -14,7 +14,7 @@
 # slot1 is whole again; a startd with the default NUM_CPUS keeps its
 # one ad named HOST; a startd that stops withdraws all its slots' ads.
 #
-# checks: 34
+# checks: 38
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -173,6 +173,41 @@ for i in 0 1; do
 	wait_for 120 in_history "$V.$i" || ok=0
 done
 check "they run again and complete" test $ok = 1
+
+# --- condor_vacate of one dynamic slot -------------------------------------
+cat >one.sub <<'EOF'
+universe     = vanilla
+executable   = wait.sh
+arguments    = sv
+log          = sv.log
+queue 2
+EOF
+S=$(submit one.sub)
+check "two jobs run, in two dynamic slots" wait_for 120 markers_are sv 2
+first=$(ls -d "$X"/dir_* 2>/dev/null)
+victim=$(cm condor_status -constraint 'SlotType == "Dynamic"' -af Name 2>/dev/null | head -1)
+check "condor_vacate $victim is obeyed" cm condor_vacate "$victim"
+one_eviction() { test "$(grep -c '^004 ' sv.log)" -ge 1; }
+wait_for 60 one_eviction
+# again: the evicted job marked its start anew, the other never left.
+again() {
+	local n=0 fresh=0 d
+	for d in "$X"/dir_*; do
+		[ -e "$d/started.sv" ] || continue
+		n=$((n + 1))
+		grep -qxF "$d" <<<"$first" || fresh=$((fresh + 1))
+	done
+	[ $n -eq 2 ] && [ $fresh -eq 1 ]
+}
+check "only that slot's job was evicted and it runs again" \
+	wait_for 120 again
+go sv
+ok=1
+for i in 0 1; do
+	wait_for 120 in_history "$S.$i" || ok=0
+done
+check "both complete, one evicted once" bash -c \
+	"[ $ok = 1 ] && [ \$(grep -c '^004 ' sv.log) = 1 ]"
 
 # --- the owner comes back ---------------------------------------------------
 cat >own.sub <<'EOF'
