@@ -135,6 +135,7 @@ bin/condor_%: obj/src/tools/condor_%.o $(LIBTOOLS) $(LIBS)
 UNIT_OBJ_jobargs := obj/src/starter/starter_jobargs.o
 UNIT_OBJ_mail := obj/src/shadow/shadow_mail.o
 UNIT_OBJ_negotiator_match := obj/src/negotiator/negotiator_matchmaker.o
+UNIT_OBJ_negotiator_pslot := obj/src/negotiator/negotiator_matchmaker.o
 UNIT_OBJ_negotiator_updown := obj/src/negotiator/negotiator_updown.o
 UNIT_OBJ_startd_policy := obj/src/startd/startd_owner.o
 UNIT_OBJ_submit := obj/src/starter/starter_jobargs.o

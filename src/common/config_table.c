@@ -129,6 +129,14 @@ const struct config_default config_defaults[] = {
 	{ "STARTD_ATTRS", "",
 	    "settings the startd adds to its machine ad as they are written "
 	    "(names, comma or space separated; HasMatlab = True)", 0 },
+	{ "NUM_CPUS", "1",
+	    "cores the startd offers; above 1 its machine is one "
+	    "partitionable slot that each claim carves a slot from", 0 },
+	{ "MEMORY", NULL,
+	    "MiB of memory the startd offers (default: the physical memory "
+	    "detected)", 0 },
+	{ "MACHINE_RESOURCE_GPUs", "0",
+	    "GPUs the startd offers (ids GPU-0, GPU-1, ...)", 0 },
 	{ "SCHEDD_INTERVAL", "60",
 	    "seconds between the schedd's ads to the collector", 0 },
 	{ "PERIODIC_EXPR_INTERVAL", "60",

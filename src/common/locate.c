@@ -54,7 +54,9 @@ daemon_locate(const char *kind, const char *host, char *err, size_t errlen)
 			return addr;
 		host = param("HOST");
 	}
-	/* Name == "host", with the name quoted and escaped. */
+	/* Name == "host", with the name quoted and escaped; a startd
+	 * also by Machine, since a partitionable machine's slots are
+	 * named slot1@host, slot1_1@host... */
 	buf_init(&c);
 	buf_adds(&c, "Name == \"");
 	for (p = host; *p; p++) {
@@ -63,6 +65,15 @@ daemon_locate(const char *kind, const char *host, char *err, size_t errlen)
 		buf_addc(&c, *p);
 	}
 	buf_adds(&c, "\"");
+	if (k->adtype == ADTYPE_STARTD) {
+		buf_adds(&c, " || Machine == \"");
+		for (p = host; *p; p++) {
+			if (*p == '"' || *p == '\\')
+				buf_addc(&c, '\\');
+			buf_addc(&c, *p);
+		}
+		buf_adds(&c, "\"");
+	}
 	n = collector_query(k->adtype, c.data, &ads, err, errlen);
 	buf_free(&c);
 	if (n < 0)

@@ -86,6 +86,7 @@ enum kw {
 	KW_SUCCESS_EXIT_CODE,
 	KW_JOB_MAX_VACATE_TIME,
 	KW_JOB_LEASE_DURATION,
+	KW_REQUEST_GPUS,
 	NKW
 };
 
@@ -133,6 +134,7 @@ static const struct keyword {
 	{ "success_exit_code",		KW_SUCCESS_EXIT_CODE },
 	{ "job_max_vacate_time",	KW_JOB_MAX_VACATE_TIME },
 	{ "job_lease_duration",		KW_JOB_LEASE_DURATION },
+	{ "request_gpus",		KW_REQUEST_GPUS },
 	{ NULL,				0 }
 };
 
@@ -148,7 +150,7 @@ static const char *kw_names[NKW] = {
 	"when_to_transfer_output", "transfer_input_files",
 	"transfer_output_files", "transfer_output_remaps",
 	"transfer_executable", "retry_until", "success_exit_code",
-	"job_max_vacate_time", "job_lease_duration",
+	"job_max_vacate_time", "job_lease_duration", "request_gpus",
 };
 
 /* TEXT, an amount with an optional unit (K, KB, M, MB, G, GB, T, TB,
@@ -204,6 +206,21 @@ cpus(const char *text)
 	while (*end == ' ' || *end == '\t')
 		end++;
 	return errno != 0 || end == text || *end != '\0' || v < 1 ||
+	    v > 4096 ? -1 : v;
+}
+
+/* request_gpus: a whole number of GPUs, 0 or more; -1 if not one. */
+static long long
+gpus(const char *text)
+{
+	long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoll(text, &end, 10);
+	while (*end == ' ' || *end == '\t')
+		end++;
+	return errno != 0 || end == text || *end != '\0' || v < 0 ||
 	    v > 4096 ? -1 : v;
 }
 
@@ -1884,6 +1901,10 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 		if (kv[KW_REQUEST_CPUS].text != NULL &&
 		    !refs_name(refs.data, "Cpus"))
 			buf_printf(&b, " && (TARGET.Cpus >= RequestCpus)");
+		if (kv[KW_REQUEST_GPUS].text != NULL &&
+		    gpus(kv[KW_REQUEST_GPUS].text) > 0 &&
+		    !refs_name(refs.data, "GPUs"))
+			buf_printf(&b, " && (TARGET.GPUs >= RequestGpus)");
 		if (jattrs_put(p, j, "Requirements", xstrdup(b.data),
 		    k->deps, k->line) == -1)
 			goto out;
@@ -2082,6 +2103,18 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 	    KW_REQUEST_DISK, "RequestDisk", disk_kb,
 	    "a positive amount of disk (KB, or with KB, MB, GB or TB)") == -1)
 		goto out;
+	/* RequestGpus only when some are asked for. */
+	k = &kv[KW_REQUEST_GPUS];
+	if (WANT(k->deps) && k->text != NULL && *k->text != '\0') {
+		if ((v = gpus(k->text)) < 0) {
+			perr(p, k->line, "request_gpus must be a whole number "
+			    "of GPUs, 0 or more, not \"%s\"", shown(k->text,
+			    shownbuf, sizeof(shownbuf)));
+			goto out;
+		}
+		if (v > 0)
+			put_int(p, j, "RequestGpus", v, k->deps, k->line);
+	}
 	if (WANT(kv[KW_ALLOWED_JOB_DURATION].deps) && put_amount(p, j, kv,
 	    KW_ALLOWED_JOB_DURATION, "AllowedJobDuration", seconds,
 	    "a positive number of seconds") == -1)

@@ -17,7 +17,8 @@
  * startd too old to count claims is waited for as before: until it has
  * advertised in a later second than the match.  A match whose claim
  * never comes (its shadow failed) frees the machine after
- * MATCH_CLAIM_WAIT seconds.
+ * MATCH_CLAIM_WAIT seconds.  A partitionable slot given N jobs in one
+ * cycle waits until its NumClaims has moved by N.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -138,13 +139,22 @@ ad_int_or(const struct ad *ad, const char *name, long long dflt)
 static void
 recent_note(const char *name, const struct ad *machine)
 {
+	long long claims, extra = 0;
+	size_t i;
+
 	if (nrecent == caprecent) {
 		caprecent = caprecent ? caprecent * 2 : 64;
 		recent = xreallocarray(recent, caprecent, sizeof(*recent));
 	}
+	/* A partitionable slot matched N times this cycle is settled
+	 * once its ad shows all N claims. */
+	for (i = 0; i < nrecent; i++)
+		if (strcmp(recent[i].name, name) == 0)
+			extra++;
+	claims = ad_int_or(machine, "NumClaims", -1);
 	recent[nrecent].name = xstrdup(name);
 	recent[nrecent].when = time(NULL);
-	recent[nrecent].claims = ad_int_or(machine, "NumClaims", -1);
+	recent[nrecent].claims = claims >= 0 ? claims + extra : -1;
 	recent[nrecent].started = ad_int_or(machine, "DaemonStartTime", -1);
 	nrecent++;
 }
@@ -271,10 +281,11 @@ op_match(struct match_station *s, const struct ad *job,
     const struct match_machine *m, void *arg)
 {
 	struct cycle_ctx *x = arg;
+	struct ad *view = NULL;
 	match_x a;
 	status_x st;
 	long long cl = -1, pr = -1;
-	char err[512];
+	char err[512], *id = NULL;
 	CLIENT *c;
 	int rc;
 
@@ -289,10 +300,25 @@ op_match(struct match_station *s, const struct ad *job,
 	a.id.proc = (int)pr;
 	/* The schedd needs only where the machine is, its name, and the
 	 * claim id its shadow will present. */
-	ad_to_xdr_view(m->ad, match_machine_attrs, 3, &a.machine);
+	if (m->partitionable) {
+		/* This job's own claim id of the slot's. */
+		view = ad_copy(m->ad);
+		id = match_claim_id(m);
+		if (id != NULL)
+			ad_set_string(view, AUTH_CLAIM_ID_ATTR, id);
+		else
+			ad_delete(view, AUTH_CLAIM_ID_ATTR);
+	}
+	ad_to_xdr_view(view != NULL ? view : m->ad, match_machine_attrs, 3,
+	    &a.machine);
 	rc = rpc_invoke(c, SCHEDD_MATCH, (xdrproc_t)xdr_match_x, &a,
 	    (xdrproc_t)xdr_status_x, &st, err, sizeof(err));
 	ad_x_free_view(&a.machine);
+	ad_free(view);
+	if (id != NULL) {
+		explicit_bzero(id, strlen(id));
+		free(id);
+	}
 	if (rc == -1) {
 		log_warnx("station %s: SCHEDD_MATCH: %s; skipped this cycle",
 		    s->name, err);
@@ -317,9 +343,9 @@ op_vacate(const struct match_machine *m, const struct match_station *victim,
 {
 	struct cycle_ctx *x = arg;
 	status_x st;
-	char err[512], *addr;
+	char err[512], *addr, *type = NULL;
 	CLIENT *c;
-	int rc = -1;
+	int r, rc = -1;
 
 	if (ad_get_string(m->ad, "StartdIpAddr", &addr) == -1) {
 		log_warnx("cannot vacate %s: its ad has no StartdIpAddr",
@@ -333,10 +359,18 @@ op_vacate(const struct match_machine *m, const struct match_station *victim,
 		return -1;
 	}
 	memset(&st, 0, sizeof(st));
-	if (rpc_invoke(c, STARTD_VACATE, (xdrproc_t)rpc_xdr_nothing, NULL,
-	    (xdrproc_t)xdr_status_x, &st, err, sizeof(err)) == -1)
-		log_warnx("cannot vacate %s: STARTD_VACATE: %s", m->name,
-		    err);
+	/* A dynamic slot is vacated alone, not its whole machine. */
+	if (ad_get_string(m->ad, "SlotType", &type) == 0 &&
+	    strcmp(type, "Dynamic") == 0)
+		r = rpc_invoke(c, STARTD_VACATE_SLOT,
+		    (xdrproc_t)xdr_wrapstring, (char *)&m->name,
+		    (xdrproc_t)xdr_status_x, &st, err, sizeof(err));
+	else
+		r = rpc_invoke(c, STARTD_VACATE, (xdrproc_t)rpc_xdr_nothing,
+		    NULL, (xdrproc_t)xdr_status_x, &st, err, sizeof(err));
+	free(type);
+	if (r == -1)
+		log_warnx("cannot vacate %s: %s", m->name, err);
 	else if (st.code != 0)
 		log_warnx("%s refused to vacate: %s", m->name,
 		    st.message && *st.message ? st.message :

@@ -7,10 +7,12 @@
 #include <string.h>
 
 #include "ad.h"
+#include "auth.h"
 #include "buf.h"
 #include "expr.h"
 #include "log.h"
 #include "negotiator_matchmaker.h"
+#include "slot.h"
 #include "xalloc.h"
 
 /*
@@ -123,10 +125,18 @@ machine_cmp(const void *a, const void *b)
 int
 match_machine_init(struct match_machine *m, const struct ad *ad)
 {
+	int part = 0;
+
 	memset(m, 0, sizeof(*m));
 	if (ad_get_string(ad, "Name", &m->name) == -1)
 		return -1;
 	m->ad = ad;
+	if (ad_get_bool(ad, "PartitionableSlot", &part) == 0 && part) {
+		/* Each match of this cycle takes from this copy. */
+		m->partitionable = 1;
+		m->own = ad_copy(ad);
+		m->ad = m->own;
+	}
 	if (ad_get_string(ad, "State", &m->state) == -1)
 		m->state = xstrdup("Unknown");
 	if (ad_get_string(ad, "RemoteSchedd", &m->remote_schedd) == -1)
@@ -140,6 +150,7 @@ match_machine_free(struct match_machine *m)
 	free(m->name);
 	free(m->state);
 	free(m->remote_schedd);
+	ad_free(m->own);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -213,6 +224,53 @@ match_best_machine(const struct ad *job, struct match_machine *machines,
 		}
 	}
 	return best;
+}
+
+char *
+match_claim_id(const struct match_machine *m)
+{
+	char *ids, *p, *id;
+	size_t n;
+
+	if (ad_get_string(m->ad, AUTH_CLAIM_ID_ATTR, &ids) == -1)
+		return NULL;
+	for (p = ids; *p == ' '; p++)
+		;
+	n = strcspn(p, " ");
+	id = n > 0 ? xstrndup(p, n) : NULL;
+	explicit_bzero(ids, strlen(ids));
+	free(ids);
+	return id;
+}
+
+int
+match_pslot_take(struct match_machine *m, const struct ad *job)
+{
+	struct slot_res room, want;
+	char why[256], *ids, *p;
+	int more;
+
+	if (!m->partitionable || m->own == NULL)
+		return 0;
+	slot_ad_res(m->own, &room);
+	if (slot_request(job, m->own, &want, why, sizeof(why)) == -1)
+		return 0;
+	slot_take(&room, &want);
+	slot_ad_set_res(m->own, &room);
+	more = room.cpus >= 1 && room.memory >= 1;
+	if (ad_get_string(m->own, AUTH_CLAIM_ID_ATTR, &ids) == -1)
+		return 0;
+	for (p = ids; *p == ' '; p++)
+		;
+	p += strcspn(p, " ");
+	while (*p == ' ')
+		p++;
+	if (*p == '\0')
+		more = 0;
+	ad_set_string(m->own, AUTH_CLAIM_ID_ATTR, p);
+	explicit_bzero(ids, strlen(ids));
+	free(ids);
+	return more;
 }
 
 /* "C.P" of a job ad, for the log. */
@@ -372,19 +430,24 @@ serve_turn(struct match_cycle *c, const struct match_ops *ops,
 		m = &c->machines[i];
 		r = ops->match(s, job, m, ops->arg);
 		job_id_text(job, id, sizeof(id));
-		ad_free(job);
 		if (r < 0) {
+			ad_free(job);
 			s->failed = s->done = 1;
 			return;
 		}
 		if (r > 0) {
+			ad_free(job);
 			log_info("%s refused the match of job %s with %s",
 			    s->name, id, m->name);
 			continue;
 		}
 		log_info("match: %s job %s -> %s", s->name, id, m->name);
-		m->used = 1;
-		(*nfree)--;
+		/* A partitionable slot stays on offer while it has room. */
+		if (!m->partitionable || !match_pslot_take(m, job)) {
+			m->used = 1;
+			(*nfree)--;
+		}
+		ad_free(job);
 		s->matches++;
 		c->matches++;
 		return;

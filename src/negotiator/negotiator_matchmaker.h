@@ -29,6 +29,12 @@
  *     one for the same station is still under way (struct
  *     match_pending).  When the vacated machine comes back Idle it is
  *     kept for that station during the cycle that sees it.
+ *   - A partitionable slot (PartitionableSlot = true) may take several
+ *     jobs in one cycle: each match takes the job's requests (slot.h)
+ *     from the cycle's copy of its ad, and its next claim id (ClaimId
+ *     holds one per core, space separated) is the one that job's
+ *     schedd gets.  It is given out no more once it has no core, no
+ *     memory or no claim id left.
  */
 #ifndef CONDOR_MATCH_H
 #define CONDOR_MATCH_H
@@ -76,10 +82,23 @@ struct match_machine {
 	char		*state;		/* "Idle", "Claimed", ... */
 	char		*remote_schedd;	/* station of its job, or NULL */
 
+	struct ad	*own;		/* a partitionable slot's copy */
+	int		 partitionable;
+
 	/* Set by match_negotiate. */
 	int		 used;		/* given out or vacated this cycle */
 	struct match_station *reserved;	/* kept for this station */
 };
+
+/*
+ * match_claim_id: the claim id the next job matched with M gets (the
+ * first of its ClaimId), allocated; NULL if it has none.
+ * match_pslot_take: partitionable M was matched with JOB: take JOB's
+ * requests from its resources and its first claim id from its ClaimId.
+ * Returns 1 if M may still take another job this cycle, 0 if not.
+ */
+char	*match_claim_id(const struct match_machine *m);
+int	 match_pslot_take(struct match_machine *m, const struct ad *job);
 
 /* A preemption under way: MACHINE is being vacated for STATION. */
 struct match_pending {

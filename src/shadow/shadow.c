@@ -695,7 +695,7 @@ claim_machine(const char *addr)
 	const char *host = param("HOST");
 	status_x res;
 	claim_x c;
-	char err[512];
+	char err[512], *slot;
 	CLIENT *cl;
 	int r;
 
@@ -729,6 +729,11 @@ claim_machine(const char *addr)
 	}
 	log_info("job %s: claimed %s (%s)", sj.id, sj.machine,
 	    res.message ? res.message : "");
+	/* A partitionable machine names the dynamic slot the job got. */
+	if (res.message != NULL && (slot = strstr(res.message, "; slot ")) !=
+	    NULL && slot[7] != '\0' && strlen(slot + 7) < 256 &&
+	    strcmp(slot + 7, sj.machine) != 0)
+		sj.machine = xstrdup(slot + 7);
 	xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
 	sj.claimed = 1;
 	sj.run_start = time(NULL);

@@ -114,7 +114,9 @@ shadow_hello_1_svc(hello_x *arg, hello_res_x *res, struct svc_req *req)
 	shadow_starter_alive();
 	log_info("job %s: starter pid %d on %s (%s) said hello", sj.id,
 	    arg->starter_pid, arg->starter_host, from);
-	if (strcmp(arg->starter_host, sj.machine) != 0)
+	if (strcmp(arg->starter_host, sj.machine) != 0 &&
+	    (strchr(sj.machine, '@') == NULL ||
+	    strcmp(arg->starter_host, strchr(sj.machine, '@') + 1) != 0))
 		log_warnx("job %s: the starter calls its host %s, the match "
 		    "said %s", sj.id, arg->starter_host, sj.machine);
 	/* The job starts from scratch this time: so does its output.  A

@@ -83,12 +83,23 @@
  *	that takes longer than RPC_TIMEOUT becomes SIGKILL.  When the
  *	starter exits the machine returns to Owner or Idle as START says.
  *
+ *	With NUM_CPUS above 1 the machine is partitionable: its ad is
+ *	slot1@HOST (SlotType "Partitionable"), whose Cpus, Memory, Disk and
+ *	GPUs are what is free (TotalSlotCpus... the whole) and whose State
+ *	follows START; its ClaimId holds one id per core.  Each claim whose
+ *	requests (RequestCpus, RequestMemory, RequestDisk, RequestGpus) fit
+ *	in what is free carves a dynamic slot slot1_N@HOST with its own ad,
+ *	state, job and starter, and AssignedGPUs; the owner policy is
+ *	applied to each with its own ad; its share returns to slot1 and its
+ *	ad is withdrawn when its starter exits (startd_claim.c).
+ *
  * PROTOCOL
  *	Serves STARTD_PROG (include/startd_rpc.x) over TCP on STARTD_PORT
  *	(0: any free port) at BIND_ADDRESS: STARTD_NULL; STARTD_QUERY,
  *	which answers with the current machine ad (the caller must be in
- *	HOSTALLOW_READ); STARTD_REQUEST_CLAIM; STARTD_VACATE (the caller
- *	must be in HOSTALLOW_WRITE); STARTD_RELEASE_CLAIM.  Also serves
+ *	HOSTALLOW_READ); STARTD_REQUEST_CLAIM; STARTD_VACATE and
+ *	STARTD_VACATE_SLOT (one slot's job; the caller must be in
+ *	HOSTALLOW_WRITE); STARTD_RELEASE_CLAIM.  Also serves
  *	STARTD_NULL, STARTD_QUERY and STARTD_KBDD_ACTIVITY (condor_kbdd's
  *	reports, refused over TCP) to local callers on the Unix-domain
  *	socket $(LOG)/.startd_socket.  Sends its ad (ADTYPE_STARTD) to the
@@ -107,7 +118,8 @@
  *	STARTD_UPDATE_INTERVAL, START, SUSPEND, CONTINUE, VACATE, KILL and
  *	the macros they use, STARTD_RANK, CONSOLE_DEVICES,
  *	LOAD_AVERAGE_FILE, EXECUTE, HOSTALLOW_READ, HOSTALLOW_WRITE,
- *	STARTER, VACATE_GRACE, RPC_TIMEOUT, LOG, STARTD_LOG.
+ *	STARTER, VACATE_GRACE, RPC_TIMEOUT, LOG, STARTD_LOG, NUM_CPUS,
+ *	MEMORY, MACHINE_RESOURCE_GPUs.
  *
  * FILES
  *	$(LOG)/StartLog, $(LOG)/.startd_address, $(LOG)/.startd_socket;
@@ -134,6 +146,7 @@
 #include "expr.h"
 #include "log.h"
 #include "rpcutil.h"
+#include "slot.h"
 #include "startd.h"
 #include "startd_rpc.h"
 #include "xalloc.h"
@@ -155,6 +168,8 @@ static long long	 update_seq;
 static int		 update_pending;	/* the last update failed */
 static long		 poll_timer, update_timer, activity_timer;
 static double		 last_activity_look;	/* monotime */
+static int		 partitionable;	/* NUM_CPUS > 1 at start-up */
+static long long	 total_cpus = 1, total_gpus;
 
 /* The dispatcher rpcgen writes in startd_rpc_svc.c. */
 void	startd_prog_1(struct svc_req *, SVCXPRT *);
@@ -221,7 +236,10 @@ startd_own_attr(const char *name)
 		"Requirements", "Rank", "UpdateSequenceNumber",
 		"DaemonStartTime", "JobId", "JobStart", "NumClaims",
 		"RemoteSchedd", "RemoteUser", "MyType", "LastHeardFrom",
-		"UpdatesTotal", "UpdatesLost",
+		"UpdatesTotal", "UpdatesLost", "GPUs", "AssignedGPUs",
+		"SlotType", "PartitionableSlot", "SlotID", "DSlotID",
+		"TotalSlotCpus", "TotalSlotMemory", "TotalSlotDisk",
+		"TotalSlotGPUs",
 	};
 	size_t i;
 
@@ -292,9 +310,15 @@ build_ad(const struct machine_sample *s)
 {
 	struct ad *ad = ad_new();
 	double noncondor = s->loadavg - s->condor_loadavg;
+	struct slot_res total, carved;
+	char name[256];
 	size_t i;
 
-	ad_set_string(ad, "Name", startd_host_name());
+	if (partitionable)
+		snprintf(name, sizeof(name), "slot1@%s", startd_host_name());
+	else
+		snprintf(name, sizeof(name), "%s", startd_host_name());
+	ad_set_string(ad, "Name", name);
 	ad_set_string(ad, "Machine", startd_host_name());
 	ad_set_string(ad, "Arch", s->arch);
 	ad_set_string(ad, "OpSys", s->opsys);
@@ -308,6 +332,27 @@ build_ad(const struct machine_sample *s)
 	ad_set_int(ad, "ConsoleIdle", s->console_idle);
 	ad_set_int(ad, "Cpus", s->cpus);
 	ad_set_int(ad, "TotalCpus", s->total_cpus);
+	if (s->gpus > 0)
+		ad_set_int(ad, "GPUs", s->gpus);
+	if (partitionable) {
+		/* What is still free; the whole in TotalSlot*. */
+		total.cpus = s->cpus;
+		total.memory = s->memory;
+		total.disk = s->disk;
+		total.gpus = s->gpus;
+		claim_carved(&carved);
+		ad_set_string(ad, "SlotType", "Partitionable");
+		ad_set_bool(ad, "PartitionableSlot", 1);
+		ad_set_int(ad, "SlotID", 1);
+		ad_set_int(ad, "TotalSlotCpus", total.cpus);
+		ad_set_int(ad, "TotalSlotMemory", total.memory);
+		ad_set_int(ad, "TotalSlotDisk", total.disk);
+		ad_set_int(ad, "TotalSlotGPUs", total.gpus);
+		slot_take(&total, &carved);
+		if (total.disk < 0)
+			total.disk = 0;
+		slot_ad_set_res(ad, &total);
+	}
 	set_state_attrs(ad);
 	ad_set_string(ad, "StartdIpAddr", startd_addr);
 	set_expr(ad, "START", policy_start_text());
@@ -323,6 +368,53 @@ build_ad(const struct machine_sample *s)
 }
 
 static void	update_tick(void *);
+static void	send_update(void);
+
+/* The dynamic slots' ads, in one call (over TCP). */
+static void
+send_slot_updates(void)
+{
+	struct ad **ads;
+	char err[512];
+	size_t i, n;
+
+	if ((n = claim_slot_ads(machine_ad, &ads)) == 0)
+		return;
+	for (i = 0; i < n; i++)
+		ad_set_int(ads[i], "UpdateSequenceNumber", update_seq);
+	if (collector_update_many(ADTYPE_STARTD, ads, n, err,
+	    sizeof(err)) == -1)
+		log_warnx("cannot send the dynamic slots' ads: %s", err);
+	for (i = 0; i < n; i++)
+		ad_free(ads[i]);
+	free(ads);
+}
+
+int
+startd_partitionable(void)
+{
+	return partitionable;
+}
+
+long long
+startd_total_cpus(void)
+{
+	return total_cpus;
+}
+
+long long
+startd_total_gpus(void)
+{
+	return total_gpus;
+}
+
+void
+startd_slots_changed(void)
+{
+	ad_free(machine_ad);
+	machine_ad = build_ad(&sample);
+	send_update();
+}
 
 /*
  * Send the ad now.  A failure is logged once per outage and retried at
@@ -355,6 +447,7 @@ send_update(void)
 	if (update_pending)
 		log_info("the collector took our ad again");
 	update_pending = 0;
+	send_slot_updates();
 }
 
 enum startd_state
@@ -403,16 +496,22 @@ refresh(void)
 {
 	enum startd_state next;
 
+	int changed = 0;
+
 	sample_machine(&sample);
 	ad_free(machine_ad);
 	machine_ad = build_ad(&sample);
-	if (state != STATE_OWNER && state != STATE_IDLE)
+	if (!partitionable && state != STATE_OWNER && state != STATE_IDLE)
 		return claim_policy(machine_ad);
+	/* Partitionable: slot1 follows START; each job its own policy. */
 	next = policy_owner_state(machine_ad);
-	if (next == state)
-		return 0;
-	startd_state_set(next, owner_why(next));
-	return 1;
+	if (next != state) {
+		startd_state_set(next, owner_why(next));
+		changed = 1;
+	}
+	if (partitionable && claim_policy(machine_ad))
+		changed = 1;
+	return changed;
 }
 
 void
@@ -588,6 +687,23 @@ startd_init(int argc, char **argv)
 	int fd, ufd;
 
 	daemon_start_time = entered_state = time(NULL);
+	/* Read once: the slots carved from the machine depend on it. */
+	total_cpus = param_int("NUM_CPUS", 1);
+	if (total_cpus < 1)
+		total_cpus = 1;
+	if (total_cpus > SLOTS_MAX) {
+		log_warnx("NUM_CPUS %lld: at most %d", total_cpus, SLOTS_MAX);
+		total_cpus = SLOTS_MAX;
+	}
+	partitionable = total_cpus > 1;
+	total_gpus = param_int("MACHINE_RESOURCE_GPUs", 0);
+	if (total_gpus < 0)
+		total_gpus = 0;
+	if (total_gpus > SLOT_GPUS_MAX) {
+		log_warnx("MACHINE_RESOURCE_GPUs %lld: at most %d",
+		    total_gpus, SLOT_GPUS_MAX);
+		total_gpus = SLOT_GPUS_MAX;
+	}
 	if (execute != NULL && daemon_mkdir(execute, 0755) == -1)
 		log_warn("cannot create EXECUTE %s", execute);
 	fd = rpc_listen_tcp(param("BIND_ADDRESS"),
@@ -634,11 +750,15 @@ startd_reconfig(void)
 static void
 startd_shutdown(void)
 {
-	char err[512];
+	char err[512], name[256];
 
 	claim_shutdown();
-
-	if (collector_invalidate(ADTYPE_STARTD, startd_host_name(), err,
+	claim_invalidate_all();
+	if (partitionable)
+		snprintf(name, sizeof(name), "slot1@%s", startd_host_name());
+	else
+		snprintf(name, sizeof(name), "%s", startd_host_name());
+	if (collector_invalidate(ADTYPE_STARTD, name, err,
 	    sizeof(err)) == -1)
 		log_warnx("cannot withdraw our ad from the collector: %s",
 		    err);

@@ -8,6 +8,7 @@
 
 #include <time.h>
 
+#include "slot.h"
 #include "startd_owner.h"	/* enum startd_state */
 
 struct ad;
@@ -47,7 +48,8 @@ struct machine_sample {
 	double		 condor_loadavg; /* the part due to our jobs */
 	long long	 keyboard_idle;	/* seconds */
 	long long	 console_idle;	/* seconds */
-	int		 cpus;		/* offered to Condor */
+	int		 cpus;		/* offered to Condor (NUM_CPUS) */
+	long long	 gpus;		/* MACHINE_RESOURCE_GPUs */
 	int		 total_cpus;
 };
 
@@ -77,16 +79,17 @@ double	console_watch_latest(void);
 double	kbdd_latest(void);
 
 /*
- * startd_load.c: the load the job causes.  load_sample follows the
- * process tree under STARTER (0: no job; the average then decays) and
+ * startd_load.c: the load the jobs cause.  load_sample follows the
+ * process trees under the N STARTERS (none: no job; the average then
+ * decays) and
  * moves CondorLoadAvg on by the time its processes were running or
  * waiting to run since the last sample: what they add to the kernel's
  * load average, averaged the same way.  load_condor_avg: the result.
- * load_job_stopped: 1 if every process of the job (the starter aside)
+ * load_job_stopped: 1 if every process of the jobs (starters aside)
  * was stopped at the last sample, 0 if one was not, -1 if the job had
  * no process then.
  */
-void	load_sample(pid_t starter);
+void	load_sample(const pid_t *starters, size_t n);
 double	load_condor_avg(void);
 int	load_job_stopped(void);
 
@@ -144,13 +147,37 @@ enum policy_action policy_claim_action(enum startd_state state,
  */
 int	claim_active(void);
 pid_t	claim_starter_pid(void);
+size_t	claim_starter_pids(pid_t *pids, size_t max);
 void	claim_add_attrs(struct ad *);
 int	claim_child_exit(pid_t pid, int status);
 int	claim_policy(const struct ad *machine);
-int	claim_suspend(const char *why);
-int	claim_continue(const char *why);
-int	claim_vacate(const char *why);
-int	claim_kill(const char *why);
 void	claim_shutdown(void);
+
+/*
+ * Partitionable machines (NUM_CPUS above 1): each claim is a dynamic
+ * slot with its own state.  claim_carved: the sum of the dynamic slots'
+ * shares (zero for a whole machine).  claim_slot_ads: an ad for every
+ * dynamic slot, MACHINE's with the slot's name, share, state and job;
+ * returns how many, in *ADS (free each and the array).  claim_vacate_all:
+ * vacate every job here (condor_vacate); returns how many were told.
+ * claim_invalidate_all: withdraw every dynamic slot's ad from the
+ * collector (the startd is going away).
+ */
+#define SLOTS_MAX	128	/* dynamic slots of one machine */
+void	claim_carved(struct slot_res *r);
+size_t	claim_slot_ads(const struct ad *machine, struct ad ***ads);
+int	claim_vacate_all(const char *why);
+void	claim_invalidate_all(void);
+
+/*
+ * startd.c: startd_partitionable: NUM_CPUS was above 1 at start-up.
+ * startd_total_cpus, startd_total_gpus: NUM_CPUS and
+ * MACHINE_RESOURCE_GPUs as read then.  startd_slots_changed: a dynamic
+ * slot came, went or changed state: rebuild the ads and advertise them.
+ */
+int		startd_partitionable(void);
+long long	startd_total_cpus(void);
+long long	startd_total_gpus(void);
+void		startd_slots_changed(void);
 
 #endif

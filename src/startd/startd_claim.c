@@ -17,6 +17,17 @@
  * startd that dies (even by SIGKILL) is noticed at once by its starter,
  * which then vacates the job rather than run it unsupervised.
  *
+ * A partitionable machine (NUM_CPUS above 1) advertises one id per
+ * core, space separated, in the ClaimId of slot1@HOST: the negotiator
+ * gives each job it matches with the slot in one cycle an id of its
+ * own, and each id is replaced the moment a claim uses it.  The claim
+ * is then decided as above against the partitionable slot's ad, whose
+ * Cpus, Memory, Disk and GPUs are what is free, and the job's requests
+ * (slot.h) must fit in them; the job runs in a dynamic slot carved for
+ * it, slot1_N@HOST, with its own state and ad, whose share returns to
+ * slot1 when its starter exits.  The owner policy is evaluated for each
+ * dynamic slot with its own ad (the machine's, with its state).
+ *
  * The starter is the only handle on the job: signals tell it what to
  * do (startd.h), and its exit ends the claim.  A starter that does not
  * obey is escalated: a vacate that takes longer than VACATE_GRACE plus
@@ -45,6 +56,8 @@
 
 #include "ad.h"
 #include "auth.h"
+#include "buf.h"
+#include "collector_client.h"
 #include "config.h"
 #include "event.h"
 #include "expr.h"
@@ -52,12 +65,21 @@
 #include "machine.h"
 #include "startd_owner.h"
 #include "rpcutil.h"
+#include "slot.h"
 #include "startd.h"
 #include "startd_rpc.h"
 #include "xalloc.h"
 
 #define CAPABILITY_MIN	16	/* bytes; shorter is guessable */
 
+/*
+ * One claim: a job running here, in its slot.  Without partitioning
+ * there is one, slots[0], and its state is the machine's
+ * (startd_state_get).  A partitionable machine's dynamic slots are
+ * slots[1..SLOTS_MAX]; slot N is advertised as slot1_N@HOST with its own
+ * state, resources and ad, and its resources are the partitionable
+ * slot's until its starter exits.
+ */
 struct claim {
 	pid_t	 pid;		/* the starter; 0: no claim */
 	int	 pipe_fd;	/* write end of its stdin; -1 when closed */
@@ -71,110 +93,300 @@ struct claim {
 	time_t	 start;		/* JobStart */
 	long	 escalate_timer;
 	double	 stop_sent;	/* monotime of the last SIGTSTP; 0 none */
+
+	int	 id;		/* N of slot1_N; 0: the whole machine */
+	enum startd_state state;	/* a dynamic slot's own */
+	time_t	 entered;	/* when STATE changed */
+	struct slot_res res;	/* a dynamic slot's share */
+	char	 gpus[SLOT_GPUS_MAX * 8];	/* AssignedGPUs, or "" */
 };
 
-static struct claim claim = { .pipe_fd = -1 };
+static struct claim slots[SLOTS_MAX + 1];
+static unsigned char gpu_used[SLOT_GPUS_MAX];
 /* Claims accepted since start-up, advertised as NumClaims: a matchmaker
  * that gave this machine out knows its ad is current once it moved. */
 static long long num_claims;
 
+/*
+ * The ids the next claims must present.  One for a whole machine; one
+ * per core for a partitionable slot, so that the negotiator can give
+ * each of the jobs it matches with it in one cycle an id of its own.
+ * Each is replaced as soon as it is used.
+ */
+static char	claim_ids[SLOTS_MAX][2 * AUTH_CLAIM_ID_BYTES + 1];
+static int	nclaim_ids;
+
+static void
+claim_init_once(void)
+{
+	int i;
+
+	if (nclaim_ids > 0)
+		return;
+	for (i = 0; i <= SLOTS_MAX; i++) {
+		slots[i].pipe_fd = -1;
+		slots[i].id = i;
+	}
+	nclaim_ids = startd_partitionable() ? (int)startd_total_cpus() : 1;
+	if (nclaim_ids < 1)
+		nclaim_ids = 1;
+	if (nclaim_ids > SLOTS_MAX)
+		nclaim_ids = SLOTS_MAX;
+	for (i = 0; i < nclaim_ids; i++)
+		auth_random_hex(claim_ids[i], AUTH_CLAIM_ID_BYTES);
+}
+
+static int
+active(const struct claim *c)
+{
+	return c->pid != 0;
+}
+
+/* The slots in use in this mode: [*lo, *hi]. */
+static void
+slot_range(int *lo, int *hi)
+{
+	claim_init_once();
+	if (startd_partitionable()) {
+		*lo = 1;
+		*hi = SLOTS_MAX;
+	} else
+		*lo = *hi = 0;
+}
+
 int
 claim_active(void)
 {
-	return claim.pid != 0;
+	int i, lo, hi;
+
+	slot_range(&lo, &hi);
+	for (i = lo; i <= hi; i++)
+		if (active(&slots[i]))
+			return 1;
+	return 0;
 }
 
 pid_t
 claim_starter_pid(void)
 {
-	return claim.pid;
+	int i, lo, hi;
+
+	slot_range(&lo, &hi);
+	for (i = lo; i <= hi; i++)
+		if (active(&slots[i]))
+			return slots[i].pid;
+	return 0;
 }
 
-/* The id the next claim must present. */
-static char	claim_id[2 * AUTH_CLAIM_ID_BYTES + 1];
-
-static void
-claim_id_new(void)
+size_t
+claim_starter_pids(pid_t *pids, size_t max)
 {
-	auth_random_hex(claim_id, AUTH_CLAIM_ID_BYTES);
+	size_t n = 0;
+	int i, lo, hi;
+
+	slot_range(&lo, &hi);
+	for (i = lo; i <= hi && n < max; i++)
+		if (active(&slots[i]))
+			pids[n++] = slots[i].pid;
+	return n;
+}
+
+void
+claim_carved(struct slot_res *r)
+{
+	int i;
+
+	memset(r, 0, sizeof(*r));
+	if (!startd_partitionable())
+		return;
+	for (i = 1; i <= SLOTS_MAX; i++)
+		if (active(&slots[i]))
+			slot_give(r, &slots[i].res);
+}
+
+static enum startd_state
+claim_state(const struct claim *c)
+{
+	return c->id == 0 ? startd_state_get() : c->state;
+}
+
+/* The name of C's slot in the pool. */
+static void
+slot_name(const struct claim *c, char *buf, size_t len)
+{
+	if (c->id == 0)
+		snprintf(buf, len, "%s", startd_host_name());
+	else
+		snprintf(buf, len, "slot1_%d@%s", c->id, startd_host_name());
+}
+
+/*
+ * C enters NEXT: the machine's state for a whole machine; for a dynamic
+ * slot its own, logged with its name and advertised at once.
+ */
+static void
+claim_state_set(struct claim *c, enum startd_state next, const char *why)
+{
+	char name[256];
+
+	if (c->id == 0) {
+		startd_state_set(next, why);
+		return;
+	}
+	if (c->state == next)
+		return;
+	slot_name(c, name, sizeof(name));
+	log_info("%s: State %s -> %s (%s)", name, startd_state_name(c->state),
+	    startd_state_name(next), why);
+	c->state = next;
+	c->entered = time(NULL);
+	startd_slots_changed();
 }
 
 void
 claim_add_attrs(struct ad *ad)
 {
+	struct buf b;
+	int i;
+
+	claim_init_once();
 	ad_set_int(ad, "NumClaims", num_claims);
-	if (claim_id[0] == '\0')
-		claim_id_new();
-	if (!claim_active()) {
-		ad_set_string(ad, AUTH_CLAIM_ID_ATTR, claim_id);
+	if (startd_partitionable()) {
+		buf_init(&b);
+		for (i = 0; i < nclaim_ids; i++)
+			buf_printf(&b, "%s%s", i ? " " : "", claim_ids[i]);
+		ad_set_string(ad, AUTH_CLAIM_ID_ATTR, b.data);
+		explicit_bzero(b.data, b.len);
+		buf_free(&b);
 		return;
 	}
-	ad_set_string(ad, "RemoteUser", claim.owner);
-	ad_set_string(ad, "RemoteSchedd", claim.schedd);
-	ad_set_string(ad, "JobId", claim.job_id);
-	ad_set_int(ad, "JobStart", (long long)claim.start);
+	if (!active(&slots[0])) {
+		ad_set_string(ad, AUTH_CLAIM_ID_ATTR, claim_ids[0]);
+		return;
+	}
+	ad_set_string(ad, "RemoteUser", slots[0].owner);
+	ad_set_string(ad, "RemoteSchedd", slots[0].schedd);
+	ad_set_string(ad, "JobId", slots[0].job_id);
+	ad_set_int(ad, "JobStart", (long long)slots[0].start);
+	if (slots[0].gpus[0] != '\0')
+		ad_set_string(ad, "AssignedGPUs", slots[0].gpus);
 }
 
+/* The ad of dynamic slot C: MACHINE's, with C's name, share and job. */
+static struct ad *
+slot_ad(const struct claim *c, const struct ad *machine)
+{
+	struct ad *ad = ad_copy(machine);
+	char name[256];
+
+	slot_name(c, name, sizeof(name));
+	ad_set_string(ad, "Name", name);
+	ad_set_string(ad, "SlotType", "Dynamic");
+	ad_set_bool(ad, "PartitionableSlot", 0);
+	ad_set_int(ad, "SlotID", 1);
+	ad_set_int(ad, "DSlotID", c->id);
+	slot_ad_set_res(ad, &c->res);
+	ad_delete(ad, AUTH_CLAIM_ID_ATTR);
+	ad_set_string(ad, "State", startd_state_name(c->state));
+	ad_set_string(ad, "Activity", startd_activity_name(c->state));
+	ad_set_int(ad, "EnteredCurrentState", (long long)c->entered);
+	ad_set_string(ad, "RemoteUser", c->owner);
+	ad_set_string(ad, "RemoteSchedd", c->schedd);
+	ad_set_string(ad, "JobId", c->job_id);
+	ad_set_int(ad, "JobStart", (long long)c->start);
+	if (c->gpus[0] != '\0')
+		ad_set_string(ad, "AssignedGPUs", c->gpus);
+	return ad;
+}
+
+size_t
+claim_slot_ads(const struct ad *machine, struct ad ***adsp)
+{
+	struct ad **ads;
+	size_t n = 0;
+	int i;
+
+	*adsp = NULL;
+	if (!startd_partitionable() || machine == NULL)
+		return 0;
+	ads = xcalloc(SLOTS_MAX, sizeof(*ads));
+	for (i = 1; i <= SLOTS_MAX; i++)
+		if (active(&slots[i]))
+			ads[n++] = slot_ad(&slots[i], machine);
+	if (n == 0) {
+		free(ads);
+		return 0;
+	}
+	*adsp = ads;
+	return n;
+}
 
 static void
-claim_clear(void)
+claim_clear(struct claim *c)
 {
-	event_timer_cancel(claim.escalate_timer);
-	if (claim.pipe_fd != -1) {
-		event_fd_del(claim.pipe_fd);
-		close(claim.pipe_fd);
+	int id = c->id;
+
+	event_timer_cancel(c->escalate_timer);
+	if (c->pipe_fd != -1) {
+		event_fd_del(c->pipe_fd);
+		close(c->pipe_fd);
 	}
-	free(claim.msg);
-	if (claim.capability != NULL)
-		explicit_bzero(claim.capability, strlen(claim.capability));
-	free(claim.capability);
-	free(claim.owner);
-	free(claim.schedd);
-	ad_free(claim.job);
-	memset(&claim, 0, sizeof(claim));
-	claim.pipe_fd = -1;
+	free(c->msg);
+	if (c->capability != NULL)
+		explicit_bzero(c->capability, strlen(c->capability));
+	free(c->capability);
+	free(c->owner);
+	free(c->schedd);
+	ad_free(c->job);
+	slot_gpus_give(gpu_used, SLOT_GPUS_MAX, c->gpus);
+	memset(c, 0, sizeof(*c));
+	c->pipe_fd = -1;
+	c->id = id;
 	/* Whoever saw the last one cannot claim with it again. */
-	claim_id_new();
+	if (id == 0)
+		auth_random_hex(claim_ids[0], AUTH_CLAIM_ID_BYTES);
 }
 
-/* Send SIG to the starter; 0 or -1 (logged). */
+/* Send SIG to C's starter; 0 or -1 (logged). */
 static int
-signal_starter(int sig, const char *name)
+signal_starter(struct claim *c, int sig, const char *name)
 {
-	if (!claim_active())
+	if (!active(c))
 		return -1;
-	if (kill(claim.pid, sig) == -1) {
+	if (kill(c->pid, sig) == -1) {
 		log_warn("cannot send %s to the starter (pid %d)", name,
-		    (int)claim.pid);
+		    (int)c->pid);
 		return -1;
 	}
 	return 0;
 }
 
 static void	escalate(void *);
+static int	claim_kill(struct claim *, const char *);
 
 static void
-arm_escalation(long seconds)
+arm_escalation(struct claim *c, long seconds)
 {
-	event_timer_cancel(claim.escalate_timer);
-	claim.escalate_timer = event_timer_add((double)seconds, escalate,
-	    NULL);
+	event_timer_cancel(c->escalate_timer);
+	c->escalate_timer = event_timer_add((double)seconds, escalate, c);
 }
 
 /* The starter did not leave in time: push harder. */
 static void
 escalate(void *arg)
 {
-	claim.escalate_timer = 0;
-	if (!claim_active())
+	struct claim *c = arg;
+
+	c->escalate_timer = 0;
+	if (!active(c))
 		return;
-	if (startd_state_get() == STATE_VACATING) {
-		claim_kill("the vacate took too long");
+	if (claim_state(c) == STATE_VACATING) {
+		claim_kill(c, "the vacate took too long");
 		return;
 	}
 	log_warnx("the starter (pid %d) ignores its kill order; SIGKILL",
-	    (int)claim.pid);
-	signal_starter(SIGKILL, "SIGKILL");
+	    (int)c->pid);
+	signal_starter(c, SIGKILL, "SIGKILL");
 }
 
 /*
@@ -184,12 +396,12 @@ escalate(void *arg)
  * starter past its first moments always catches it).
  */
 static int
-starter_catches_tstp(void)
+starter_catches_tstp(const struct claim *c)
 {
 	char path[64], *text;
 	int r;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)claim.pid);
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)c->pid);
 	if ((text = machine_read_file(path)) == NULL)
 		return -1;
 	r = policy_catches_signal(text, SIGTSTP);
@@ -197,95 +409,93 @@ starter_catches_tstp(void)
 	return r;
 }
 
-/* Tell the starter to stop its job, if it can hear it now. */
+/* Tell C's starter to stop its job, if it can hear it now. */
 static void
-send_stop(void)
+send_stop(struct claim *c)
 {
-	if (starter_catches_tstp() == 0) {
+	if (starter_catches_tstp(c) == 0) {
 		log_debug("the starter (pid %d) is not ready for SIGTSTP "
-		    "yet; at the next look", (int)claim.pid);
+		    "yet; at the next look", (int)c->pid);
 		return;
 	}
-	if (signal_starter(SIGTSTP, "SIGTSTP") == 0)
-		claim.stop_sent = monotime();
+	if (signal_starter(c, SIGTSTP, "SIGTSTP") == 0)
+		c->stop_sent = monotime();
 }
 
-int
-claim_suspend(const char *why)
+static int
+claim_suspend(struct claim *c, const char *why)
 {
-	if (!claim_active() || startd_state_get() != STATE_CLAIMED)
+	if (!active(c) || claim_state(c) != STATE_CLAIMED)
 		return -1;
-	log_info("suspending job %s: %s", claim.job_id, why);
-	claim.stop_sent = 0;
-	send_stop();
-	startd_state_set(STATE_SUSPENDED, why);
+	log_info("suspending job %s: %s", c->job_id, why);
+	c->stop_sent = 0;
+	send_stop(c);
+	claim_state_set(c, STATE_SUSPENDED, why);
 	return 0;
 }
 
-int
-claim_continue(const char *why)
+static int
+claim_continue(struct claim *c, const char *why)
 {
-	if (!claim_active() || startd_state_get() != STATE_SUSPENDED)
+	if (!active(c) || claim_state(c) != STATE_SUSPENDED)
 		return -1;
-	log_info("continuing job %s: %s", claim.job_id, why);
-	if (signal_starter(SIGCONT, "SIGCONT") == -1)
+	log_info("continuing job %s: %s", c->job_id, why);
+	if (signal_starter(c, SIGCONT, "SIGCONT") == -1)
 		return -1;
-	claim.stop_sent = 0;
-	startd_state_set(STATE_CLAIMED, why);
+	c->stop_sent = 0;
+	claim_state_set(c, STATE_CLAIMED, why);
 	return 0;
 }
 
-int
-claim_vacate(const char *why)
+static int
+claim_vacate(struct claim *c, const char *why)
 {
 	long grace = param_int("VACATE_GRACE", 10);
 	long timeout = param_int("RPC_TIMEOUT", 20);
-	enum startd_state s = startd_state_get();
+	enum startd_state s = claim_state(c);
 
-	if (!claim_active() || (s != STATE_CLAIMED && s != STATE_SUSPENDED))
+	if (!active(c) || (s != STATE_CLAIMED && s != STATE_SUSPENDED))
 		return -1;
-	log_info("vacating job %s: %s", claim.job_id, why);
-	if (signal_starter(SIGTERM, "SIGTERM") == -1)
+	log_info("vacating job %s: %s", c->job_id, why);
+	if (signal_starter(c, SIGTERM, "SIGTERM") == -1)
 		return -1;
-	startd_state_set(STATE_VACATING, why);
-	arm_escalation((grace > 0 ? grace : 0) + 2 * (timeout > 0 ?
+	claim_state_set(c, STATE_VACATING, why);
+	arm_escalation(c, (grace > 0 ? grace : 0) + 2 * (timeout > 0 ?
 	    timeout : 20));
 	return 0;
 }
 
-int
-claim_kill(const char *why)
+static int
+claim_kill(struct claim *c, const char *why)
 {
 	long timeout = param_int("RPC_TIMEOUT", 20);
 
-	if (!claim_active() || startd_state_get() == STATE_KILLING)
+	if (!active(c) || claim_state(c) == STATE_KILLING)
 		return -1;
-	log_info("killing job %s: %s", claim.job_id, why);
-	if (signal_starter(SIGQUIT, "SIGQUIT") == -1)
+	log_info("killing job %s: %s", c->job_id, why);
+	if (signal_starter(c, SIGQUIT, "SIGQUIT") == -1)
 		return -1;
-	startd_state_set(STATE_KILLING, why);
-	arm_escalation(timeout > 0 ? timeout : 20);
+	claim_state_set(c, STATE_KILLING, why);
+	arm_escalation(c, timeout > 0 ? timeout : 20);
 	return 0;
 }
 
-int
-claim_policy(const struct ad *machine)
+/* The owner policy for claim C, with MY its slot's ad. */
+static int
+claim_policy_one(struct claim *c, const struct ad *my)
 {
-	enum startd_state s = startd_state_get();
+	enum startd_state s = claim_state(c);
 	char why[256];
 
-	if (!claim_active())
-		return 0;
-	switch (policy_claim_action(s, machine, claim.job, why,
-	    sizeof(why))) {
+	switch (policy_claim_action(s, my, c->job, why, sizeof(why))) {
 	case POLICY_DO_SUSPEND:
-		return claim_suspend(why) == 0;
+		return claim_suspend(c, why) == 0;
 	case POLICY_DO_CONTINUE:
-		return claim_continue(why) == 0;
+		return claim_continue(c, why) == 0;
 	case POLICY_DO_VACATE:
-		return claim_vacate(why) == 0;
+		return claim_vacate(c, why) == 0;
 	case POLICY_DO_KILL:
-		return claim_kill(why) == 0;
+		return claim_kill(c, why) == 0;
 	case POLICY_NONE:
 		break;
 	}
@@ -293,65 +503,136 @@ claim_policy(const struct ad *machine)
 	 * Suspended, but is the job stopped?  The order may have come
 	 * before the starter could hear it, or before the job existed
 	 * (the starter was still fetching it): say it again.  The starter
-	 * ignores the order for a job it already stopped.
+	 * ignores the order for a job it already stopped.  On a
+	 * partitionable machine every job's processes are sampled
+	 * together (startd_load.c).
 	 */
-	if (s == STATE_SUSPENDED && (claim.stop_sent == 0 ||
-	    (load_job_stopped() == 0 && monotime() - claim.stop_sent >=
-	    1.0)))
-		send_stop();
+	if (s == STATE_SUSPENDED && (c->stop_sent == 0 ||
+	    (load_job_stopped() == 0 && monotime() - c->stop_sent >= 1.0)))
+		send_stop(c);
 	return 0;
+}
+
+int
+claim_policy(const struct ad *machine)
+{
+	struct ad *my;
+	int i, lo, hi, changed = 0;
+
+	slot_range(&lo, &hi);
+	for (i = lo; i <= hi; i++) {
+		if (!active(&slots[i]))
+			continue;
+		if (i == 0) {
+			changed |= claim_policy_one(&slots[0], machine);
+			continue;
+		}
+		my = slot_ad(&slots[i], machine);
+		changed |= claim_policy_one(&slots[i], my);
+		ad_free(my);
+	}
+	return changed;
+}
+
+int
+claim_vacate_all(const char *why)
+{
+	int i, lo, hi, n = 0;
+
+	slot_range(&lo, &hi);
+	for (i = lo; i <= hi; i++)
+		if (claim_vacate(&slots[i], why) == 0)
+			n++;
+	return n;
 }
 
 void
 claim_shutdown(void)
 {
-	if (claim_active() && startd_state_get() != STATE_VACATING &&
-	    startd_state_get() != STATE_KILLING)
-		claim_vacate("the startd is shutting down");
+	claim_vacate_all("the startd is shutting down");
 }
 
 int
 claim_child_exit(pid_t pid, int status)
 {
-	if (!claim_active() || pid != claim.pid)
+	struct claim *c = NULL;
+	char name[256], err[512];
+	int i, lo, hi;
+
+	slot_range(&lo, &hi);
+	for (i = lo; i <= hi; i++)
+		if (active(&slots[i]) && slots[i].pid == pid)
+			c = &slots[i];
+	if (c == NULL)
 		return 0;
 	if (WIFEXITED(status))
 		log_info("the starter of job %s (pid %d) exited with status "
-		    "%d", claim.job_id, (int)pid, WEXITSTATUS(status));
+		    "%d", c->job_id, (int)pid, WEXITSTATUS(status));
 	else if (WIFSIGNALED(status))
 		log_info("the starter of job %s (pid %d) died of signal %d",
-		    claim.job_id, (int)pid, WTERMSIG(status));
-	claim_clear();
-	startd_job_left();
+		    c->job_id, (int)pid, WTERMSIG(status));
+	if (c->id == 0) {
+		claim_clear(c);
+		startd_job_left();
+		return 1;
+	}
+	/* The dynamic slot goes; its share is the partitionable slot's. */
+	slot_name(c, name, sizeof(name));
+	log_info("%s is gone; its resources return to slot1@%s", name,
+	    startd_host_name());
+	claim_clear(c);
+	if (collector_invalidate(ADTYPE_STARTD, name, err,
+	    sizeof(err)) == -1)
+		log_warnx("cannot withdraw the ad of %s: %s", name, err);
+	startd_slots_changed();
 	return 1;
+}
+
+void
+claim_invalidate_all(void)
+{
+	char name[256], err[512];
+	int i;
+
+	if (!startd_partitionable())
+		return;
+	for (i = 1; i <= SLOTS_MAX; i++) {
+		if (!active(&slots[i]))
+			continue;
+		slot_name(&slots[i], name, sizeof(name));
+		if (collector_invalidate(ADTYPE_STARTD, name, err,
+		    sizeof(err)) == -1)
+			log_warnx("cannot withdraw the ad of %s: %s", name,
+			    err);
+	}
 }
 
 /* Write the rest of the claim to the starter's standard input. */
 static void
 claim_write(int fd, short revents, void *arg)
 {
+	struct claim *c = arg;
 	ssize_t n;
 
-	while (claim.msg_off < claim.msg_len) {
-		n = write(fd, claim.msg + claim.msg_off,
-		    claim.msg_len - claim.msg_off);
+	while (c->msg_off < c->msg_len) {
+		n = write(fd, c->msg + c->msg_off, c->msg_len - c->msg_off);
 		if (n > 0) {
-			claim.msg_off += (size_t)n;
+			c->msg_off += (size_t)n;
 			continue;
 		}
 		if (n == -1 && (errno == EAGAIN || errno == EINTR))
 			return;
 		/* The starter died before reading: child_exit tidies. */
 		log_warn("cannot hand the claim to the starter (pid %d)",
-		    (int)claim.pid);
+		    (int)c->pid);
 		event_fd_del(fd);
 		return;
 	}
 	/* Done; the pipe stays open as the starter's lifeline. */
 	event_fd_del(fd);
-	explicit_bzero(claim.msg, claim.msg_len);
-	free(claim.msg);
-	claim.msg = NULL;
+	explicit_bzero(c->msg, c->msg_len);
+	free(c->msg);
+	c->msg = NULL;
 }
 
 /*
@@ -359,9 +640,9 @@ claim_write(int fd, short revents, void *arg)
  * then claim_x in XDR.
  */
 static char *
-claim_encode(claim_x *c, size_t *lenp)
+claim_encode(claim_x *cx, size_t *lenp)
 {
-	unsigned long size = xdr_sizeof((xdrproc_t)xdr_claim_x, c);
+	unsigned long size = xdr_sizeof((xdrproc_t)xdr_claim_x, cx);
 	uint32_t be;
 	char *msg;
 	XDR xdrs;
@@ -370,7 +651,7 @@ claim_encode(claim_x *c, size_t *lenp)
 	be = htonl((uint32_t)size);
 	memcpy(msg, &be, 4);
 	xdrmem_create(&xdrs, msg + 4, (u_int)size, XDR_ENCODE);
-	if (!xdr_claim_x(&xdrs, c)) {
+	if (!xdr_claim_x(&xdrs, cx)) {
 		xdr_destroy(&xdrs);
 		free(msg);
 		return NULL;
@@ -380,9 +661,9 @@ claim_encode(claim_x *c, size_t *lenp)
 	return msg;
 }
 
-/* Start the starter with the claim C on its standard input. */
+/* Start C's starter with the claim CX on its standard input. */
 static int
-spawn_starter(claim_x *c, char *err, size_t errlen)
+spawn_starter(struct claim *c, claim_x *cx, char *err, size_t errlen)
 {
 	const char *starter = param("STARTER");
 	int p[2];
@@ -394,11 +675,11 @@ spawn_starter(claim_x *c, char *err, size_t errlen)
 		    strerror(errno));
 		return -1;
 	}
-	if ((claim.msg = claim_encode(c, &claim.msg_len)) == NULL) {
+	if ((c->msg = claim_encode(cx, &c->msg_len)) == NULL) {
 		snprintf(err, errlen, "cannot encode the claim");
 		return -1;
 	}
-	claim.msg_off = 0;
+	c->msg_off = 0;
 	if (pipe2(p, O_CLOEXEC) == -1) {
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		return -1;
@@ -422,11 +703,11 @@ spawn_starter(claim_x *c, char *err, size_t errlen)
 	}
 	close(p[0]);
 	fcntl(p[1], F_SETFL, O_NONBLOCK);
-	claim.pid = pid;
-	claim.pipe_fd = p[1];
-	claim_write(p[1], POLLOUT, NULL);
-	if (claim.msg != NULL)
-		event_fd_add(p[1], POLLOUT, claim_write, NULL);
+	c->pid = pid;
+	c->pipe_fd = p[1];
+	claim_write(p[1], POLLOUT, c);
+	if (c->msg != NULL)
+		event_fd_add(p[1], POLLOUT, claim_write, c);
 	return 0;
 }
 
@@ -474,15 +755,69 @@ eval_true(const struct ad *my, const struct ad *target, const char *name,
 
 static int	capability_equal(const char *, const char *);
 
+/* Which claim id CAP is: its index, or -1 if none. */
+static int
+claim_id_index(const char *cap)
+{
+	int i, found = -1;
+
+	claim_init_once();
+	for (i = 0; i < nclaim_ids; i++)
+		if (capability_equal(cap, claim_ids[i]))
+			found = i;
+	return found;
+}
+
+/*
+ * The slot a claim for JOB takes: slots[0] for a whole machine that is
+ * Idle; for a partitionable one a free dynamic slot, given the job's
+ * requests if they fit in what is free.  NULL with the refusal in RES.
+ */
+static struct claim *
+claim_slot_for(const struct ad *machine, const struct ad *job,
+    const char *jobid, const char *from, status_x *res)
+{
+	struct slot_res want, room;
+	char why[256];
+	int i;
+
+	if (!startd_partitionable())
+		return &slots[0];
+	if (slot_request(job, machine, &want, why, sizeof(why)) == -1) {
+		log_info("claim for job %s from %s refused: %s", jobid, from,
+		    why);
+		rpc_status(res, EINVAL, "%s", why);
+		return NULL;
+	}
+	slot_ad_res(machine, &room);
+	if (!slot_fits(&room, &want, why, sizeof(why))) {
+		log_info("claim for job %s from %s refused: too little is "
+		    "free (%s)", jobid, from, why);
+		rpc_status(res, EBUSY, "too little of the machine is free: "
+		    "%s", why);
+		return NULL;
+	}
+	for (i = 1; i <= SLOTS_MAX; i++)
+		if (!active(&slots[i])) {
+			slots[i].res = want;
+			return &slots[i];
+		}
+	rpc_status(res, EBUSY, "every dynamic slot is in use");
+	return NULL;
+}
+
 bool_t
 startd_request_claim_1_svc(claim_x *arg, status_x *res, struct svc_req *req)
 {
 	struct sockaddr_in sin;
 	const struct ad *machine;
-	long long cluster, proc;
+	long long cluster, proc, ngpus = 0;
 	struct ad *job;
+	struct claim *c;
+	claim_x cx;
 	const char *what;
-	char from[64], err[512], *owner = NULL;
+	char from[64], err[512], jobid[32], name[256], *owner = NULL;
+	int idx;
 
 	memset(res, 0, sizeof(*res));
 	rpc_caller_ip(req, from, sizeof(from));
@@ -508,10 +843,10 @@ startd_request_claim_1_svc(claim_x *arg, status_x *res, struct svc_req *req)
 		    "ProcId, Owner, a capability and the shadow's address");
 		goto out;
 	}
-	if (claim_id[0] == '\0' || !capability_equal(arg->capability,
-	    claim_id)) {
-		log_warnx("claim for job %lld.%lld from %s refused: not this "
-		    "machine's claim id", cluster, proc, from);
+	snprintf(jobid, sizeof(jobid), "%lld.%lld", cluster, proc);
+	if ((idx = claim_id_index(arg->capability)) == -1) {
+		log_warnx("claim for job %s from %s refused: not this "
+		    "machine's claim id", jobid, from);
 		rpc_status(res, EPERM, "not this machine's claim id: a claim "
 		    "needs a match from the negotiator");
 		goto out;
@@ -519,9 +854,8 @@ startd_request_claim_1_svc(claim_x *arg, status_x *res, struct svc_req *req)
 	/* A fresh look: the owner may have come back since the match. */
 	startd_refresh();
 	if (startd_state_get() != STATE_IDLE) {
-		log_info("claim for job %lld.%lld from %s refused: the "
-		    "machine is %s", cluster, proc, from,
-		    startd_state_name(startd_state_get()));
+		log_info("claim for job %s from %s refused: the machine is "
+		    "%s", jobid, from, startd_state_name(startd_state_get()));
 		if (startd_state_get() == STATE_OWNER)
 			rpc_status(res, EBUSY, "the machine is in the Owner "
 			    "state (START is FALSE): the owner is back");
@@ -533,8 +867,8 @@ startd_request_claim_1_svc(claim_x *arg, status_x *res, struct svc_req *req)
 	}
 	machine = startd_machine_ad();
 	if (!eval_true(machine, job, "START", &what)) {
-		log_info("claim for job %lld.%lld from %s refused: START is "
-		    "%s for it", cluster, proc, from, what);
+		log_info("claim for job %s from %s refused: START is %s for "
+		    "it", jobid, from, what);
 		rpc_status(res, EPERM, "START is %s for this job%s", what,
 		    strcmp(what, "FALSE") == 0 ? ": the owner is back or "
 		    "the machine does not want it" : "");
@@ -542,33 +876,67 @@ startd_request_claim_1_svc(claim_x *arg, status_x *res, struct svc_req *req)
 	}
 	if (ad_lookup(job, "Requirements") != NULL &&
 	    !eval_true(job, machine, "Requirements", &what)) {
-		log_info("claim for job %lld.%lld from %s refused: its "
-		    "Requirements are %s here", cluster, proc, from, what);
+		log_info("claim for job %s from %s refused: its Requirements "
+		    "are %s here", jobid, from, what);
 		rpc_status(res, EPERM, "the job's Requirements are %s on "
 		    "this machine", what);
 		goto out;
 	}
-	if (spawn_starter(arg, err, sizeof(err)) == -1) {
-		log_warnx("claim for job %lld.%lld: %s", cluster, proc, err);
-		claim_clear();
+	if ((c = claim_slot_for(machine, job, jobid, from, res)) == NULL)
+		goto out;
+	/* GPUs: the job's share, named to its starter in the job ad. */
+	if (c->id != 0)
+		ngpus = c->res.gpus;
+	else if (ad_get_int(job, "RequestGpus", &ngpus) == -1 || ngpus < 0)
+		ngpus = 0;
+	c->gpus[0] = '\0';
+	if (ngpus > 0 && slot_gpus_take(gpu_used, startd_total_gpus(), ngpus,
+	    c->gpus, sizeof(c->gpus)) == -1) {
+		log_info("claim for job %s from %s refused: %lld GPU(s) are "
+		    "not free", jobid, from, ngpus);
+		rpc_status(res, EBUSY, "%lld GPU(s) are not free", ngpus);
+		memset(&c->res, 0, sizeof(c->res));
+		goto out;
+	}
+	cx = *arg;
+	memset(&cx.job, 0, sizeof(cx.job));
+	if (c->gpus[0] != '\0')
+		ad_set_string(job, "AssignedGPUs", c->gpus);
+	ad_to_xdr(job, &cx.job);
+	if (spawn_starter(c, &cx, err, sizeof(err)) == -1) {
+		ad_x_free(&cx.job);
+		log_warnx("claim for job %s: %s", jobid, err);
+		claim_clear(c);
 		rpc_status(res, EAGAIN, "%s", err);
 		goto out;
 	}
-	claim.capability = xstrdup(arg->capability);
-	claim.owner = owner;
+	ad_x_free(&cx.job);
+	c->capability = xstrdup(arg->capability);
+	c->owner = owner;
 	owner = NULL;
-	claim.schedd = xstrdup(arg->schedd_name);
-	snprintf(claim.job_id, sizeof(claim.job_id), "%lld.%lld", cluster,
-	    proc);
-	claim.start = time(NULL);
-	claim.job = job;
+	c->schedd = xstrdup(arg->schedd_name);
+	snprintf(c->job_id, sizeof(c->job_id), "%s", jobid);
+	c->start = time(NULL);
+	c->job = job;
 	job = NULL;
 	num_claims++;
-	log_info("claimed by job %s of %s (schedd %s, shadow %s); starter "
-	    "pid %d", claim.job_id, claim.owner, claim.schedd,
-	    arg->shadow_addr, (int)claim.pid);
-	startd_state_set(STATE_CLAIMED, "a claim was accepted");
-	rpc_status(res, 0, "starter pid %d", (int)claim.pid);
+	/* Whoever saw this id cannot claim with it again. */
+	auth_random_hex(claim_ids[idx], AUTH_CLAIM_ID_BYTES);
+	slot_name(c, name, sizeof(name));
+	log_info("claimed by job %s of %s (schedd %s, shadow %s) as %s; "
+	    "starter pid %d", c->job_id, c->owner, c->schedd,
+	    arg->shadow_addr, name, (int)c->pid);
+	if (c->id == 0)
+		startd_state_set(STATE_CLAIMED, "a claim was accepted");
+	else {
+		log_info("%s: %lld core(s), %lld MiB, %lld KiB of disk, %lld "
+		    "GPU(s)%s%s", name, c->res.cpus, c->res.memory,
+		    c->res.disk, c->res.gpus, c->gpus[0] ? " " : "",
+		    c->gpus);
+		c->state = STATE_IDLE;
+		claim_state_set(c, STATE_CLAIMED, "a claim was accepted");
+	}
+	rpc_status(res, 0, "starter pid %d; slot %s", (int)c->pid, name);
 out:
 	free(owner);
 	ad_free(job);
@@ -578,7 +946,9 @@ out:
 bool_t
 startd_vacate_1_svc(void *arg, status_x *res, struct svc_req *req)
 {
+	struct buf ids;
 	char from[64], why[128];
+	int i, lo, hi, leaving = 0, failed = 0;
 
 	memset(res, 0, sizeof(*res));
 	rpc_caller_ip(req, from, sizeof(from));
@@ -593,17 +963,82 @@ startd_vacate_1_svc(void *arg, status_x *res, struct svc_req *req)
 		return TRUE;
 	}
 	snprintf(why, sizeof(why), "vacate request from %s", from);
-	switch (startd_state_get()) {
+	buf_init(&ids);
+	slot_range(&lo, &hi);
+	for (i = lo; i <= hi; i++) {
+		struct claim *c = &slots[i];
+
+		if (!active(c))
+			continue;
+		switch (claim_state(c)) {
+		case STATE_VACATING:
+		case STATE_KILLING:
+			leaving++;
+			break;
+		default:
+			if (claim_vacate(c, why) == -1)
+				failed++;
+			else
+				buf_printf(&ids, "%s%s", ids.len ? ", " : "",
+				    c->job_id);
+			break;
+		}
+	}
+	if (ids.len > 0)
+		rpc_status(res, 0, "vacating job %s", ids.data);
+	else if (failed > 0)
+		rpc_status(res, EAGAIN, "cannot vacate the job%s here",
+		    failed > 1 ? "s" : "");
+	else
+		rpc_status(res, 0, "the job%s here %s already leaving",
+		    leaving > 1 ? "s" : "", leaving > 1 ? "are" : "is");
+	buf_free(&ids);
+	return TRUE;
+}
+
+bool_t
+startd_vacate_slot_1_svc(char **arg, status_x *res, struct svc_req *req)
+{
+	struct claim *c = NULL;
+	char from[64], why[128], name[256];
+	int i, lo, hi;
+
+	memset(res, 0, sizeof(*res));
+	rpc_caller_ip(req, from, sizeof(from));
+	if (!rpc_host_allowed(req, "HOSTALLOW_WRITE")) {
+		log_warnx("vacate of a slot from %s refused (HOSTALLOW_WRITE)",
+		    from);
+		rpc_status(res, EPERM, "not allowed to vacate this machine");
+		return TRUE;
+	}
+	/* The partitionable slot's own name: the machine, as a whole. */
+	if (*arg != NULL && startd_partitionable() && strncmp(*arg, "slot1@",
+	    6) == 0 && strcmp(*arg + 6, startd_host_name()) == 0)
+		return startd_vacate_1_svc(NULL, res, req);
+	slot_range(&lo, &hi);
+	for (i = lo; i <= hi && *arg != NULL; i++) {
+		slot_name(&slots[i], name, sizeof(name));
+		if (active(&slots[i]) && strcmp(name, *arg) == 0)
+			c = &slots[i];
+	}
+	if (c == NULL) {
+		rpc_status(res, ENOENT, "no job runs in a slot named %s here",
+		    *arg != NULL ? *arg : "");
+		return TRUE;
+	}
+	snprintf(why, sizeof(why), "vacate request for %s from %s", *arg,
+	    from);
+	switch (claim_state(c)) {
 	case STATE_VACATING:
 	case STATE_KILLING:
-		rpc_status(res, 0, "job %s is already leaving", claim.job_id);
+		rpc_status(res, 0, "job %s is already leaving", c->job_id);
 		break;
 	default:
-		if (claim_vacate(why) == -1)
+		if (claim_vacate(c, why) == -1)
 			rpc_status(res, EAGAIN, "cannot vacate job %s",
-			    claim.job_id);
+			    c->job_id);
 		else
-			rpc_status(res, 0, "vacating job %s", claim.job_id);
+			rpc_status(res, 0, "vacating job %s", c->job_id);
 		break;
 	}
 	return TRUE;
@@ -626,23 +1061,29 @@ capability_equal(const char *a, const char *b)
 bool_t
 startd_release_claim_1_svc(char **arg, status_x *res, struct svc_req *req)
 {
+	struct claim *c = NULL;
 	char from[64];
+	int i, lo, hi;
 
 	memset(res, 0, sizeof(*res));
 	rpc_caller_ip(req, from, sizeof(from));
-	if (!claim_active() || claim.capability == NULL ||
-	    *arg == NULL || !capability_equal(*arg, claim.capability)) {
+	slot_range(&lo, &hi);
+	for (i = lo; i <= hi && *arg != NULL; i++)
+		if (active(&slots[i]) && slots[i].capability != NULL &&
+		    capability_equal(*arg, slots[i].capability))
+			c = &slots[i];
+	if (c == NULL) {
 		log_warnx("release from %s refused: not the claim's holder",
 		    from);
 		rpc_status(res, EPERM, "not the holder of a claim here");
 		return TRUE;
 	}
-	if (startd_state_get() == STATE_KILLING)
+	if (claim_state(c) == STATE_KILLING)
 		rpc_status(res, 0, "job %s is already being killed",
-		    claim.job_id);
-	else if (claim_kill("its shadow released the claim") == -1)
-		rpc_status(res, EAGAIN, "cannot kill job %s", claim.job_id);
+		    c->job_id);
+	else if (claim_kill(c, "its shadow released the claim") == -1)
+		rpc_status(res, EAGAIN, "cannot kill job %s", c->job_id);
 	else
-		rpc_status(res, 0, "killing job %s", claim.job_id);
+		rpc_status(res, 0, "killing job %s", c->job_id);
 	return TRUE;
 }

@@ -12,7 +12,8 @@
  * LoadAvg less this, so a job never makes its own machine look busy.
  *
  * The job's processes are the tree under its starter (the starter
- * included: its work is Condor's), found through each task's children
+ * included: its work is Condor's; on a partitionable machine the trees
+ * under every starter), found through each task's children
  * list in /proc.  A process that escapes the tree (a daemon that forks
  * twice) counts as the owner's: the mistake is on the owner's side.
  * After the job leaves the average decays as the kernel's does, so the
@@ -265,19 +266,21 @@ runnable_seconds(const struct tracked *cur, size_t n)
 }
 
 void
-load_sample(pid_t starter)
+load_sample(const pid_t *starters, size_t nstarters)
 {
 	struct tree t;
 	double now = monotime(), busy;
-	size_t i;
+	size_t i, k;
+	int starter;
 
 	if (clock_ticks == 0 && (clock_ticks = sysconf(_SC_CLK_TCK)) <= 0)
 		clock_ticks = 100;
 	if (prev_time >= 0 && now - prev_time < LOAD_MIN_DT)
 		return;
 	memset(&t, 0, sizeof(t));
-	if (starter > 0)
-		queue_push(&t, starter);
+	for (k = 0; k < nstarters; k++)
+		if (starters[k] > 0)
+			queue_push(&t, starters[k]);
 	/* Breadth first; a pid seen twice (a race with exits) once. */
 	for (i = 0; i < t.qn && t.n < LOAD_MAX_PROCS; i++)
 		if (!in_tree(&t, t.queue[i]))
@@ -291,7 +294,10 @@ load_sample(pid_t starter)
 		    busy / (now - prev_time), now - prev_time);
 	job_stopped = -1;
 	for (i = 0; i < t.n; i++) {
-		if (t.procs[i].p.pid == starter)
+		for (k = 0, starter = 0; k < nstarters; k++)
+			if (t.procs[i].p.pid == starters[k])
+				starter = 1;
+		if (starter)
 			continue;
 		if (!policy_stopped_state(t.procs[i].p.state)) {
 			job_stopped = 0;

@@ -88,7 +88,8 @@ sample_memory(struct machine_sample *s)
 		return;
 	}
 	source_ok(&src_mem);
-	s->memory = total / 1024;
+	s->memory = param_int("MEMORY", 0) > 0 ? param_int("MEMORY", 0) :
+	    total / 1024;
 	s->virtual_memory = virt;
 }
 
@@ -205,14 +206,17 @@ sample_console(struct machine_sample *s)
 void
 sample_machine(struct machine_sample *s)
 {
+	pid_t starters[SLOTS_MAX + 1];
+
 	machine_arch(s->arch, sizeof(s->arch));
 	machine_opsys(s->opsys, sizeof(s->opsys));
 	s->total_cpus = machine_ncpus();
-	s->cpus = 1;
+	s->cpus = (int)startd_total_cpus();
+	s->gpus = startd_total_gpus();
 	sample_load(s);
 	sample_memory(s);
 	sample_disk(s);
 	sample_console(s);
-	load_sample(claim_starter_pid());
+	load_sample(starters, claim_starter_pids(starters, SLOTS_MAX + 1));
 	s->condor_loadavg = load_condor_avg();
 }

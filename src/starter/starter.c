@@ -22,7 +22,9 @@
  *	standard input, output and error on files there, an environment
  *	made of the job's Env over a minimal PATH, HOME, TMPDIR, USER,
  *	LOGNAME, _CONDOR_SCRATCH_DIR and CONDOR_JOB_ID (nothing of the
- *	starter's own), and Args split on white space (double quotes group
+ *	starter's own), with CUDA_VISIBLE_DEVICES and _CONDOR_AssignedGPUs
+ *	over it when the startd gave the slot GPUs (AssignedGPUs in the
+ *	claim's job ad), and Args split on white space (double quotes group
  *	words).  When not root the job runs as the starter's user.
  *
  *	Every STARTER_UPDATE_INTERVAL seconds the new bytes of the job's
@@ -393,6 +395,7 @@ starter_hello(claim_x *c)
 {
 	const char *host = param("HOST");
 	long long cluster, proc;
+	struct ad *slot;
 	hello_res_x res;
 	char err[256];
 
@@ -404,6 +407,13 @@ starter_hello(claim_x *c)
 		    res.message ? res.message : "");
 		xdr_free((xdrproc_t)xdr_hello_res_x, (char *)&res);
 		starter_exit(1);
+	}
+	/* The slot's GPUs, which the startd named in its copy of the ad. */
+	if ((slot = ad_from_xdr(&c->job, err, sizeof(err))) != NULL) {
+		if (ad_get_string(slot, "AssignedGPUs", &job.assigned_gpus) ==
+		    -1)
+			job.assigned_gpus = NULL;
+		ad_free(slot);
 	}
 	job.ad = ad_from_xdr(&res.job, err, sizeof(err));
 	job.exe_size = res.executable_size;

@@ -84,6 +84,7 @@ struct starter_job {
 					   0: none */
 	int		 chrooted;	/* the child entered job->dir as / */
 	char		**extra_env;	/* NAME=VALUE for the job, or NULL */
+	char		*assigned_gpus;	/* the slot's AssignedGPUs, or NULL */
 	/* Descriptors the job inherits that the starter closes once it
 	 * is spawned; -1 for none. */
 	int		 give_fds[4];

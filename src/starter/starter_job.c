@@ -363,6 +363,33 @@ job_open_std(struct starter_job *job, char *err, size_t errlen)
 	    &job->stderr_fd, &job->err_rfd, err, errlen);
 }
 
+/*
+ * NAMES ("GPU-0,GPU-2") as numbers ("0,2") in BUF: each name's part
+ * after its last '-'; a list too long for BUF is cut at a comma.
+ */
+static void
+gpu_numbers(const char *names, char *buf, size_t len)
+{
+	const char *p = names, *end, *num;
+	size_t off = 0, n;
+
+	buf[0] = '\0';
+	while (*p != '\0') {
+		end = p + strcspn(p, ",");
+		for (num = end; num > p && num[-1] != '-'; num--)
+			;
+		n = (size_t)(end - num);
+		if (off + n + 2 > len)
+			break;
+		if (off > 0)
+			buf[off++] = ',';
+		memcpy(buf + off, num, n);
+		off += n;
+		buf[off] = '\0';
+		p = *end == ',' ? end + 1 : end;
+	}
+}
+
 /* The job's environment: a few of ours, then its Env over them. */
 static char **
 job_environment(struct starter_job *job, char *err, size_t errlen)
@@ -391,6 +418,15 @@ job_environment(struct starter_job *job, char *err, size_t errlen)
 		*eq = '=';
 	}
 	jobargs_free(vars);
+	/* The slot's GPUs: "GPU-0,GPU-2" and their numbers, "0,2". */
+	if (job->assigned_gpus != NULL && *job->assigned_gpus != '\0') {
+		char nums[512];
+
+		gpu_numbers(job->assigned_gpus, nums, sizeof(nums));
+		nb = jobenv_set(&base, nb, "CUDA_VISIBLE_DEVICES", nums);
+		nb = jobenv_set(&base, nb, "_CONDOR_AssignedGPUs",
+		    job->assigned_gpus);
+	}
 	/* The universe's own, over the job's. */
 	for (i = 0; job->extra_env != NULL && job->extra_env[i] != NULL;
 	    i++) {

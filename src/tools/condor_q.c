@@ -24,6 +24,7 @@
 #include "log.h"
 #include "rpcutil.h"
 #include "schedd_client.h"
+#include "slot.h"
 #include "xalloc.h"
 
 #define MAX_CLAUSES	64	/* clauses of a Requirements analysed */
@@ -348,6 +349,57 @@ machines_fetch(struct machines *m)
 	m->fetched = 1;
 }
 
+/*
+ * The resources the job requests that no machine has as much of, one
+ * line each ("RequestMemory = 100000 MiB: no machine has that much
+ * Memory (largest: 8192)").  A partitionable slot counts with its whole
+ * (TotalSlotCpus...), not only what is free now.  Returns how many.
+ */
+static int
+analyze_resources(const struct ad *job, struct machines *m)
+{
+	static const struct {
+		const char *req, *attr, *total, *unit;
+	} res[] = {
+		{ "RequestCpus", "Cpus", "TotalSlotCpus", "" },
+		{ "RequestMemory", "Memory", "TotalSlotMemory", " MiB" },
+		{ "RequestDisk", "Disk", "TotalSlotDisk", " KiB" },
+		{ "RequestGpus", "GPUs", "TotalSlotGPUs", "" },
+	};
+	struct slot_res want;
+	long long asked[4], have, largest;
+	char why[256];
+	size_t r;
+	int i, bad = 0;
+
+	if (m->n == 0 || slot_request(job, NULL, &want, why,
+	    sizeof(why)) == -1)
+		return 0;
+	asked[0] = want.cpus;
+	asked[1] = want.memory;
+	asked[2] = want.disk;
+	asked[3] = want.gpus;
+	for (r = 0; r < sizeof(res) / sizeof(res[0]); r++) {
+		if (ad_lookup(job, res[r].req) == NULL || asked[r] <= 0)
+			continue;
+		largest = 0;
+		for (i = 0; i < m->n; i++) {
+			if (ad_get_int(m->ads[i], res[r].total, &have) == -1 &&
+			    ad_get_int(m->ads[i], res[r].attr, &have) == -1)
+				have = 0;
+			if (have > largest)
+				largest = have;
+		}
+		if (asked[r] <= largest)
+			continue;
+		printf("%s = %lld%s: no machine has that much %s (largest: "
+		    "%lld)\n", res[r].req, asked[r], res[r].unit, res[r].attr,
+		    largest);
+		bad++;
+	}
+	return bad;
+}
+
 static void
 analyze_idle(const struct ad *job, struct machines *m)
 {
@@ -417,6 +469,7 @@ analyze_idle(const struct ad *job, struct machines *m)
 			free(text);
 			bad++;
 		}
+	bad += (size_t)analyze_resources(job, m);
 	if (m->n == 0)
 		printf("The pool has no machines: no startd has reported to "
 		    "the collector.\n");

@@ -21,8 +21,9 @@ usage(int status)
 	fprintf(status ? stderr : stdout,
 	    "usage: condor_vacate [HOST...]\n"
 	    "  asks the startd of each HOST (default: this host) to vacate\n"
-	    "  its job: the job checkpoints if it can, leaves the machine\n"
-	    "  and goes back to idle.\n");
+	    "  its jobs: a job checkpoints if it can, leaves the machine\n"
+	    "  and goes back to idle.  A slot's name (slot1_2@HOST) vacates\n"
+	    "  that slot's job only.\n");
 	return status;
 }
 
@@ -33,7 +34,7 @@ vacate_one(const char *host)
 	char err[512];
 	status_x res;
 	CLIENT *cl;
-	int rc = 0;
+	int r, rc = 0;
 
 	cl = daemon_connect("startd", host, PROG_STARTD, 1, err, sizeof(err));
 	if (cl == NULL) {
@@ -41,8 +42,15 @@ vacate_one(const char *host)
 		return 1;
 	}
 	memset(&res, 0, sizeof(res));
-	if (rpc_invoke(cl, STARTD_VACATE, (xdrproc_t)rpc_xdr_nothing, NULL,
-	    (xdrproc_t)xdr_status_x, &res, err, sizeof(err)) == -1) {
+	/* A slot's name (slot1_2@host): that slot's job only. */
+	if (host != NULL && strchr(host, '@') != NULL)
+		r = rpc_invoke(cl, STARTD_VACATE_SLOT,
+		    (xdrproc_t)xdr_wrapstring, (char *)&host,
+		    (xdrproc_t)xdr_status_x, &res, err, sizeof(err));
+	else
+		r = rpc_invoke(cl, STARTD_VACATE, (xdrproc_t)rpc_xdr_nothing,
+		    NULL, (xdrproc_t)xdr_status_x, &res, err, sizeof(err));
+	if (r == -1) {
 		log_warnx("startd of %s: %s", name, err);
 		rc = 1;
 	} else if (res.code != 0) {

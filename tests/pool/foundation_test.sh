@@ -172,20 +172,20 @@ HasMatlab = True
 Department = "physics"
 Big = "$big"
 Broken = (1 +
-Memory = 1
-STARTD_ATTRS = HasMatlab, Department Big, Broken, Memory, Unset
+TotalCpus = 1000
+STARTD_ATTRS = HasMatlab, Department Big, Broken, TotalCpus, Unset
 EOF2
 kill -HUP "${POOL_MASTER_PID[exec3]}"
 has_matlab() { test "$(on cm condor_status -af Name -constraint 'HasMatlab && Department == "physics"')" = exec3; }
 check "STARTD_ATTRS: the settings are in the machine ad" wait_for 20 has_matlab
 check "an ad too big for a datagram goes over TCP and arrives whole" \
 	test "$(on cm condor_status -af Big -constraint 'Name == "exec3"' | tr -d '\n' | wc -c)" = 9000
-for what in "Broken = (1 +" "Memory is the startd's own" "Unset is not set"; do
+for what in "Broken = (1 +" "TotalCpus is the startd's own" "Unset is not set"; do
 	check "STARTD_ATTRS: logged and left out: $what" grep -qF "STARTD_ATTRS: $what" "$POOL/exec3/log/StartLog"
 done
-check "STARTD_ATTRS cannot replace the startd's own Memory" \
-	test "$(on cm condor_status -af Memory -constraint 'Name == "exec3"')" != 1
-sed -i '/^HasMatlab\|^Department\|^Big\|^Broken\|^Memory\|^STARTD_ATTRS/d' "$POOL/exec3/condor_config.local"
+check "STARTD_ATTRS cannot replace the startd's own TotalCpus" \
+	test "$(on cm condor_status -af TotalCpus -constraint 'Name == "exec3"')" != 1000
+sed -i '/^HasMatlab\|^Department\|^Big\|^Broken\|^TotalCpus\|^STARTD_ATTRS/d' "$POOL/exec3/condor_config.local"
 kill -HUP "${POOL_MASTER_PID[exec3]}"
 no_matlab() { local out; out=$(on cm condor_status -af Name -constraint 'HasMatlab =?= true') && test -z "$out"; }
 check "STARTD_ATTRS: gone again after SIGHUP" wait_for 20 no_matlab
