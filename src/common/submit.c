@@ -1738,7 +1738,8 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 		}
 	}
 
-	/* Executable: one per cluster, relative to the current directory. */
+	/* Executable: relative to the current directory; a queue statement
+	 * may name another than the one before (its jobs' Cmd). */
 	k = &kv[KW_EXECUTABLE];
 	if (k->text == NULL || *k->text == '\0') {
 		perr(p, qline, "no executable given before queue");
@@ -1746,17 +1747,11 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 	}
 	if (k->deps & (DEP_PROCESS | DEP_CLUSTER)) {
 		perr(p, k->line, "the executable cannot depend on $(Process) "
-		    "or $(Cluster): a cluster has one executable");
+		    "or $(Cluster): each queue statement names one");
 		goto out;
 	}
 	if (first) {
 		path = path_join(p->cwd, k->text);
-		if (p->exe != NULL && strcmp(p->exe, path) != 0) {
-			perr(p, qline, "every job of a cluster runs the same "
-			    "executable (%s, not %s)", p->exe, path);
-			free(path);
-			goto out;
-		}
 		if (check_executable(p, path, standard, k->line, &kib) == -1) {
 			free(path);
 			goto out;
@@ -1765,9 +1760,13 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 			p->exe = xstrdup(path);
 		put_string(p, j, "Cmd", path, 0, k->line);
 		free(path);
-	} else if (kv[KW_UNIVERSE].deps & DEP_PROCESS &&
-	    check_executable(p, p->exe, standard, k->line, &kib) == -1)
-		goto out;
+	} else if (kv[KW_UNIVERSE].deps & DEP_PROCESS) {
+		path = path_join(p->cwd, k->text);
+		i = check_executable(p, path, standard, k->line, &kib);
+		free(path);
+		if (i == -1)
+			goto out;
+	}
 
 	k = &kv[KW_ARGUMENTS];
 	if (WANT(k->deps)) {

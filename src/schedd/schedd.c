@@ -85,6 +85,8 @@
  *	$(SPOOL)/job_queue.log.bad	a damaged tail cut at start-up
  *	$(SPOOL)/history		finished jobs, one ad each
  *	$(SPOOL)/cluster<C>.ickpt	a cluster's executable
+ *	$(SPOOL)/cluster<C>.proc<P>.ickpt a job's, when its queue statement
+ *					named another (a link to one copy)
  *	$(SPOOL)/cluster<C>.proc<P>.ckpt a job's checkpoint (the shadow's)
  *	$(SPOOL)/cluster<C>.proc<P>.xfer the files an evicted vanilla job
  *					kept (ON_EXIT_OR_EVICT, the shadow's)

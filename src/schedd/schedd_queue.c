@@ -853,6 +853,11 @@ jobs_finish(const struct job_id *ids, size_t n, const int *skip)
 		if (daemon_remove_tree(path) == -1)
 			log_warn("cannot remove %s", path);
 		free(path);
+		path = xasprintf("%s/cluster%d.proc%d.ickpt", spool, j.cluster,
+		    j.proc);
+		if (unlink(path) == -1 && errno != ENOENT)
+			log_warn("cannot remove %s", path);
+		free(path);
 		if (cluster_drop(j.cluster)) {
 			qlog_destroy(schedd_queue, j.cluster, -1);
 			path = spool_ickpt(j.cluster);
@@ -1657,6 +1662,9 @@ spool_cleanup(void)
 		if (len > 4 && strcmp(d->d_name + len - 4, ".tmp") == 0)
 			stale = 1;
 		else if (sscanf(d->d_name, "cluster%d.proc%d.ckpt%n", &c, &p,
+		    &n) == 2 && (size_t)n == len)
+			stale = qlog_ad(schedd_queue, c, p) == NULL;
+		else if (sscanf(d->d_name, "cluster%d.proc%d.ickpt%n", &c, &p,
 		    &n) == 2 && (size_t)n == len)
 			stale = qlog_ad(schedd_queue, c, p) == NULL;
 		else if (sscanf(d->d_name, "cluster%d.proc%d.xfer%n", &c, &p,

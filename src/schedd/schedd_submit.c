@@ -325,35 +325,38 @@ pending_add_procs(struct pending *p, const ad_x *procs, u_int n,
  * set.  O_NONBLOCK so that a FIFO cannot stall the schedd.
  */
 static int
-open_executable(const struct pending *p, struct stat *st,
+open_executable(const struct pending *p, const char *path, struct stat *st,
     submit_res_x *res)
 {
 	int fd, saved;
 
+	if (path[0] != '/') {
+		res_error(res, EINVAL, "the executable %s is not an absolute "
+		    "path", path);
+		return -1;
+	}
 	if (priv_as_user(p->uid, p->gid) == -1) {
 		res_error(res, EPERM, "cannot act as uid %u: %s",
 		    (unsigned)p->uid, strerror(errno));
 		return -1;
 	}
-	fd = open(p->executable, O_RDONLY | O_NONBLOCK | O_CLOEXEC |
-	    O_NOCTTY);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	saved = errno;
 	priv_restore();
 	if (fd == -1) {
 		res_error(res, saved, "cannot read the executable %s: %s",
-		    p->executable, strerror(saved));
+		    path, strerror(saved));
 		return -1;
 	}
 	if (fstat(fd, st) == -1 || !S_ISREG(st->st_mode)) {
 		res_error(res, EINVAL, "the executable %s is not a regular "
-		    "file", p->executable);
+		    "file", path);
 		close(fd);
 		return -1;
 	}
 	if (fcntl(fd, F_SETFL, 0) == -1) {
 		close(fd);
-		res_error(res, errno, "%s: %s", p->executable,
-		    strerror(errno));
+		res_error(res, errno, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	return fd;
@@ -371,11 +374,12 @@ fsync_dir(const char *dir)
 	return rc;
 }
 
-/* Copy FD to SPOOL/cluster<C>.ickpt durably; -1 with the reply set. */
+/* Copy FD to DST (taken over) in SPOOL durably; -1 with the reply
+ * set. */
 static int
-copy_executable(int fd, int cluster, submit_res_x *res)
+copy_executable(int fd, char *dst, submit_res_x *res)
 {
-	char *dst = spool_ickpt(cluster), *tmp = xasprintf("%s.tmp", dst);
+	char *tmp = xasprintf("%s.tmp", dst);
 	char *buf = xmalloc(COPY_CHUNK);
 	ssize_t n, w, off;
 	int out, saved;
@@ -443,6 +447,129 @@ events_queue(int cluster, int nprocs)
 		events_timer = event_timer_add(0, events_tick, NULL);
 }
 
+/* Whether the program FD (at PATH) is relinked for Condor; if not the
+ * reply says so. */
+static int
+relinked(int fd, const char *path, submit_res_x *res)
+{
+	char fdpath[64], err[512];
+	int r;
+
+	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+	r = submit_elf_relinked(fdpath, err, sizeof(err));
+	if (r != 1)
+		res_error(res, EINVAL, "%s is not relinked for Condor (link "
+		    "it with condor_cc, or use universe = vanilla)%s%s", path,
+		    r == -1 ? ": " : "", r == -1 ? strerror(ENOEXEC) : "");
+	return r == 1;
+}
+
+/* SPOOL/cluster<C>.proc<P>.ickpt: a job's own executable. */
+static char *
+spool_proc_ickpt(int cluster, int proc)
+{
+	return xasprintf("%s/cluster%d.proc%d.ickpt", spool_dir(), cluster,
+	    proc);
+}
+
+static void
+proc_executables_undo(int cluster, size_t n)
+{
+	char *path;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		path = spool_proc_ickpt(cluster, (int)i);
+		unlink(path);
+		free(path);
+	}
+}
+
+/*
+ * Jobs of the cluster whose Cmd is another program than the cluster's
+ * (a later queue statement with an executable of its own, as Condor 4
+ * allowed) get it in SPOOL as cluster<C>.proc<P>.ickpt, read with the
+ * submitter's rights and checked like the cluster's: each program is
+ * copied once, the other jobs running it get a link to that copy.  0,
+ * or -1 with the reply set (nothing left behind).
+ */
+#define MAX_PROC_EXECUTABLES	64
+
+static int
+proc_executables(struct pending *p, submit_res_x *res)
+{
+	struct stat st;
+	char *paths[MAX_PROC_EXECUTABLES], *cmd, *dst, *first;
+	size_t firsts[MAX_PROC_EXECUTABLES], n = 0, i, k;
+	long long universe;
+	int fd;
+
+	for (i = 0; i < p->nprocs; i++) {
+		if (ad_get_string(p->procs[i], "Cmd", &cmd) == -1)
+			continue;
+		if (strcmp(cmd, p->executable) == 0) {
+			free(cmd);
+			continue;
+		}
+		for (k = 0; k < n && strcmp(paths[k], cmd) != 0; k++)
+			;
+		dst = spool_proc_ickpt(p->cluster, (int)i);
+		if (k < n) {
+			/* The same program as an earlier job's. */
+			first = spool_proc_ickpt(p->cluster, (int)firsts[k]);
+			if (link(first, dst) == -1) {
+				res_error(res, errno, "cannot store the "
+				    "executable in the spool: %s",
+				    strerror(errno));
+				free(first);
+				free(dst);
+				free(cmd);
+				goto fail;
+			}
+			free(first);
+			free(dst);
+			free(cmd);
+			continue;
+		}
+		if (n == MAX_PROC_EXECUTABLES) {
+			res_error(res, E2BIG, "more than %d executables in one "
+			    "cluster", MAX_PROC_EXECUTABLES);
+			free(dst);
+			free(cmd);
+			goto fail;
+		}
+		if ((fd = open_executable(p, cmd, &st, res)) == -1) {
+			free(dst);
+			free(cmd);
+			goto fail;
+		}
+		if ((ad_get_int(p->procs[i], "JobUniverse", &universe) == 0 ||
+		    ad_get_int(p->cad, "JobUniverse", &universe) == 0) &&
+		    universe == 1 && !relinked(fd, cmd, res)) {
+			close(fd);
+			free(dst);
+			free(cmd);
+			goto fail;
+		}
+		if (copy_executable(fd, dst, res) == -1) {
+			close(fd);
+			free(cmd);
+			goto fail;
+		}
+		close(fd);
+		paths[n] = cmd;
+		firsts[n++] = i;
+	}
+	for (k = 0; k < n; k++)
+		free(paths[k]);
+	return 0;
+fail:
+	for (k = 0; k < n; k++)
+		free(paths[k]);
+	proc_executables_undo(p->cluster, p->nprocs);
+	return -1;
+}
+
 /*
  * Commit P as one transaction; the reply says how it went.  P is
  * consumed either way.
@@ -451,7 +578,7 @@ static void
 pending_commit(struct pending *p, submit_res_x *res)
 {
 	struct stat st;
-	char err[512], *ickpt;
+	char *ickpt;
 	int fd, std_universe, cluster = p->cluster;
 	long long universe;
 	time_t now = time(NULL);
@@ -461,30 +588,27 @@ pending_commit(struct pending *p, submit_res_x *res)
 		res_error(res, EINVAL, "a cluster needs at least one proc");
 		goto out;
 	}
-	if ((fd = open_executable(p, &st, res)) == -1)
+	if ((fd = open_executable(p, p->executable, &st, res)) == -1)
 		goto out;
-	std_universe = ad_get_int(p->cad, "JobUniverse", &universe) == 0 &&
+	/* The cluster's universe, else its first job's. */
+	std_universe = (ad_get_int(p->cad, "JobUniverse", &universe) == 0 ||
+	    ad_get_int(p->procs[0], "JobUniverse", &universe) == 0) &&
 	    universe == 1;
-	if (std_universe) {
-		char fdpath[64];
-		int r;
-
-		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
-		r = submit_elf_relinked(fdpath, err, sizeof(err));
-		if (r != 1) {
-			res_error(res, EINVAL, "%s is not relinked for Condor "
-			    "(link it with condor_cc, or use universe = "
-			    "vanilla)%s%s", p->executable, r == -1 ? ": " : "",
-			    r == -1 ? strerror(ENOEXEC) : "");
-			close(fd);
-			goto out;
-		}
+	if (std_universe && !relinked(fd, p->executable, res)) {
+		close(fd);
+		goto out;
 	}
-	if (copy_executable(fd, cluster, res) == -1) {
+	if (copy_executable(fd, spool_ickpt(cluster), res) == -1) {
 		close(fd);
 		goto out;
 	}
 	close(fd);
+	if (proc_executables(p, res) == -1) {
+		ickpt = spool_ickpt(cluster);
+		unlink(ickpt);
+		free(ickpt);
+		goto out;
+	}
 
 	ad_set_int(p->cad, "ClusterId", cluster);
 	ad_set_string(p->cad, "Owner", p->owner);
@@ -520,6 +644,7 @@ pending_commit(struct pending *p, submit_res_x *res)
 		ickpt = spool_ickpt(cluster);
 		unlink(ickpt);
 		free(ickpt);
+		proc_executables_undo(cluster, n);
 		res_error(res, saved, "cannot write the job queue: %s",
 		    strerror(saved));
 		goto out;

@@ -602,9 +602,15 @@ check_files(void)
 	sj.resuming = access(spool_ckpt, F_OK) == 0;
 	if (sj.resuming)
 		snprintf(sj.exe_path, sizeof(sj.exe_path), "%s", spool_ckpt);
-	else
+	else {
+		/* A job with a program of its own (another queue statement's
+		 * executable), else its cluster's. */
 		snprintf(sj.exe_path, sizeof(sj.exe_path),
-		    "%s/cluster%d.ickpt", spool, sj.cluster);
+		    "%s/cluster%d.proc%d.ickpt", spool, sj.cluster, sj.proc);
+		if (access(sj.exe_path, F_OK) == -1)
+			snprintf(sj.exe_path, sizeof(sj.exe_path),
+			    "%s/cluster%d.ickpt", spool, sj.cluster);
+	}
 	free(spool_ckpt);
 	if ((sj.exe_fd = open(sj.exe_path, O_RDONLY | O_CLOEXEC)) == -1 ||
 	    fstat(sj.exe_fd, &st) == -1)

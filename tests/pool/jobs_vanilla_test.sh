@@ -7,7 +7,7 @@
 # running job, and the jobs' own policies (on_exit_hold, max_retries,
 # periodic_hold, periodic_release, periodic_remove).
 #
-# checks: 69
+# checks: 72
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -290,6 +290,27 @@ check "... the user log says why it was held, Code 3" bash -c \
 	"grep -q 'PeriodicHold expression' periodic.log && grep -q 'Code 3 Subcode 0' periodic.log"
 cm condor_rm "$Q.0" >/dev/null 2>&1
 wait_for 30 in_history "$Q.0"
+
+# --- several executables in one file (one cluster) --------------------
+printf '#!/bin/sh\necho "A $1"\n' >prog_a.sh
+printf '#!/bin/sh\necho "B $1"\n' >prog_b.sh
+chmod 755 prog_a.sh prog_b.sh
+cat >multi.sub <<'EOF'
+universe   = vanilla
+executable = prog_a.sh
+arguments  = $(Process)
+output     = multi.$(Process).out
+queue 2
+executable = prog_b.sh
+queue
+EOF
+M=$(submit multi.sub)
+check "a file with two executables: each job runs its own statement's program" \
+	wait_for 90 bash -c "test \"\$(cat multi.0.out multi.1.out multi.2.out 2>/dev/null)\" = \"\$(printf 'A 0\nA 1\nB 2')\""
+check "... as one cluster of three jobs" wait_for 30 bash -c \
+	"test \"\$(CONDOR_CONFIG=$POOL/cm/condor_config condor_history $M -af ProcId | sort | tr '\n' ' ')\" = '0 1 2 '"
+check "... their programs leave SPOOL with them" \
+	wait_for 30 bash -c "! ls $POOL/cm/spool | grep -q 'cluster$M\\.'"
 
 # --- $$(Attr): from the machine the job matched ----------------------
 cat >dollar.sub <<'EOF'

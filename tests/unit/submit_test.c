@@ -490,8 +490,8 @@ static const struct bad bad[] = {
 	  1, "cannot be redefined" },
 	{ "executable per proc", "executable = /bin/$(Process)\nqueue 2\n",
 	  1, "executable" },
-	{ "two executables", "executable = /bin/true\nqueue\nexecutable = "
-	  "/bin/false\nqueue\n", 4, "same executable" },
+	{ "executable per cluster", "executable = /bin/x$(Cluster)\n"
+	  "queue\n", 1, "executable" },
 	{ "queue is not a setting", "executable = /bin/true\nqueue = 3\n",
 	  2, "statement" },
 	{ "continued line error", "executable = /bin/true\n"
