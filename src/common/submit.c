@@ -87,6 +87,7 @@ enum kw {
 	KW_JOB_MAX_VACATE_TIME,
 	KW_JOB_LEASE_DURATION,
 	KW_REQUEST_GPUS,
+	KW_CONCURRENCY_LIMITS,
 	NKW
 };
 
@@ -135,6 +136,7 @@ static const struct keyword {
 	{ "job_max_vacate_time",	KW_JOB_MAX_VACATE_TIME },
 	{ "job_lease_duration",		KW_JOB_LEASE_DURATION },
 	{ "request_gpus",		KW_REQUEST_GPUS },
+	{ "concurrency_limits",		KW_CONCURRENCY_LIMITS },
 	{ NULL,				0 }
 };
 
@@ -151,6 +153,7 @@ static const char *kw_names[NKW] = {
 	"transfer_output_files", "transfer_output_remaps",
 	"transfer_executable", "retry_until", "success_exit_code",
 	"job_max_vacate_time", "job_lease_duration", "request_gpus",
+	"concurrency_limits",
 };
 
 /* TEXT, an amount with an optional unit (K, KB, M, MB, G, GB, T, TB,
@@ -1521,6 +1524,38 @@ put_amount(struct parser *p, struct jattrs *j, const struct kval *kv, int kw,
 
 #define WANT(deps)	(first || ((deps) & DEP_PROCESS))
 
+/* Each item of a concurrency_limits list a NAME (letters, digits, '_',
+ * '.') with an optional ":WEIGHT"; 0, or -1 with BAD the item. */
+static int
+limits_check(const char *text, char *bad, size_t badlen)
+{
+	char **items, *colon, *end;
+	size_t n, i, k;
+	double w;
+	int rc = 0;
+
+	items = xfer_list_split(text, &n);
+	for (i = 0; i < n && rc == 0; i++) {
+		colon = strchr(items[i], ':');
+		for (k = 0; items[i][k] != '\0' && items[i] + k != colon; k++)
+			if (!isalnum((unsigned char)items[i][k]) &&
+			    items[i][k] != '_' && items[i][k] != '.')
+				break;
+		if (k == 0 || (items[i] + k != colon && items[i][k] != '\0'))
+			rc = -1;
+		else if (colon != NULL) {
+			w = strtod(colon + 1, &end);
+			if (end == colon + 1 || *end != '\0' || !(w >= 0) ||
+			    w > 1e9)
+				rc = -1;
+		}
+		if (rc == -1)
+			snprintf(bad, badlen, "%.40s", items[i]);
+	}
+	xfer_list_free(items, n);
+	return rc;
+}
+
 /*
  * The files that travel with a vanilla job: ShouldTransferFiles (YES,
  * NO or IF_NEEDED; a job here never shares a file system with its
@@ -2000,6 +2035,19 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 	    KW_JOB_MAX_VACATE_TIME, "JobMaxVacateTime", seconds,
 	    "a positive number of seconds") == -1)
 		goto out;
+	/* NAME[:WEIGHT], ...: what the negotiator counts against the
+	 * pool's NAME_LIMIT settings. */
+	k = &kv[KW_CONCURRENCY_LIMITS];
+	if (k->text != NULL && WANT(k->deps)) {
+		if (limits_check(k->text, shownbuf, sizeof(shownbuf)) == -1) {
+			perr(p, k->line, "concurrency_limits: \"%s\" is not a "
+			    "NAME or NAME:WEIGHT", shownbuf);
+			goto out;
+		}
+		if (put_string(p, j, "ConcurrencyLimits", k->text, k->deps,
+		    k->line) == -1)
+			goto out;
+	}
 	if (WANT(kv[KW_JOB_LEASE_DURATION].deps) && put_amount(p, j, kv,
 	    KW_JOB_LEASE_DURATION, "JobLeaseDuration", seconds,
 	    "a positive number of seconds") == -1)

@@ -57,6 +57,7 @@ struct recent_match {
 	time_t		 when;
 	long long	 claims;	/* NumClaims at the match; -1: none */
 	long long	 started;	/* its DaemonStartTime then */
+	char		*limits;	/* the job's ConcurrencyLimits, or NULL */
 };
 
 static const char *const match_machine_attrs[] = { "Name", "StartdIpAddr",
@@ -137,7 +138,7 @@ ad_int_or(const struct ad *ad, const char *name, long long dflt)
 
 /* A machine is matched again only once its record is gone: append. */
 static void
-recent_note(const char *name, const struct ad *machine)
+recent_note(const char *name, const struct ad *machine, const struct ad *job)
 {
 	long long claims, extra = 0;
 	size_t i;
@@ -156,6 +157,8 @@ recent_note(const char *name, const struct ad *machine)
 	recent[nrecent].when = time(NULL);
 	recent[nrecent].claims = claims >= 0 ? claims + extra : -1;
 	recent[nrecent].started = ad_int_or(machine, "DaemonStartTime", -1);
+	recent[nrecent].limits = NULL;
+	(void)ad_get_string(job, "ConcurrencyLimits", &recent[nrecent].limits);
 	nrecent++;
 }
 
@@ -215,6 +218,7 @@ recent_apply(struct match_machine *machines, size_t n)
 			continue;
 		}
 		free(recent[i].name);
+		free(recent[i].limits);
 		recent[i] = recent[--nrecent];
 	}
 }
@@ -331,7 +335,7 @@ op_match(struct match_station *s, const struct ad *job,
 		    strerror(st.code));
 		rc = 1;
 	} else
-		recent_note(m->name, m->ad);
+		recent_note(m->name, m->ad, job);
 	xdr_free((xdrproc_t)xdr_status_x, (char *)&st);
 	return rc;
 }
@@ -468,11 +472,48 @@ log_order(int cycle, struct match_station **v, size_t n)
 	buf_free(&b);
 }
 
+/* NAME_LIMIT from the configuration, else DFLT. */
+static double
+limit_of(const char *name, double dflt)
+{
+	char *var = xasprintf("%s_LIMIT", name);
+	double v = param_double(var, dflt);
+
+	free(var);
+	return v;
+}
+
+/*
+ * What the pool's jobs hold of the concurrency limits: those running
+ * (their slots advertise the job's ConcurrencyLimits) and those matched
+ * whose slots do not show their claim yet.
+ */
+static void
+limits_tally(struct match_limits *l, struct ad **mads, int nm)
+{
+	char *text;
+	size_t i;
+	int k;
+
+	memset(l, 0, sizeof(*l));
+	l->dflt = param_double("CONCURRENCY_LIMIT_DEFAULT", 2308032);
+	l->limit_of = limit_of;
+	for (k = 0; k < nm; k++)
+		if (ad_get_string(mads[k], "ConcurrencyLimits", &text) == 0) {
+			match_limits_add(l, text, 1);
+			free(text);
+		}
+	for (i = 0; i < nrecent; i++)
+		if (recent[i].limits != NULL)
+			match_limits_add(l, recent[i].limits, 1);
+}
+
 void
 negotiate_cycle(int cycle, struct cycle_report *rep)
 {
 	struct match_ops ops;
 	struct match_cycle c;
+	struct match_limits limits;
 	struct cycle_ctx x;
 	struct ad **mads = NULL, **sads = NULL;
 	struct match_station **stations;
@@ -509,6 +550,7 @@ negotiate_cycle(int cycle, struct cycle_report *rep)
 		if (match_machine_init(&machines[nmach], mads[k]) == 0)
 			nmach++;
 	recent_apply(machines, nmach);
+	limits_tally(&limits, mads, nm);
 
 	x.cycle = cycle;
 	x.timeout = (int)param_int("RPC_TIMEOUT", 20);
@@ -534,10 +576,12 @@ negotiate_cycle(int cycle, struct cycle_report *rep)
 	interval = param_int("NEGOTIATOR_INTERVAL", 60);
 	c.pending_timeout = 5.0 * (double)(interval > 2 ? interval : 2);
 	c.pendings = &pendings;
+	c.limits = &limits;
 
 	qsort(stations, nst, sizeof(*stations), match_station_cmp);
 	log_order(cycle, stations, nst);
 	match_negotiate(&c, &ops);
+	match_limits_free(&limits);
 	rep->matches = c.matches;
 	rep->preemptions = c.preemptions;
 

@@ -2,6 +2,7 @@
  * negotiator_matchmaker.c: matchmaking and the negotiation cycle (see
  * negotiator_matchmaker.h).
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -370,6 +371,111 @@ pending_add(struct match_cycle *c, const struct match_machine *m,
 	p->n++;
 }
 
+/* ---- concurrency limits ---- */
+
+/* The next "name[:weight]" of *TEXT: NAME (lower case) and WEIGHT;
+ * 0 at the end. */
+static int
+limit_next(const char **text, char *name, size_t len, double *weight)
+{
+	const char *s = *text, *e;
+	size_t n, i;
+	char *end;
+
+	while (*s == ',' || *s == ' ' || *s == '\t')
+		s++;
+	if (*s == '\0')
+		return 0;
+	for (e = s; *e != '\0' && *e != ',' && *e != ':' && *e != ' ' &&
+	    *e != '\t'; e++)
+		;
+	n = (size_t)(e - s) < len - 1 ? (size_t)(e - s) : len - 1;
+	for (i = 0; i < n; i++)
+		name[i] = (char)tolower((unsigned char)s[i]);
+	name[n] = '\0';
+	*weight = 1;
+	while (*e == ' ' || *e == '\t')
+		e++;
+	if (*e == ':') {
+		*weight = strtod(e + 1, &end);
+		if (end == e + 1 || !(*weight >= 0) || *weight > 1e9)
+			*weight = 1;
+		e = end;
+	}
+	while (*e != '\0' && *e != ',')
+		e++;
+	*text = e;
+	return 1;
+}
+
+static size_t
+limit_index(struct match_limits *l, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (strcmp(l->names[i], name) == 0)
+			return i;
+	l->names = xreallocarray(l->names, l->n + 1, sizeof(*l->names));
+	l->used = xreallocarray(l->used, l->n + 1, sizeof(*l->used));
+	l->max = xreallocarray(l->max, l->n + 1, sizeof(*l->max));
+	l->names[l->n] = xstrdup(name);
+	l->used[l->n] = 0;
+	l->max[l->n] = l->limit_of != NULL ? l->limit_of(name, l->dflt) :
+	    l->dflt;
+	return l->n++;
+}
+
+void
+match_limits_add(struct match_limits *l, const char *text, int sign)
+{
+	char name[128];
+	double w;
+	size_t i;
+
+	while (text != NULL && limit_next(&text, name, sizeof(name), &w))
+		if (name[0] != '\0') {
+			i = limit_index(l, name);	/* may move l->used */
+			l->used[i] += sign * w;
+		}
+}
+
+int
+match_limits_fit(struct match_limits *l, const char *text, char *why,
+    size_t whylen)
+{
+	char name[128];
+	double w;
+	size_t i;
+
+	while (text != NULL && limit_next(&text, name, sizeof(name), &w)) {
+		if (name[0] == '\0')
+			continue;
+		i = limit_index(l, name);
+		if (l->used[i] + w > l->max[i] + 1e-9) {
+			snprintf(why, whylen, "concurrency limit %s: %g of %g "
+			    "in use", name, l->used[i], l->max[i]);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+void
+match_limits_free(struct match_limits *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->names[i]);
+	free(l->names);
+	free(l->used);
+	free(l->max);
+	l->names = NULL;
+	l->used = l->max = NULL;
+	l->n = 0;
+}
+
 /*
  * One turn of station S: ask for jobs until one gets a machine or S has
  * none left.  NFREE counts the Idle machines not yet given out.
@@ -380,7 +486,7 @@ serve_turn(struct match_cycle *c, const struct match_ops *ops,
 {
 	struct match_machine *m;
 	struct ad *job;
-	char id[64];
+	char id[64], why[256], *limits;
 	long i;
 	int r;
 
@@ -418,9 +524,20 @@ serve_turn(struct match_cycle *c, const struct match_ops *ops,
 		}
 		s->offers++;
 		c->jobs_offered++;
+		limits = NULL;
+		(void)ad_get_string(job, "ConcurrencyLimits", &limits);
+		if (limits != NULL && c->limits != NULL &&
+		    !match_limits_fit(c->limits, limits, why, sizeof(why))) {
+			job_id_text(job, id, sizeof(id));
+			log_info("%s job %s waits: %s", s->name, id, why);
+			free(limits);
+			ad_free(job);
+			continue;
+		}
 		i = match_best_machine(job, c->machines, c->nmachines, s,
 		    first_free);
 		if (i < 0) {
+			free(limits);
 			if (s->waiting_job == NULL)
 				s->waiting_job = job;
 			else
@@ -431,16 +548,21 @@ serve_turn(struct match_cycle *c, const struct match_ops *ops,
 		r = ops->match(s, job, m, ops->arg);
 		job_id_text(job, id, sizeof(id));
 		if (r < 0) {
+			free(limits);
 			ad_free(job);
 			s->failed = s->done = 1;
 			return;
 		}
 		if (r > 0) {
+			free(limits);
 			ad_free(job);
 			log_info("%s refused the match of job %s with %s",
 			    s->name, id, m->name);
 			continue;
 		}
+		if (limits != NULL && c->limits != NULL)
+			match_limits_add(c->limits, limits, 1);
+		free(limits);
 		log_info("match: %s job %s -> %s", s->name, id, m->name);
 		/* A partitionable slot stays on offer while it has room. */
 		if (!m->partitionable || !match_pslot_take(m, job)) {

@@ -138,6 +138,28 @@ struct match_ops {
 	void	*arg;
 };
 
+/*
+ * Concurrency limits: how much of each named limit the jobs running, or
+ * matched, use (a job's ConcurrencyLimits: "name[:weight], ...", names
+ * in any case), and the most each may use (its NAME_LIMIT, from
+ * LIMIT_OF, else DFLT).  match_limits_add: the uses of TEXT added
+ * (SIGN 1) or taken away (-1); match_limits_fit: 1 if TEXT fits in
+ * what is left, else 0 with WHY naming the limit; match_limits_free.
+ */
+struct match_limits {
+	char		**names;	/* lower case */
+	double		 *used;
+	double		 *max;
+	size_t		  n;
+	double		  dflt;
+	double		(*limit_of)(const char *name, double dflt);
+};
+
+void	match_limits_add(struct match_limits *l, const char *text, int sign);
+int	match_limits_fit(struct match_limits *l, const char *text, char *why,
+	    size_t whylen);
+void	match_limits_free(struct match_limits *l);
+
 struct match_cycle {
 	/* In: */
 	struct match_station	**stations;	/* every station known */
@@ -149,6 +171,7 @@ struct match_cycle {
 	double			  now;		/* seconds, for deadlines */
 	double			  pending_timeout; /* seconds */
 	struct match_pendings	 *pendings;	/* kept across cycles */
+	struct match_limits	 *limits;	/* or NULL: none */
 	/* Out: */
 	int			  matches;
 	int			  preemptions;

@@ -136,6 +136,19 @@ claim_init_once(void)
 		auth_random_hex(claim_ids[i], AUTH_CLAIM_ID_BYTES);
 }
 
+/* The concurrency limits C's job holds, for the negotiator to count. */
+static void
+job_limits(const struct claim *c, struct ad *ad)
+{
+	char *limits;
+
+	if (c->job != NULL && ad_get_string(c->job, "ConcurrencyLimits",
+	    &limits) == 0) {
+		ad_set_string(ad, "ConcurrencyLimits", limits);
+		free(limits);
+	}
+}
+
 static int
 active(const struct claim *c)
 {
@@ -270,6 +283,7 @@ claim_add_attrs(struct ad *ad)
 	ad_set_int(ad, "JobStart", (long long)slots[0].start);
 	if (slots[0].gpus[0] != '\0')
 		ad_set_string(ad, "AssignedGPUs", slots[0].gpus);
+	job_limits(&slots[0], ad);
 }
 
 /* The ad of dynamic slot C: MACHINE's, with C's name, share and job. */
@@ -296,6 +310,7 @@ slot_ad(const struct claim *c, const struct ad *machine)
 	ad_set_int(ad, "JobStart", (long long)c->start);
 	if (c->gpus[0] != '\0')
 		ad_set_string(ad, "AssignedGPUs", c->gpus);
+	job_limits(c, ad);
 	return ad;
 }
 

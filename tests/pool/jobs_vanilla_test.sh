@@ -7,7 +7,7 @@
 # running job, and the jobs' own policies (on_exit_hold, max_retries,
 # periodic_hold, periodic_release, periodic_remove).
 #
-# checks: 72
+# checks: 76
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -22,7 +22,8 @@ EOF
 chmod 755 "$POOL/mailer"
 pool_config 'START : TRUE' "MAIL = $POOL/mailer" \
 	'STARTER_UPDATE_INTERVAL = 1' 'STARTER_TIMEOUT = 20' \
-	'VACATE_GRACE = 2' 'MAX_JOB_STARTS = 10' 'PERIODIC_EXPR_INTERVAL = 1'
+	'VACATE_GRACE = 2' 'MAX_JOB_STARTS = 10' 'PERIODIC_EXPR_INTERVAL = 1' \
+	'LIC_LIMIT = 1'
 pool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD"
 pool_host exec1 "MASTER, STARTD"
 pool_host exec2 "MASTER, STARTD"
@@ -311,6 +312,36 @@ check "... as one cluster of three jobs" wait_for 30 bash -c \
 	"test \"\$(CONDOR_CONFIG=$POOL/cm/condor_config condor_history $M -af ProcId | sort | tr '\n' ' ')\" = '0 1 2 '"
 check "... their programs leave SPOOL with them" \
 	wait_for 30 bash -c "! ls $POOL/cm/spool | grep -q 'cluster$M\\.'"
+
+# --- concurrency_limits: LIC_LIMIT = 1 lets one of two jobs run ------
+# (a job sees only its own directory: it says it started on its output)
+cat >lic.sh <<'EOF'
+#!/bin/sh
+echo started
+while :; do sleep 1; done
+EOF
+chmod 755 lic.sh
+cat >lic.sub <<'EOF'
+universe           = vanilla
+executable         = lic.sh
+output             = lic.$(Process).out
+concurrency_limits = LIC
+queue 2
+EOF
+L=$(submit lic.sub)
+lic_started() { grep -lx started lic.0.out lic.1.out 2>/dev/null | wc -l; }
+check "concurrency_limits: one job holding the limit runs" \
+	wait_for 60 bash -c "grep -qx started lic.0.out 2>/dev/null || grep -qx started lic.1.out 2>/dev/null"
+check "... the other waits, the negotiator naming the limit" \
+	wait_for 60 grep -q "waits: concurrency limit lic: 1 of 1 in use" "$POOL/cm/log/NegotiatorLog"
+check "... while only one has started" test "$(lic_started)" = 1
+first=0
+grep -qx started lic.1.out 2>/dev/null && first=1
+cm condor_rm "$L.$first" >/dev/null 2>&1
+check "... once it leaves, the other runs" wait_for 90 bash -c \
+	"test \"\$(grep -lx started lic.0.out lic.1.out 2>/dev/null | wc -l)\" = 2"
+cm condor_rm "$L" >/dev/null 2>&1
+wait_for 30 bash -c "! CONDOR_CONFIG=$POOL/cm/condor_config condor_q $L -af ProcId | grep -q ."
 
 # --- $$(Attr): from the machine the job matched ----------------------
 cat >dollar.sub <<'EOF'

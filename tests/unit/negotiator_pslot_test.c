@@ -2,9 +2,10 @@
  * negotiator_pslot_test.c: partitionable slots in the negotiation cycle
  * (src/negotiator/negotiator_matchmaker.c): the claim ids handed out
  * one by one, each match's requests taken from the cycle's copy of the
- * slot's ad, and a cycle that gives one slot as many jobs as fit.
+ * slot's ad, a cycle that gives one slot as many jobs as fit, and
+ * concurrency limits counted across a cycle.
  *
- * checks: 14
+ * checks: 23
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,6 +116,8 @@ fake_match(struct match_station *s, const struct ad *job,
 	return 0;
 }
 
+static struct match_limits *cycle_limits;
+
 static int
 cycle(const char *req, int n)
 {
@@ -132,6 +135,7 @@ cycle(const char *req, int n)
 	c.nstations = 1;
 	c.machines = &m;
 	c.nmachines = 1;
+	c.limits = cycle_limits;
 	memset(&ops, 0, sizeof(ops));
 	ops.next_job = fake_next_job;
 	ops.match = fake_match;
@@ -161,11 +165,78 @@ test_cycle(void)
 	    cycle("RequestCpus = 1;RequestMemory = 100000", 1) == 0);
 }
 
+static double
+fake_limit_of(const char *name, double dflt)
+{
+	if (strcmp(name, "lic") == 0)
+		return 2;
+	if (strcmp(name, "db") == 0)
+		return 0.5;
+	return dflt;
+}
+
+static void
+test_limits(void)
+{
+	struct match_limits l;
+	char why[256], name[16];
+	int i;
+
+	memset(&l, 0, sizeof(l));
+	l.dflt = 100;
+	l.limit_of = fake_limit_of;
+	CHECK("a limit of 2 takes a first job", match_limits_fit(&l, "LIC",
+	    why, sizeof(why)));
+	match_limits_add(&l, "lic", 1);
+	match_limits_add(&l, "Lic", 1);
+	CHECK("... names in any case, and not a third",
+	    !match_limits_fit(&l, "LIC", why, sizeof(why)) &&
+	    strcmp(why, "concurrency limit lic: 2 of 2 in use") == 0);
+	match_limits_add(&l, "LIC", -1);
+	CHECK("one gone, one fits again", match_limits_fit(&l, " lic ",
+	    why, sizeof(why)));
+	CHECK("weights count: db:0.25 fits under 0.5, db:0.75 does not",
+	    match_limits_fit(&l, "db:0.25", why, sizeof(why)) &&
+	    !match_limits_fit(&l, "db:0.75", why, sizeof(why)));
+	CHECK("every name of a list must fit", !match_limits_fit(&l,
+	    "other, db:0.6", why, sizeof(why)) &&
+	    strstr(why, "limit db") != NULL);
+	CHECK("an unknown name has the default", match_limits_fit(&l,
+	    "other:100", why, sizeof(why)) && !match_limits_fit(&l,
+	    "other:100.5", why, sizeof(why)));
+	CHECK("garbage never counts as more than its names",
+	    match_limits_fit(&l, ",,: ,x:abc,", why, sizeof(why)));
+	match_limits_free(&l);
+
+	memset(&l, 0, sizeof(l));
+	l.dflt = 1;
+	for (i = 0; i < 300; i++) {
+		snprintf(name, sizeof(name), "n%d", i);
+		match_limits_add(&l, name, 1);
+	}
+	CHECK("300 names, each counted once: all full", l.n == 300 &&
+	    !match_limits_fit(&l, "n0", why, sizeof(why)) &&
+	    !match_limits_fit(&l, "n299", why, sizeof(why)) &&
+	    match_limits_fit(&l, "n300", why, sizeof(why)));
+	match_limits_free(&l);
+
+	memset(&l, 0, sizeof(l));
+	l.dflt = 100;
+	l.limit_of = fake_limit_of;
+	cycle_limits = &l;
+	CHECK("a cycle gives a limit of 2 two of four jobs",
+	    cycle("RequestCpus = 1;RequestMemory = 1;"
+	    "ConcurrencyLimits = \"lic\"", 4) == 2);
+	cycle_limits = NULL;
+	match_limits_free(&l);
+}
+
 int
 main(void)
 {
 	log_init("negotiator_pslot_test");
 	test_take();
 	test_cycle();
+	test_limits();
 	TEST_EXIT();
 }
