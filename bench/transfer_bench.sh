@@ -85,6 +85,7 @@ for r in $(seq "$ROUNDS"); do
 	t1=$(date +%s%N)
 	cps+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')")
 	rm -rf "$W/cp"
+	echo "transfer_bench: round $r: transfer $s s, cp ${cps[-1]} s" >&2
 done
 x=$(printf '%s\n' "${xfer[@]}" | median)
 c=$(printf '%s\n' "${cps[@]}" | median)
