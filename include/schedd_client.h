@@ -1,7 +1,8 @@
 /*
  * schedd_client.h: talking to a schedd (schedd_rpc.x) from the user
  * commands: condor_submit, condor_q, condor_rm, condor_hold,
- * condor_release, condor_prio, condor_history, condor_reschedule.
+ * condor_release, condor_prio, condor_qedit, condor_history,
+ * condor_reschedule.
  *
  * The local schedd is reached over the Unix-domain socket
  * $(SPOOL)/.schedd_socket, where it learns who the caller is from the
@@ -60,6 +61,17 @@ void	 schedd_free_jobs(struct ad **jobs, int n);
 int	 schedd_action(CLIENT *, int action, const char *constraint,
 	    int value, const char *reason, int *count, int *denied,
 	    char *err, size_t errlen);
+
+/*
+ * schedd_edit: set NAME to the expression VALUE in the caller's jobs
+ * CONSTRAINT selects (condor_qedit).  Returns 0 with *COUNT (changed)
+ * and *DENIED (not the caller's), also when nothing matched; -1 with a
+ * message in ERR if the schedd could not be asked or refused (a name
+ * or value that does not parse, an attribute users may not set).
+ */
+int	 schedd_edit(CLIENT *, const char *constraint, const char *name,
+	    const char *value, int *count, int *denied, char *err,
+	    size_t errlen);
 
 /* schedd_reschedule: ask for a negotiation cycle now.  0 or -1. */
 int	 schedd_reschedule(CLIENT *, char *err, size_t errlen);

@@ -455,6 +455,32 @@ schedd_action(CLIENT *cl, int action, const char *constraint, int value,
 }
 
 int
+schedd_edit(CLIENT *cl, const char *constraint, const char *name,
+    const char *value, int *count, int *denied, char *err, size_t errlen)
+{
+	job_edit_x a;
+	job_action_res_x r;
+	int rc = 0;
+
+	a.constraint = (char *)constraint;
+	a.name = (char *)name;
+	a.value = (char *)value;
+	memset(&r, 0, sizeof(r));
+	if (rpc_invoke(cl, SCHEDD_EDIT, (xdrproc_t)xdr_job_edit_x, &a,
+	    (xdrproc_t)xdr_job_action_res_x, &r, err, errlen) == -1)
+		return -1;
+	*count = r.count;
+	*denied = r.denied;
+	if (r.code != 0 && r.code != ENOENT) {
+		snprintf(err, errlen, "%s", r.message && *r.message ?
+		    r.message : strerror(r.code));
+		rc = -1;
+	}
+	xdr_free((xdrproc_t)xdr_job_action_res_x, (char *)&r);
+	return rc;
+}
+
+int
 schedd_reschedule(CLIENT *cl, char *err, size_t errlen)
 {
 	status_x r;

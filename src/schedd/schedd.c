@@ -60,7 +60,8 @@
  *	kernel (SO_PEERCRED): submitting (SCHEDD_SUBMIT, or
  *	SCHEDD_SUBMIT_BEGIN and SCHEDD_SUBMIT_MORE for a large cluster),
  *	queries (SCHEDD_QUERY, SCHEDD_QUERY_ATTRS), actions (SCHEDD_ACTION:
- *	remove, hold, release, priority), SCHEDD_RESCHEDULE and the shadows'
+ *	remove, hold, release, priority), SCHEDD_EDIT (condor_qedit),
+ *	SCHEDD_RESCHEDULE and the shadows'
  *	job updates (SCHEDD_JOB_UPDATE, which may not change the attributes
  *	the schedd keeps: see schedd_rpc.x); SCHEDD_NULL is a ping.  Over TCP at BIND_ADDRESS:SCHEDD_PORT
  *	(ScheddIpAddr) it answers queries from HOSTALLOW_READ and
@@ -305,6 +306,19 @@ schedd_action_1_svc(job_action_x *arg, job_action_res_x *res,
 	if (local_caller(req, &uid, "job action", &res->code, &res->message,
 	    "jobs can be changed only on the schedd's host") == 0)
 		queue_action(uid, arg, res);
+	return TRUE;
+}
+
+bool_t
+schedd_edit_1_svc(job_edit_x *arg, job_action_res_x *res,
+    struct svc_req *req)
+{
+	uid_t uid;
+
+	memset(res, 0, sizeof(*res));
+	if (local_caller(req, &uid, "job edit", &res->code, &res->message,
+	    "jobs can be changed only on the schedd's host") == 0)
+		queue_edit(uid, arg, res);
 	return TRUE;
 }
 

@@ -122,6 +122,7 @@ int	 job_owner_ids(const struct job *, uid_t *, gid_t *);
 void	 queue_action(uid_t caller, job_action_x *arg,
 	    job_action_res_x *res);
 void	 queue_job_update(uid_t caller, job_update_x *arg, status_x *res);
+void	 queue_edit(uid_t caller, job_edit_x *arg, job_action_res_x *res);
 /* QUERY and QUERY_ATTRS (NAMES NULL: every attribute) into R. */
 struct query_reply;
 void	 queue_query(const char *constraint, int history, char **names,

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 
 #include <dirent.h>
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -1464,6 +1465,118 @@ out:
 	free(finish);
 	free(stop);
 	free(changed);
+}
+
+/*
+ * What condor_qedit may not change: who a job is, what it runs and where
+ * it stands, besides what the schedd keeps (schedd_owned).
+ */
+static const char *const edit_refused[] = {
+	"JobStatus", "LastJobStatus", "User", "Cmd", "JobUniverse", "MyType",
+	"TargetType", "GlobalJobId", "ProcExecutable", NULL
+};
+
+static int
+edit_name_ok(const char *name)
+{
+	size_t i;
+
+	if (!isalpha((unsigned char)name[0]) && name[0] != '_')
+		return 0;
+	for (i = 1; name[i] != '\0'; i++)
+		if (!isalnum((unsigned char)name[i]) && name[i] != '_' &&
+		    name[i] != '.')
+			return 0;
+	return 1;
+}
+
+void
+queue_edit(uid_t caller, job_edit_x *arg, job_action_res_x *res)
+{
+	struct expr *e = NULL, *v;
+	struct job_scope scope;
+	struct job j;
+	char err[256], user[64], *owner = NULL;
+	int merged, super, owner_cluster = 0, mine = 0, matched = 0;
+	int changed = 0;
+
+	res->message = NULL;
+	if (!edit_name_ok(arg->name)) {
+		res->code = EINVAL;
+		res->message = xasprintf("\"%.64s\" is not an attribute name",
+		    arg->name);
+		return;
+	}
+	if (queue_attr_in(schedd_owned, arg->name) ||
+	    queue_attr_in(edit_refused, arg->name)) {
+		res->code = EACCES;
+		res->message = xasprintf("%s is the schedd's to set, not a "
+		    "user's", arg->name);
+		return;
+	}
+	if ((v = expr_parse(arg->value, err, sizeof(err))) == NULL) {
+		res->code = EINVAL;
+		res->message = xasprintf("%s = %.64s: %s", arg->name,
+		    arg->value, err);
+		return;
+	}
+	expr_free(v);
+	if (*arg->constraint != '\0' &&
+	    (e = expr_parse(arg->constraint, err, sizeof(err))) == NULL) {
+		res->code = EINVAL;
+		res->message = xasprintf("constraint: %s", err);
+		return;
+	}
+	merged = expr_needs_merge(arg->constraint);
+	user_name(caller, user, sizeof(user));
+	super = caller == 0 ||
+	    name_listed(param("QUEUE_SUPER_USERS"), user);
+
+	qlog_begin(schedd_queue);
+	scope_init(&scope, arg->constraint);
+	while (scope_next(&scope, &j)) {
+		if (!job_meets(&j, e, merged))
+			continue;
+		matched++;
+		if (owner_cluster != j.cluster || ad_lookup(j.ad, "Owner")) {
+			free(owner);
+			owner = job_string(&j, "Owner");
+			owner_cluster = j.cluster;
+			mine = owner != NULL && strcmp(owner, user) == 0;
+		}
+		if (!super && !mine) {
+			res->denied++;
+			continue;
+		}
+		if (qlog_set(schedd_queue, j.cluster, j.proc, arg->name,
+		    arg->value, err, sizeof(err)) == -1) {
+			qlog_abort(schedd_queue);
+			free(owner);
+			expr_free(e);
+			res->code = EINVAL;
+			res->message = xstrdup(err);
+			return;
+		}
+		changed++;
+	}
+	free(owner);
+	expr_free(e);
+	if (queue_commit_request(1, err, sizeof(err)) == -1) {
+		res->code = EIO;
+		res->message = xstrdup(err);
+		return;
+	}
+	res->count = changed;
+	if (matched == 0) {
+		res->code = ENOENT;
+		res->message = xstrdup("no job matches");
+	} else
+		res->message = xstrdup("");
+	if (changed > 0) {
+		log_info("%s set in %d job(s) by %s (%d denied)", arg->name,
+		    changed, user, res->denied);
+		schedd_counts_changed();
+	}
 }
 
 /*

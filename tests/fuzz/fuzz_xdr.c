@@ -4,7 +4,8 @@
  * as a daemon would after reading a request, then turned into ads; and
  * as a pool history query and its reply (condor_summary decodes what
  * the collector sends), whose samples are then formatted and parsed
- * back as the history file's records.
+ * back as the history file's records; and as a condor_qedit request,
+ * whose value is parsed as the schedd parses it.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 
 #include "ad.h"
 #include "buf.h"
+#include "expr.h"
 #include "collector_rpc.h"
 #include "poolhist.h"
 #include "schedd_rpc.h"
@@ -27,6 +29,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	submit_x sub;
 	collector_history_query_x hq;
 	collector_history_res_x hr;
+	job_edit_x ed;
+	struct expr *e;
 	char err[256];
 	struct ad *ad;
 	XDR xdr;
@@ -76,6 +80,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	xdr_free((xdrproc_t)xdr_collector_history_res_x, (char *)&hr);
+	xdr_destroy(&xdr);
+
+	memset(&ed, 0, sizeof(ed));
+	xdrmem_create(&xdr, (char *)data, (u_int)size, XDR_DECODE);
+	if (xdr_job_edit_x(&xdr, &ed) &&
+	    (e = expr_parse(ed.value, err, sizeof(err))) != NULL)
+		expr_free(e);
+	xdr_free((xdrproc_t)xdr_job_edit_x, (char *)&ed);
 	xdr_destroy(&xdr);
 	return 0;
 }

@@ -3,11 +3,12 @@
 # negotiator): condor_submit's errors name the line and queue nothing,
 # a good file queues a cluster (in pieces when it is large or uses
 # $(Cluster)); condor_q's table, footer, -l, -af, -global; condor_prio,
-# condor_hold, condor_release, condor_rm and their errors; another user
-# cannot touch root's jobs; condor_q -analyze names the clause no machine
-# satisfies (two startds); condor_history, condor_reschedule, condor_wait.
+# condor_hold, condor_release, condor_rm and their errors; condor_qedit;
+# another user cannot touch root's jobs; condor_q -analyze names the
+# clause no machine satisfies (two startds); condor_history,
+# condor_reschedule, condor_wait.
 #
-# checks: 108
+# checks: 121
 . "$(dirname "$0")/../lib/pool.sh"
 
 pool_init
@@ -128,12 +129,36 @@ check "condor_rm of a missing cluster" grep -qx \
 	"condor_rm: cluster 77 not found" <<<"$(cm condor_rm 77 2>&1)"
 check "condor_hold of garbage" fails cm condor_hold 1.x
 
+# --- condor_qedit ---------------------------------------------------
+out=$(cm condor_qedit 1.1 Foo '"bar baz"' 2>&1)
+check "condor_qedit sets an attribute" \
+	grep -qx 'Set attribute "Foo" for 1 matching job.' <<<"$out"
+check "... condor_q shows it" test "$(cm condor_q -af Foo 1.1)" = "bar baz"
+n1=$(cm condor_q -af ProcId 1 | wc -l)
+check "a cluster's jobs, all at once, and an expression" bash -c \
+	"CONDOR_CONFIG=$POOL/cm/condor_config condor_qedit 1 Deadline 'QDate + 3600' | grep -qx 'Set attribute \"Deadline\" for $n1 matching jobs.'"
+check "... kept as an expression" grep -qx "Deadline = QDate + 3600" \
+	<<<"$(cm condor_q -l 1.2 | grep '^Deadline =')"
+check "-constraint selects" bash -c \
+	"CONDOR_CONFIG=$POOL/cm/condor_config condor_qedit -constraint 'ProcId == 2' Foo 7 >/dev/null && test \"\$(CONDOR_CONFIG=$POOL/cm/condor_config condor_q -af Foo 1.2)\" = 7"
+out=$(cm condor_qedit 1.1 Owner '"nobody"' 2>&1)
+check "the job's Owner cannot be edited" test $? -ne 0
+check "... it says the attribute is the schedd's" grep -q "Owner is the schedd's to set" <<<"$out"
+check "... Owner is unchanged" test "$(cm condor_q -af Owner 1.1)" = "$(id -un)"
+check "nor its JobStatus" fails cm condor_qedit 1.1 JobStatus 4
+check "a value that does not parse changes nothing" bash -c \
+	"! CONDOR_CONFIG=$POOL/cm/condor_config condor_qedit 1.1 Foo 'a +' 2>/dev/null && test \"\$(CONDOR_CONFIG=$POOL/cm/condor_config condor_q -af Foo 1.1)\" = 'bar baz'"
+check "an attribute name that is not one is refused" fails cm condor_qedit 1.1 'A-B' 1
+out=$(cm condor_qedit 1.7 Foo 1 2>&1)
+check "a missing job: no job matches" grep -q "no job matches" <<<"$out"
+
 # --- another user cannot touch root's jobs --------------------------
 OTHER_CHECKS=("another user cannot remove root's job"
     "it is told the job is not theirs" "root's job is still there"
     "another user cannot change its priority" "another user cannot hold it"
     "root's job is not held" "another user submits" "the job is theirs"
-    "condor_rm -a removes only their own" "root's jobs survive condor_rm -a")
+    "condor_rm -a removes only their own" "root's jobs survive condor_rm -a"
+    "another user cannot condor_qedit root's job")
 if [ "$(id -u)" != 0 ]; then
 	for c in "${OTHER_CHECKS[@]}"; do skip "$c" "not root"; done
 elif ! command -v setpriv >/dev/null || ! id nobody >/dev/null 2>&1; then
@@ -162,6 +187,9 @@ else
 		"All jobs marked for removal" <<<"$(as_nobody "$RELEASE/bin/condor_rm" -a)"
 	check "root's jobs survive condor_rm -a" \
 		test "$(cm condor_q -af ProcId 1 | wc -l)" -eq 3
+	as_nobody "$RELEASE/bin/condor_qedit" 1.1 Foo '"evil"' >/dev/null 2>&1
+	check "another user cannot condor_qedit root's job" \
+		test "$(cm condor_q -af Foo 1.1)" = "bar baz"
 fi
 
 # --- condor_q -analyze ----------------------------------------------
