@@ -33,6 +33,7 @@ enum format {
 	FMT_LONG,		/* -l */
 	FMT_JSON,		/* -json */
 	FMT_AF,			/* -af ATTR... */
+	FMT_COMPACT,		/* -compact: one line per machine */
 };
 
 /* The states counted in the totals, in the order of their columns. */
@@ -58,11 +59,14 @@ static void
 usage(FILE *fp)
 {
 	fprintf(fp,
-	    "usage: " PROG " [-l | -af ATTR... | -total] [-avail | -run]\n"
-	    "                     [-submitters] [-constraint EXPR] "
-	    "[-pool HOST:PORT] [NAME...]\n"
+	    "usage: " PROG " [-l | -json | -af ATTR... | -compact | -total]\n"
+	    "                     [-avail | -run] [-submitters] "
+	    "[-constraint EXPR]\n"
+	    "                     [-pool HOST:PORT] [NAME...]\n"
 	    "  -l               every attribute of each ad\n"
+	    "  -json            every attribute of each ad, as JSON\n"
 	    "  -af ATTR...      the named attributes, one machine a line\n"
+	    "  -compact         one line per machine, its slots together\n"
 	    "  -avail           only machines that may start a job now\n"
 	    "  -run             only claimed machines, with their jobs\n"
 	    "  -submitters      the schedds: running, idle, users, priority\n"
@@ -337,6 +341,139 @@ print_totals(struct row *rows, size_t n)
 	free(groups);
 }
 
+/*
+ * -compact: one line per machine (its Machine attribute; a slot without
+ * one is a machine of its own), its partitionable slot and the dynamic
+ * or static slots carved from it together: how many slots run, the
+ * machine's cores, GPUs and memory in all, what is free, the load, and
+ * the state as HTCondor writes it, two letters (Ui unclaimed and idle,
+ * Cb claimed and busy, Cs suspended, Pv vacating, Pk killing, Oi the
+ * owner's; ** when its slots differ).
+ */
+struct compact {
+	char		*machine;
+	char		*platform;
+	long long	 slots, cpus, gpus, freecpus;
+	double		 mem_mib, free_mib, load;
+	char		 st[3];
+	int		 pslot;
+};
+
+static const char *
+state_code(const char *state)
+{
+	static const struct { const char *state, *code; } codes[] = {
+		{ "Idle", "Ui" }, { "Claimed", "Cb" }, { "Suspended", "Cs" },
+		{ "Vacating", "Pv" }, { "Killing", "Pk" }, { "Owner", "Oi" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
+		if (strcmp(state, codes[i].state) == 0)
+			return codes[i].code;
+	return "??";
+}
+
+static long long
+int_or(const struct ad *ad, const char *name, long long dflt)
+{
+	long long v;
+
+	return ad_get_int(ad, name, &v) == 0 && v >= 0 && v < (1LL << 40) ?
+	    v : dflt;
+}
+
+static void
+compact_add(struct compact *c, const struct ad *ad)
+{
+	char *type = get_string(ad, "SlotType", "Static");
+	char *state = get_string(ad, "State", "?");
+	long long cpus = int_or(ad, "Cpus", 0), mem = int_or(ad, "Memory", 0);
+	double load;
+	int partitionable = strcmp(type, "Partitionable") == 0;
+	const char *code = state_code(state);
+
+	if (ad_get_real(ad, "LoadAvg", &load) == 0 && load > c->load &&
+	    load < 1e5)
+		c->load = load;
+	if (partitionable) {
+		/* What is left of it is free; the whole is its Total*. */
+		c->pslot = 1;
+		c->cpus += int_or(ad, "TotalSlotCpus", cpus);
+		c->gpus += int_or(ad, "TotalSlotGPUs", int_or(ad, "GPUs", 0));
+		c->mem_mib += (double)int_or(ad, "TotalSlotMemory", mem);
+		c->freecpus += cpus;
+		c->free_mib += (double)mem;
+	} else {
+		c->slots++;
+		if (strcmp(type, "Dynamic") != 0) {
+			c->cpus += cpus;
+			c->gpus += int_or(ad, "GPUs", 0);
+			c->mem_mib += (double)mem;
+			if (strcmp(state, "Idle") == 0) {
+				c->freecpus += cpus;
+				c->free_mib += (double)mem;
+			}
+		}
+	}
+	/* The slots carved from it say what it does, else itself. */
+	if (partitionable) {
+		if (c->slots == 0)
+			snprintf(c->st, sizeof(c->st), "%s", code);
+	} else if (c->slots == 1)
+		snprintf(c->st, sizeof(c->st), "%s", code);
+	else if (strcmp(c->st, code) != 0)
+		snprintf(c->st, sizeof(c->st), "**");
+	free(type);
+	free(state);
+}
+
+static void
+print_compact(struct row *rows, size_t n)
+{
+	struct compact *cs = NULL;
+	size_t nc = 0, i, k;
+	char *machine, *arch, *opsys, gpus[32];
+
+	for (i = 0; i < n; i++) {
+		machine = get_string(rows[i].ad, "Machine", rows[i].name);
+		for (k = 0; k < nc; k++)
+			if (strcmp(cs[k].machine, machine) == 0)
+				break;
+		if (k == nc) {
+			cs = xreallocarray(cs, nc + 1, sizeof(*cs));
+			memset(&cs[nc], 0, sizeof(*cs));
+			cs[nc].machine = machine;
+			arch = get_string(rows[i].ad, "Arch", "?");
+			opsys = get_string(rows[i].ad, "OpSys", "?");
+			cs[nc].platform = xasprintf("%s/%s",
+			    strcmp(arch, "X86_64") == 0 ? "x64" : arch, opsys);
+			free(arch);
+			free(opsys);
+			nc++;
+		} else
+			free(machine);
+		compact_add(&cs[k], rows[i].ad);
+	}
+	printf("%-20s %-12s %5s %4s %4s %7s %6s %7s %7s %-2s\n", "Machine",
+	    "Platform", "Slots", "Cpus", "Gpus", "TotalGb", "FreCpu", "FreeGb",
+	    "CpuLoad", "ST");
+	for (k = 0; k < nc; k++) {
+		if (cs[k].gpus > 0)
+			snprintf(gpus, sizeof(gpus), "%lld", cs[k].gpus);
+		else
+			gpus[0] = '\0';
+		printf("%-20s %-12s %5lld %4lld %4s %7.1f %6lld %7.1f %7.2f %-2s\n",
+		    cs[k].machine, cs[k].platform, cs[k].slots, cs[k].cpus,
+		    gpus, cs[k].mem_mib / 1024, cs[k].freecpus,
+		    cs[k].free_mib / 1024, cs[k].load,
+		    cs[k].st[0] != '\0' ? cs[k].st : "??");
+		free(cs[k].machine);
+		free(cs[k].platform);
+	}
+	free(cs);
+}
+
 /* Is NAME one of the N names asked for (all, when none was)? */
 static int
 name_wanted(const char *name, char **names, int n)
@@ -363,7 +500,7 @@ main(int argc, char **argv)
 	char err[1024], **attrs = NULL, **names;
 	const char *user_constraint = NULL, *pool = NULL, *filter = NULL;
 	int i, n, nattrs = 0, nnames = 0, submitters = 0, running = 0;
-	int want_total = 0, want_long = 0, first = 1;
+	int want_total = 0, want_long = 0, want_compact = 0, first = 1;
 	size_t nrows = 0, r;
 	time_t now = time(NULL);
 
@@ -391,6 +528,8 @@ main(int argc, char **argv)
 			}
 			if (nattrs == 0)
 				fatalx("-af needs at least one attribute name");
+		} else if (strcmp(a, "-compact") == 0) {
+			want_compact = 1;
 		} else if (strcmp(a, "-avail") == 0 ||
 		    strcmp(a, "-available") == 0) {
 			filter = "State == \"Idle\"";
@@ -425,6 +564,8 @@ main(int argc, char **argv)
 		fmt = FMT_AF;
 	else if (want_total)
 		fmt = FMT_TOTAL;
+	else if (want_compact && !submitters && !running)
+		fmt = FMT_COMPACT;
 
 	if (pool != NULL) {
 		if (addr_parse(pool, &sin) == -1)
@@ -458,7 +599,11 @@ main(int argc, char **argv)
 			}
 			buf_printf(&projection, " %s", attrs[i]);
 		}
-	} else if (fmt != FMT_LONG && fmt != FMT_JSON && !submitters)
+	} else if (fmt == FMT_COMPACT)
+		buf_adds(&projection, "Name Machine State SlotType Cpus Memory "
+		    "GPUs TotalSlotCpus TotalSlotMemory TotalSlotGPUs LoadAvg "
+		    "Arch OpSys");
+	else if (fmt != FMT_LONG && fmt != FMT_JSON && !submitters)
 		buf_adds(&projection, "Name State VirtualMemory Disk LoadAvg "
 		    "KeyboardIdle Arch OpSys RemoteUser JobId "
 		    "EnteredCurrentState");
@@ -515,6 +660,7 @@ main(int argc, char **argv)
 			print_af(ad, attrs, nattrs);
 			break;
 		case FMT_TOTAL:
+		case FMT_COMPACT:
 			break;
 		case FMT_TABLE:
 			if (submitters)
@@ -526,9 +672,11 @@ main(int argc, char **argv)
 			break;
 		}
 	}
-	if (!submitters && (fmt == FMT_TOTAL ||
+	if (fmt == FMT_COMPACT)
+		print_compact(rows, nrows);
+	if (!submitters && (fmt == FMT_TOTAL || fmt == FMT_COMPACT ||
 	    (fmt == FMT_TABLE && !running))) {
-		if (fmt == FMT_TABLE)
+		if (fmt != FMT_TOTAL)
 			putchar('\n');
 		print_totals(rows, nrows);
 	}

@@ -11,10 +11,11 @@
 # memory
 # than any machine has stays idle and condor_q -analyze names the
 # memory; the dynamic slots leave condor_status with their jobs and
-# slot1 is whole again; a startd with the default NUM_CPUS keeps its
+# slot1 is whole again (condor_status -compact shows the machine on one
+# line); a startd with the default NUM_CPUS keeps its
 # one ad named HOST; a startd that stops withdraws all its slots' ads.
 #
-# checks: 38
+# checks: 41
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -94,6 +95,11 @@ check "... each Dynamic, Claimed, 1 core, 1024 MiB" bash -c \
 	"[ \"\$(CONDOR_CONFIG=$POOL/cm/condor_config condor_status -constraint 'SlotType == \"Dynamic\"' -af SlotType State Cpus Memory | sort -u)\" = 'Dynamic Claimed 1 1024' ]"
 check "slot1 has nothing left but memory" \
 	test "$(slot1 Cpus Memory)" = "0 4096"
+compact=$(cm condor_status -compact 2>/dev/null)
+check "condor_status -compact: exec1 on one line, 4 slots of its 4 cores, 2 GPUs, 8 GB, 0 cores and 4 GB free, Cb" \
+	test "$(awk '$1 == "exec1" { print $3, $4, $5, $6, $7, $8, $10 }' <<<"$compact")" = "4 4 2 8.0 0 4.0 Cb"
+check "... exec2, a whole machine, is one slot of its own, and the totals follow" \
+	bash -c "awk '\$1 == \"exec2\" { print \$3 }' <<<'$compact' | grep -qx 1 && grep -q '^Total ' <<<'$compact'"
 go one
 ok=1
 for i in 0 1 2 3; do
@@ -106,6 +112,8 @@ check "the dynamic slots leave condor_status" \
 	wait_for 30 bash -c "[ \"\$(CONDOR_CONFIG=$POOL/cm/condor_config condor_status -af Name | sort | tr '\n' ' ')\" = 'exec2 slot1@exec1 ' ]"
 check "slot1 is whole again" wait_for 30 bash -c \
 	"[ \"\$(CONDOR_CONFIG=$POOL/cm/condor_config condor_status -constraint 'Name == \"slot1@exec1\"' -af Cpus Memory)\" = '4 8192' ]"
+check "... and condor_status -compact shows it whole: no slots, all free, Ui" \
+	test "$(cm condor_status -compact 2>/dev/null | awk '$1 == "exec1" { print $3, $4, $7, $8, $10 }')" = "0 4 4 8.0 Ui"
 
 # --- one 4-core job alone ------------------------------------------------
 cat >big.sub <<'EOF'
