@@ -22,6 +22,7 @@
 #include <fnmatch.h>
 #include <glob.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,6 +89,9 @@ enum kw {
 	KW_JOB_LEASE_DURATION,
 	KW_REQUEST_GPUS,
 	KW_CONCURRENCY_LIMITS,
+	KW_NICE_USER,
+	KW_ACCOUNTING_GROUP,
+	KW_ACCOUNTING_GROUP_USER,
 	NKW
 };
 
@@ -137,6 +141,9 @@ static const struct keyword {
 	{ "job_lease_duration",		KW_JOB_LEASE_DURATION },
 	{ "request_gpus",		KW_REQUEST_GPUS },
 	{ "concurrency_limits",		KW_CONCURRENCY_LIMITS },
+	{ "nice_user",			KW_NICE_USER },
+	{ "accounting_group",		KW_ACCOUNTING_GROUP },
+	{ "accounting_group_user",	KW_ACCOUNTING_GROUP_USER },
 	{ NULL,				0 }
 };
 
@@ -153,7 +160,8 @@ static const char *kw_names[NKW] = {
 	"transfer_output_files", "transfer_output_remaps",
 	"transfer_executable", "retry_until", "success_exit_code",
 	"job_max_vacate_time", "job_lease_duration", "request_gpus",
-	"concurrency_limits",
+	"concurrency_limits", "nice_user", "accounting_group",
+	"accounting_group_user",
 };
 
 /* TEXT, an amount with an optional unit (K, KB, M, MB, G, GB, T, TB,
@@ -1556,6 +1564,88 @@ limits_check(const char *text, char *bad, size_t badlen)
 	return rc;
 }
 
+/* A group or user name: letters, digits, '_', '-', '.' (for a group,
+ * dot-separated parts none empty), at most 64 bytes. */
+static int
+acct_name_ok(const char *s, int group)
+{
+	size_t i, n = strlen(s);
+
+	if (n == 0 || n > 64 || (group && (s[0] == '.' || s[n - 1] == '.' ||
+	    strstr(s, "..") != NULL)))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_' &&
+		    s[i] != '-' && s[i] != '.' && (group || s[i] != '@'))
+			return 0;
+	return 1;
+}
+
+/*
+ * Who waits and who is counted: nice_user (NiceUser: the job runs only
+ * on machines no other job wants, and leaves for any), accounting_group
+ * and accounting_group_user (AcctGroup, AcctGroupUser and
+ * AccountingGroup "GROUP.USER", which the negotiator's GROUP_QUOTA_
+ * settings count; the user is the submitter unless named).
+ */
+static int
+put_accounting(struct parser *p, struct kval *kv, struct jattrs *j,
+    int first)
+{
+	struct kval *k = &kv[KW_NICE_USER], *g = &kv[KW_ACCOUNTING_GROUP];
+	struct kval *u = &kv[KW_ACCOUNTING_GROUP_USER];
+	struct passwd *pw;
+	const char *user;
+	char *both;
+	int on;
+
+	if (k->text != NULL && WANT(k->deps)) {
+		if (parse_bool(k->text, &on) == -1) {
+			perr(p, k->line, "nice_user must be true or false, not "
+			    "\"%.40s\"", k->text);
+			return -1;
+		}
+		if (jattrs_put(p, j, "NiceUser", xstrdup(on ? "true" :
+		    "false"), k->deps, k->line) == -1)
+			return -1;
+	}
+	if (u->text != NULL && g->text == NULL) {
+		perr(p, u->line, "accounting_group_user needs an "
+		    "accounting_group");
+		return -1;
+	}
+	if (g->text == NULL || !(WANT(g->deps) || (u->text != NULL &&
+	    WANT(u->deps))))
+		return 0;
+	if (!acct_name_ok(g->text, 1)) {
+		perr(p, g->line, "accounting_group \"%.40s\" is not a group "
+		    "name (letters, digits, '_', '-', parts joined by '.')",
+		    g->text);
+		return -1;
+	}
+	if (u->text != NULL) {
+		if (!acct_name_ok(u->text, 0)) {
+			perr(p, u->line, "accounting_group_user \"%.40s\" is "
+			    "not a user name", u->text);
+			return -1;
+		}
+		user = u->text;
+	} else if ((pw = getpwuid(getuid())) != NULL &&
+	    acct_name_ok(pw->pw_name, 0))
+		user = pw->pw_name;
+	else
+		user = "unknown";
+	if (put_string(p, j, "AcctGroup", g->text, g->deps | u->deps,
+	    g->line) == -1 || put_string(p, j, "AcctGroupUser", user,
+	    g->deps | u->deps, g->line) == -1)
+		return -1;
+	both = xasprintf("%s.%s", g->text, user);
+	on = put_string(p, j, "AccountingGroup", both, g->deps | u->deps,
+	    g->line);
+	free(both);
+	return on;
+}
+
 /*
  * The files that travel with a vanilla job: ShouldTransferFiles (YES,
  * NO or IF_NEEDED; a job here never shares a file system with its
@@ -2048,6 +2138,8 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 		    k->line) == -1)
 			goto out;
 	}
+	if (put_accounting(p, kv, j, first) == -1)
+		goto out;
 	if (WANT(kv[KW_JOB_LEASE_DURATION].deps) && put_amount(p, j, kv,
 	    KW_JOB_LEASE_DURATION, "JobLeaseDuration", seconds,
 	    "a positive number of seconds") == -1)

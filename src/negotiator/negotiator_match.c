@@ -57,7 +57,7 @@ struct recent_match {
 	time_t		 when;
 	long long	 claims;	/* NumClaims at the match; -1: none */
 	long long	 started;	/* its DaemonStartTime then */
-	char		*limits;	/* the job's ConcurrencyLimits, or NULL */
+	char		*limits;	/* what the job holds (match_uses) */
 };
 
 static const char *const match_machine_attrs[] = { "Name", "StartdIpAddr",
@@ -157,8 +157,7 @@ recent_note(const char *name, const struct ad *machine, const struct ad *job)
 	recent[nrecent].when = time(NULL);
 	recent[nrecent].claims = claims >= 0 ? claims + extra : -1;
 	recent[nrecent].started = ad_int_or(machine, "DaemonStartTime", -1);
-	recent[nrecent].limits = NULL;
-	(void)ad_get_string(job, "ConcurrencyLimits", &recent[nrecent].limits);
+	recent[nrecent].limits = match_uses(job, "RequestCpus");
 	nrecent++;
 }
 
@@ -472,20 +471,23 @@ log_order(int cycle, struct match_station **v, size_t n)
 	buf_free(&b);
 }
 
-/* NAME_LIMIT from the configuration, else DFLT. */
+/* NAME_LIMIT from the configuration, else DFLT; for "@GROUP" its
+ * GROUP_QUOTA_GROUP, else no bound. */
 static double
 limit_of(const char *name, double dflt)
 {
-	char *var = xasprintf("%s_LIMIT", name);
-	double v = param_double(var, dflt);
+	char *var = name[0] == '@' ? xasprintf("GROUP_QUOTA_%s", name + 1) :
+	    xasprintf("%s_LIMIT", name);
+	double v = param_double(var, name[0] == '@' ? 1e18 : dflt);
 
 	free(var);
 	return v;
 }
 
 /*
- * What the pool's jobs hold of the concurrency limits: those running
- * (their slots advertise the job's ConcurrencyLimits) and those matched
+ * What the pool's jobs hold of the concurrency limits and group quotas:
+ * those running (their slots advertise the job's ConcurrencyLimits and
+ * AcctGroup) and those matched
  * whose slots do not show their claim yet.
  */
 static void
@@ -499,7 +501,7 @@ limits_tally(struct match_limits *l, struct ad **mads, int nm)
 	l->dflt = param_double("CONCURRENCY_LIMIT_DEFAULT", 2308032);
 	l->limit_of = limit_of;
 	for (k = 0; k < nm; k++)
-		if (ad_get_string(mads[k], "ConcurrencyLimits", &text) == 0) {
+		if ((text = match_uses(mads[k], "Cpus")) != NULL) {
 			match_limits_add(l, text, 1);
 			free(text);
 		}

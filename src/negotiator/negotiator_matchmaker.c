@@ -163,6 +163,7 @@ match_station_free(struct match_station *s)
 	free(s->name);
 	free(s->addr);
 	ad_free(s->waiting_job);
+	ad_free(s->nice_job);
 	free(s);
 }
 
@@ -453,12 +454,52 @@ match_limits_fit(struct match_limits *l, const char *text, char *why,
 			continue;
 		i = limit_index(l, name);
 		if (l->used[i] + w > l->max[i] + 1e-9) {
-			snprintf(why, whylen, "concurrency limit %s: %g of %g "
-			    "in use", name, l->used[i], l->max[i]);
+			if (name[0] == '@')
+				snprintf(why, whylen, "group quota of %s: %g of "
+				    "%g cores in use", name + 1, l->used[i],
+				    l->max[i]);
+			else
+				snprintf(why, whylen, "concurrency limit %s: "
+				    "%g of %g in use", name, l->used[i],
+				    l->max[i]);
 			return 0;
 		}
 	}
 	return 1;
+}
+
+char *
+match_uses(const struct ad *ad, const char *cores_attr)
+{
+	struct buf b;
+	char *text, *group, *dot;
+	long long cores;
+
+	buf_init(&b);
+	if (ad_get_string(ad, "ConcurrencyLimits", &text) == 0) {
+		buf_adds(&b, text);
+		free(text);
+	}
+	if (ad_get_string(ad, "AcctGroup", &group) == 0) {
+		if (ad_get_int(ad, cores_attr, &cores) == -1 || cores < 1)
+			cores = 1;
+		/* "a.b" counts against a.b's quota and a's. */
+		for (dot = group + strlen(group); dot != NULL;
+		    dot = strrchr(group, '.')) {
+			*dot = '\0';
+			if (group[0] != '\0')
+				buf_printf(&b, "%s@%s:%lld", b.len ? ", " : "",
+				    group, cores);
+			if (dot == group)
+				break;
+		}
+		free(group);
+	}
+	if (b.len == 0) {
+		buf_free(&b);
+		return NULL;
+	}
+	return buf_take(&b);
 }
 
 void
@@ -474,6 +515,14 @@ match_limits_free(struct match_limits *l)
 	l->names = NULL;
 	l->used = l->max = NULL;
 	l->n = 0;
+}
+
+int
+match_nice(const struct ad *ad)
+{
+	int nice;
+
+	return ad != NULL && ad_get_bool(ad, "NiceUser", &nice) == 0 && nice;
 }
 
 /*
@@ -516,16 +565,27 @@ serve_turn(struct match_cycle *c, const struct match_ops *ops,
 			s->done = 1;
 			return;
 		}
-		r = ops->next_job(s, &job, ops->arg);
-		if (r <= 0) {
-			s->failed = r < 0;
+		if (s->nice_job != NULL) {
+			/* Its turn in the nice pass begins with it. */
+			job = s->nice_job;
+			s->nice_job = NULL;
+		} else {
+			r = ops->next_job(s, &job, ops->arg);
+			if (r <= 0) {
+				s->failed = r < 0;
+				s->done = 1;
+				return;
+			}
+			s->offers++;
+			c->jobs_offered++;
+		}
+		if (!c->nice_pass && match_nice(job)) {
+			/* The rest are nice too: after every station. */
+			s->nice_job = job;
 			s->done = 1;
 			return;
 		}
-		s->offers++;
-		c->jobs_offered++;
-		limits = NULL;
-		(void)ad_get_string(job, "ConcurrencyLimits", &limits);
+		limits = match_uses(job, "RequestCpus");
 		if (limits != NULL && c->limits != NULL &&
 		    !match_limits_fit(c->limits, limits, why, sizeof(why))) {
 			job_id_text(job, id, sizeof(id));
@@ -588,6 +648,7 @@ find_victim(struct match_cycle *c, const struct match_station *s,
 {
 	struct match_station *v;
 	long best = -1;
+	int nice, best_nice = 0;
 	size_t i;
 
 	*victim = NULL;
@@ -597,13 +658,18 @@ find_victim(struct match_cycle *c, const struct match_station *s,
 		if (m->used || strcmp(m->state, "Claimed") != 0 ||
 		    m->remote_schedd == NULL)
 			continue;
-		if ((v = station_by_name(c, m->remote_schedd)) == NULL ||
-		    v == s || !(v->prio < s->prio - c->margin))
+		if ((v = station_by_name(c, m->remote_schedd)) == NULL)
+			continue;
+		nice = match_nice(m->ad);
+		if (!nice && (v == s || !(v->prio < s->prio - c->margin)))
 			continue;
 		if (!match_job_accepts(s->waiting_job, m->ad))
 			continue;
-		if (best == -1 || v->prio < (*victim)->prio) {
+		/* A nice job's machine first, then the lowest station's. */
+		if (best == -1 || (nice && !best_nice) || (nice == best_nice &&
+		    v->prio < (*victim)->prio)) {
 			best = (long)i;
+			best_nice = nice;
 			*victim = v;
 		}
 	}
@@ -622,7 +688,7 @@ preempt(struct match_cycle *c, const struct match_ops *ops)
 	for (k = 0; k < c->nstations; k++) {
 		s = c->stations[k];
 		if (s->failed || s->matches > 0 || s->waiting_job == NULL ||
-		    s->pending)
+		    s->pending || match_nice(s->waiting_job))
 			continue;
 		if ((i = find_victim(c, s, &v)) < 0)
 			continue;
@@ -663,6 +729,8 @@ match_negotiate(struct match_cycle *c, const struct match_ops *ops)
 		s->offers = 0;
 		ad_free(s->waiting_job);
 		s->waiting_job = NULL;
+		ad_free(s->nice_job);
+		s->nice_job = NULL;
 	}
 	for (i = 0; i < c->nmachines; i++) {
 		c->machines[i].used = 0;
@@ -673,17 +741,32 @@ match_negotiate(struct match_cycle *c, const struct match_ops *ops)
 		if (!c->machines[i].used && machine_idle(&c->machines[i]))
 			nfree++;
 
-	/* Passes in priority order, one machine per station per pass. */
-	do {
-		active = 0;
-		for (i = 0; i < c->nstations; i++) {
+	/*
+	 * Passes in priority order, one machine per station per pass; then
+	 * the same for the nice users' jobs put aside, on what is left.
+	 */
+	for (c->nice_pass = 0; c->nice_pass <= 1; c->nice_pass++) {
+		for (i = 0; c->nice_pass && i < c->nstations; i++) {
 			s = c->stations[i];
-			if (s->done)
-				continue;
-			active = 1;
-			serve_turn(c, ops, s, &nfree, &first_free);
+			if (s->nice_job != NULL && !s->failed)
+				s->done = 0;
 		}
-	} while (active);
+		do {
+			active = 0;
+			for (i = 0; i < c->nstations; i++) {
+				s = c->stations[i];
+				if (s->done)
+					continue;
+				active = 1;
+				serve_turn(c, ops, s, &nfree, &first_free);
+			}
+		} while (active);
+	}
+	c->nice_pass = 0;
+	for (i = 0; i < c->nstations; i++) {
+		ad_free(c->stations[i]->nice_job);
+		c->stations[i]->nice_job = NULL;
+	}
 
 	if (c->preempt && ops->vacate != NULL)
 		preempt(c, ops);

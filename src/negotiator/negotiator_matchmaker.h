@@ -29,6 +29,15 @@
  *     one for the same station is still under way (struct
  *     match_pending).  When the vacated machine comes back Idle it is
  *     kept for that station during the cycle that sees it.
+ *   - A nice user's job (NiceUser = true; its schedd offers such jobs
+ *     after all its others) waits until every station's other jobs
+ *     have been served: the first one a station offers is put aside,
+ *     and once the passes are over, the stations that put one aside
+ *     are served again, in the same order, with their nice jobs, on the
+ *     machines no one else took.  A nice job never preempts; a machine
+ *     running one (its ad says NiceUser) is the first a waiting job of
+ *     any station, its own included, may have vacated, whatever the
+ *     priorities.
  *   - A partitionable slot (PartitionableSlot = true) may take several
  *     jobs in one cycle: each match takes the job's requests (slot.h)
  *     from the cycle's copy of its ad, and its next claim id (ClaimId
@@ -51,6 +60,8 @@ int	match_machine_accepts(const struct ad *machine, const struct ad *job);
 int	match_ads(const struct ad *job, const struct ad *machine);
 /* match_rank: the job's Rank of MACHINE; 0 when it is not a number. */
 double	match_rank(const struct ad *job, const struct ad *machine);
+/* match_nice: is AD (a job's, or a machine's running one) a nice user's? */
+int	match_nice(const struct ad *ad);
 
 /*
  * Jobs one station may offer in one cycle: the schedd offers each job
@@ -74,6 +85,7 @@ struct match_station {
 	int		 pending;	/* a preemption for it is under way */
 	long		 offers;	/* jobs it offered this cycle */
 	struct ad	*waiting_job;	/* first job that found no machine */
+	struct ad	*nice_job;	/* a nice user's, put aside */
 };
 
 struct match_machine {
@@ -142,7 +154,8 @@ struct match_ops {
  * Concurrency limits: how much of each named limit the jobs running, or
  * matched, use (a job's ConcurrencyLimits: "name[:weight], ...", names
  * in any case), and the most each may use (its NAME_LIMIT, from
- * LIMIT_OF, else DFLT).  match_limits_add: the uses of TEXT added
+ * LIMIT_OF, else DFLT; a name "@GROUP" is an accounting group's quota
+ * of cores).  match_limits_add: the uses of TEXT added
  * (SIGN 1) or taken away (-1); match_limits_fit: 1 if TEXT fits in
  * what is left, else 0 with WHY naming the limit; match_limits_free.
  */
@@ -155,6 +168,15 @@ struct match_limits {
 	double		(*limit_of)(const char *name, double dflt);
 };
 
+/*
+ * match_uses: what AD holds of the limits, as match_limits_add takes
+ * it: its ConcurrencyLimits, and for a job of an accounting group
+ * (AcctGroup "a.b") its cores against the group's quota and each
+ * parent's ("@a.b:N, @a:N"), N from CORES_ATTR (RequestCpus for a job,
+ * Cpus for the slot running one), at least 1.  NULL when nothing
+ * (caller frees).
+ */
+char	*match_uses(const struct ad *ad, const char *cores_attr);
 void	match_limits_add(struct match_limits *l, const char *text, int sign);
 int	match_limits_fit(struct match_limits *l, const char *text, char *why,
 	    size_t whylen);
@@ -172,6 +194,7 @@ struct match_cycle {
 	double			  pending_timeout; /* seconds */
 	struct match_pendings	 *pendings;	/* kept across cycles */
 	struct match_limits	 *limits;	/* or NULL: none */
+	int			  nice_pass;	/* serving nice jobs now */
 	/* Out: */
 	int			  matches;
 	int			  preemptions;

@@ -5,7 +5,8 @@
  * again and again (SCHEDD_NEXT_JOB) and, when it found a machine for
  * one, says "run it there" (SCHEDD_MATCH).  At the first question of a
  * cycle the idle jobs are ranked once by PRIO (evaluated with the job
- * as MY); each question then takes the next one still idle, so a cycle
+ * as MY), a nice user's jobs (NiceUser) after all the others; each
+ * question then takes the next one still idle, so a cycle
  * offers every job at most once and costs one sort, however many
  * questions it asks.  MAX_JOB_STARTS matches per cycle and
  * MAX_JOBS_RUNNING shadows at once bound what the schedd accepts.
@@ -53,6 +54,7 @@ static long		 pend_timer;
 struct candidate {
 	int	cluster;
 	int	proc;
+	int	nice;		/* NiceUser: after every other job */
 	double	prio;
 };
 
@@ -136,6 +138,8 @@ candidate_cmp(const void *a, const void *b)
 {
 	const struct candidate *x = a, *y = b;
 
+	if (x->nice != y->nice)
+		return x->nice - y->nice;
 	if (x->prio != y->prio)
 		return x->prio > y->prio ? -1 : 1;
 	if (x->cluster != y->cluster)
@@ -173,6 +177,7 @@ candidates_build(void)
 		cands[ncands].cluster = j.cluster;
 		cands[ncands].proc = j.proc;
 		cands[ncands].prio = 0;
+		cands[ncands].nice = job_int(&j, "NiceUser", 0) != 0;
 		if (prio != NULL) {
 			job_eval(&j, prio, merged, &v);
 			if (v.type == VAL_INT)

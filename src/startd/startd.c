@@ -62,8 +62,9 @@
  *	UpdateSequenceNumber, DaemonStartTime and NumClaims (claims
  *	accepted since start-up, so a matchmaker sees an ad that moved);
  *	while a job is here also RemoteUser (its Owner), RemoteSchedd,
- *	JobId ("C.P"), JobStart and the job's ConcurrencyLimits (which the
- *	negotiator counts); and the settings STARTD_ATTRS names, as
+ *	JobId ("C.P"), JobStart, the job's ConcurrencyLimits and AcctGroup
+ *	(which the negotiator counts) and NiceUser (TRUE for a nice user's
+ *	job); and the settings STARTD_ATTRS names, as
  *	written in the configuration.
  *
  *	A shadow asks to run its job here (STARTD_REQUEST_CLAIM).  The
@@ -240,7 +241,7 @@ startd_own_attr(const char *name)
 		"UpdatesTotal", "UpdatesLost", "GPUs", "AssignedGPUs",
 		"SlotType", "PartitionableSlot", "SlotID", "DSlotID",
 		"TotalSlotCpus", "TotalSlotMemory", "TotalSlotDisk",
-		"TotalSlotGPUs", "ConcurrencyLimits",
+		"TotalSlotGPUs", "ConcurrencyLimits", "NiceUser", "AcctGroup",
 	};
 	size_t i;
 

@@ -136,17 +136,29 @@ claim_init_once(void)
 		auth_random_hex(claim_ids[i], AUTH_CLAIM_ID_BYTES);
 }
 
-/* The concurrency limits C's job holds, for the negotiator to count. */
+/*
+ * What the negotiator must know of C's job: the concurrency limits it
+ * holds, its accounting group (whose quota it counts against), and
+ * whether it is a nice user's (any other job may take its place).
+ */
 static void
 job_limits(const struct claim *c, struct ad *ad)
 {
 	char *limits;
+	int nice;
 
-	if (c->job != NULL && ad_get_string(c->job, "ConcurrencyLimits",
-	    &limits) == 0) {
+	if (c->job == NULL)
+		return;
+	if (ad_get_string(c->job, "ConcurrencyLimits", &limits) == 0) {
 		ad_set_string(ad, "ConcurrencyLimits", limits);
 		free(limits);
 	}
+	if (ad_get_string(c->job, "AcctGroup", &limits) == 0) {
+		ad_set_string(ad, "AcctGroup", limits);
+		free(limits);
+	}
+	if (ad_get_bool(c->job, "NiceUser", &nice) == 0 && nice)
+		ad_set_bool(ad, "NiceUser", 1);
 }
 
 static int

@@ -5,9 +5,10 @@
 # user-log events, mail, a missing input file held and released,
 # condor_rm of a running job, condor_vacate, a startd killed under a
 # running job, and the jobs' own policies (on_exit_hold, max_retries,
-# periodic_hold, periodic_release, periodic_remove).
+# periodic_hold, periodic_release, periodic_remove), concurrency limits,
+# an accounting group's quota, a nice user's jobs giving way.
 #
-# checks: 76
+# checks: 83
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -23,7 +24,7 @@ chmod 755 "$POOL/mailer"
 pool_config 'START : TRUE' "MAIL = $POOL/mailer" \
 	'STARTER_UPDATE_INTERVAL = 1' 'STARTER_TIMEOUT = 20' \
 	'VACATE_GRACE = 2' 'MAX_JOB_STARTS = 10' 'PERIODIC_EXPR_INTERVAL = 1' \
-	'LIC_LIMIT = 1'
+	'LIC_LIMIT = 1' 'GROUP_QUOTA_physics = 1'
 pool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD"
 pool_host exec1 "MASTER, STARTD"
 pool_host exec2 "MASTER, STARTD"
@@ -342,6 +343,52 @@ check "... once it leaves, the other runs" wait_for 90 bash -c \
 	"test \"\$(grep -lx started lic.0.out lic.1.out 2>/dev/null | wc -l)\" = 2"
 cm condor_rm "$L" >/dev/null 2>&1
 wait_for 30 bash -c "! CONDOR_CONFIG=$POOL/cm/condor_config condor_q $L -af ProcId | grep -q ."
+
+# --- accounting_group: GROUP_QUOTA_physics bounds the group's cores ----
+cat >grp.sub <<'EOF'
+universe         = vanilla
+executable       = lic.sh
+output           = grp.$(Process).out
+accounting_group = physics.theory
+queue 2
+EOF
+G=$(submit grp.sub)
+grp_started() { grep -lx started grp.0.out grp.1.out 2>/dev/null | wc -l; }
+check "accounting_group: a job of group physics.theory runs" \
+	wait_for 60 bash -c "grep -qx started grp.0.out 2>/dev/null || grep -qx started grp.1.out 2>/dev/null"
+check "... the other waits for the quota of physics, the negotiator says" \
+	wait_for 60 grep -q "waits: group quota of physics: " "$POOL/cm/log/NegotiatorLog"
+check "... while only one has started" test "$(grp_started)" = 1
+cm condor_rm "$G" >/dev/null 2>&1
+wait_for 30 bash -c "! CONDOR_CONFIG=$POOL/cm/condor_config condor_q $G -af ProcId | grep -q ."
+
+# --- nice_user: its jobs take idle machines, and give them back --------
+cat >nice.sub <<'EOF'
+universe   = vanilla
+executable = lic.sh
+output     = nice.$(Process).out
+log        = nice.log
+nice_user  = true
+queue 2
+EOF
+N=$(submit nice.sub)
+check "nice_user: two nice jobs take both idle machines" wait_for 90 bash -c \
+	"grep -qx started nice.0.out 2>/dev/null && grep -qx started nice.1.out 2>/dev/null"
+check "... their machines say so (NiceUser)" wait_for 30 bash -c \
+	"test \"\$(CONDOR_CONFIG=$POOL/cm/condor_config condor_status -af NiceUser | grep -c true)\" = 2"
+cat >notnice.sub <<'EOF'
+universe   = vanilla
+executable = lic.sh
+output     = notnice.out
+queue
+EOF
+R=$(submit notnice.sub)
+check "an ordinary job then has a nice job's machine vacated, and runs" \
+	wait_for 120 grep -qx started notnice.out
+check "... the nice job was evicted (004), and waits again" bash -c \
+	"grep -q '^004 ($(printf '%03d' "$N")\\.' nice.log"
+cm condor_rm "$N" "$R" >/dev/null 2>&1
+wait_for 30 bash -c "! CONDOR_CONFIG=$POOL/cm/condor_config condor_q -af ProcId | grep -q ."
 
 # --- $$(Attr): from the machine the job matched ----------------------
 cat >dollar.sub <<'EOF'

@@ -4,7 +4,7 @@
  * schedds and startds played by callbacks that record what they were
  * told.
  *
- * checks: 77
+ * checks: 81
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -777,6 +777,53 @@ scale_match(struct match_station *s, const struct ad *job,
 	return 0;
 }
 
+/* A nice user's jobs: after everyone's, and first to leave. */
+static void
+test_nice(void)
+{
+	struct pool p;
+	const char *log;
+
+	pool_init(&p);
+	pool_machine(&p, "m1", "Idle", NULL, NULL);
+	pool_station(&p, "high", 5, 0, 2, "NiceUser = true");
+	pool_station(&p, "low", -5, 0, 1, NULL);
+	log = pool_cycle(&p, 0, NULL);
+	CHECK_STR("nice: a higher station's nice job waits for the others",
+	    log, "low.0@m1");
+	pool_free(&p);
+
+	pool_init(&p);
+	pool_machine(&p, "m1", "Idle", NULL, NULL);
+	pool_machine(&p, "m2", "Idle", NULL, NULL);
+	pool_machine(&p, "m3", "Idle", NULL, NULL);
+	pool_station(&p, "high", 5, 0, 2, "NiceUser = true");
+	pool_station(&p, "low", -5, 0, 1, NULL);
+	log = pool_cycle(&p, 0, NULL);
+	CHECK_STR("nice: then takes what is left", log,
+	    "low.0@m1 high.0@m2 high.1@m3");
+	pool_free(&p);
+
+	pool_init(&p);
+	pool_machine(&p, "m1", "Claimed", "low", "NiceUser = true");
+	pool_machine(&p, "m2", "Claimed", "mid", NULL);
+	pool_station(&p, "low", -5, 1, 1, NULL);
+	pool_station(&p, "mid", -10, 1, 0, NULL);
+	log = pool_cycle(&p, 1, NULL);
+	CHECK_STR("nice: its machine is vacated for any job, its own "
+	    "station's first, whatever the priorities", log,
+	    "vacate m1(low)for(low)");
+	pool_free(&p);
+
+	pool_init(&p);
+	pool_machine(&p, "m1", "Claimed", "heavy", NULL);
+	pool_station(&p, "light", 5, 0, 1, "NiceUser = true");
+	pool_station(&p, "heavy", -10, 1, 0, NULL);
+	log = pool_cycle(&p, 1, NULL);
+	CHECK_STR("nice: a nice job never preempts", log, "");
+	pool_free(&p);
+}
+
 /* Many machines and jobs: the common case must stay linear. */
 static void
 test_scale(void)
@@ -833,6 +880,7 @@ main(void)
 {
 	log_set_level(LOG_LEVEL_WARN);	/* every match is logged */
 	test_match_ads();
+	test_nice();
 	test_order();
 	test_best_machine();
 	test_cycle_basic();

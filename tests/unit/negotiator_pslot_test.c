@@ -3,9 +3,10 @@
  * (src/negotiator/negotiator_matchmaker.c): the claim ids handed out
  * one by one, each match's requests taken from the cycle's copy of the
  * slot's ad, a cycle that gives one slot as many jobs as fit, and
- * concurrency limits counted across a cycle.
+ * concurrency limits and accounting group quotas counted across a
+ * cycle.
  *
- * checks: 23
+ * checks: 27
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,6 +173,10 @@ fake_limit_of(const char *name, double dflt)
 		return 2;
 	if (strcmp(name, "db") == 0)
 		return 0.5;
+	if (strcmp(name, "@physics") == 0)
+		return 2;
+	if (name[0] == '@')
+		return 1e18;
 	return dflt;
 }
 
@@ -179,7 +184,8 @@ static void
 test_limits(void)
 {
 	struct match_limits l;
-	char why[256], name[16];
+	struct ad *job;
+	char why[256], name[16], *uses;
 	int i;
 
 	memset(&l, 0, sizeof(l));
@@ -227,6 +233,32 @@ test_limits(void)
 	CHECK("a cycle gives a limit of 2 two of four jobs",
 	    cycle("RequestCpus = 1;RequestMemory = 1;"
 	    "ConcurrencyLimits = \"lic\"", 4) == 2);
+	cycle_limits = NULL;
+	match_limits_free(&l);
+
+	job = mkad("RequestCpus = 3;ConcurrencyLimits = \"x\";"
+	    "AcctGroup = \"a.b.c\"");
+	uses = match_uses(job, "RequestCpus");
+	CHECK_STR("a job of group a.b.c holds its cores of a.b.c, a.b and a",
+	    uses, "x, @a.b.c:3, @a.b:3, @a:3");
+	free(uses);
+	ad_free(job);
+	job = mkad("Cpus = 2;AcctGroup = \"solo\"");
+	uses = match_uses(job, "Cpus");
+	CHECK_STR("a slot counts its cores", uses, "@solo:2");
+	free(uses);
+	ad_free(job);
+	job = mkad("Cpus = 2");
+	CHECK("nothing held: NULL", match_uses(job, "Cpus") == NULL);
+	ad_free(job);
+
+	memset(&l, 0, sizeof(l));
+	l.dflt = 100;
+	l.limit_of = fake_limit_of;
+	cycle_limits = &l;
+	CHECK("GROUP_QUOTA_physics = 2 bounds physics.theory's 1-core jobs "
+	    "to two", cycle("RequestCpus = 1;RequestMemory = 1;"
+	    "AcctGroup = \"physics.theory\"", 4) == 2);
 	cycle_limits = NULL;
 	match_limits_free(&l);
 }
