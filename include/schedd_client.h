@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <rpc/rpc.h>
 
+#include "jobfmt.h"
+
 struct ad;
 struct buf;
 struct submit_result;
@@ -109,8 +111,9 @@ void	 job_spec_name(const struct job_spec *spec, char *buf, size_t len);
  * Which jobs a listing command (condor_q, condor_history,
  * condor_summary) is about: "-constraint EXPR", "-name HOST" (another
  * host's schedd) and job arguments C.P, C or OWNER, any of which
- * selects; and how it shows them: "-l" (-long) every attribute, "-af
- * ATTR..." (-autoformat; where the command offers it) the named ones.
+ * selects; and how it shows them: "-l" (-long) every attribute, "-json",
+ * and where the command offers them "-af[:OPTS] ATTR..." (-autoformat)
+ * and "-format FMT ATTR" (jobfmt.h).
  *
  * job_select_init: nothing selected yet; USAGE prints the command's
  * usage on a stream and returns the exit status; JOB_SELECT_AF offers
@@ -130,8 +133,7 @@ struct job_select {
 	const char	*host;		/* -name; NULL the local schedd */
 	int		 want_long;	/* -l */
 	int		 want_json;	/* -json */
-	char		**af;		/* -af: the names, in argv */
-	int		 naf;		/* -af: how many; 0 none */
+	struct jobfmt	 print;		/* -af[:OPTS] and -format (jobfmt.h) */
 	int		 flags;		/* JOB_SELECT_AF */
 	int		(*usage)(FILE *);
 };
@@ -173,8 +175,6 @@ void	 job_format_time(const struct ad *ad, const char *name, char *buf,
 void	 job_format_cpu(double secs, char *buf, size_t len);
 char	*job_command(const struct ad *ad);
 void	 job_sort(struct ad **jobs, size_t n);
-/* job_print_af: the values of ATTRS (N of them), space separated. */
-void	 job_print_af(const struct ad *ad, char **attrs, int n, FILE *fp);
 /* job_print_long: every attribute, "Name = value", then a blank line. */
 void	 job_print_long(const struct ad *ad, FILE *fp);
 

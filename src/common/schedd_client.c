@@ -749,6 +749,7 @@ job_select_free(struct job_select *sel)
 {
 	free(sel->specs);
 	sel->specs = NULL;
+	jobfmt_free(&sel->print);
 }
 
 /*
@@ -774,9 +775,9 @@ af_args(int argc, char **argv, int *i, char ***af)
 int
 job_select_arg(struct job_select *sel, int argc, char **argv, int *i)
 {
-	const char *a = argv[*i];
+	const char *a = argv[*i], *opts;
 	struct job_spec spec;
-	char *c, *both;
+	char *c, *both, err[256];
 
 	if (strcmp(a, "-h") == 0 || strcmp(a, "-help") == 0 ||
 	    strcmp(a, "--help") == 0)
@@ -790,9 +791,32 @@ job_select_arg(struct job_select *sel, int argc, char **argv, int *i)
 		return 1;
 	}
 	if ((sel->flags & JOB_SELECT_AF) &&
-	    (strcmp(a, "-af") == 0 || strcmp(a, "-autoformat") == 0)) {
-		sel->naf = af_args(argc, argv, i, &sel->af);
-		return sel->naf > 0 ? 1 : -1;
+	    (strncmp(a, "-af", 3) == 0 || strncmp(a, "-autoformat", 11) == 0)) {
+		opts = a + (a[2] == 'f' ? 3 : 11);
+		if (*opts != '\0' && *opts != ':') {
+			log_warnx("unknown option %s", a);
+			exit(sel->usage(stderr));
+		}
+		if (*opts == ':' && jobfmt_af_opts(&sel->print, opts + 1, err,
+		    sizeof(err)) == -1) {
+			log_warnx("%s", err);
+			return -1;
+		}
+		sel->print.naf = af_args(argc, argv, i, &sel->print.af);
+		return sel->print.naf > 0 ? 1 : -1;
+	}
+	if ((sel->flags & JOB_SELECT_AF) && strcmp(a, "-format") == 0) {
+		if (*i + 2 >= argc) {
+			log_warnx("-format needs a format and an attribute");
+			return -1;
+		}
+		*i += 2;
+		if (jobfmt_add_format(&sel->print, argv[*i - 1], argv[*i], err,
+		    sizeof(err)) == -1) {
+			log_warnx("%s", err);
+			return -1;
+		}
+		return 1;
 	}
 	if (strcmp(a, "-constraint") == 0 || strcmp(a, "-name") == 0) {
 		if (++*i == argc) {
@@ -1150,20 +1174,6 @@ job_sort(struct ad **jobs, size_t n)
 	for (i = 0; i < n; i++)
 		jobs[i] = keys[i].ad;
 	free(keys);
-}
-
-void
-job_print_af(const struct ad *ad, char **attrs, int n, FILE *fp)
-{
-	char *s;
-	int i;
-
-	for (i = 0; i < n; i++) {
-		s = job_value_text(ad, attrs[i]);
-		fprintf(fp, "%s%s", i ? " " : "", s);
-		free(s);
-	}
-	fputc('\n', fp);
 }
 
 void

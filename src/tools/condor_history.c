@@ -29,14 +29,16 @@ static int
 usage(FILE *fp)
 {
 	fprintf(fp,
-	    "usage: condor_history [-l | -json | -af ATTR...] [-name HOST] "
-	    "[-constraint EXPR]\n"
+	    "usage: condor_history [-l | -json | -af[:OPTS] ATTR... | "
+	    "-format FMT ATTR...]\n"
+	    "                      [-name HOST] [-constraint EXPR]\n"
 	    "                      [-limit N] [OWNER | C | C.P]...\n"
 	    "  -l               every attribute of each job\n"
 	    "  -json            every attribute, as a JSON array\n"
 	    "  -limit N         the N jobs that left the queue last (also "
 	    "-match N)\n"
 	    "  -af ATTR...      the named attributes, one job a line\n"
+	    "  -format FMT ATTR printf-like, as condor_q -format\n"
 	    "  -name HOST       the history of HOST's schedd\n"
 	    "  -constraint EXPR only jobs for which EXPR is TRUE\n"
 	    "  OWNER, C, C.P    only this user's jobs, this cluster, this "
@@ -72,6 +74,7 @@ int
 main(int argc, char **argv)
 {
 	struct job_select sel;
+	const char **af;
 	struct ad **jobs;
 	char err[1024], *constraint;
 	int i, n, first = 1, from = 0;
@@ -101,17 +104,20 @@ main(int argc, char **argv)
 
 	if ((cl = job_select_connect(&sel)) == NULL)
 		return 1;
+	af = jobfmt_active(&sel.print) ? jobfmt_attrs(&sel.print) : NULL;
 	n = schedd_query(cl, constraint, 1, sel.want_long ? NULL :
-	    sel.naf > 0 ? (const char *const *)sel.af : table_attrs, &jobs,
-	    err, sizeof(err));
+	    af != NULL ? af : table_attrs, &jobs, err, sizeof(err));
 	rpc_close(cl);
+	free(af);
 	if (n < 0) {
 		log_warnx("cannot read the history: %s", err);
 		return 1;
 	}
 	signal(SIGPIPE, SIG_DFL);
-	if (!sel.want_long && sel.naf == 0)
+	if (!sel.want_long && !jobfmt_active(&sel.print))
 		printf("%s\n", header);
+	else if (!sel.want_long)
+		jobfmt_header(&sel.print, stdout);
 	/* In the order they left the queue: -limit keeps the last. */
 	if (limit >= 0 && n > limit)
 		from = n - (int)limit;
@@ -120,8 +126,8 @@ main(int argc, char **argv)
 			ad_json_next(jobs[i], &first, stdout);
 		else if (sel.want_long)
 			job_print_long(jobs[i], stdout);
-		else if (sel.naf > 0)
-			job_print_af(jobs[i], sel.af, sel.naf, stdout);
+		else if (jobfmt_active(&sel.print))
+			jobfmt_print(&sel.print, jobs[i], stdout);
 		else
 			print_row(jobs[i]);
 	}

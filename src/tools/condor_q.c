@@ -76,14 +76,18 @@ static int
 usage(FILE *fp)
 {
 	fprintf(fp,
-	    "usage: condor_q [-l | -json | -af ATTR... | -analyze | -hold | "
-	    "-run | -totals |\n"
-	    "                -batch | -nobatch]\n"
+	    "usage: condor_q [-l | -json | -af[:jlhVr,tng] ATTR... | "
+	    "-format FMT ATTR... |\n"
+	    "                -analyze | -hold | -run | -totals | -batch | "
+	    "-nobatch]\n"
 	    "                [-global | -name "
 	    "HOST]\n"
 	    "                [-constraint EXPR] [OWNER | C | C.P]...\n"
 	    "  -l               every attribute of each job\n"
 	    "  -af ATTR...      the named attributes, one job a line\n"
+	    "  -af:jlh ATTR...  the same with the job id, labels, a header\n"
+	    "  -format FMT ATTR printf-like: -format '%%d.' ClusterId "
+	    "-format '%%d\\n' ProcId\n"
 	    "  -analyze         why each idle job is not running\n"
 	    "  -hold            held jobs, since when and why\n"
 	    "  -run             running jobs, for how long and where\n"
@@ -540,8 +544,10 @@ analyze(const struct ad *job, struct machines *m)
 /* One schedd: NAME and ADDR (NULL: this host's over its socket). */
 static int
 show_schedd(const char *name, const char *addr, const char *constraint,
-    enum format fmt, char **af, int naf, int global, struct machines *m)
+    enum format fmt, const struct jobfmt *pf, int global,
+    struct machines *m)
 {
+	const char **af = fmt == FMT_AF ? jobfmt_attrs(pf) : NULL;
 	struct ad **jobs;
 	CLIENT *cl;
 	char err[1024];
@@ -549,14 +555,15 @@ show_schedd(const char *name, const char *addr, const char *constraint,
 
 	if ((cl = schedd_connect(addr, err, sizeof(err))) == NULL) {
 		log_warnx("%s", err);
+		free(af);
 		return 1;
 	}
 	n = schedd_query(cl, constraint, 0, fmt == FMT_TABLE ||
 	    fmt == FMT_TOTALS ? table_attrs : fmt == FMT_BATCH ? batch_attrs :
 	    fmt == FMT_HOLD ? hold_attrs :
-	    fmt == FMT_RUN ? run_attrs : fmt == FMT_AF ?
-	    (const char *const *)af : NULL, &jobs, err, sizeof(err));
+	    fmt == FMT_RUN ? run_attrs : af, &jobs, err, sizeof(err));
 	rpc_close(cl);
+	free(af);
 	if (n < 0) {
 		log_warnx("cannot query the schedd%s%s: %s", name ? " of " : "",
 		    name ? name : "", err);
@@ -574,6 +581,8 @@ show_schedd(const char *name, const char *addr, const char *constraint,
 		    run_header : fmt == FMT_BATCH ? batch_header : header);
 	if (fmt == FMT_BATCH)
 		print_batches(jobs, n);
+	if (fmt == FMT_AF && !global)
+		jobfmt_header(pf, stdout);
 	for (i = 0; i < n; i++) {
 		switch (fmt) {
 		case FMT_TABLE:
@@ -586,7 +595,7 @@ show_schedd(const char *name, const char *addr, const char *constraint,
 			ad_json_next(jobs[i], &json_first, stdout);
 			break;
 		case FMT_AF:
-			job_print_af(jobs[i], af, naf, stdout);
+			jobfmt_print(pf, jobs[i], stdout);
 			break;
 		case FMT_ANALYZE:
 			analyze(jobs[i], m);
@@ -612,7 +621,7 @@ show_schedd(const char *name, const char *addr, const char *constraint,
 }
 
 static int
-show_global(const char *constraint, enum format fmt, char **af, int naf,
+show_global(const char *constraint, enum format fmt, const struct jobfmt *pf,
     struct machines *m)
 {
 	struct ad **ads;
@@ -628,6 +637,8 @@ show_global(const char *constraint, enum format fmt, char **af, int naf,
 	}
 	if (n == 0)
 		printf("No schedd is known to the collector.\n");
+	if (fmt == FMT_AF)
+		jobfmt_header(pf, stdout);
 	for (i = 0; i < n; i++) {
 		if (ad_get_string(ads[i], "Name", &name) == -1)
 			name = xstrdup("?");
@@ -638,7 +649,7 @@ show_global(const char *constraint, enum format fmt, char **af, int naf,
 			rc = 1;
 			continue;
 		}
-		rc |= show_schedd(name, addr, constraint, fmt, af, naf, 1, m);
+		rc |= show_schedd(name, addr, constraint, fmt, pf, 1, m);
 		free(name);
 		free(addr);
 	}
@@ -652,8 +663,8 @@ main(int argc, char **argv)
 	enum format fmt = FMT_TABLE;
 	struct machines m;
 	struct job_select sel;
-	char err[1024], **af, *constraint, *addr;
-	int i, naf, global = 0, want_analyze = 0, rc;
+	char err[1024], *constraint, *addr;
+	int i, global = 0, want_analyze = 0, rc;
 
 	common_init(argv[0]);
 	signal(SIGPIPE, SIG_IGN);
@@ -680,8 +691,6 @@ main(int argc, char **argv)
 		else if (job_select_arg(&sel, argc, argv, &i) == -1)
 			return 1;
 	}
-	af = sel.af;
-	naf = sel.naf;
 	if (want_analyze)
 		fmt = FMT_ANALYZE;
 	else if (fmt != FMT_TABLE)
@@ -690,7 +699,7 @@ main(int argc, char **argv)
 		fmt = FMT_JSON;
 	else if (sel.want_long)
 		fmt = FMT_LONG;
-	else if (naf > 0)
+	else if (jobfmt_active(&sel.print))
 		fmt = FMT_AF;
 
 	if ((constraint = job_select_constraint(&sel, fmt == FMT_HOLD ?
@@ -699,18 +708,18 @@ main(int argc, char **argv)
 		return 1;
 
 	if (global)
-		rc = show_global(constraint, fmt, af, naf, &m);
+		rc = show_global(constraint, fmt, &sel.print, &m);
 	else if (sel.host != NULL) {
 		if ((addr = daemon_locate("schedd", sel.host, err,
 		    sizeof(err))) == NULL) {
 			log_warnx("%s", err);
 			return 1;
 		}
-		rc = show_schedd(sel.host, addr, constraint, fmt, af, naf, 0,
-		    &m);
+		rc = show_schedd(sel.host, addr, constraint, fmt, &sel.print,
+		    0, &m);
 		free(addr);
 	} else
-		rc = show_schedd(NULL, NULL, constraint, fmt, af, naf, 0,
+		rc = show_schedd(NULL, NULL, constraint, fmt, &sel.print, 0,
 		    &m);
 	if (fmt == FMT_JSON)
 		ad_json_end(json_first, stdout);

@@ -2,13 +2,13 @@
 # The job commands against a real schedd, without running jobs (no
 # negotiator): condor_submit's errors name the line and queue nothing,
 # a good file queues a cluster (in pieces when it is large or uses
-# $(Cluster)); condor_q's table, footer, -l, -af, -global; condor_prio,
-# condor_hold, condor_release, condor_rm and their errors; condor_qedit;
-# another user cannot touch root's jobs; condor_q -analyze names the
-# clause no machine satisfies (two startds); condor_history,
+# $(Cluster)); condor_q's table, footer, -l, -af, -format, -global;
+# condor_prio, condor_hold, condor_release, condor_rm and their errors;
+# condor_qedit; another user cannot touch root's jobs; condor_q -analyze
+# names the clause no machine satisfies (two startds); condor_history,
 # condor_reschedule, condor_wait.
 #
-# checks: 121
+# checks: 124
 . "$(dirname "$0")/../lib/pool.sh"
 
 pool_init
@@ -151,6 +151,11 @@ check "a value that does not parse changes nothing" bash -c \
 check "an attribute name that is not one is refused" fails cm condor_qedit 1.1 'A-B' 1
 out=$(cm condor_qedit 1.7 Foo 1 2>&1)
 check "a missing job: no job matches" grep -q "no job matches" <<<"$out"
+
+check "condor_q -format, twice" test "$(cm condor_q 1.1 -format '%d.' ClusterId -format '%d\n' ProcId)" = "1.1"
+check "condor_q -af:jh: a header, then the job id first" \
+	test "$(cm condor_q 1.1 -af:jh Owner Foo)" = "$(printf 'ID Owner Foo\n1.1 %s bar baz' "$(id -un)")"
+check "condor_q -format with a bad conversion is refused" fails cm condor_q -format '%n' ProcId
 
 # --- another user cannot touch root's jobs --------------------------
 OTHER_CHECKS=("another user cannot remove root's job"
