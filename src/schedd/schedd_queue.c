@@ -1377,17 +1377,59 @@ actions_done(int action, const char *reason, const struct job_id *changed,
 	}
 }
 
+/*
+ * Whose jobs a request may change: the caller's own, or any for root
+ * and QUEUE_SUPER_USERS.  A cluster's Owner is looked up once (a proc
+ * that has one of its own is looked at alone).
+ */
+struct rights {
+	char	 user[64];
+	int	 super;
+	char	*owner;
+	int	 cluster;	/* OWNER's; 0 none yet */
+	int	 mine;
+};
+
+static void
+rights_init(struct rights *r, uid_t caller)
+{
+	memset(r, 0, sizeof(*r));
+	user_name(caller, r->user, sizeof(r->user));
+	r->super = caller == 0 ||
+	    name_listed(param("QUEUE_SUPER_USERS"), r->user);
+}
+
+static int
+rights_allow(struct rights *r, const struct job *j)
+{
+	if (r->cluster != j->cluster || ad_lookup(j->ad, "Owner")) {
+		free(r->owner);
+		r->owner = job_string(j, "Owner");
+		r->cluster = j->cluster;
+		r->mine = r->owner != NULL && strcmp(r->owner, r->user) == 0;
+	}
+	return r->super || r->mine;
+}
+
+static void
+rights_free(struct rights *r)
+{
+	free(r->owner);
+	r->owner = NULL;
+}
+
 void
 queue_action(uid_t caller, job_action_x *arg, job_action_res_x *res)
 {
 	struct job_id *finish = NULL, *stop = NULL, *changed = NULL;
 	struct expr *e = NULL;
 	struct job_scope scope;
+	struct rights rights;
 	struct job j;
-	char err[256], user[64], *reason, *owner = NULL;
+	char err[256], *reason;
 	size_t nfinish = 0, nstop = 0, nchanged = 0, cap = 0;
 	time_t now = time(NULL);
-	int merged, super, owner_cluster = 0, mine = 0, matched = 0;
+	int merged, matched = 0;
 
 	res->message = xstrdup("");
 	if (arg->action < JOB_REMOVE || arg->action > JOB_ADD_PRIO) {
@@ -1404,13 +1446,11 @@ queue_action(uid_t caller, job_action_x *arg, job_action_res_x *res)
 		return;
 	}
 	merged = expr_needs_merge(arg->constraint);
-	user_name(caller, user, sizeof(user));
-	super = caller == 0 ||
-	    name_listed(param("QUEUE_SUPER_USERS"), user);
+	rights_init(&rights, caller);
 	reason = *arg->reason != '\0' ? xstrdup(arg->reason) :
 	    xasprintf("via condor_%s (by user %s)",
 	    arg->action == JOB_HOLD ? "hold" :
-	    arg->action == JOB_RELEASE ? "release" : "rm", user);
+	    arg->action == JOB_RELEASE ? "release" : "rm", rights.user);
 
 	qlog_begin(schedd_queue);
 	scope_init(&scope, arg->constraint);
@@ -1418,13 +1458,7 @@ queue_action(uid_t caller, job_action_x *arg, job_action_res_x *res)
 		if (!job_meets(&j, e, merged))
 			continue;
 		matched++;
-		if (owner_cluster != j.cluster || ad_lookup(j.ad, "Owner")) {
-			free(owner);
-			owner = job_string(&j, "Owner");
-			owner_cluster = j.cluster;
-			mine = owner != NULL && strcmp(owner, user) == 0;
-		}
-		if (!super && !mine) {
+		if (!rights_allow(&rights, &j)) {
 			res->denied++;
 			continue;
 		}
@@ -1441,7 +1475,7 @@ queue_action(uid_t caller, job_action_x *arg, job_action_res_x *res)
 			changed[nchanged++].proc = j.proc;
 		}
 	}
-	free(owner);
+	rights_free(&rights);
 	expr_free(e);
 	if (queue_commit_request(1, err, sizeof(err)) == -1) {
 		res->code = EIO;
@@ -1457,7 +1491,8 @@ queue_action(uid_t caller, job_action_x *arg, job_action_res_x *res)
 	}
 	if (nchanged > 0)
 		log_info("%s of %zu job(s) by %s (%d denied)",
-		    action_name(arg->action), nchanged, user, res->denied);
+		    action_name(arg->action), nchanged, rights.user,
+		    res->denied);
 	actions_done(arg->action, reason, changed, nchanged, stop, nstop,
 	    finish, nfinish);
 out:
@@ -1495,10 +1530,10 @@ queue_edit(uid_t caller, job_edit_x *arg, job_action_res_x *res)
 {
 	struct expr *e = NULL, *v;
 	struct job_scope scope;
+	struct rights rights;
 	struct job j;
-	char err[256], user[64], *owner = NULL;
-	int merged, super, owner_cluster = 0, mine = 0, matched = 0;
-	int changed = 0;
+	char err[256];
+	int merged, matched = 0, changed = 0;
 
 	res->message = NULL;
 	if (!edit_name_ok(arg->name)) {
@@ -1528,9 +1563,7 @@ queue_edit(uid_t caller, job_edit_x *arg, job_action_res_x *res)
 		return;
 	}
 	merged = expr_needs_merge(arg->constraint);
-	user_name(caller, user, sizeof(user));
-	super = caller == 0 ||
-	    name_listed(param("QUEUE_SUPER_USERS"), user);
+	rights_init(&rights, caller);
 
 	qlog_begin(schedd_queue);
 	scope_init(&scope, arg->constraint);
@@ -1538,20 +1571,14 @@ queue_edit(uid_t caller, job_edit_x *arg, job_action_res_x *res)
 		if (!job_meets(&j, e, merged))
 			continue;
 		matched++;
-		if (owner_cluster != j.cluster || ad_lookup(j.ad, "Owner")) {
-			free(owner);
-			owner = job_string(&j, "Owner");
-			owner_cluster = j.cluster;
-			mine = owner != NULL && strcmp(owner, user) == 0;
-		}
-		if (!super && !mine) {
+		if (!rights_allow(&rights, &j)) {
 			res->denied++;
 			continue;
 		}
 		if (qlog_set(schedd_queue, j.cluster, j.proc, arg->name,
 		    arg->value, err, sizeof(err)) == -1) {
 			qlog_abort(schedd_queue);
-			free(owner);
+			rights_free(&rights);
 			expr_free(e);
 			res->code = EINVAL;
 			res->message = xstrdup(err);
@@ -1559,7 +1586,7 @@ queue_edit(uid_t caller, job_edit_x *arg, job_action_res_x *res)
 		}
 		changed++;
 	}
-	free(owner);
+	rights_free(&rights);
 	expr_free(e);
 	if (queue_commit_request(1, err, sizeof(err)) == -1) {
 		res->code = EIO;
@@ -1574,7 +1601,7 @@ queue_edit(uid_t caller, job_edit_x *arg, job_action_res_x *res)
 		res->message = xstrdup("");
 	if (changed > 0) {
 		log_info("%s set in %d job(s) by %s (%d denied)", arg->name,
-		    changed, user, res->denied);
+		    changed, rights.user, res->denied);
 		schedd_counts_changed();
 	}
 }
