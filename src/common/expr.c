@@ -2114,15 +2114,28 @@ eval_strcat(const struct value *args, size_t n, struct value *out)
 
 /*
  * Whether PATTERN is cheap to compile and run: not long, no back
- * references, and counted repetitions ({m,n}) whose counts multiplied
- * together stay small.  glibc builds "((a{200}){200}){200}" for seconds
- * in gigabytes, and the negotiator evaluates what users write.
+ * references, counted repetitions ({m,n}) whose counts multiplied
+ * together stay small, no repetition of a repetition ("a++", "a*{2}")
+ * and repeated groups nested at most four deep.  glibc builds
+ * "((a{200}){200}){200}" for seconds in gigabytes, copies the tree
+ * again for each of "a++++...", and the negotiator evaluates what users
+ * write.
  */
+#define REGEXP_MAX_GROUPS	32
+#define REGEXP_MAX_NESTED	4
+
+static int
+regexp_is_rep(char c)
+{
+	return c == '*' || c == '+' || c == '?' || c == '{';
+}
+
 static int
 regexp_tame(const char *pattern)
 {
 	const char *s;
 	unsigned long long product = 1, m;
+	int nest[REGEXP_MAX_GROUPS + 1] = { 0 }, level = 0, v;
 	char *end;
 
 	if (strlen(pattern) > 1024)
@@ -2134,13 +2147,51 @@ regexp_tame(const char *pattern)
 			s++;
 			continue;
 		}
-		if (*s != '{')
+		if (*s == '[') {	/* a bracket expression: literal */
+			s++;
+			if (*s == '^')
+				s++;
+			if (*s == ']')
+				s++;
+			while (*s != '\0' && *s != ']')
+				s++;
+			if (*s == '\0')
+				return 0;
 			continue;
-		m = strtoull(s + 1, &end, 10);
-		if (*end == ',')
-			m = isdigit((unsigned char)end[1]) ?
-			    strtoull(end + 1, &end, 10) : m + 1;
-		if (m > 1000 || (product *= m + 1) > 1000)
+		}
+		if (*s == '(') {
+			if (level == REGEXP_MAX_GROUPS)
+				return 0;
+			nest[++level] = 0;
+			continue;
+		}
+		if (*s == ')' && level > 0) {
+			v = nest[level--];
+			if (regexp_is_rep(s[1]))
+				v++;
+			if (v > nest[level])
+				nest[level] = v;
+			if (v > REGEXP_MAX_NESTED)
+				return 0;
+			continue;
+		}
+		if (!regexp_is_rep(*s))
+			continue;
+		if (nest[level] < 1)
+			nest[level] = 1;
+		if (*s == '{') {
+			m = strtoull(s + 1, &end, 10);
+			if (*end == ',')
+				m = isdigit((unsigned char)end[1]) ?
+				    strtoull(end + 1, &end, 10) : m + 1;
+			if (m > 1000 || (product *= m + 1) > 1000)
+				return 0;
+			while (*s != '\0' && *s != '}')
+				s++;
+			if (*s == '\0')
+				return 0;
+		}
+		if (regexp_is_rep(s[1]))
 			return 0;
 	}
 	return 1;

@@ -3,7 +3,7 @@
  * functions, attribute scoping, parse errors, canonical unparsing,
  * references and clauses, and the bounds on nesting and recursion.
  *
- * checks: 486
+ * checks: 491
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -245,6 +245,12 @@ static const struct {
 	{ "regexp(\"((a{200}){200}){200}\", \"a\")", "ERROR" },
 	{ "regexp(\"(a)\\\\1\", \"aa\")", "ERROR" },
 	{ "regexp(\"^a{2,3}b{1,}$\", \"aaabb\")", "TRUE" },
+	{ "regexp(\"a++++++++++++++++++++++++++++++++++++++++\", \"a\")",
+	  "ERROR" },
+	{ "regexp(\"x{2}+\", \"xx\")", "ERROR" },
+	{ "regexp(\"((((((a+)+)+)+)+)+)\", \"a\")", "ERROR" },
+	{ "regexp(\"^(ab+)+c$\", \"ababbc\")", "TRUE" },
+	{ "regexp(\"^[+*{]+x$\", \"+*{x\")", "TRUE" },
 	{ "regexp(\"a\", UNDEFINED)", "UNDEFINED" },
 	{ "regexp(1, \"1\")", "ERROR" },
 	{ "stringListMember(\"avx2\", \"sse4, avx2,avx512\")", "TRUE" },
