@@ -25,6 +25,9 @@
 #define ULOG_UNSUSPENDED	11
 #define ULOG_HELD		12
 #define ULOG_RELEASED		13
+#define ULOG_DISCONNECTED	22
+#define ULOG_RECONNECTED	24
+#define ULOG_RECONNECT_FAILED	25
 
 /* CPU usage for the usage lines: seconds. */
 struct ulog_usage {
@@ -60,6 +63,15 @@ int	userlog_aborted(const char *path, int cluster, int proc,
 	    const char *reason);
 int	userlog_suspended(const char *path, int cluster, int proc);
 int	userlog_unsuspended(const char *path, int cluster, int proc);
+/* 022, 024, 025: the job's shadow and starter lost each other (the job
+ * runs on while its lease lasts), found each other again, or did not
+ * before the lease (SECONDS) ran out.  MACHINE is the slot's Name. */
+int	userlog_disconnected(const char *path, int cluster, int proc,
+	    const char *machine, const char *reason);
+int	userlog_reconnected(const char *path, int cluster, int proc,
+	    const char *machine, const char *startd_addr);
+int	userlog_reconnect_failed(const char *path, int cluster, int proc,
+	    const char *machine, long seconds);
 int	userlog_held(const char *path, int cluster, int proc,
 	    const char *reason, int code);
 int	userlog_released(const char *path, int cluster, int proc,

@@ -219,6 +219,44 @@ userlog_unsuspended(const char *path, int cluster, int proc)
 }
 
 int
+userlog_disconnected(const char *path, int cluster, int proc,
+    const char *machine, const char *reason)
+{
+	char tail[512];
+
+	snprintf(tail, sizeof(tail), "\t%.200s\n\tTrying to reconnect to "
+	    "%.200s\n", reason, machine);
+	return userlog_write(path, ULOG_DISCONNECTED, cluster, proc,
+	    "Job disconnected, attempting to reconnect", tail);
+}
+
+int
+userlog_reconnected(const char *path, int cluster, int proc,
+    const char *machine, const char *startd_addr)
+{
+	char text[256], tail[256];
+
+	snprintf(text, sizeof(text), "Job reconnected to %.200s", machine);
+	snprintf(tail, sizeof(tail), "\tstartd address: %.200s\n",
+	    startd_addr);
+	return userlog_write(path, ULOG_RECONNECTED, cluster, proc, text,
+	    tail);
+}
+
+int
+userlog_reconnect_failed(const char *path, int cluster, int proc,
+    const char *machine, long seconds)
+{
+	char tail[512];
+
+	snprintf(tail, sizeof(tail), "\tJob disconnected too long: "
+	    "JobLeaseDuration (%ld seconds) expired\n\tCan not reconnect "
+	    "to %.200s, rescheduling job\n", seconds, machine);
+	return userlog_write(path, ULOG_RECONNECT_FAILED, cluster, proc,
+	    "Job reconnection failed", tail);
+}
+
+int
 userlog_held(const char *path, int cluster, int proc, const char *reason,
     int code)
 {

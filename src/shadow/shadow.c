@@ -56,9 +56,12 @@
  *	not at all.  A vacated or killed job, a starter that hangs up or is
  *	silent for STARTER_TIMEOUT seconds, is evicted: the accumulated
  *	usage goes to the schedd, the user log gets event 004, and the job
- *	goes back to idle.  A job the execute host cannot run for the job's
- *	own sake (a program it cannot execute) is held with the starter's
- *	reason.
+ *	goes back to idle; with a lease (JobLeaseDuration, vanilla), unless
+ *	its startd says the starter is gone (STARTD_CLAIM_ALIVE), it is
+ *	waited for instead (022) until it comes back (SHADOW_RECONNECT,
+ *	024) or the lease is over (025, then evicted).  A job the execute
+ *	host cannot run for the job's own sake (a program it cannot
+ *	execute) is held with the starter's reason.
  *
  * PROTOCOL
  *	Serves SHADOW_PROG (include/shadow_rpc.x) over TCP to its starter
@@ -66,11 +69,12 @@
  *	connection.  The starter calls SHADOW_HELLO (the capability, for
  *	the job ad), SHADOW_GET (the executable or checkpoint, standard
  *	input), SHADOW_PUT (output, a new checkpoint), SHADOW_CKPT_COMMIT,
- *	SHADOW_EVENT and SHADOW_EXIT; SHADOW_NULL is a ping; a vanilla
+ *	SHADOW_EVENT and SHADOW_EXIT, SHADOW_RECONNECT (a job with a lease,
+ *	its starter back on a new connection); SHADOW_NULL is a ping; a vanilla
  *	job's transferred files with SHADOW_INPUT_LIST, SHADOW_OUTPUT_BEGIN,
  *	SHADOW_OUTPUT_END and SHADOW_XFER_OPEN, their bytes on a transfer
  *	stream of their own (shadow_xfer.c).  Calls
- *	STARTD_REQUEST_CLAIM and STARTD_RELEASE_CLAIM
+ *	STARTD_REQUEST_CLAIM, STARTD_CLAIM_ALIVE and STARTD_RELEASE_CLAIM
  *	(include/startd_rpc.x) at STARTD_ADDR, and SCHEDD_QUERY and
  *	SCHEDD_JOB_UPDATE (include/schedd_rpc.x) on $(SPOOL)/.schedd_socket.
  *
@@ -133,6 +137,7 @@ struct shadow_job sj = {
 
 static int			 as_root;	/* act as the owner */
 static long			 lease_timer;
+static int			 disconnected;	/* waiting for a reconnect */
 static int			 finished;	/* an outcome is recorded */
 static struct shadow_outcome	 outcome;
 
@@ -335,6 +340,103 @@ starter_lost(const char *why)
 	shadow_outcome(&o);
 }
 
+/*
+ * The job's lease (JobLeaseDuration, vanilla jobs): how long its starter
+ * keeps it running without us.  0: none, the starter kills the job the
+ * moment it loses us, and so we give up on it at once.
+ */
+long
+shadow_job_lease(void)
+{
+	static long lease = -1;
+	long long v;
+
+	if (lease < 0) {
+		lease = 0;
+		if (!is_standard() && ad_get_int(sj.ad, "JobLeaseDuration",
+		    &v) == 0 && v > 0)
+			lease = v < 10000000 ? (long)v : 10000000;
+	}
+	return lease;
+}
+
+/*
+ * Does the startd still hold our claim with a starter running?  1 yes,
+ * 0 no (the starter is gone for good), -1 no answer.
+ */
+static int
+claim_alive(void)
+{
+	status_x res;
+	char err[512], *cap = sj.capability;
+	long t = timeout_param("RPC_TIMEOUT", 20);
+	CLIENT *cl;
+	int r = -1;
+
+	cl = rpc_connect(sj.startd_addr, PROG_STARTD, 1, (int)(t < 5 ? t : 5),
+	    err, sizeof(err));
+	if (cl == NULL)
+		return -1;
+	memset(&res, 0, sizeof(res));
+	if (rpc_invoke(cl, STARTD_CLAIM_ALIVE, (xdrproc_t)xdr_wrapstring,
+	    &cap, (xdrproc_t)xdr_status_x, &res, err, sizeof(err)) == 0) {
+		r = res.code == 0;
+		xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
+	}
+	rpc_close(cl);
+	return r;
+}
+
+static void
+reconnect_expired(void *arg)
+{
+	char why[160];
+
+	lease_timer = 0;
+	report_reconnect_failed(shadow_job_lease());
+	snprintf(why, sizeof(why), "no reconnection from the starter on %s "
+	    "within the job's lease of %ld seconds", sj.machine,
+	    shadow_job_lease());
+	starter_lost(why);
+}
+
+/*
+ * The starter hung up, or has been silent too long.  Without a lease
+ * the job is lost.  With one, unless its startd says the starter is
+ * gone, the job runs on over there: wait for the starter to reconnect
+ * (SHADOW_RECONNECT) until the lease, and a margin for its starter to
+ * have killed the job, are over.
+ */
+static void
+starter_gone(const char *why)
+{
+	long lease = shadow_job_lease();
+	char text[256];
+	int alive;
+
+	if (finished || disconnected)
+		return;
+	if (lease == 0) {
+		starter_lost(why);
+		return;
+	}
+	if ((alive = claim_alive()) == 0) {
+		snprintf(text, sizeof(text), "%s; its startd says the starter "
+		    "is gone", why);
+		starter_lost(text);
+		return;
+	}
+	disconnected = 1;
+	log_warnx("job %s: %s; it runs on under its lease (%ld s): waiting "
+	    "for the starter to reconnect%s", sj.id, why, lease, alive < 0 ?
+	    " (its startd does not answer either)" : "");
+	report_disconnected(why);
+	event_timer_cancel(lease_timer);
+	lease_timer = event_timer_add((double)lease +
+	    (double)timeout_param("RPC_TIMEOUT", 20) + 5.0, reconnect_expired,
+	    NULL);
+}
+
 static void
 lease_expired(void *arg)
 {
@@ -343,7 +445,7 @@ lease_expired(void *arg)
 	lease_timer = 0;
 	snprintf(why, sizeof(why), "no word from the starter on %s for %ld "
 	    "seconds", sj.machine, timeout_param("STARTER_TIMEOUT", 60));
-	starter_lost(why);
+	starter_gone(why);
 }
 
 void
@@ -351,16 +453,39 @@ shadow_starter_alive(void)
 {
 	if (finished)
 		return;
+	if (disconnected) {
+		/* On the old connection, or a new one: the job is back. */
+		disconnected = 0;
+		log_info("job %s: the starter on %s is back", sj.id,
+		    sj.machine);
+		report_reconnected();
+	}
 	event_timer_cancel(lease_timer);
 	lease_timer = event_timer_add((double)timeout_param(
 	    "STARTER_TIMEOUT", 60), lease_expired, NULL);
 }
 
+void
+shadow_reconnected(const char *from)
+{
+	if (finished)
+		return;
+	log_info("job %s: the starter on %s reconnected from %s", sj.id,
+	    sj.machine, from);
+	shadow_starter_alive();
+}
+
+static int	watched_fd = -1;	/* the starter's connection */
+
 static void
 on_hangup(int fd, short revents, void *arg)
 {
 	event_fd_del(fd);
-	starter_lost("the starter's connection closed");
+	/* A connection the starter left for a new one says nothing. */
+	if (fd != watched_fd)
+		return;
+	watched_fd = -1;
+	starter_gone("the starter's connection closed");
 }
 
 void
@@ -368,6 +493,7 @@ shadow_watch_fd(int fd)
 {
 	/* Alongside the RPC service's own watch on the same descriptor:
 	 * ours runs first in a round, and only hears the hang-up. */
+	watched_fd = fd;
 	event_fd_add(fd, POLLRDHUP, on_hangup, NULL);
 }
 

@@ -64,11 +64,21 @@ struct shadow_outcome {
  * and finishes the shadow from the event loop (the caller's reply goes
  * out first).  shadow_starter_alive: a call came from the starter; push
  * the deadline after which it counts as lost.  shadow_watch_fd: the
- * starter's connection; its hang-up means the starter is gone.
+ * starter's connection; its hang-up means the starter is gone (or,
+ * with a lease, disconnected).
  */
 void	shadow_outcome(const struct shadow_outcome *);
 void	shadow_starter_alive(void);
 void	shadow_watch_fd(int fd);
+/*
+ * The job's lease (JobLeaseDuration; 0 none, and for standard jobs):
+ * with one, a starter that hangs up or falls silent is waited for, its
+ * job running on over there (022 in the user log), until it reconnects
+ * (shadow_reconnected, from SHADOW_RECONNECT: 024) or the lease is
+ * over (025, and the job goes back to idle).
+ */
+long	shadow_job_lease(void);
+void	shadow_reconnected(const char *from);
 /* Act as the owner around an access to the owner's files; no-ops when
  * the shadow is not root. */
 int	shadow_as_owner(void);
@@ -151,6 +161,10 @@ void	xfer_finish(int evicted);
 /* shadow_report.c: the user log, mail and the accounting attributes. */
 void	report_execute(void);
 void	report_suspended(int suspended);
+/* 022, 024, 025 in the user log (the job's lease, shadow.c). */
+void	report_disconnected(const char *why);
+void	report_reconnected(void);
+void	report_reconnect_failed(long lease);
 /* Usage of this run and the totals; for the log and the queue. */
 void	report_usage_attrs(struct ad *, const struct shadow_outcome *);
 void	report_evicted(const struct shadow_outcome *);

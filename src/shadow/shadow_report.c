@@ -132,6 +132,37 @@ report_usage_attrs(struct ad *ad, const struct shadow_outcome *o)
 }
 
 void
+report_disconnected(const char *why)
+{
+	if (sj.userlog != NULL && shadow_as_owner() == 0) {
+		log_result(userlog_disconnected(sj.userlog, sj.cluster,
+		    sj.proc, sj.machine, why), "the disconnected event");
+		shadow_as_self();
+	}
+}
+
+void
+report_reconnected(void)
+{
+	if (sj.userlog != NULL && shadow_as_owner() == 0) {
+		log_result(userlog_reconnected(sj.userlog, sj.cluster,
+		    sj.proc, sj.machine, sj.startd_addr),
+		    "the reconnected event");
+		shadow_as_self();
+	}
+}
+
+void
+report_reconnect_failed(long lease)
+{
+	if (sj.userlog != NULL && shadow_as_owner() == 0) {
+		log_result(userlog_reconnect_failed(sj.userlog, sj.cluster,
+		    sj.proc, sj.machine, lease), "the reconnect-failed event");
+		shadow_as_self();
+	}
+}
+
+void
 report_evicted(const struct shadow_outcome *o)
 {
 	struct ulog_usage u;

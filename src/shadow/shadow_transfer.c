@@ -5,8 +5,11 @@
  * Trust is one connection: the first caller to present the claim's
  * capability (SHADOW_HELLO) is the starter, and from then on only calls
  * on that same transport are served; HELLO is accepted once, and every
- * other call from anyone else is refused.  The capability is compared
- * in constant time and never logged.
+ * other call from anyone else is refused.  A job with a lease
+ * (JobLeaseDuration) may have its starter come back on a new connection
+ * (SHADOW_RECONNECT, the same capability and starter pid) after losing
+ * the first; the new one is then the trusted one.  The capability is
+ * compared in constant time and never logged.
  *
  * Files move in chunks of at most SHADOW_CHUNK bytes, read and written
  * at the offsets the starter names, so neither side holds a whole file.
@@ -83,6 +86,32 @@ shadow_capability_ok(const char *cap)
 	return d == 0;
 }
 
+static int	starter_pid;	/* the one that said HELLO */
+
+/* The starter that said HELLO, again, on a new connection. */
+bool_t
+shadow_reconnect_1_svc(hello_x *arg, status_x *res, struct svc_req *req)
+{
+	char from[64];
+
+	memset(res, 0, sizeof(*res));
+	rpc_caller_ip(req, from, sizeof(from));
+	if (!greeted || arg->capability == NULL ||
+	    !shadow_capability_ok(arg->capability) ||
+	    arg->starter_pid != starter_pid || shadow_job_lease() == 0) {
+		log_warnx("job %s: RECONNECT from %s refused: %s", sj.id, from,
+		    !greeted ? "no HELLO yet" : shadow_job_lease() == 0 ?
+		    "the job has no lease" : "not our starter");
+		rpc_status(res, EPERM, "refused");
+		return TRUE;
+	}
+	trusted = req->rq_xprt;
+	shadow_watch_fd(trusted->xp_fd);
+	shadow_reconnected(from);
+	rpc_status_ok(res);
+	return TRUE;
+}
+
 bool_t
 shadow_null_1_svc(void *arg, void *res, struct svc_req *req)
 {
@@ -109,6 +138,7 @@ shadow_hello_1_svc(hello_x *arg, hello_res_x *res, struct svc_req *req)
 		return TRUE;
 	}
 	greeted = 1;
+	starter_pid = arg->starter_pid;
 	trusted = req->rq_xprt;
 	shadow_watch_fd(trusted->xp_fd);
 	shadow_starter_alive();

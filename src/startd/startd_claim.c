@@ -1085,6 +1085,28 @@ capability_equal(const char *a, const char *b)
 	return d == 0;
 }
 
+/*
+ * A shadow that lost its starter asks whether the claim it proves with
+ * its capability still has a starter here (0), or not (ENOENT): a
+ * starter that died is not waited for.
+ */
+bool_t
+startd_claim_alive_1_svc(char **arg, status_x *res, struct svc_req *req)
+{
+	int i, lo, hi;
+
+	memset(res, 0, sizeof(*res));
+	slot_range(&lo, &hi);
+	for (i = lo; i <= hi && *arg != NULL; i++)
+		if (active(&slots[i]) && slots[i].capability != NULL &&
+		    capability_equal(*arg, slots[i].capability)) {
+			rpc_status(res, 0, "job %s runs", slots[i].job_id);
+			return TRUE;
+		}
+	rpc_status(res, ENOENT, "no such claim here");
+	return TRUE;
+}
+
 bool_t
 startd_release_claim_1_svc(char **arg, status_x *res, struct svc_req *req)
 {

@@ -36,7 +36,10 @@
  *	became EXECUTE_USER) and removed, and the starter exits.
  *
  *	The shadow is the starter's lifeline: a call it does not answer
- *	within RPC_TIMEOUT ends the job at once (SIGKILL) and the starter.
+ *	within RPC_TIMEOUT ends the job at once (SIGKILL) and the starter;
+ *	for a vanilla job with a lease (JobLeaseDuration), only once the
+ *	lease is over without the starter having come back to the shadow
+ *	(SHADOW_RECONNECT, tried every second; starter_shadow.c).
  *	What differs per universe (vanilla now; standard with its remote
  *	system calls, sandbox and checkpoints later) is in
  *	starter_universe.c.
@@ -84,6 +87,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <rpc/rpc.h>
@@ -116,14 +120,13 @@ starter_exit(int status)
 	exit(status);
 }
 
-/* The shadow is gone: nobody wants the job any more. */
+/* Give the job up: kill it, tidy, leave (WHY is logged). */
 static void __attribute__((noreturn))
-starter_lost(void)
+starter_give_up(const char *why)
 {
 	int status;
 
-	log_warnx("lost the shadow; killing job %d.%d", job.cluster,
-	    job.proc);
+	log_warnx("%s; killing job %d.%d", why, job.cluster, job.proc);
 	if (job.running) {
 		job_signal(&job, SIGKILL);
 		while (waitpid(job.pid, &status, 0) == -1 && errno == EINTR)
@@ -132,6 +135,45 @@ starter_lost(void)
 	}
 	job_clean_dir(&job);
 	starter_exit(1);
+}
+
+/* The shadow is gone: nobody wants the job any more. */
+static void __attribute__((noreturn))
+starter_lost(void)
+{
+	starter_give_up("lost the shadow");
+}
+
+/*
+ * Disconnected from the shadow under the job's lease: try once to come
+ * back.  1 when we are back; 0 not yet; the lease over, the job is
+ * given up (it will run again elsewhere, and must not run here too).
+ */
+static int
+shadow_back(void)
+{
+	char why[128];
+
+	if (!shadow_is_disconnected())
+		return !shadow_is_lost();
+	if (shadow_reconnect() == 0)
+		return 1;
+	if (shadow_is_lost())
+		starter_lost();
+	if (shadow_lease_left() <= 0) {
+		snprintf(why, sizeof(why), "no shadow for the whole of the "
+		    "job's lease");
+		starter_give_up(why);
+	}
+	return 0;
+}
+
+/* Wait for the shadow, a second at a time, until shadow_back. */
+static void
+await_shadow(void)
+{
+	while (!shadow_back())
+		sleep(1);
 }
 
 /*
@@ -251,8 +293,17 @@ tick(void *arg)
 	if (!job.running)
 		return;
 	limits_check(&job);
-	if ((r = job.u->tick(&job)) == -1)
-		starter_lost();
+	/* Without the shadow, the job runs on while its lease lasts. */
+	if (shadow_is_disconnected() && !shadow_back()) {
+		arm_tick(1.0);
+		return;
+	}
+	if ((r = job.u->tick(&job)) == -1) {
+		if (!shadow_is_disconnected())
+			starter_lost();
+		arm_tick(1.0);
+		return;
+	}
 	arm_tick(r == 1 ? 0.0 : (double)(interval > 0 ? interval : 1));
 }
 
@@ -280,15 +331,25 @@ job_ended(int status, const struct rusage *ru)
 	x.sys_cpu = (double)ru->ru_stime.tv_sec +
 	    (double)ru->ru_stime.tv_usec / 1e6;
 	x.image_size = ru->ru_maxrss;	/* KiB */
-	if (job.u->finish(&job, status, &x) == -1)
-		starter_lost();
-	if (job.over[0] != '\0') {
-		/* Over a limit: held, not run again elsewhere. */
-		x.how = EXIT_FAILED;
-		x.message = job.over;
+	/* Disconnected under a lease: the report waits for the shadow. */
+	for (;;) {
+		if (shadow_is_disconnected())
+			await_shadow();
+		if (job.u->finish(&job, status, &x) == -1) {
+			if (shadow_is_disconnected())
+				continue;
+			starter_lost();
+		}
+		if (job.over[0] != '\0') {
+			/* Over a limit: held, not run again elsewhere. */
+			x.how = EXIT_FAILED;
+			x.message = job.over;
+		}
+		if (shadow_exit(&x) == 0)
+			break;
+		if (!shadow_is_disconnected())
+			starter_lost();
 	}
-	if (shadow_exit(&x) == -1)
-		starter_lost();
 	shadow_disconnect();
 	job_clean_dir(&job);
 	starter_exit(0);
@@ -343,7 +404,8 @@ on_suspend(int signo)
 	log_info("suspending job %d.%d", job.cluster, job.proc);
 	job_signal(&job, SIGSTOP);
 	job.suspended = 1;
-	if (shadow_event(EVENT_SUSPENDED, "") == -1)
+	if (shadow_event(EVENT_SUSPENDED, "") == -1 &&
+	    !shadow_is_disconnected())
 		starter_lost();
 }
 
@@ -355,7 +417,8 @@ on_continue(int signo)
 	log_info("continuing job %d.%d", job.cluster, job.proc);
 	job_signal(&job, SIGCONT);
 	job.suspended = 0;
-	if (shadow_event(EVENT_UNSUSPENDED, "") == -1)
+	if (shadow_event(EVENT_UNSUSPENDED, "") == -1 &&
+	    !shadow_is_disconnected())
 		starter_lost();
 }
 
@@ -441,6 +504,7 @@ main(int argc, char **argv)
 	const char *logpath;
 	claim_x c;
 	long interval;
+	long long lease;
 	int jobs_fault;
 
 	if (argc > 1) {
@@ -494,6 +558,12 @@ main(int argc, char **argv)
 		    "job started" : "vacated before the job started", 0);
 	if (job_spawn(&job, err, sizeof(err), &jobs_fault) == -1)
 		starter_fail(err, jobs_fault);
+	/* A vanilla job with a lease outlives a lost shadow for a while
+	 * (a standard job's system calls need its shadow at every step). */
+	if (strcasecmp(job.universe, "vanilla") == 0 &&
+	    ad_get_int(job.ad, "JobLeaseDuration", &lease) == 0 && lease > 0)
+		shadow_set_lease(lease < 10000000 ? (long)lease : 10000000,
+		    job.capability, param("HOST"));
 	interval = param_int("STARTER_UPDATE_INTERVAL", 2);
 	arm_tick((double)(interval > 0 ? interval : 1));
 	/* It may have ended already; SIGCHLD would not come again. */

@@ -179,6 +179,20 @@ int	shadow_exit(exit_x *x);
 void	shadow_disconnect(void);
 /* A call went unanswered: the shadow is gone for good. */
 int	shadow_is_lost(void);
+/*
+ * The job's lease (JobLeaseDuration, vanilla jobs), once the job runs:
+ * from then on a call that goes unanswered leaves the starter
+ * disconnected rather than lost (shadow_is_disconnected), the job
+ * running on; shadow_reconnect tries once to come back to the shadow
+ * (SHADOW_RECONNECT: CAPABILITY and our pid); shadow_lease_left: the
+ * seconds until the lease, counted from the last answered call, is
+ * over.
+ */
+void	shadow_set_lease(long seconds, const char *capability,
+	    const char *host);
+int	shadow_is_disconnected(void);
+int	shadow_reconnect(void);
+double	shadow_lease_left(void);
 /* Ship new bytes of FD from *SENT on, at most MAX; 0 or -1. */
 int	shadow_ship(int which, int fd, long long *sent, long long max,
 	    int *more);

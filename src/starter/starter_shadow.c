@@ -4,7 +4,11 @@
  * One connection, opened once; every call is synchronous and times out
  * after RPC_TIMEOUT.  A call that gets no answer means the shadow (or
  * the network to the submitting host) is gone, and with it any reason
- * to run the job: the caller kills the job and leaves.  Files move in
+ * to run the job: the caller kills the job and leaves.  Unless the job
+ * has a lease (JobLeaseDuration): then the starter is only
+ * disconnected, the job runs on, and the starter tries to come back on
+ * a new connection (SHADOW_RECONNECT) until the lease, counted from the
+ * last answered call, is over.  Files move in
  * SHADOW_CHUNK pieces, straight between the socket and the disk, so a
  * large executable or output never sits whole in memory.
  */
@@ -17,6 +21,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "event.h"
 #include "log.h"
 #include "rpcutil.h"
 #include "shadow_rpc.h"
@@ -26,6 +31,10 @@
 static CLIENT	*shadow;
 static char	 shadow_addr[ADDR_STRLEN * 2];
 static int	 lost;		/* a call went unanswered */
+static int	 disconnected;	/* ... but the job's lease lets it run on */
+static long	 lease;		/* seconds; 0: none */
+static double	 last_ok;	/* monotime of the last answered call */
+static char	*lease_capability, *lease_host;
 
 int
 shadow_is_lost(void)
@@ -68,11 +77,85 @@ call(unsigned long proc, const char *what, xdrproc_t xargs, void *args,
 		return -1;
 	if (rpc_invoke(shadow, proc, xargs, args, xres, res, err,
 	    sizeof(err)) == -1) {
+		if (lease > 0) {
+			disconnected = 1;
+			log_warnx("the shadow at %s did not answer %s: %s; the "
+			    "job runs on under its lease (%.0f s left)",
+			    shadow_addr, what, err, shadow_lease_left());
+			rpc_close(shadow);
+			shadow = NULL;
+			return -1;
+		}
 		lost = 1;
 		log_warnx("the shadow at %s did not answer %s: %s",
 		    shadow_addr, what, err);
 		return -1;
 	}
+	last_ok = monotime();
+	return 0;
+}
+
+void
+shadow_set_lease(long seconds, const char *capability, const char *host)
+{
+	lease = seconds > 0 ? seconds : 0;
+	free(lease_capability);
+	free(lease_host);
+	lease_capability = xstrdup(capability ? capability : "");
+	lease_host = xstrdup(host ? host : "");
+	last_ok = monotime();
+}
+
+int
+shadow_is_disconnected(void)
+{
+	return disconnected && !lost;
+}
+
+double
+shadow_lease_left(void)
+{
+	return last_ok + (double)lease - monotime();
+}
+
+int
+shadow_reconnect(void)
+{
+	char err[512];
+	long timeout = param_int("RPC_TIMEOUT", 20);
+	status_x res;
+	hello_x h;
+	CLIENT *cl;
+
+	if (!disconnected || lost)
+		return disconnected ? -1 : 0;
+	cl = rpc_connect(shadow_addr, PROG_SHADOW, 1, (int)(timeout > 0 &&
+	    timeout < 5 ? timeout : 5), err, sizeof(err));
+	if (cl == NULL)
+		return -1;
+	h.capability = lease_capability;
+	h.starter_host = lease_host;
+	h.starter_pid = (int)getpid();
+	memset(&res, 0, sizeof(res));
+	if (rpc_invoke(cl, SHADOW_RECONNECT, (xdrproc_t)xdr_hello_x, &h,
+	    (xdrproc_t)xdr_status_x, &res, err, sizeof(err)) == -1) {
+		rpc_close(cl);
+		return -1;
+	}
+	if (res.code != 0) {
+		/* The shadow is there and will not have us: it gave up. */
+		log_warnx("the shadow at %s refused our reconnection: %s",
+		    shadow_addr, res.message ? res.message : "");
+		xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
+		rpc_close(cl);
+		lost = 1;
+		return -1;
+	}
+	xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
+	shadow = cl;
+	disconnected = 0;
+	last_ok = monotime();
+	log_info("reconnected to the shadow at %s", shadow_addr);
 	return 0;
 }
 

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# tests/pool/lease_test.sh: job leases on a network (tests/lib/netpool.sh).
+# A vanilla job with job_lease_duration = 40 runs on exec1; exec1 is cut
+# off at the switch for ten seconds: the job runs on over there, its
+# starter reconnects to the same shadow when the link heals, and the
+# job finishes with no restart, its output whole and written once, the
+# user log saying 022 (disconnected) and 024 (reconnected).  A second
+# job, with a lease of 15 seconds, is cut off for longer than that: its
+# starter kills it when the lease is over, the shadow gives up (025) and
+# the job runs again on exec2, which starts it only after exec1's
+# starter stopped it (both hosts' logs); its output is whole.  A job
+# without a lease whose host is cut off is requeued as before.
+#
+# checks: 14
+set -u
+. "$(dirname "$0")/../lib/netpool.sh"
+
+CHECKS=("the schedd listens" "two machines advertise"
+    "the job with a lease runs on exec1"
+    "cut off, exec1's starter keeps it running, disconnected"
+    "the shadow writes 022 and waits"
+    "healed, the starter reconnects (024)" "the job completes, started once"
+    "its output is whole, every line once"
+    "cut off past its lease, the second job is killed by exec1's starter"
+    "the shadow gives up (025) and the job runs again on exec2"
+    "... only after exec1's starter stopped it"
+    "its output is whole"
+    "no execute directory is left on exec1"
+    "one 005 for each job")
+if ! netpool_usable; then
+	for c in "${CHECKS[@]}"; do skip "$c" "$NETPOOL_WHY"; done
+	exit 0
+fi
+
+netpool_init
+chmod 755 "$POOL"
+pool_config 'START : TRUE' 'SUSPEND : FALSE' 'STARTER_UPDATE_INTERVAL = 1' \
+	'STARTER_TIMEOUT = 8' 'RPC_TIMEOUT = 4' 'MAX_JOB_STARTS = 10'
+netpool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD"
+netpool_host exec1 "MASTER, STARTD"
+# exec2 takes jobs only once they have run somewhere.
+netpool_host exec2 "MASTER, STARTD" 'START : TARGET.NumJobStarts > 0'
+pool_start
+check "the schedd listens" wait_for 60 test -S "$POOL/cm/spool/.schedd_socket"
+check "two machines advertise" pool_wait_machines 2 60
+
+W="$POOL/work"
+mkdir -p "$W"
+chmod 777 "$W"
+cd "$W" || exit 1
+submit() {
+	on cm condor_submit "$1" 2>&1 | sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p'
+}
+in_history() { test -n "$(on cm condor_history "$1" -af ProcId 2>/dev/null)"; }
+attr() { on cm condor_q "$1" -af "$2" 2>/dev/null; }
+# A job that counts to N, a line a second.
+cat >count.sh <<'EOF'
+#!/bin/sh
+i=0
+while [ $i -lt $1 ]; do echo "line $i"; i=$((i + 1)); sleep 1; done
+echo done
+EOF
+chmod 755 count.sh
+want() { i=0; while [ $i -lt "$1" ]; do echo "line $i"; i=$((i + 1)); done; echo done; }
+
+# --- a cut of a quarter of the lease ----------------------------------------
+cat >a.sub <<'EOF'
+universe           = vanilla
+executable         = count.sh
+arguments          = 25
+output             = a.out
+log                = a.log
+job_lease_duration = 40
+queue
+EOF
+A=$(submit a.sub)
+check "the job with a lease runs on exec1" wait_for 60 grep -qx "line 3" a.out
+netpool_cut exec1
+check "cut off, exec1's starter keeps it running, disconnected" \
+	wait_for 30 grep -q "runs on under its lease" "$POOL/exec1/log/StarterLog"
+check "the shadow writes 022 and waits" wait_for 30 grep -q "^022 " a.log
+sleep 4
+netpool_heal exec1
+check "healed, the starter reconnects (024)" wait_for 30 grep -q "^024 " a.log
+check "the job completes, started once" bash -c \
+	"t=0; until [ -n \"\$(nsenter --net=/run/netns/$(netpool_ns cm) env CONDOR_CONFIG=$POOL/cm/condor_config condor_history $A.0 -af ProcId)\" ]; do t=\$((t+1)); [ \$t -gt 300 ] && exit 1; sleep 0.2; done; [ \"\$(grep -c '^001 ' a.log)\" = 1 ]"
+check "its output is whole, every line once" test "$(cat a.out)" = "$(want 25)"
+
+# --- a cut longer than the lease ------------------------------------------
+cat >b.sub <<'EOF'
+universe           = vanilla
+executable         = count.sh
+arguments          = 12
+output             = b.out
+log                = b.log
+job_lease_duration = 15
+queue
+EOF
+B=$(submit b.sub)
+wait_for 60 grep -qx "line 2" b.out
+netpool_cut exec1
+check "cut off past its lease, the second job is killed by exec1's starter" \
+	wait_for 90 grep -q "no shadow for the whole of the job's lease; killing job $B.0" "$POOL/exec1/log/StarterLog"
+check "the shadow gives up (025) and the job runs again on exec2" bash -c \
+	"t=0; until grep -q '^025 ' b.log && [ -n \"\$(nsenter --net=/run/netns/$(netpool_ns cm) env CONDOR_CONFIG=$POOL/cm/condor_config condor_history $B.0 -af ProcId)\" ]; do t=\$((t+1)); [ \$t -gt 600 ] && exit 1; sleep 0.2; done; [ \"\$(nsenter --net=/run/netns/$(netpool_ns cm) env CONDOR_CONFIG=$POOL/cm/condor_config condor_history $B.0 -af LastRemoteHost)\" = exec2 ]"
+# When exec1's starter gave the job up, and when exec2's started it.
+stamp() { sed -n "s/^\([0-9/]* [0-9:.]*\) .*$2.*/\1/p" "$1" | head -1; }
+killed=$(stamp "$POOL/exec1/log/StarterLog" "killing job $B.0")
+started=$(stamp "$POOL/exec2/log/StarterLog" "job $B.0 started")
+check "... only after exec1's starter stopped it" bash -c \
+	"[ -n '$killed' ] && [ -n '$started' ] && [ \"\$(date -d '$killed' +%s.%N)\" \< \"\$(date -d '$started' +%s.%N)\" ]"
+netpool_heal exec1
+check "its output is whole" test "$(cat b.out)" = "$(want 12)"
+check "no execute directory is left on exec1" \
+	wait_for 30 bash -c "! ls '$POOL/exec1/execute' | grep -q '^dir_'"
+check "one 005 for each job" bash -c \
+	"[ \"\$(grep -c '^005 ' a.log)\" = 1 ] && [ \"\$(grep -c '^005 ' b.log)\" = 1 ]"
