@@ -247,8 +247,17 @@ int	 shadow_job_busy(int cluster, int proc);
 /* Ask a job's shadow to stop (SIGTERM, SIGKILL later if need be). */
 void	 shadow_stop(int cluster, int proc);
 int	 shadow_count(void);
-/* A shadow from before a restart that may still run: stop it. */
+/*
+ * A shadow from before a restart that may still run: shadow_orphan
+ * stops it; shadow_adopt keeps it (a running job's: the job runs on),
+ * 1 if it is alive and adopted, else 0.  When an adopted shadow is gone
+ * queue_adopted_ended hears of it: its outcome is the job's
+ * ShadowExitCode, which an orphaned shadow sends before it exits.
+ * shadow_stop stops an adopted shadow too.
+ */
 void	 shadow_orphan(int cluster, int proc, pid_t pid);
+int	 shadow_adopt(int cluster, int proc, pid_t pid);
+void	 queue_adopted_ended(int cluster, int proc);
 /* SIGTERM every shadow and wait up to WAIT seconds for them. */
 void	 shadow_shutdown(double wait);
 

@@ -1606,6 +1606,38 @@ queue_edit(uid_t caller, job_edit_x *arg, job_action_res_x *res)
 	}
 }
 
+void
+queue_adopted_ended(int cluster, int proc)
+{
+	struct job j;
+	long long code, start;
+	time_t now = time(NULL);
+	double wall = 0;
+	char err[256];
+	int status;
+
+	if (job_find(cluster, proc, &j) == -1)
+		return;
+	code = job_int(&j, "ShadowExitCode", -1);
+	start = job_int(&j, "JobCurrentStartDate", 0);
+	if (start > 0 && start <= (long long)now)
+		wall = (double)((long long)now - start);
+	if (code >= 0 && code <= 255)
+		status = (int)code << 8;	/* as wait() says "exited" */
+	else {
+		log_warnx("the adopted shadow of job %d.%d ended without a "
+		    "word", cluster, proc);
+		status = SIGKILL;		/* "killed": a failure */
+	}
+	queue_shadow_exited(cluster, proc, status, wall, 0);
+	if (job_find(cluster, proc, &j) == 0 && job_has(&j,
+	    "ShadowExitCode")) {
+		qlog_begin(schedd_queue);
+		qlog_delete(schedd_queue, cluster, proc, "ShadowExitCode");
+		(void)queue_commit_request(0, err, sizeof(err));
+	}
+}
+
 /*
  * Every PERIODIC_EXPR_INTERVAL: a job whose PeriodicRemove is TRUE is
  * removed, else one whose PeriodicHold is TRUE is held (HoldReasonCode
@@ -1838,7 +1870,7 @@ recover(void)
 	struct job_id *finish = NULL;
 	const struct qlog_entry *e;
 	struct job j;
-	size_t nfinish = 0, cap = 0, i, requeued = 0, empty = 0;
+	size_t nfinish = 0, cap = 0, i, requeued = 0, empty = 0, adopted = 0;
 	int *clusters, *procs, *found, ok, st;
 	time_t now = time(NULL);
 	long long pid;
@@ -1851,6 +1883,12 @@ recover(void)
 		 * does one told to stop (condor_rm, condor_hold) that had
 		 * not yet when the schedd died. */
 		pid = job_int(&j, "ShadowPid", 0);
+		if ((st == JOB_RUNNING || st == JOB_SUSPENDED) && pid > 0 &&
+		    pid <= INT_MAX && shadow_adopt(j.cluster, j.proc,
+		    (pid_t)pid)) {
+			adopted++;
+			continue;	/* it runs on, its shadow adopted */
+		}
 		if (pid > 0 && pid <= INT_MAX)
 			shadow_orphan(j.cluster, j.proc, (pid_t)pid);
 		if (st == JOB_RUNNING || st == JOB_SUSPENDED) {
@@ -1883,6 +1921,9 @@ recover(void)
 	if (requeued > 0)
 		log_info("%zu job(s) that were running are idle again",
 		    requeued);
+	if (adopted > 0)
+		log_info("%zu running job(s) run on with their shadows",
+		    adopted);
 	if (empty > 0)
 		log_info("%zu empty cluster(s) removed", empty);
 	if (nfinish > 0) {

@@ -52,6 +52,8 @@ struct orphan {
 	int	proc;
 	double	since;
 	int	killed;
+	int	adopted;	/* running on: not stopped (yet) */
+	int	report;		/* adopted: its end is the job's news */
 };
 
 static struct shadow	*shadows;
@@ -186,8 +188,15 @@ pid_t
 shadow_of(int cluster, int proc)
 {
 	struct shadow *s = shadow_find_job(cluster, proc);
+	size_t i;
 
-	return s != NULL ? s->pid : 0;
+	if (s != NULL)
+		return s->pid;
+	for (i = 0; i < norphans; i++)	/* adopted */
+		if (orphans[i].report && orphans[i].cluster == cluster &&
+		    orphans[i].proc == proc)
+			return orphans[i].pid;
+	return 0;
 }
 
 int
@@ -218,9 +227,23 @@ void
 shadow_stop(int cluster, int proc)
 {
 	struct shadow *s = shadow_find_job(cluster, proc);
+	size_t i;
 
-	if (s == NULL)
+	if (s == NULL) {
+		/* An adopted one: stopped as an orphan is. */
+		for (i = 0; i < norphans; i++)
+			if (orphans[i].adopted && orphans[i].cluster ==
+			    cluster && orphans[i].proc == proc) {
+				/* Killed after the grace if need be; its end
+				 * still reported. */
+				log_info("stopping old shadow %d of job %d.%d",
+				    (int)orphans[i].pid, cluster, proc);
+				kill(orphans[i].pid, SIGTERM);
+				orphans[i].adopted = 0;
+				orphans[i].since = monotime();
+			}
 		return;
+	}
 	log_info("stopping shadow %d of job %d.%d", (int)s->pid, cluster,
 	    proc);
 	if (kill(s->pid, SIGTERM) == -1 && errno != ESRCH)
@@ -275,10 +298,18 @@ orphan_tick(void *arg)
 		struct orphan *o = &orphans[i];
 
 		if (!is_shadow_of(o->pid, o->cluster, o->proc)) {
+			struct orphan gone = *o;
+
 			log_info("old shadow %d of job %d.%d is gone",
 			    (int)o->pid, o->cluster, o->proc);
 			orphans[i] = orphans[--norphans];
+			if (gone.report)
+				queue_adopted_ended(gone.cluster, gone.proc);
 			schedd_counts_changed();
+			continue;
+		}
+		if (o->adopted) {
+			i++;
 			continue;
 		}
 		if (!o->killed && now - o->since > stop_grace()) {
@@ -294,15 +325,9 @@ orphan_tick(void *arg)
 		    NULL);
 }
 
-void
-shadow_orphan(int cluster, int proc, pid_t pid)
+static void
+orphan_add(int cluster, int proc, pid_t pid, int adopted)
 {
-	if (pid <= 1 || !is_shadow_of(pid, cluster, proc))
-		return;
-	log_info("shadow %d of job %d.%d outlived the last schedd; stopping "
-	    "it", (int)pid, cluster, proc);
-	if (kill(pid, SIGTERM) == -1)
-		return;
 	if (norphans == caporphans) {
 		caporphans = caporphans ? caporphans * 2 : 8;
 		orphans = xreallocarray(orphans, caporphans,
@@ -313,10 +338,35 @@ shadow_orphan(int cluster, int proc, pid_t pid)
 	orphans[norphans].proc = proc;
 	orphans[norphans].since = monotime();
 	orphans[norphans].killed = 0;
+	orphans[norphans].adopted = adopted;
+	orphans[norphans].report = adopted;
 	norphans++;
 	if (orphan_timer == 0)
 		orphan_timer = event_timer_add(ORPHAN_CHECK, orphan_tick,
 		    NULL);
+}
+
+void
+shadow_orphan(int cluster, int proc, pid_t pid)
+{
+	if (pid <= 1 || !is_shadow_of(pid, cluster, proc))
+		return;
+	log_info("shadow %d of job %d.%d outlived the last schedd; stopping "
+	    "it", (int)pid, cluster, proc);
+	if (kill(pid, SIGTERM) == -1)
+		return;
+	orphan_add(cluster, proc, pid, 0);
+}
+
+int
+shadow_adopt(int cluster, int proc, pid_t pid)
+{
+	if (pid <= 1 || !is_shadow_of(pid, cluster, proc))
+		return 0;
+	log_info("shadow %d of job %d.%d outlived the last schedd; the job "
+	    "runs on with it", (int)pid, cluster, proc);
+	orphan_add(cluster, proc, pid, 1);
+	return 1;
 }
 
 int

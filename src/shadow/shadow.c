@@ -172,8 +172,27 @@ shadow_as_self(void)
 static void __attribute__((noreturn))
 shadow_exit(int status, const char *what)
 {
+	struct ad *up;
+
 	log_info("job %s: %s; exiting with status %d", sj.id, what, status);
+	if (shadow_orphaned() && sj.ad != NULL) {
+		/* Our parent cannot hear this status: tell the queue. */
+		up = ad_new();
+		ad_set_int(up, "ShadowExitCode", status);
+		if (schedd_update_job(up, 1) == -1)
+			log_warnx("job %s: the schedd never heard how it "
+			    "ended", sj.id);
+		ad_free(up);
+	}
 	exit(status);
+}
+
+static pid_t	shadow_parent;	/* the schedd that started us */
+
+int
+shadow_orphaned(void)
+{
+	return shadow_parent > 1 && getppid() != shadow_parent;
 }
 
 static long
@@ -901,6 +920,7 @@ main(int argc, char **argv)
 	long c, p;
 	int gone;
 
+	shadow_parent = getppid();
 	take_claim_id();
 	if (argc == 2 && strcmp(argv[1], "-h") == 0) {
 		usage();

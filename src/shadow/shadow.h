@@ -78,6 +78,15 @@ void	shadow_watch_fd(int fd);
  * over (025, and the job goes back to idle).
  */
 long	shadow_job_lease(void);
+/*
+ * shadow_orphaned: the schedd that started us has died (we have another
+ * parent now).  A schedd that comes back adopts a running job's shadow
+ * (schedd_shadow.c); our updates then wait for it (up to ORPHAN_TRIES
+ * seconds), and our exit status reaches it as the job's
+ * ShadowExitCode, sent before we exit.
+ */
+#define ORPHAN_TRIES	3600
+int	shadow_orphaned(void);
 void	shadow_reconnected(const char *from);
 /* Act as the owner around an access to the owner's files; no-ops when
  * the shadow is not root. */

@@ -102,7 +102,9 @@ schedd_update_job(const struct ad *attrs, int tries)
 	u.id.cluster = sj.cluster;
 	u.id.proc = sj.proc;
 	ad_to_xdr(attrs, &u.attrs);
-	for (i = 0; i < tries && r == -1; i++) {
+	/* Our schedd died: what we say must reach the next one. */
+	for (i = 0; (i < tries || (shadow_orphaned() && i < ORPHAN_TRIES)) &&
+	    r == -1; i++) {
 		if (i > 0)
 			sleep(1);
 		memset(&res, 0, sizeof(res));

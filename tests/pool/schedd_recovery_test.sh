@@ -13,9 +13,9 @@
 #   the compacted log holds the same queue.
 # - Shadows that ignore SIGTERM: condor_rm of a running job kills its
 #   shadow after the grace; after a SIGKILL of the schedd the next one
-#   kills the old shadows of a running job, of a job removed and of a job
-#   held just before the crash, and starts none of those jobs again while
-#   its old shadow lives.
+#   kills the old shadows of a job removed and of a job held just before
+#   the crash, adopts the old shadow of a running job (the job runs on,
+#   not offered again), and condor_rm stops and kills that one too.
 #
 # checks: 45
 set -u
@@ -199,7 +199,8 @@ removed() { test "$(hist_attr "$1" JobStatus)" = 3; }
 check "... and the job leaves the queue, removed" wait_for 10 removed "$C.0"
 
 # Removed (C.1) and held (C.3) just before the schedd dies, and running
-# (C.2): the next schedd stops all three old shadows.
+# (C.2): the next schedd stops the first two old shadows, and adopts the
+# third: its job runs on.
 on cm condor_rm "$C.1" >/dev/null 2>&1
 on cm condor_hold "$C.3" >/dev/null 2>&1
 stop_schedd KILL
@@ -207,17 +208,12 @@ check "the old shadows outlive the killed schedd" \
 	bash -c "kill -0 $s1 && kill -0 $s2 && kill -0 $s3"
 m3=$(mark)
 check "a new schedd starts" start_schedd
-wait_for 10 grep -q "shadow $s2 of job $C.2 outlived" "$SLOG"
-offered=$(peer next "$(addr)" 2 2>/dev/null)
-gone_before=0
-log_since "$m3" "old shadow $s2 of job $C.2 is gone" >/dev/null && gone_before=1
-if [ "$gone_before" = 0 ]; then
-	check "C.2 is not offered while its old shadow lives ($offered)" \
-		test "$offered" = none
-else
-	pass "C.2 is not offered while its old shadow lives (it was already gone)"
-fi
-for s in "$s1:$C.1" "$s2:$C.2" "$s3:$C.3"; do
+check "the running job's old shadow is adopted: the job runs on" \
+	wait_for 10 grep -q "shadow $s2 of job $C.2 outlived the last schedd; the job runs on with it" "$SLOG"
+check "C.2 is not offered while its old shadow lives" \
+	test "$(peer next "$(addr)" 2 2>/dev/null)" = none
+check "C.2 is still running" test "$(job_attr "$C.2" JobStatus)" = 2
+for s in "$s1:$C.1" "$s3:$C.3"; do
 	pid=${s%%:*} id=${s#*:}
 	check "old shadow of $id: stopped at start-up" \
 		grep -q "shadow $pid of job $id outlived the last schedd" "$SLOG"
@@ -228,11 +224,19 @@ for s in "$s1:$C.1" "$s2:$C.2" "$s3:$C.3"; do
 		"old shadow $pid of job $id is gone"
 done
 check "the removed job is in the history" test "$(hist_attr "$C.1" JobStatus)" = 3
-check "the running job is idle again" test "$(job_attr "$C.2" JobStatus)" = 1
 check "the held job stays held" test "$(job_attr "$C.3" JobStatus)" = 5
+# condor_rm of the adopted job: its shadow ignores SIGTERM, SIGKILL
+# follows, and the job leaves the queue, removed.
+m4=$(mark)
+on cm condor_rm "$C.2" >/dev/null 2>&1
+check "condor_rm of the adopted job: its old shadow is killed after the grace" \
+	wait_for 30 dead "$s2"
+check "... stopped, killed, gone, in that order" \
+	wait_for 10 in_order "$m4" "stopping old shadow $s2 of job $C.2" \
+	"old shadow $s2 of job $C.2 did not stop; killing it" \
+	"old shadow $s2 of job $C.2 is gone"
+check "... and the job leaves the queue, removed" wait_for 10 removed "$C.2"
 rm -f "$POOL"/ignoreterm.*
-n=$(peer negotiate "$(addr)" 3 10 exec1 "<127.0.0.1:9>" 2>/dev/null | wc -l)
-check "with its old shadow gone, C.2 runs again (only it)" test "$n" -eq 1
 rm_all
 stop_schedd TERM
 exit 0
