@@ -67,6 +67,8 @@ struct submit_env {
 					   queue statement; NULL: none */
 	const char	*queue;		/* the queue statement's arguments for
 					   a file with none; NULL: none */
+	long		 default_lease;	/* JobLeaseDuration of a vanilla job
+					   that names none; 0: none */
 };
 
 /*

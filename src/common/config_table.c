@@ -242,6 +242,9 @@ const struct config_default config_defaults[] = {
 	{ "PREEMPTION_PRIO_MARGIN", "1",
 	    "how much lower a station's priority must be for its job to "
 	    "be preempted", 0 },
+	{ "JOB_DEFAULT_LEASE_DURATION", "2400",
+	    "the JobLeaseDuration condor_submit gives a vanilla job that "
+	    "names none (0: none)", 0 },
 	{ "CONCURRENCY_LIMIT_DEFAULT", "2308032",
 	    "how much of a concurrency limit without a NAME_LIMIT setting "
 	    "the pool's jobs may hold at once", 0 },

@@ -131,6 +131,13 @@ shadow_reconnect(void)
 		return disconnected ? -1 : 0;
 	cl = rpc_connect(shadow_addr, PROG_SHADOW, 1, (int)(timeout > 0 &&
 	    timeout < 5 ? timeout : 5), err, sizeof(err));
+	if (cl == NULL && errno == ECONNREFUSED) {
+		/* Its host answers, nothing listens: the shadow is gone
+		 * (removed, held, crashed), and nobody will come back. */
+		log_warnx("the shadow at %s is gone: %s", shadow_addr, err);
+		lost = 1;
+		return -1;
+	}
 	if (cl == NULL)
 		return -1;
 	h.capability = lease_capability;

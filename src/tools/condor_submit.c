@@ -190,6 +190,7 @@ main(int argc, char **argv)
 	env.batch_name = batch;
 	env.append = append;
 	env.queue = queue;
+	env.default_lease = param_int("JOB_DEFAULT_LEASE_DURATION", 2400);
 	rc = submit_parse(text.data, text.len, name, &env, &res, err,
 	    sizeof(err));
 	buf_free(&text);

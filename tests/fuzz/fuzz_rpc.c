@@ -13,7 +13,8 @@
  * from those bytes, and must be able to encode every reply a handler
  * gives (a reply that cannot go out is a bug).  The shadow's calls
  * share one transport per input, so a HELLO with the claim's
- * capability ("fuzzcap") lets the later calls of the input in; the
+ * capability ("fuzzcap") lets the later calls of the input in (and a
+ * RECONNECT with it moves them to another transport); the
  * master's come once from a local caller (allowed) and once from an
  * unknown one (refused).
  *
@@ -114,7 +115,21 @@ shadow_starter_alive(void)
 void
 shadow_watch_fd(int fd)
 {
-	if (fd != local_xprt.xp_fd)
+	/* HELLO's transport, or the one a RECONNECT came on. */
+	if (fd != local_xprt.xp_fd && fd != stranger_xprt.xp_fd)
+		abort();
+}
+
+long
+shadow_job_lease(void)
+{
+	return 60;	/* RECONNECT is served */
+}
+
+void
+shadow_reconnected(const char *from)
+{
+	if (from == NULL)
 		abort();
 }
 

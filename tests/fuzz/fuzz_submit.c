@@ -21,7 +21,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static char *env[] = { "HOME=/home/fuzz", "PATH=/bin", "A=x;y",
 	    NULL };
 	struct submit_env senv = { "/nonexistent-condor-fuzz", env, 0, NULL,
-	    NULL, NULL };
+	    NULL, NULL, 2400 };
 	struct submit_result res;
 	struct ad *ad;
 	char err[1024];

@@ -16,8 +16,11 @@ pool_init
 chmod 755 "$POOL"
 # The job waits for a file of the test's: the execute host lets its jobs
 # see the work directory, read-only, as a shared file system would.
+# Without a lease: with one, the shadow waits for a silent starter that
+# its startd says lives (tests/pool/lease_test.sh).
 pool_config 'START : TRUE' 'STARTER_UPDATE_INTERVAL = 1' \
 	'STARTER_TIMEOUT = 3' 'RPC_TIMEOUT = 3' 'MAX_JOB_STARTS = 10' \
+	'JOB_DEFAULT_LEASE_DURATION = 0' \
 	"JOB_SYSTEM_DIRS = /bin /sbin /lib /lib32 /lib64 /libx32 /usr /etc /opt $POOL/work"
 pool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD"
 pool_host exec1 "MASTER, STARTD"

@@ -148,7 +148,7 @@ static int
 one(const char *text, size_t len, int *bad_err, int *bad_ok, int *cases)
 {
 	static char *env[] = { "HOME=/home/x", NULL };
-	struct submit_env senv = { NULL, env, 0, NULL, NULL, NULL };
+	struct submit_env senv = { NULL, env, 0, NULL, NULL, NULL, 0 };
 	struct submit_result res;
 	struct ad *ad;
 	char err[1024], *end;
@@ -372,7 +372,7 @@ parse_in(const char *dir, const char *text, size_t len, size_t *nprocs,
     char *err, size_t errlen)
 {
 	static char *env[] = { "HOME=/home/x", NULL };
-	struct submit_env senv = { dir, env, 0, NULL, NULL, NULL };
+	struct submit_env senv = { dir, env, 0, NULL, NULL, NULL, 0 };
 	struct submit_result res;
 	int rc;
 

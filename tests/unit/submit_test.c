@@ -3,7 +3,7 @@
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
  *
- * checks: 856
+ * checks: 859
  */
 #include <sys/stat.h>
 
@@ -645,7 +645,7 @@ write_file(const char *path, const char *text, mode_t mode)
 static void
 check_files(void)
 {
-	struct submit_env env = { dir, test_environ, 1, NULL, NULL, NULL };
+	struct submit_env env = { dir, test_environ, 1, NULL, NULL, NULL, 0 };
 	struct submit_result res;
 	char err[1024], *path, *text;
 	int rc;
@@ -756,7 +756,7 @@ static void
 check_split(void)
 {
 	struct submit_env env = { "/work/dir", test_environ, 0, NULL, NULL,
-	    NULL };
+	    NULL, 0 };
 	struct submit_result res;
 	char err[512];
 	const char *t;
@@ -797,7 +797,8 @@ static char *
 args_with(const char *cwd, const char *text, char *const *append,
     const char *queue)
 {
-	struct submit_env env = { cwd, test_environ, 0, NULL, append, queue };
+	struct submit_env env = { cwd, test_environ, 0, NULL, append, queue,
+	    0 };
 	struct submit_result res;
 	struct buf b;
 	struct ad *ad;
@@ -835,7 +836,7 @@ static char *
 requirements_of(const char *text)
 {
 	struct submit_env env = { "/work/dir", test_environ, 0, NULL, NULL,
-	    NULL };
+	    NULL, 0 };
 	struct submit_result res;
 	const struct expr *e;
 	struct ad *ad;
@@ -856,7 +857,7 @@ requirements_of(const char *text)
 static void
 check_include(void)
 {
-	struct submit_env env = { dir, test_environ, 0, NULL, NULL, NULL };
+	struct submit_env env = { dir, test_environ, 0, NULL, NULL, NULL, 0 };
 	struct submit_result res;
 	char *path, *got, err[1024], want[600];
 	int rc;
@@ -1109,11 +1110,46 @@ check_expand_cluster(void)
 	    NULL);
 }
 
+/* JobLeaseDuration: the pool's default for a vanilla job naming none. */
+static void
+check_lease(void)
+{
+	struct submit_env env = { "/work/dir", test_environ, 0, NULL, NULL,
+	    NULL, 2400 };
+	static const struct { const char *name, *text; long long want; } t[] = {
+		{ "a vanilla job gets the default lease",
+		  "universe = vanilla\nexecutable = /bin/true\nqueue\n", 2400 },
+		{ "its own lease wins",
+		  "universe = vanilla\nexecutable = /bin/true\n"
+		  "job_lease_duration = 60\nqueue\n", 60 },
+		{ "a standard job gets none",
+		  "universe = standard\nexecutable = /bin/true\nqueue\n", -1 },
+	};
+	struct submit_result res;
+	struct ad *ad;
+	char err[512];
+	long long v;
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		v = -1;
+		ad = NULL;
+		if (submit_parse(t[i].text, strlen(t[i].text), "lease.sub",
+		    &env, &res, err, sizeof(err)) == 0 &&
+		    (ad = submit_proc_ad(&res, 0, 1, err, sizeof(err))) != NULL &&
+		    ad_get_int(ad, "JobLeaseDuration", &v) == -1)
+			v = -1;
+		CHECK(t[i].name, ad != NULL && v == t[i].want);
+		ad_free(ad);
+		submit_result_free(&res);
+	}
+}
+
 int
 main(void)
 {
 	struct submit_env env = { "/work/dir", test_environ, 0, NULL, NULL,
-	    NULL };
+	    NULL, 0 };
 	size_t i;
 	char *cmd;
 
@@ -1134,6 +1170,7 @@ main(void)
 	check_include();
 	check_command_line();
 	check_expand_cluster();
+	check_lease();
 	cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		printf("FAIL cleanup %s\n", dir);
