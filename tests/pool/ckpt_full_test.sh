@@ -51,7 +51,7 @@ cm() { on cm "$@"; }
 attr() { cm condor_q "$1" -af "$2" 2>/dev/null; }
 in_history() { test -n "$(cm condor_history "$1" -af ProcId 2>/dev/null)"; }
 MIB=16
-ROUNDS=8000
+ROUNDS=6000
 check "fill_compute builds natively" cc -O2 -static -o fill.native \
 	"$TOP/tests/programs/fill_compute.c"
 check "fill_compute relinks with condor_cc" condor_cc -O2 -o fill \

@@ -88,7 +88,7 @@ check "each printed its own line" test $ok = 1
 check "they ran on several hosts" test "$(on cm condor_history "$C" -af LastRemoteHost | sort -u | wc -l)" -ge 2
 
 # --- a standard job moves between hosts ----------------------------------
-N=30000000
+N=20000000
 STEP=1000000
 check "demo_primes builds natively" cc -O2 -static -o "$W/primes.native" \
 	"$TOP/tests/programs/demo_primes.c"
