@@ -487,8 +487,7 @@ limit_of(const char *name, double dflt)
 /*
  * What the pool's jobs hold of the concurrency limits and group quotas:
  * those running (their slots advertise the job's ConcurrencyLimits and
- * AcctGroup) and those matched
- * whose slots do not show their claim yet.
+ * AcctGroup) and those matched whose slots do not show their claim yet.
  */
 static void
 limits_tally(struct match_limits *l, struct ad **mads, int nm)

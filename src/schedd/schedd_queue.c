@@ -12,7 +12,6 @@
 #include <sys/wait.h>
 
 #include <dirent.h>
-#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -1511,20 +1510,6 @@ static const char *const edit_refused[] = {
 	"TargetType", "GlobalJobId", "ProcExecutable", NULL
 };
 
-static int
-edit_name_ok(const char *name)
-{
-	size_t i;
-
-	if (!isalpha((unsigned char)name[0]) && name[0] != '_')
-		return 0;
-	for (i = 1; name[i] != '\0'; i++)
-		if (!isalnum((unsigned char)name[i]) && name[i] != '_' &&
-		    name[i] != '.')
-			return 0;
-	return 1;
-}
-
 void
 queue_edit(uid_t caller, job_edit_x *arg, job_action_res_x *res)
 {
@@ -1536,7 +1521,7 @@ queue_edit(uid_t caller, job_edit_x *arg, job_action_res_x *res)
 	int merged, matched = 0, changed = 0;
 
 	res->message = NULL;
-	if (!edit_name_ok(arg->name)) {
+	if (!ad_name_valid(arg->name)) {
 		res->code = EINVAL;
 		res->message = xasprintf("\"%.64s\" is not an attribute name",
 		    arg->name);

@@ -62,6 +62,18 @@ static struct orphan	*orphans;
 static size_t		 norphans, caporphans;
 static long		 orphan_timer;
 
+/* The old shadow of job CLUSTER.PROC still watched, or NULL. */
+static struct orphan *
+orphan_find(int cluster, int proc)
+{
+	size_t i;
+
+	for (i = 0; i < norphans; i++)
+		if (orphans[i].cluster == cluster && orphans[i].proc == proc)
+			return &orphans[i];
+	return NULL;
+}
+
 /* Seconds a stopping shadow is given before SIGKILL. */
 static double
 stop_grace(void)
@@ -188,15 +200,13 @@ pid_t
 shadow_of(int cluster, int proc)
 {
 	struct shadow *s = shadow_find_job(cluster, proc);
-	size_t i;
+
+	struct orphan *o;
 
 	if (s != NULL)
 		return s->pid;
-	for (i = 0; i < norphans; i++)	/* adopted */
-		if (orphans[i].report && orphans[i].cluster == cluster &&
-		    orphans[i].proc == proc)
-			return orphans[i].pid;
-	return 0;
+	o = orphan_find(cluster, proc);
+	return o != NULL && o->report ? o->pid : 0;	/* adopted */
 }
 
 int
@@ -227,21 +237,18 @@ void
 shadow_stop(int cluster, int proc)
 {
 	struct shadow *s = shadow_find_job(cluster, proc);
-	size_t i;
+	struct orphan *o;
 
 	if (s == NULL) {
-		/* An adopted one: stopped as an orphan is. */
-		for (i = 0; i < norphans; i++)
-			if (orphans[i].adopted && orphans[i].cluster ==
-			    cluster && orphans[i].proc == proc) {
-				/* Killed after the grace if need be; its end
-				 * still reported. */
-				log_info("stopping old shadow %d of job %d.%d",
-				    (int)orphans[i].pid, cluster, proc);
-				kill(orphans[i].pid, SIGTERM);
-				orphans[i].adopted = 0;
-				orphans[i].since = monotime();
-			}
+		/* An adopted one is stopped as an orphan is: killed after
+		 * the grace if need be, its end still reported. */
+		if ((o = orphan_find(cluster, proc)) != NULL && o->adopted) {
+			log_info("stopping old shadow %d of job %d.%d",
+			    (int)o->pid, cluster, proc);
+			kill(o->pid, SIGTERM);
+			o->adopted = 0;
+			o->since = monotime();
+		}
 		return;
 	}
 	log_info("stopping shadow %d of job %d.%d", (int)s->pid, cluster,
@@ -372,14 +379,8 @@ shadow_adopt(int cluster, int proc, pid_t pid)
 int
 shadow_job_busy(int cluster, int proc)
 {
-	size_t i;
-
-	if (shadow_find_job(cluster, proc) != NULL)
-		return 1;
-	for (i = 0; i < norphans; i++)
-		if (orphans[i].cluster == cluster && orphans[i].proc == proc)
-			return 1;
-	return 0;
+	return shadow_find_job(cluster, proc) != NULL ||
+	    orphan_find(cluster, proc) != NULL;
 }
 
 void

@@ -203,33 +203,47 @@ timeout_param(const char *name, long dflt)
 	return v > 0 ? v : dflt;
 }
 
+/*
+ * One call PROC to the startd about our claim, proven by its
+ * capability, within TIMEOUT seconds: 0 with the answer in RES (free it
+ * with xdr_status_x), -1 (no answer) with ERR saying why.
+ */
+static int
+claim_call(unsigned long proc, long timeout, status_x *res, char *err,
+    size_t errlen)
+{
+	char *cap = sj.capability;
+	CLIENT *cl;
+	int r;
+
+	memset(res, 0, sizeof(*res));
+	cl = rpc_connect(sj.startd_addr, PROG_STARTD, 1, (int)timeout, err,
+	    errlen);
+	if (cl == NULL)
+		return -1;
+	r = rpc_invoke(cl, proc, (xdrproc_t)xdr_wrapstring, &cap,
+	    (xdrproc_t)xdr_status_x, res, err, errlen);
+	rpc_close(cl);
+	return r;
+}
+
 /* Ask the startd to kill the job now; best effort. */
 static void
 release_claim(void)
 {
 	status_x res;
-	char err[512], *cap = sj.capability;
-	CLIENT *cl;
+	char err[512];
 
 	if (!sj.claimed)
 		return;
-	cl = rpc_connect(sj.startd_addr, PROG_STARTD, 1,
-	    (int)timeout_param("RPC_TIMEOUT", 20), err, sizeof(err));
-	if (cl == NULL) {
+	if (claim_call(STARTD_RELEASE_CLAIM, timeout_param("RPC_TIMEOUT",
+	    20), &res, err, sizeof(err)) == -1)
 		log_warnx("job %s: cannot release the claim: %s", sj.id, err);
-		return;
-	}
-	memset(&res, 0, sizeof(res));
-	if (rpc_invoke(cl, STARTD_RELEASE_CLAIM, (xdrproc_t)xdr_wrapstring,
-	    &cap, (xdrproc_t)xdr_status_x, &res, err, sizeof(err)) == -1)
-		log_warnx("job %s: the startd did not answer the release: %s",
-		    sj.id, err);
 	else {
 		log_info("job %s: claim released: %s", sj.id,
 		    res.message ? res.message : "");
 		xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
 	}
-	rpc_close(cl);
 	sj.claimed = 0;
 }
 
@@ -387,22 +401,15 @@ static int
 claim_alive(void)
 {
 	status_x res;
-	char err[512], *cap = sj.capability;
+	char err[512];
 	long t = timeout_param("RPC_TIMEOUT", 20);
-	CLIENT *cl;
-	int r = -1;
+	int r;
 
-	cl = rpc_connect(sj.startd_addr, PROG_STARTD, 1, (int)(t < 5 ? t : 5),
-	    err, sizeof(err));
-	if (cl == NULL)
+	if (claim_call(STARTD_CLAIM_ALIVE, t < 5 ? t : 5, &res, err,
+	    sizeof(err)) == -1)
 		return -1;
-	memset(&res, 0, sizeof(res));
-	if (rpc_invoke(cl, STARTD_CLAIM_ALIVE, (xdrproc_t)xdr_wrapstring,
-	    &cap, (xdrproc_t)xdr_status_x, &res, err, sizeof(err)) == 0) {
-		r = res.code == 0;
-		xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
-	}
-	rpc_close(cl);
+	r = res.code == 0;
+	xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
 	return r;
 }
 

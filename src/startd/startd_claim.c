@@ -1090,37 +1090,42 @@ capability_equal(const char *a, const char *b)
  * its capability still has a starter here (0), or not (ENOENT): a
  * starter that died is not waited for.
  */
+/* The active claim whose capability CAP is, or NULL. */
+static struct claim *
+claim_by_capability(const char *cap)
+{
+	struct claim *c = NULL;
+	int i, lo, hi;
+
+	slot_range(&lo, &hi);
+	for (i = lo; i <= hi && cap != NULL; i++)
+		if (active(&slots[i]) && slots[i].capability != NULL &&
+		    capability_equal(cap, slots[i].capability))
+			c = &slots[i];
+	return c;
+}
+
 bool_t
 startd_claim_alive_1_svc(char **arg, status_x *res, struct svc_req *req)
 {
-	int i, lo, hi;
+	struct claim *c = claim_by_capability(*arg);
 
 	memset(res, 0, sizeof(*res));
-	slot_range(&lo, &hi);
-	for (i = lo; i <= hi && *arg != NULL; i++)
-		if (active(&slots[i]) && slots[i].capability != NULL &&
-		    capability_equal(*arg, slots[i].capability)) {
-			rpc_status(res, 0, "job %s runs", slots[i].job_id);
-			return TRUE;
-		}
-	rpc_status(res, ENOENT, "no such claim here");
+	if (c != NULL)
+		rpc_status(res, 0, "job %s runs", c->job_id);
+	else
+		rpc_status(res, ENOENT, "no such claim here");
 	return TRUE;
 }
 
 bool_t
 startd_release_claim_1_svc(char **arg, status_x *res, struct svc_req *req)
 {
-	struct claim *c = NULL;
+	struct claim *c = claim_by_capability(*arg);
 	char from[64];
-	int i, lo, hi;
 
 	memset(res, 0, sizeof(*res));
 	rpc_caller_ip(req, from, sizeof(from));
-	slot_range(&lo, &hi);
-	for (i = lo; i <= hi && *arg != NULL; i++)
-		if (active(&slots[i]) && slots[i].capability != NULL &&
-		    capability_equal(*arg, slots[i].capability))
-			c = &slots[i];
 	if (c == NULL) {
 		log_warnx("release from %s refused: not the claim's holder",
 		    from);
