@@ -1,6 +1,7 @@
 /*
  * daemon.c: the daemon skeleton (see daemon.h).
  */
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -242,6 +243,28 @@ drop_privileges(void)
 	log_info("running as %u.%u", uid, gid);
 }
 
+/*
+ * A daemon the master started stops when the master dies (SIGTERM, as
+ * asked for in master_children.c).  A change of ids clears that request,
+ * so it is made again after drop_privileges; a master already gone by
+ * then is answered at once.
+ */
+static pid_t master_pid;
+
+static void
+follow_master(void)
+{
+	if (master_pid <= 1)
+		return;
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) == -1)
+		log_warn("prctl(PR_SET_PDEATHSIG)");
+	if (getppid() != master_pid) {
+		log_warnx("the master (pid %d) is gone; shutting down",
+		    (int)master_pid);
+		kill(getpid(), SIGTERM);
+	}
+}
+
 static void
 usage(void)
 {
@@ -278,6 +301,10 @@ daemon_main(int argc, char **argv, const struct daemon_ops *d)
 		}
 	}
 	common_init(argv[0]);
+	if (getenv("CONDOR_MASTER_PID") != NULL) {
+		master_pid = (pid_t)atoi(getenv("CONDOR_MASTER_PID"));
+		unsetenv("CONDOR_MASTER_PID");
+	}
 
 	if (daemon_mkdir(param("LOG"), 0755) == -1)
 		logdir_err = xasprintf("cannot create %s: %s", param("LOG"),
@@ -317,6 +344,7 @@ daemon_main(int argc, char **argv, const struct daemon_ops *d)
 		fatalx("condor_%s: initialisation failed", d->name);
 	if (d->drop_privs)
 		drop_privileges();
+	follow_master();
 	status = event_dispatch();
 	log_info("** condor_%s exiting", d->name);
 	return status;

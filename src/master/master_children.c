@@ -9,6 +9,7 @@
  * longer than MASTER_RECOVER_FACTOR seconds is considered recovered and
  * its count starts again from zero.
  */
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -46,7 +47,8 @@ static void
 child_start(struct child *c)
 {
 	const char *exe = param(c->name);
-	pid_t pid;
+	pid_t pid, master = getpid();
+	char mpid[16];
 
 	if (exe == NULL) {
 		log_warnx("%s: no executable is configured (set %s)",
@@ -73,6 +75,15 @@ child_start(struct child *c)
 		sigaddset(&hup, SIGHUP);
 		sigprocmask(SIG_SETMASK, &hup, NULL);
 		signal(SIGPIPE, SIG_DFL);
+		/* A daemon outlives no master: a master that is killed
+		 * and started again would otherwise find its old daemons
+		 * still running beside the new ones.  daemon_main arms
+		 * the signal again after a change of ids. */
+		snprintf(mpid, sizeof(mpid), "%d", (int)master);
+		setenv("CONDOR_MASTER_PID", mpid, 1);
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) == -1 ||
+		    getppid() != master)
+			_exit(127);
 		execl(exe, exe, "-f", (char *)NULL);
 		_exit(127);
 	}
