@@ -96,6 +96,27 @@ req_begin(struct sxdr *x, long nr)
  * Send the request in X, receive the reply into X (positioned after
  * the result): the result, or -EIO.
  */
+/*
+ * The connection to the shadow is gone (its service was killed, the
+ * network failed): nothing the job does from here on could reach its
+ * files, and it must not go on as if its calls had merely failed (its
+ * output would be wrong and still count as done).  It waits here, every
+ * signal blocked (a checkpoint now would keep a job no shadow serves),
+ * until its starter, which loses the shadow too or is told by it, kills
+ * it; it runs again from its last checkpoint.
+ */
+static void
+hang(void)
+{
+	uint64_t all = ~(uint64_t)0;
+
+	cj_say("lost the connection to the shadow; the job waits until its "
+	    "starter stops it", (char *)0);
+	condor_sys4(SYS_rt_sigprocmask, SIG_SETMASK, &all, 0, sizeof(all));
+	for (;;)
+		condor_sys0(SYS_pause);
+}
+
 static long
 transact(struct sxdr *x)
 {
@@ -122,8 +143,7 @@ transact(struct sxdr *x)
 	return (long)sxdr_get_i64(x);
 lost:
 	broken = 1;
-	cj_say("lost the connection to the shadow; every file call now "
-	    "fails with EIO", (char *)0);
+	hang();
 	return -EIO;
 }
 

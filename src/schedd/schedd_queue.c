@@ -1051,10 +1051,11 @@ queue_shadow_exited(int cluster, int proc, int status, double wall,
 		}
 		free(text);
 		ad_free(full);
-	} else if (st == JOB_REMOVED || (code == SHADOW_EXIT_REMOVED &&
-	    st != JOB_HELD)) {
-		/* (A shadow stopped for a hold says "removed" too: the
-		 * queue knows better.) */
+	} else if (st == JOB_REMOVED) {
+		/* A shadow says "removed" (102) whenever SIGTERM stopped
+		 * it: for condor_rm, but also for a hold, a schedd's
+		 * shutdown, or anyone's kill.  The queue knows which: a
+		 * removal is committed before the shadow is stopped. */
 		log_info("job %d.%d removed (shadow: %s)", cluster, proc,
 		    how);
 		if (st != JOB_REMOVED)
@@ -1070,7 +1071,7 @@ queue_shadow_exited(int cluster, int proc, int status, double wall,
 			    "HoldReason", "held by its shadow");
 		durable = held = 1;
 	} else if (code == SHADOW_EXIT_REQUEUE ||
-	    (stopped && WIFSIGNALED(status))) {
+	    code == SHADOW_EXIT_REMOVED || (stopped && WIFSIGNALED(status))) {
 		log_info("job %d.%d back in the queue (shadow: %s)", cluster,
 		    proc, how);
 		tx_status(&j, JOB_IDLE, now);

@@ -44,6 +44,9 @@ struct shadow {
 	double	started;	/* monotime() */
 	long	kill_timer;
 	int	stopping;	/* we sent SIGTERM */
+	int	fence;		/* condor_shadow -fence, not a job's shadow */
+	char	*startd_addr;	/* the claim it ran the job on */
+	char	*claim_id;
 };
 
 struct orphan {
@@ -94,16 +97,32 @@ shadow_find_job(int cluster, int proc)
 	return NULL;
 }
 
-pid_t
-shadow_spawn(int cluster, int proc, const char *startd_addr,
-    const char *machine, const char *claim_id)
+static void
+forget_claim(struct shadow *s)
+{
+	if (s->claim_id != NULL) {
+		explicit_bzero(s->claim_id, strlen(s->claim_id));
+		free(s->claim_id);
+	}
+	free(s->startd_addr);
+	s->claim_id = s->startd_addr = NULL;
+}
+
+/*
+ * Start the SHADOW program with arguments ARGS (after its name) for
+ * job CLUSTER.PROC, the claim id in its environment; a fence (see
+ * shadow_reaped) if FENCE.
+ */
+static pid_t
+spawn(int cluster, int proc, char *const *args, const char *startd_addr,
+    const char *claim_id, int fence)
 {
 	static const int reset[] = { SIGPIPE, SIGTERM, SIGINT, SIGHUP,
 	    SIGCHLD, SIGUSR1, SIGUSR2, SIGQUIT, SIGALRM };
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	const char *exe = param("SHADOW");
-	char id[32], *argv[5];
+	char id[32], *argv[6];
 	sigset_t none, dflt;
 	size_t i;
 	pid_t pid;
@@ -116,10 +135,9 @@ shadow_spawn(int cluster, int proc, const char *startd_addr,
 	}
 	snprintf(id, sizeof(id), "%d.%d", cluster, proc);
 	argv[0] = (char *)exe;
-	argv[1] = id;
-	argv[2] = (char *)startd_addr;
-	argv[3] = (char *)machine;
-	argv[4] = NULL;
+	for (i = 0; i < 4 && args[i] != NULL; i++)
+		argv[i + 1] = args[i];
+	argv[i + 1] = NULL;
 	sigemptyset(&none);
 	sigemptyset(&dflt);
 	for (i = 0; i < sizeof(reset) / sizeof(reset[0]); i++)
@@ -173,8 +191,76 @@ shadow_spawn(int cluster, int proc, const char *startd_addr,
 	shadows[nshadows].started = monotime();
 	shadows[nshadows].kill_timer = 0;
 	shadows[nshadows].stopping = 0;
+	shadows[nshadows].fence = fence;
+	shadows[nshadows].startd_addr = xstrdup(startd_addr);
+	shadows[nshadows].claim_id = claim_id ? xstrdup(claim_id) : NULL;
 	nshadows++;
 	return pid;
+}
+
+pid_t
+shadow_spawn(int cluster, int proc, const char *startd_addr,
+    const char *machine, const char *claim_id)
+{
+	char id[32], *args[4];
+
+	snprintf(id, sizeof(id), "%d.%d", cluster, proc);
+	args[0] = id;
+	args[1] = (char *)startd_addr;
+	args[2] = (char *)machine;
+	args[3] = NULL;
+	return spawn(cluster, proc, args, startd_addr, claim_id, 0);
+}
+
+/*
+ * The shadow of a job died unasked and without an exit status of its
+ * own (killed, crashed): its starter may still be running the job.
+ * Until "condor_shadow -fence" has seen to that starter (see there) the
+ * job is busy and is not started again; it is given the job's lease,
+ * two RPC_TIMEOUTs and a margin.
+ */
+static void
+fence_spawn(const struct shadow *s)
+{
+	struct job j;
+	long long lease = 0, secs;
+	char id[32], seconds[32], *args[5];
+
+	if (s->claim_id == NULL || s->startd_addr == NULL)
+		return;
+	if (job_find(s->cluster, s->proc, &j) == 0)
+		lease = job_int(&j, "JobLeaseDuration", 0);
+	secs = (lease > 0 ? lease : 0) + 2 * param_int("RPC_TIMEOUT", 20) + 5;
+	snprintf(id, sizeof(id), "%d.%d", s->cluster, s->proc);
+	snprintf(seconds, sizeof(seconds), "%lld", secs);
+	args[0] = "-fence";
+	args[1] = id;
+	args[2] = s->startd_addr;
+	args[3] = seconds;
+	args[4] = NULL;
+	if (spawn(s->cluster, s->proc, args, s->startd_addr, s->claim_id,
+	    1) == -1)
+		log_warnx("job %s: its old starter may still run it, and no "
+		    "fence could be started", id);
+	else
+		log_info("job %s: its shadow died; it runs again once its old "
+		    "starter is seen to be gone (within %lld s)", id, secs);
+}
+
+/* Did a shadow that exited so say what became of its job? */
+static int
+shadow_status_known(int status)
+{
+	if (!WIFEXITED(status))
+		return 0;
+	switch (WEXITSTATUS(status)) {
+	case SHADOW_EXIT_COMPLETED:
+	case SHADOW_EXIT_REMOVED:
+	case SHADOW_EXIT_REQUEUE:
+	case SHADOW_EXIT_HELD:
+		return 1;
+	}
+	return 0;
 }
 
 int
@@ -191,6 +277,15 @@ shadow_reaped(pid_t pid, int status)
 	s = shadows[i];
 	shadows[i] = shadows[--nshadows];
 	event_timer_cancel(s.kill_timer);
+	if (s.fence) {
+		log_info("job %d.%d: fence %d over; the job may run again",
+		    s.cluster, s.proc, (int)pid);
+		forget_claim(&s);
+		return 1;
+	}
+	if (!s.stopping && !shadow_status_known(status))
+		fence_spawn(&s);
+	forget_claim(&s);
 	queue_shadow_exited(s.cluster, s.proc, status,
 	    monotime() - s.started, s.stopping);
 	return 1;
@@ -200,11 +295,10 @@ pid_t
 shadow_of(int cluster, int proc)
 {
 	struct shadow *s = shadow_find_job(cluster, proc);
-
 	struct orphan *o;
 
 	if (s != NULL)
-		return s->pid;
+		return s->fence ? 0 : s->pid;
 	o = orphan_find(cluster, proc);
 	return o != NULL && o->report ? o->pid : 0;	/* adopted */
 }
@@ -212,7 +306,12 @@ shadow_of(int cluster, int proc)
 int
 shadow_count(void)
 {
-	return (int)nshadows;
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < nshadows; i++)
+		n += !shadows[i].fence;
+	return n;
 }
 
 static void

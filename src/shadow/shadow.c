@@ -301,8 +301,17 @@ finish(void *arg)
 	struct ad *up = ad_new();
 	const struct shadow_outcome *o = &outcome;
 
-	/* The job is gone: its system-call service ends with it. */
+	/* The job is gone: its system-call service ends with it.  One
+	 * that died under the job took the job's files with it: whatever
+	 * the job did since is lost, and it runs again (from its last
+	 * checkpoint). */
 	syscall_collect(5);
+	if (syscall_lost() && (o->how == EXIT_NORMAL ||
+	    o->how == EXIT_SIGNAL)) {
+		outcome.how = EXIT_VACATED_KILLED;
+		snprintf(outcome.message, sizeof(outcome.message), "its "
+		    "system-call service died before the job ended");
+	}
 	xfer_finish(o->how != EXIT_NORMAL && o->how != EXIT_SIGNAL);
 	switch (o->how) {
 	case EXIT_NORMAL:
@@ -371,6 +380,13 @@ starter_lost(const char *why)
 	o.how = EXIT_VACATED_KILLED;
 	snprintf(o.message, sizeof(o.message), "%s", why);
 	shadow_outcome(&o);
+}
+
+void
+shadow_syscalls_lost(void)
+{
+	starter_lost("its system-call service died; the job goes back to "
+	    "the queue");
 }
 
 /*
@@ -916,7 +932,47 @@ usage(void)
 {
 	fprintf(stderr, "usage: condor_shadow CLUSTER.PROC STARTD_ADDR "
 	    "MACHINE_NAME\n"
+	    "       condor_shadow -fence CLUSTER.PROC STARTD_ADDR SECONDS\n"
 	    "  (run by condor_schedd, one per running job)\n");
+}
+
+/*
+ * condor_shadow -fence: the shadow of job sj.id died without saying
+ * what became of its starter (killed, crashed).  That starter may still
+ * be running the job, and will until it misses its shadow (at once, or
+ * after RPC_TIMEOUT or the job's lease when the link is down too).  The
+ * schedd starts the job again only once this process has ended: it asks
+ * the startd to kill the job (STARTD_RELEASE_CLAIM) and waits until the
+ * startd says the claim is gone, or until SECONDS are over, by which
+ * time the starter has given the job up by itself.
+ */
+static int
+fence(long seconds)
+{
+	double deadline = monotime() + (double)seconds;
+	struct timespec pause = { 0, 500 * 1000 * 1000 };
+	status_x res;
+	char err[512];
+	int alive;
+
+	log_info("job %s: its shadow died; stopping its starter (claim at "
+	    "%s) before it runs again", sj.id, sj.startd_addr);
+	memcpy(sj.capability, claim_id, sizeof(claim_id));
+	if (claim_call(STARTD_RELEASE_CLAIM, 5, &res, err, sizeof(err)) == 0)
+		xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
+	while (monotime() < deadline) {
+		if ((alive = claim_alive()) == 0) {
+			log_info("job %s: the startd says its old starter is "
+			    "gone", sj.id);
+			return 0;
+		}
+		if (shadow_orphaned())
+			return 1;
+		nanosleep(&pause, NULL);
+	}
+	log_info("job %s: no word of its old starter for %ld s: it has given "
+	    "the job up by now", sj.id, seconds);
+	return 0;
 }
 
 int
@@ -924,7 +980,7 @@ main(int argc, char **argv)
 {
 	char addr[ADDR_STRLEN], err[512], *end;
 	const char *logpath;
-	long c, p;
+	long c, p, fencing = 0;
 	int gone;
 
 	shadow_parent = getppid();
@@ -932,6 +988,15 @@ main(int argc, char **argv)
 	if (argc == 2 && strcmp(argv[1], "-h") == 0) {
 		usage();
 		return 0;
+	}
+	if (argc == 5 && strcmp(argv[1], "-fence") == 0) {
+		fencing = strtol(argv[4], &end, 10);
+		if (*end != '\0' || fencing <= 0 || claim_id[0] == '\0') {
+			usage();
+			return 2;
+		}
+		argv++;
+		argc--;
 	}
 	if (argc != 4) {
 		usage();
@@ -964,6 +1029,8 @@ main(int argc, char **argv)
 		log_warn("cannot open the log %s", logpath ? logpath :
 		    "(SHADOW_LOG is not set)");
 	signal(SIGPIPE, SIG_IGN);
+	if (fencing > 0)
+		return fence(fencing);
 	event_init();
 	event_signal_add(SIGTERM, on_term);
 	event_signal_add(SIGINT, on_term);

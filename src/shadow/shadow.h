@@ -115,18 +115,23 @@ int	shadow_capability_ok(const char *cap);
 /* Whether the shadow runs as root (and acts as the owner). */
 int	shadow_is_root(void);
 
+/* The job's system-call service died under it: this run is lost. */
+void	shadow_syscalls_lost(void);
+
 /*
  * shadow_syscall.c: the system-call service of a standard-universe job.
  * syscall_init: listen for the job's connection (0, or -1 logged);
  * syscall_address: "<ip:port>" for HELLO, "" when not listening.
  * syscall_collect: the service's counts and CPU, once it has ended,
- * waiting at most WAIT seconds.  syscall_cpu adds its CPU to USER and
- * SYS; syscall_report_attrs puts NumRemoteSyscalls, BytesSent and
- * BytesRecvd in AD.
+ * waiting at most WAIT seconds; syscall_lost: 1 if it ended without
+ * them (killed: the job lost its files, and this run is worth nothing).
+ * syscall_cpu adds its CPU to USER and SYS; syscall_report_attrs puts
+ * NumRemoteSyscalls, BytesSent and BytesRecvd in AD.
  */
 int	syscall_init(void);
 const char *syscall_address(void);
 void	syscall_collect(double wait);
+int	syscall_lost(void);
 void	syscall_cpu(double *user, double *sys);
 void	syscall_report_attrs(struct ad *);
 

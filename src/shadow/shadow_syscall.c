@@ -84,6 +84,7 @@ static char			address[ADDR_STRLEN];
 static pid_t			server_pid = -1;
 static int			report_fd = -1;	/* the server's pipe */
 static int			collected;
+static int			lost;	/* it ended without its counts */
 static struct syscall_counts	counts;
 
 /* ---------------------------------------------------------------- */
@@ -459,6 +460,8 @@ syscall_collect(double wait)
 		return;
 	if (fd_read_full(report_fd, &c, sizeof(c)) == 0)
 		counts = c;
+	else
+		lost = 1;
 	collected = 1;
 	event_fd_del(report_fd);
 	close(report_fd);
@@ -468,12 +471,24 @@ syscall_collect(double wait)
 	    WEXITSTATUS(status) <= 7)
 		log_warnx("job %s: the system-call service could not start: "
 		    "%s", sj.id, server_failure(WEXITSTATUS(status)));
+	if (lost) {
+		log_warnx("job %s: its system-call service (pid %d) died "
+		    "before the job ended", sj.id, (int)server_pid);
+		shadow_syscalls_lost();
+		return;
+	}
 	sj.bytes_sent += counts.bytes_in;
 	sj.bytes_received += counts.bytes_out;
 	log_info("job %s: %lld remote system calls, %lld bytes from the job, "
 	    "%lld to it, %.3f s user and %.3f s system CPU", sj.id,
 	    counts.calls, counts.bytes_in, counts.bytes_out, counts.user_cpu,
 	    counts.sys_cpu);
+}
+
+int
+syscall_lost(void)
+{
+	return lost;
 }
 
 void

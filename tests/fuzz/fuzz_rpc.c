@@ -23,6 +23,7 @@
  * master's signals (the master has no children here, and may signal
  * only itself).
  */
+#include <sys/stat.h>
 #include <sys/socket.h>
 
 #include <fcntl.h>
