@@ -709,6 +709,7 @@ startd_init(int argc, char **argv)
 	}
 	if (execute != NULL && daemon_mkdir(execute, 0755) == -1)
 		log_warn("cannot create EXECUTE %s", execute);
+	claim_sweep_execute(0);
 	fd = rpc_listen_tcp(param("BIND_ADDRESS"),
 	    (int)param_int("STARTD_PORT", 0), &bound);
 	if (fd == -1) {

@@ -150,6 +150,7 @@ pid_t	claim_starter_pid(void);
 size_t	claim_starter_pids(pid_t *pids, size_t max);
 void	claim_add_attrs(struct ad *);
 int	claim_child_exit(pid_t pid, int status);
+void	claim_sweep_execute(pid_t pid);
 int	claim_policy(const struct ad *machine);
 void	claim_shutdown(void);
 

@@ -40,9 +40,11 @@
 
 #include <arpa/inet.h>
 
+#include <dirent.h>
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -58,6 +60,7 @@
 #include "auth.h"
 #include "buf.h"
 #include "collector_client.h"
+#include "daemon.h"
 #include "config.h"
 #include "event.h"
 #include "expr.h"
@@ -579,6 +582,41 @@ claim_shutdown(void)
 	claim_vacate_all("the startd is shutting down");
 }
 
+/*
+ * The execute directory (EXECUTE/dir_PID) of starter PID, which died
+ * before it removed it (killed); with PID 0, of every starter that is
+ * no longer running (at start-up).  A pid that is running (reused, or a
+ * starter of a startd before us) keeps its directory.
+ */
+void
+claim_sweep_execute(pid_t pid)
+{
+	const char *execute = param("EXECUTE");
+	struct dirent *e;
+	char path[PATH_MAX];
+	long n;
+	char *end;
+	DIR *d;
+
+	if (execute == NULL || (d = opendir(execute)) == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, "dir_", 4) != 0)
+			continue;
+		n = strtol(e->d_name + 4, &end, 10);
+		if (*end != '\0' || n <= 1 || (pid != 0 && n != (long)pid))
+			continue;
+		if (kill((pid_t)n, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", execute, e->d_name);
+		log_info("removing %s, left by a starter that was killed",
+		    path);
+		if (daemon_remove_tree(path) == -1)
+			log_warn("cannot remove %s", path);
+	}
+	closedir(d);
+}
+
 int
 claim_child_exit(pid_t pid, int status)
 {
@@ -595,9 +633,11 @@ claim_child_exit(pid_t pid, int status)
 	if (WIFEXITED(status))
 		log_info("the starter of job %s (pid %d) exited with status "
 		    "%d", c->job_id, (int)pid, WEXITSTATUS(status));
-	else if (WIFSIGNALED(status))
+	else if (WIFSIGNALED(status)) {
 		log_info("the starter of job %s (pid %d) died of signal %d",
 		    c->job_id, (int)pid, WTERMSIG(status));
+		claim_sweep_execute(pid);
+	}
 	if (c->id == 0) {
 		claim_clear(c);
 		startd_job_left();
