@@ -54,8 +54,12 @@ pool_release() {
 		chmod 755 "$dir"
 		POOL_OWN_RELEASE=$dir
 	fi
-	if [ ! -x "$dir/sbin/condor_master" ] &&
-	    ! make -s -C "$TOP" install PREFIX="$dir" >"$dir/install.log" 2>&1; then
+	# Tests run side by side: one installs, the others wait for it.
+	if ! (
+		flock 9
+		[ -x "$dir/sbin/condor_master" ] ||
+		    make -s -C "$TOP" install PREFIX="$dir" >"$dir/install.log" 2>&1
+	) 9>>"$dir/.install.lock"; then
 		echo "FAIL make install PREFIX=$dir (for user nobody, who cannot reach $TOP): $(tail -n 5 "$dir/install.log")"
 		exit 1
 	fi
