@@ -20,7 +20,7 @@ LDLIBS	:= -ltirpc -lm
 DEBIAN_PACKAGES := libtirpc-dev libelf-dev rpcsvc-proto
 # What the tests use besides: rpcinfo, and real programs' static libraries.
 TEST_PACKAGES := rpcbind python3 clang bc liblua5.4-dev libsqlite3-dev zlib1g-dev gfortran gdb binutils \
-	xvfb xdotool xauth
+	xvfb xdotool xauth ethtool
 
 # Protocols: include/NAME.x -> obj/gen/NAME.h, NAME_xdr.c, NAME_clnt.c,
 # NAME_svc.c.  The server stub is linked into the daemon of the same name.

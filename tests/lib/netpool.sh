@@ -17,6 +17,15 @@
 #   netpool_heal exec1
 #   netpool_link_down exec1 / netpool_link_up exec1   # carrier lost
 #
+# With NETPOOL_SWITCH=user (set before netpool_init) the hosts are
+# joined by tests/lib/netswitch.py instead of the kernel's bridge (the
+# kernel here has no netem), which can also delay and drop frames
+# between two hosts; it needs ethtool (checksums and segmentation are
+# done in software, so that a frame can be passed on as it is):
+#   netpool_impair exec1 cm 10 1   # frames exec1 -> cm: 10 ms late, 1 % lost
+#   netpool_impair_clear
+#   netpool_cut_pair exec1 exec2   # the two cannot reach each other
+#
 # The namespaces are "condor<ID>-HOST" and "condor<ID>-switch", the
 # subnet 10.A.B.0/24, both chosen per run; netpool_cleanup (at exit,
 # after pool_cleanup, on failure too) deletes the namespaces by name,
@@ -37,6 +46,9 @@ NETPOOL_WHY=
 declare -A NETPOOL_ADDR NETPOOL_PORT
 NETPOOL_N=0
 NETPOOL_MADE=()		# the namespaces made, for netpool_cleanup
+NETPOOL_SWITCH=${NETPOOL_SWITCH:-bridge}
+NETPOOL_SWITCH_PID=
+NETPOOL_RULES=
 
 netpool_ns() { echo "condor$NETPOOL_ID-$1"; }
 
@@ -56,6 +68,10 @@ netpool_usable() {
 		return 1
 	fi
 	ip netns del "$probe" 2>/dev/null
+	if [ "$NETPOOL_SWITCH" = user ] && ! command -v ethtool >/dev/null; then
+		NETPOOL_WHY="no ethtool (make test-deps installs it)"
+		return 1
+	fi
 	return 0
 }
 
@@ -69,8 +85,13 @@ netpool_init() {
 	trap 'pool_cleanup; netpool_cleanup' EXIT
 	NETPOOL_MADE+=("$(netpool_ns switch)")
 	ip netns add "$(netpool_ns switch)" || { echo "FAIL ip netns add"; exit 1; }
-	ip -n "$(netpool_ns switch)" link add br0 type bridge
-	ip -n "$(netpool_ns switch)" link set br0 up
+	if [ "$NETPOOL_SWITCH" = user ]; then
+		NETPOOL_RULES=$POOL/netswitch.rules
+		: >"$NETPOOL_RULES"
+	else
+		ip -n "$(netpool_ns switch)" link add br0 type bridge
+		ip -n "$(netpool_ns switch)" link set br0 up
+	fi
 	# The pool's common settings, now for the network.
 	sed -i -e "s/^CONDOR_HOST = .*/CONDOR_HOST = $NETPOOL_PREFIX.1/" \
 	    -e "s/^COLLECTOR_HOST = .*/COLLECTOR_HOST = $NETPOOL_PREFIX.1:$COLLECTOR_PORT/" \
@@ -96,7 +117,15 @@ netpool_host() {
 	ip -n "$ns" addr add "$addr/24" dev eth0
 	ip -n "$ns" link set lo up
 	ip -n "$ns" link set eth0 up
-	ip -n "$(netpool_ns switch)" link set "cv${NETPOOL_ID}s$n" master br0
+	if [ "$NETPOOL_SWITCH" = user ]; then
+		ip netns exec "$ns" ethtool -K eth0 tx off tso off gso off \
+		    gro off >/dev/null 2>&1
+		ip netns exec "$(netpool_ns switch)" ethtool -K \
+		    "cv${NETPOOL_ID}s$n" tx off tso off gso off gro off \
+		    >/dev/null 2>&1
+	else
+		ip -n "$(netpool_ns switch)" link set "cv${NETPOOL_ID}s$n" master br0
+	fi
 	ip -n "$(netpool_ns switch)" link set "cv${NETPOOL_ID}s$n" up
 	NETPOOL_ADDR[$name]=$addr
 	NETPOOL_PORT[$name]="cv${NETPOOL_ID}s$n"
@@ -110,6 +139,42 @@ on() {
 	shift
 	nsenter --net="/run/netns/$(netpool_ns "$host")" \
 	    env CONDOR_CONFIG="$POOL/$host/condor_config" "$@"
+}
+
+# The user-space switch, over every host made so far (pool_start
+# starts it).
+netpool_switch_start() {
+	local h ports=()
+	[ "$NETPOOL_SWITCH" = user ] && [ -z "$NETPOOL_SWITCH_PID" ] || return 0
+	for h in "${!NETPOOL_PORT[@]}"; do ports+=("${NETPOOL_PORT[$h]}"); done
+	ip netns exec "$(netpool_ns switch)" python3 "$TOP/tests/lib/netswitch.py" \
+	    "$NETPOOL_RULES" "${ports[@]}" >"$POOL/netswitch.out" 2>&1 &
+	NETPOOL_SWITCH_PID=$!
+}
+
+pool_start() {
+	local h
+	netpool_switch_start
+	for h in "${POOL_HOSTS[@]}"; do
+		pool_start_host "$h"
+	done
+}
+
+# netpool_impair FROM TO DELAY_MS LOSS_PERCENT (user switch): frames
+# from FROM to TO (host names, or * for any) delayed and dropped.
+netpool_impair() {
+	local f=${NETPOOL_PORT[$1]:-*} t=${NETPOOL_PORT[$2]:-*}
+	[ "$1" = "*" ] && f="*"
+	[ "$2" = "*" ] && t="*"
+	echo "$f $t $3 $4" >>"$NETPOOL_RULES"
+}
+netpool_impair_clear() { : >"$NETPOOL_RULES"; }
+
+# netpool_cut_pair A B (user switch): A and B no longer reach each
+# other; both still reach everyone else.
+netpool_cut_pair() {
+	netpool_impair "$1" "$2" 0 100
+	netpool_impair "$2" "$1" 0 100
 }
 
 pool_start_host() {
@@ -166,6 +231,10 @@ netpool_link_up() { ip -n "$(netpool_ns "$1")" link set eth0 up; }
 
 netpool_cleanup() {
 	local ns
+	if [ -n "$NETPOOL_SWITCH_PID" ]; then
+		kill "$NETPOOL_SWITCH_PID" 2>/dev/null
+		wait "$NETPOOL_SWITCH_PID" 2>/dev/null
+	fi
 	for ns in "${NETPOOL_MADE[@]}"; do
 		ip netns del "$ns" 2>/dev/null
 	done
