@@ -14,13 +14,14 @@
 #
 #   NETDELAY_MIB=16      size of the file
 #   NETDELAY_CALLS=40    1-byte preads
+#   NETDELAY_CONDITIONS  "DELAY_MS:LOSS_PERCENT ..." (default "0:0 1:0 10:0 50:0 0:1")
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 MIB=${NETDELAY_MIB:-16}
 CALLS=${NETDELAY_CALLS:-40}
 
 if [ -z "${NETDELAY_LOOPBACK:-}" ]; then
-	NETDELAY_LOOPBACK=1 bash "$0" || exit 1
+	[ -n "${NETDELAY_CONDITIONS:-}" ] || NETDELAY_LOOPBACK=1 bash "$0" || exit 1
 	NETPOOL_SWITCH=user
 	. "$TOP/tests/lib/netpool.sh"
 	if ! netpool_usable; then
@@ -30,7 +31,7 @@ if [ -z "${NETDELAY_LOOPBACK:-}" ]; then
 	netpool_init >/dev/null
 	trap 'pool_cleanup >/dev/null; netpool_cleanup' EXIT
 	host() { netpool_host "$@"; }
-	CONDITIONS="0:0 1:0 10:0 50:0 0:1"
+	CONDITIONS=${NETDELAY_CONDITIONS:-"0:0 1:0 10:0 50:0 0:1"}
 else
 	. "$TOP/tests/lib/pool.sh"
 	pool_init >/dev/null

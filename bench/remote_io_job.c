@@ -59,7 +59,7 @@ main(int argc, char **argv)
 			perror("write");
 			return 1;
 		}
-	printf("write_gibs %.3f\n", mib / 1024.0 / (now() - t));
+	printf("write_gibs %.6f\n", mib / 1024.0 / (now() - t));
 	if (lseek(fd, 0, SEEK_SET) != 0)
 		return 1;
 	t = now();
@@ -68,7 +68,7 @@ main(int argc, char **argv)
 			perror("read");
 			return 1;
 		}
-	printf("read_gibs %.3f\n", mib / 1024.0 / (now() - t));
+	printf("read_gibs %.6f\n", mib / 1024.0 / (now() - t));
 	t = now();
 	for (i = 0; i < calls; i++)
 		if (pread(fd, &c, 1, (i * 7919 % mib) << 20) != 1) {
