@@ -137,6 +137,7 @@ struct shadow_job sj = {
 
 static int			 as_root;	/* act as the owner */
 static long			 lease_timer;
+static int			 reconnect_failed; /* 025 written: no 004 after */
 static int			 disconnected;	/* waiting for a reconnect */
 static int			 finished;	/* an outcome is recorded */
 static struct shadow_outcome	 outcome;
@@ -348,7 +349,10 @@ finish(void *arg)
 		report_usage_attrs(up, o);
 		schedd_update_job(up, 3);
 		ad_free(up);
-		report_evicted(o);
+		/* After 025 the job is back in the queue, not evicted:
+		 * no 004 (as HTCondor's shadow). */
+		if (!reconnect_failed)
+			report_evicted(o);
 		shadow_exit(SHADOW_EXIT_REQUEUE, o->how == EXIT_VACATED_CKPT ?
 		    "the job was checkpointed and vacated" :
 		    "the job was evicted");
@@ -436,6 +440,7 @@ reconnect_expired(void *arg)
 
 	lease_timer = 0;
 	report_reconnect_failed(shadow_job_lease());
+	reconnect_failed = 1;
 	snprintf(why, sizeof(why), "no reconnection from the starter on %s "
 	    "within the job's lease of %ld seconds", sj.machine,
 	    shadow_job_lease());

@@ -10,7 +10,7 @@
 # the job runs again on exec2, which starts it only after exec1's
 # starter stopped it (both hosts' logs); its output is whole.
 #
-# checks: 14
+# checks: 15
 set -u
 . "$(dirname "$0")/../lib/netpool.sh"
 
@@ -25,7 +25,7 @@ CHECKS=("the schedd listens" "two machines advertise"
     "... only after exec1's starter stopped it"
     "its output is whole"
     "no execute directory is left on exec1"
-    "one 005 for each job")
+    "one 005 for each job" "after 025, no 004: the job was not evicted")
 if ! netpool_usable; then
 	for c in "${CHECKS[@]}"; do skip "$c" "$NETPOOL_WHY"; done
 	exit 0
@@ -118,3 +118,4 @@ check "no execute directory is left on exec1" \
 	wait_for 30 bash -c "! ls '$POOL/exec1/execute' | grep -q '^dir_'"
 check "one 005 for each job" bash -c \
 	"[ \"\$(grep -c '^005 ' a.log)\" = 1 ] && [ \"\$(grep -c '^005 ' b.log)\" = 1 ]"
+check "after 025, no 004: the job was not evicted" bash -c "! grep -q '^004 ' b.log"
