@@ -2144,8 +2144,8 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 	    KW_JOB_LEASE_DURATION, "JobLeaseDuration", seconds,
 	    "a positive number of seconds") == -1)
 		goto out;
-	/* A vanilla job without one gets the pool's default lease. */
-	if (kv[KW_JOB_LEASE_DURATION].text == NULL && !standard &&
+	/* A job without one gets the pool's default lease. */
+	if (kv[KW_JOB_LEASE_DURATION].text == NULL &&
 	    p->env->default_lease > 0 && WANT(kv[KW_UNIVERSE].deps) &&
 	    put_int(p, j, "JobLeaseDuration", p->env->default_lease,
 	    kv[KW_UNIVERSE].deps, qline) == -1)

@@ -56,7 +56,7 @@
  *	not at all.  A vacated or killed job, a starter that hangs up or is
  *	silent for STARTER_TIMEOUT seconds, is evicted: the accumulated
  *	usage goes to the schedd, the user log gets event 004, and the job
- *	goes back to idle; with a lease (JobLeaseDuration, vanilla), unless
+ *	goes back to idle; with a lease (JobLeaseDuration), unless
  *	its startd says the starter is gone (STARTD_CLAIM_ALIVE), it is
  *	waited for instead (022) until it comes back (SHADOW_RECONNECT,
  *	024) or the lease is over (025, then evicted).  A job the execute
@@ -394,7 +394,7 @@ shadow_syscalls_lost(void)
 }
 
 /*
- * The job's lease (JobLeaseDuration, vanilla jobs): how long its starter
+ * The job's lease (JobLeaseDuration): how long its starter
  * keeps it running without us.  0: none, the starter kills the job the
  * moment it loses us, and so we give up on it at once.
  */
@@ -406,8 +406,7 @@ shadow_job_lease(void)
 
 	if (lease < 0) {
 		lease = 0;
-		if (!is_standard() && ad_get_int(sj.ad, "JobLeaseDuration",
-		    &v) == 0 && v > 0)
+		if (ad_get_int(sj.ad, "JobLeaseDuration", &v) == 0 && v > 0)
 			lease = v < 10000000 ? (long)v : 10000000;
 	}
 	return lease;

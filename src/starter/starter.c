@@ -37,7 +37,7 @@
  *
  *	The shadow is the starter's lifeline: a call it does not answer
  *	within RPC_TIMEOUT ends the job at once (SIGKILL) and the starter;
- *	for a vanilla job with a lease (JobLeaseDuration), only once the
+ *	for a job with a lease (JobLeaseDuration), only once the
  *	lease is over without the starter having come back to the shadow
  *	(SHADOW_RECONNECT, tried every second; starter_shadow.c).
  *	What differs per universe (vanilla now; standard with its remote
@@ -558,10 +558,11 @@ main(int argc, char **argv)
 		    "job started" : "vacated before the job started", 0);
 	if (job_spawn(&job, err, sizeof(err), &jobs_fault) == -1)
 		starter_fail(err, jobs_fault);
-	/* A vanilla job with a lease outlives a lost shadow for a while
-	 * (a standard job's system calls need its shadow at every step). */
-	if (strcasecmp(job.universe, "vanilla") == 0 &&
-	    ad_get_int(job.ad, "JobLeaseDuration", &lease) == 0 && lease > 0)
+	/* A job with a lease outlives a lost shadow for a while.  A
+	 * standard job's system call in flight waits meanwhile on its
+	 * own connection, which TCP carries on once the link is back; no
+	 * checkpoint is taken while the shadow is away. */
+	if (ad_get_int(job.ad, "JobLeaseDuration", &lease) == 0 && lease > 0)
 		shadow_set_lease(lease < 10000000 ? (long)lease : 10000000,
 		    job.capability, param("HOST"));
 	interval = param_int("STARTER_UPDATE_INTERVAL", 2);

@@ -180,7 +180,7 @@ void	shadow_disconnect(void);
 /* A call went unanswered: the shadow is gone for good. */
 int	shadow_is_lost(void);
 /*
- * The job's lease (JobLeaseDuration, vanilla jobs), once the job runs:
+ * The job's lease (JobLeaseDuration), once the job runs:
  * from then on a call that goes unanswered leaves the starter
  * disconnected rather than lost (shadow_is_disconnected), the job
  * running on; shadow_reconnect tries once to come back to the shadow

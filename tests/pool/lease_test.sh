@@ -4,13 +4,17 @@
 # off at the switch for about ten seconds: the job runs on over there, its
 # starter reconnects to the same shadow when the link heals, and the
 # job finishes with no restart, its output whole and written once, the
-# user log saying 022 (disconnected) and 024 (reconnected).  A second
+# user log saying 022 (disconnected) and 024 (reconnected).  The same
+# for a relinked standard job writing its output through its shadow
+# (remote I/O in flight when the link goes): its call waits, and the job
+# goes on once the link is back, output identical to a native run's.
+# A second
 # job, with a lease of 10 seconds, is cut off for longer than that: its
 # starter kills it when the lease is over, the shadow gives up (025) and
 # the job runs again on exec2, which starts it only after exec1's
 # starter stopped it (both hosts' logs); its output is whole.
 #
-# checks: 15
+# checks: 20
 set -u
 . "$(dirname "$0")/../lib/netpool.sh"
 
@@ -25,7 +29,11 @@ CHECKS=("the schedd listens" "two machines advertise"
     "... only after exec1's starter stopped it"
     "its output is whole"
     "no execute directory is left on exec1"
-    "one 005 for each job" "after 025, no 004: the job was not evicted")
+    "one 005 for each job" "after 025, no 004: the job was not evicted"
+    "a standard job with a lease writes its output through its shadow on exec1"
+    "cut off, its shadow writes 022" "healed, 024"
+    "the standard job completes, started once"
+    "its output is identical to a native run's")
 if ! netpool_usable; then
 	for c in "${CHECKS[@]}"; do skip "$c" "$NETPOOL_WHY"; done
 	exit 0
@@ -119,3 +127,30 @@ check "no execute directory is left on exec1" \
 check "one 005 for each job" bash -c \
 	"[ \"\$(grep -c '^005 ' a.log)\" = 1 ] && [ \"\$(grep -c '^005 ' b.log)\" = 1 ]"
 check "after 025, no 004: the job was not evicted" bash -c "! grep -q '^004 ' b.log"
+
+# --- a standard job, its remote I/O cut off -------------------------------
+cc -O2 -o cj.native "$TOP/tests/chaos/chaos_job.c" &&
+    condor_cc -O2 -o cj "$TOP/tests/chaos/chaos_job.c" || echo "cannot build chaos_job"
+./cj.native s 60 1000000 0 >s.want
+cat >s.sub <<'EOF'
+universe           = standard
+executable         = cj
+arguments          = s 60 1000000 300
+output             = s.out
+log                = s.log
+job_lease_duration = 40
+queue
+EOF
+S=$(submit s.sub)
+check "a standard job with a lease writes its output through its shadow on exec1" \
+	wait_for 60 grep -q "^s step 5 " s.out
+netpool_cut exec1
+check "cut off, its shadow writes 022" wait_for 30 grep -q "^022 " s.log
+sleep 4
+netpool_heal exec1
+check "healed, 024" wait_for 30 grep -q "^024 " s.log
+s_done() {
+	wait_for 120 in_history "$S.0" && [ "$(grep -c '^001 ' s.log)" = 1 ]
+}
+check "the standard job completes, started once" s_done
+check "its output is identical to a native run's" cmp -s s.want s.out

@@ -1110,7 +1110,7 @@ check_expand_cluster(void)
 	    NULL);
 }
 
-/* JobLeaseDuration: the pool's default for a vanilla job naming none. */
+/* JobLeaseDuration: the pool's default for a job naming none. */
 static void
 check_lease(void)
 {
@@ -1122,8 +1122,8 @@ check_lease(void)
 		{ "its own lease wins",
 		  "universe = vanilla\nexecutable = /bin/true\n"
 		  "job_lease_duration = 60\nqueue\n", 60 },
-		{ "a standard job gets none",
-		  "universe = standard\nexecutable = /bin/true\nqueue\n", -1 },
+		{ "a standard job gets it too",
+		  "universe = standard\nexecutable = /bin/true\nqueue\n", 2400 },
 	};
 	struct submit_result res;
 	struct ad *ad;
