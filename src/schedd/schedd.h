@@ -258,6 +258,19 @@ int	 shadow_count(void);
 void	 shadow_orphan(int cluster, int proc, pid_t pid);
 int	 shadow_adopt(int cluster, int proc, pid_t pid);
 void	 queue_adopted_ended(int cluster, int proc);
+/*
+ * A job whose shadow died with an earlier schedd or without a word:
+ * shadow_fence_kept starts a fence (condor_shadow -fence) from the claim
+ * kept in SPOOL, 1 if it did; shadow_claims_sweep removes the kept
+ * claims of jobs with no shadow or fence.
+ */
+int	 shadow_fence_kept(int cluster, int proc);
+/* A vanilla job with a lease: a new shadow reconnecting to its starter
+ * from the kept claim (condor_shadow -reconnect); its pid, or 0. */
+pid_t	 shadow_reconnect_kept(int cluster, int proc);
+/* The job runs on under a new shadow PID (ShadowPid). */
+void	 queue_job_reshadowed(int cluster, int proc, pid_t pid);
+void	 shadow_claims_sweep(void);
 /* SIGTERM every shadow and wait up to WAIT seconds for them. */
 void	 shadow_shutdown(double wait);
 

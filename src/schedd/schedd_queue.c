@@ -912,6 +912,18 @@ jobs_finish_soon(const struct job_id *ids, size_t n)
 /* Transitions asked for by the shadow side. */
 
 void
+queue_job_reshadowed(int cluster, int proc, pid_t shadow)
+{
+	struct job j;
+
+	if (job_find(cluster, proc, &j) == -1)
+		return;
+	qlog_begin(schedd_queue);
+	qlog_set_int(schedd_queue, cluster, proc, "ShadowPid", shadow);
+	queue_commit(1);
+}
+
+void
 queue_job_started(int cluster, int proc, const char *machine, pid_t shadow)
 {
 	struct job j;
@@ -1877,7 +1889,20 @@ recover(void)
 		}
 		if (pid > 0 && pid <= INT_MAX)
 			shadow_orphan(j.cluster, j.proc, (pid_t)pid);
+		/* Its shadow died with the last schedd: its starter may
+		 * run on (a lease).  A new shadow reconnects to it, or the
+		 * job does not run again before it stops. */
+		if ((st == JOB_RUNNING || st == JOB_SUSPENDED) &&
+		    !shadow_job_busy(j.cluster, j.proc) &&
+		    (pid = shadow_reconnect_kept(j.cluster, j.proc)) > 0) {
+			qlog_set_int(schedd_queue, j.cluster, j.proc,
+			    "ShadowPid", pid);
+			adopted++;
+			continue;
+		}
 		if (st == JOB_RUNNING || st == JOB_SUSPENDED) {
+			if (!shadow_job_busy(j.cluster, j.proc))
+				(void)shadow_fence_kept(j.cluster, j.proc);
 			tx_run_ended(&j, 0, 0);
 			tx_status(&j, JOB_IDLE, now);
 			requeued++;
@@ -1912,6 +1937,7 @@ recover(void)
 		    adopted);
 	if (empty > 0)
 		log_info("%zu empty cluster(s) removed", empty);
+	shadow_claims_sweep();
 	if (nfinish > 0) {
 		clusters = xcalloc(nfinish, sizeof(int));
 		procs = xcalloc(nfinish, sizeof(int));

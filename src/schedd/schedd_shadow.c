@@ -14,10 +14,19 @@
  * their pids in the queue (ShadowPid), stops those that are still the
  * same program for the same job, and starts the job again only once
  * they are gone.
+ *
+ * The claim a shadow runs its job on (the startd's address, the
+ * machine, the claim id) is kept in $(SPOOL)/claims/CLUSTER.PROC (mode
+ * 0600, in a 0700 directory) while the shadow lives: a shadow killed
+ * with the schedd (the submitting host crashed) may have left its
+ * starter running the job, and the next schedd fences the job (below)
+ * from that record as it would from memory.
  */
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -45,7 +54,9 @@ struct shadow {
 	long	kill_timer;
 	int	stopping;	/* we sent SIGTERM */
 	int	fence;		/* condor_shadow -fence, not a job's shadow */
-	char	*startd_addr;	/* the claim it ran the job on */
+	int	reconnect;	/* condor_shadow -reconnect */
+	char	*startd_addr;	/* the claim it runs the job on */
+	char	*machine;
 	char	*claim_id;
 };
 
@@ -97,6 +108,79 @@ shadow_find_job(int cluster, int proc)
 	return NULL;
 }
 
+/* $(SPOOL)/claims, or the record of job CLUSTER.PROC in it. */
+static char *
+claim_path(int cluster, int proc)
+{
+	if (cluster < 0)
+		return xasprintf("%s/claims", param("SPOOL"));
+	return xasprintf("%s/claims/%d.%d", param("SPOOL"), cluster, proc);
+}
+
+/* Keep the claim of job CLUSTER.PROC on disk; best effort (logged). */
+static void
+claim_save(int cluster, int proc, const char *addr, const char *machine,
+    const char *claim_id)
+{
+	char *dir = claim_path(-1, 0), *path = claim_path(cluster, proc);
+	char *tmp = xasprintf("%s.tmp", path);
+	FILE *f;
+	int fd;
+
+	if (mkdir(dir, 0700) == -1 && errno != EEXIST)
+		log_warn("cannot create %s", dir);
+	else if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    0600)) == -1 || (f = fdopen(fd, "w")) == NULL)
+		log_warn("cannot write %s", tmp);
+	else {
+		fprintf(f, "%s\n%s\n%s\n", addr, machine, claim_id);
+		if (fclose(f) != 0 || rename(tmp, path) == -1)
+			log_warn("cannot write %s", path);
+	}
+	free(dir);
+	free(path);
+	free(tmp);
+}
+
+static void
+claim_forget(int cluster, int proc)
+{
+	char *path = claim_path(cluster, proc);
+
+	if (unlink(path) == -1 && errno != ENOENT)
+		log_warn("cannot remove %s", path);
+	free(path);
+}
+
+/* The kept claim of job CLUSTER.PROC: 0 with ADDR, MACHINE and
+ * CLAIM_ID set (free them), or -1. */
+static int
+claim_load(int cluster, int proc, char **addr, char **machine,
+    char **claim_id)
+{
+	char *path = claim_path(cluster, proc), line[3][1024];
+	FILE *f = fopen(path, "re");
+	int i, ok = f != NULL;
+
+	for (i = 0; ok && i < 3; i++) {
+		if (fgets(line[i], sizeof(line[i]), f) == NULL ||
+		    strchr(line[i], '\n') == NULL)
+			ok = 0;
+		else
+			*strchr(line[i], '\n') = '\0';
+	}
+	if (f != NULL)
+		fclose(f);
+	free(path);
+	if (!ok || line[0][0] != '<' || line[2][0] == '\0')
+		return -1;
+	*addr = xstrdup(line[0]);
+	*machine = xstrdup(line[1]);
+	*claim_id = xstrdup(line[2]);
+	explicit_bzero(line, sizeof(line));
+	return 0;
+}
+
 static void
 forget_claim(struct shadow *s)
 {
@@ -105,7 +189,8 @@ forget_claim(struct shadow *s)
 		free(s->claim_id);
 	}
 	free(s->startd_addr);
-	s->claim_id = s->startd_addr = NULL;
+	free(s->machine);
+	s->claim_id = s->startd_addr = s->machine = NULL;
 }
 
 /*
@@ -115,7 +200,7 @@ forget_claim(struct shadow *s)
  */
 static pid_t
 spawn(int cluster, int proc, char *const *args, const char *startd_addr,
-    const char *claim_id, int fence)
+    const char *machine, const char *claim_id, int fence)
 {
 	static const int reset[] = { SIGPIPE, SIGTERM, SIGINT, SIGHUP,
 	    SIGCHLD, SIGUSR1, SIGUSR2, SIGQUIT, SIGALRM };
@@ -192,7 +277,9 @@ spawn(int cluster, int proc, char *const *args, const char *startd_addr,
 	shadows[nshadows].kill_timer = 0;
 	shadows[nshadows].stopping = 0;
 	shadows[nshadows].fence = fence;
+	shadows[nshadows].reconnect = 0;
 	shadows[nshadows].startd_addr = xstrdup(startd_addr);
+	shadows[nshadows].machine = xstrdup(machine ? machine : "");
 	shadows[nshadows].claim_id = claim_id ? xstrdup(claim_id) : NULL;
 	nshadows++;
 	return pid;
@@ -209,7 +296,45 @@ shadow_spawn(int cluster, int proc, const char *startd_addr,
 	args[1] = (char *)startd_addr;
 	args[2] = (char *)machine;
 	args[3] = NULL;
-	return spawn(cluster, proc, args, startd_addr, claim_id, 0);
+	if (claim_id != NULL)
+		claim_save(cluster, proc, startd_addr, machine, claim_id);
+	return spawn(cluster, proc, args, startd_addr, machine, claim_id, 0);
+}
+
+/*
+ * The shadow of job CLUSTER.PROC, running on the claim (ADDR, MACHINE,
+ * CLAIM_ID), died unasked: a vanilla job with a lease gets a new
+ * shadow that reconnects to its starter (condor_shadow -reconnect), the
+ * job still running.  Its pid, or 0 when the job does not qualify (or
+ * the spawn failed).
+ */
+static pid_t
+reshadow(int cluster, int proc, const char *addr, const char *machine,
+    const char *claim_id)
+{
+	struct job j;
+	char id[32], *args[5];
+	pid_t pid;
+
+	if (claim_id == NULL || addr == NULL || job_find(cluster, proc,
+	    &j) == -1 || job_int(&j, "JobUniverse", 0) != 5 ||
+	    job_int(&j, "JobLeaseDuration", 0) <= 0 ||
+	    (job_status(&j) != JOB_RUNNING && job_status(&j) != JOB_SUSPENDED))
+		return 0;
+	snprintf(id, sizeof(id), "%d.%d", cluster, proc);
+	args[0] = "-reconnect";
+	args[1] = id;
+	args[2] = (char *)addr;
+	args[3] = (char *)(machine ? machine : "");
+	args[4] = NULL;
+	if ((pid = spawn(cluster, proc, args, addr, machine, claim_id,
+	    0)) == -1)
+		return 0;
+	shadows[nshadows - 1].reconnect = 1;
+	claim_save(cluster, proc, addr, machine ? machine : "", claim_id);
+	log_info("job %s: its shadow died; a new one (pid %d) reconnects to "
+	    "its starter", id, (int)pid);
+	return pid;
 }
 
 /*
@@ -219,32 +344,96 @@ shadow_spawn(int cluster, int proc, const char *startd_addr,
  * job is busy and is not started again; it is given the job's lease,
  * two RPC_TIMEOUTs and a margin.
  */
-static void
-fence_spawn(const struct shadow *s)
+static int
+fence_spawn(int cluster, int proc, const char *addr, const char *claim_id)
 {
 	struct job j;
 	long long lease = 0, secs;
 	char id[32], seconds[32], *args[5];
 
-	if (s->claim_id == NULL || s->startd_addr == NULL)
-		return;
-	if (job_find(s->cluster, s->proc, &j) == 0)
+	if (claim_id == NULL || addr == NULL)
+		return -1;
+	if (job_find(cluster, proc, &j) == 0)
 		lease = job_int(&j, "JobLeaseDuration", 0);
 	secs = (lease > 0 ? lease : 0) + 2 * param_int("RPC_TIMEOUT", 20) + 5;
-	snprintf(id, sizeof(id), "%d.%d", s->cluster, s->proc);
+	snprintf(id, sizeof(id), "%d.%d", cluster, proc);
 	snprintf(seconds, sizeof(seconds), "%lld", secs);
 	args[0] = "-fence";
 	args[1] = id;
-	args[2] = s->startd_addr;
+	args[2] = (char *)addr;
 	args[3] = seconds;
 	args[4] = NULL;
-	if (spawn(s->cluster, s->proc, args, s->startd_addr, s->claim_id,
-	    1) == -1)
+	if (spawn(cluster, proc, args, addr, NULL, claim_id, 1) == -1) {
 		log_warnx("job %s: its old starter may still run it, and no "
 		    "fence could be started", id);
-	else
-		log_info("job %s: its shadow died; it runs again once its old "
-		    "starter is seen to be gone (within %lld s)", id, secs);
+		return -1;
+	}
+	log_info("job %s: its shadow died; it runs again once its old "
+	    "starter is seen to be gone (within %lld s)", id, secs);
+	return 0;
+}
+
+/*
+ * Fence job CLUSTER.PROC from its kept claim (its shadow died with an
+ * earlier schedd, or unheard); the record goes.  1 if a fence started.
+ */
+int
+shadow_fence_kept(int cluster, int proc)
+{
+	char *addr, *machine, *claim_id;
+	int r;
+
+	if (claim_load(cluster, proc, &addr, &machine, &claim_id) == -1) {
+		claim_forget(cluster, proc);
+		return 0;
+	}
+	r = fence_spawn(cluster, proc, addr, claim_id) == 0;
+	explicit_bzero(claim_id, strlen(claim_id));
+	free(claim_id);
+	free(machine);
+	free(addr);
+	if (!r)
+		claim_forget(cluster, proc);
+	return r;
+}
+
+pid_t
+shadow_reconnect_kept(int cluster, int proc)
+{
+	char *addr, *machine, *claim_id;
+	pid_t pid;
+
+	if (claim_load(cluster, proc, &addr, &machine, &claim_id) == -1)
+		return 0;
+	pid = reshadow(cluster, proc, addr, machine, claim_id);
+	explicit_bzero(claim_id, strlen(claim_id));
+	free(claim_id);
+	free(machine);
+	free(addr);
+	return pid;
+}
+
+/* Records of claims whose job has no shadow or fence (any more). */
+void
+shadow_claims_sweep(void)
+{
+	char *dir = claim_path(-1, 0);
+	struct dirent *e;
+	int cluster, proc, n;
+	DIR *d;
+
+	if ((d = opendir(dir)) == NULL) {
+		free(dir);
+		return;
+	}
+	while ((e = readdir(d)) != NULL) {
+		if (sscanf(e->d_name, "%d.%d%n", &cluster, &proc, &n) != 2 ||
+		    e->d_name[n] != '\0' || shadow_job_busy(cluster, proc))
+			continue;
+		claim_forget(cluster, proc);
+	}
+	closedir(d);
+	free(dir);
 }
 
 /* Did a shadow that exited so say what became of its job? */
@@ -267,6 +456,7 @@ int
 shadow_reaped(pid_t pid, int status)
 {
 	struct shadow s;
+	pid_t npid;
 	size_t i;
 
 	for (i = 0; i < nshadows; i++)
@@ -281,10 +471,19 @@ shadow_reaped(pid_t pid, int status)
 		log_info("job %d.%d: fence %d over; the job may run again",
 		    s.cluster, s.proc, (int)pid);
 		forget_claim(&s);
+		claim_forget(s.cluster, s.proc);
 		return 1;
 	}
-	if (!s.stopping && !shadow_status_known(status))
-		fence_spawn(&s);
+	if (!s.stopping && !shadow_status_known(status) && !s.reconnect &&
+	    (npid = reshadow(s.cluster, s.proc, s.startd_addr, s.machine,
+	    s.claim_id)) > 0) {
+		forget_claim(&s);
+		queue_job_reshadowed(s.cluster, s.proc, npid);
+		return 1;
+	}
+	if (s.stopping || shadow_status_known(status) ||
+	    fence_spawn(s.cluster, s.proc, s.startd_addr, s.claim_id) == -1)
+		claim_forget(s.cluster, s.proc);
 	forget_claim(&s);
 	queue_shadow_exited(s.cluster, s.proc, status,
 	    monotime() - s.started, s.stopping);
@@ -406,9 +605,29 @@ orphan_tick(void *arg)
 		if (!is_shadow_of(o->pid, o->cluster, o->proc)) {
 			struct orphan gone = *o;
 
+			struct job j;
+
 			log_info("old shadow %d of job %d.%d is gone",
 			    (int)o->pid, o->cluster, o->proc);
 			orphans[i] = orphans[--norphans];
+			pid_t npid;
+
+			/* One that left no word of the job (killed) may have
+			 * left its starter running it: a new shadow
+			 * reconnects to it, or the job is fenced. */
+			if (gone.report && job_find(gone.cluster, gone.proc,
+			    &j) == 0 && job_int(&j, "ShadowExitCode", -1) < 0 &&
+			    (npid = shadow_reconnect_kept(gone.cluster,
+			    gone.proc)) > 0) {
+				queue_job_reshadowed(gone.cluster, gone.proc,
+				    npid);
+				schedd_counts_changed();
+				continue;
+			}
+			if (!gone.report || job_find(gone.cluster, gone.proc,
+			    &j) == -1 || job_int(&j, "ShadowExitCode", -1) >= 0 ||
+			    !shadow_fence_kept(gone.cluster, gone.proc))
+				claim_forget(gone.cluster, gone.proc);
 			if (gone.report)
 				queue_adopted_ended(gone.cluster, gone.proc);
 			schedd_counts_changed();

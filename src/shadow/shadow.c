@@ -931,10 +931,85 @@ is_standard(void)
 	return standard;
 }
 
+/*
+ * condor_shadow -reconnect: the shadow of job sj.id died (killed, or
+ * with its host) while its starter may still run the job under its
+ * lease.  Instead of claiming a machine, tell the claim's startd where
+ * we listen (STARTD_RECONNECT_JOB): it tells the starter, which comes
+ * back to us with SHADOW_RECONNECT (024), and the job goes on as if
+ * we had started it.  A startd that says the starter is gone sends the
+ * job back to the queue; one that does not answer is asked again every
+ * few seconds until the lease is over (then 025, as for a starter that
+ * never came back).
+ */
+static void
+reconnect_tick(void *arg)
+{
+	const char *addr = arg;
+	reconnect_x r;
+	status_x res;
+	char err[512];
+	CLIENT *cl;
+	int rc;
+
+	if (finished || !disconnected)
+		return;
+	cl = rpc_connect(sj.startd_addr, PROG_STARTD, 1, 5, err, sizeof(err));
+	if (cl != NULL) {
+		r.capability = sj.capability;
+		r.shadow_addr = (char *)addr;
+		memset(&res, 0, sizeof(res));
+		rc = rpc_invoke(cl, STARTD_RECONNECT_JOB,
+		    (xdrproc_t)xdr_reconnect_x, &r, (xdrproc_t)xdr_status_x,
+		    &res, err, sizeof(err));
+		rpc_close(cl);
+		if (rc == 0 && res.code == ENOENT) {
+			xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
+			sj.claimed = 0;
+			starter_lost("its startd says the starter is gone");
+			return;
+		}
+		if (rc == 0) {
+			log_info("job %s: %s", sj.id, res.message ?
+			    res.message : "");
+			xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
+		}
+	}
+	if (cl == NULL || rc == -1)
+		log_warnx("job %s: the startd of %s does not answer: %s",
+		    sj.id, sj.machine, err);
+	/* Told, or not: ask again in a while unless the starter is back. */
+	event_timer_add(5.0, reconnect_tick, arg);
+}
+
+static void
+reconnect_job(const char *addr)
+{
+	long long start;
+
+	sj.claimed = 1;
+	if (ad_get_int(sj.ad, "JobCurrentStartDate", &start) == 0 &&
+	    start > 0)
+		sj.run_start = (time_t)start;
+	else
+		sj.run_start = time(NULL);
+	log_info("job %s: reconnecting to its starter on %s (lease %ld s)",
+	    sj.id, sj.machine, shadow_job_lease());
+	shadow_await_reconnect();
+	disconnected = 1;
+	report_disconnected("its shadow died");
+	lease_timer = event_timer_add((double)shadow_job_lease() +
+	    (double)timeout_param("RPC_TIMEOUT", 20) + 5.0, reconnect_expired,
+	    NULL);
+	reconnect_tick((void *)addr);
+}
+
 static void
 usage(void)
 {
 	fprintf(stderr, "usage: condor_shadow CLUSTER.PROC STARTD_ADDR "
+	    "MACHINE_NAME\n"
+	    "       condor_shadow -reconnect CLUSTER.PROC STARTD_ADDR "
 	    "MACHINE_NAME\n"
 	    "       condor_shadow -fence CLUSTER.PROC STARTD_ADDR SECONDS\n"
 	    "  (run by condor_schedd, one per running job)\n");
@@ -985,7 +1060,7 @@ main(int argc, char **argv)
 	char addr[ADDR_STRLEN], err[512], *end;
 	const char *logpath;
 	long c, p, fencing = 0;
-	int gone;
+	int gone, reconnecting = 0;
 
 	shadow_parent = getppid();
 	take_claim_id();
@@ -993,7 +1068,11 @@ main(int argc, char **argv)
 		usage();
 		return 0;
 	}
-	if (argc == 5 && strcmp(argv[1], "-fence") == 0) {
+	if (argc == 5 && strcmp(argv[1], "-reconnect") == 0) {
+		reconnecting = 1;
+		argv++;
+		argc--;
+	} else if (argc == 5 && strcmp(argv[1], "-fence") == 0) {
 		fencing = strtol(argv[4], &end, 10);
 		if (*end != '\0' || fencing <= 0 || claim_id[0] == '\0') {
 			usage();
@@ -1053,6 +1132,13 @@ main(int argc, char **argv)
 	make_capability();
 	transfer_init();
 	listen_for_starter(addr);
+	if (reconnecting) {
+		if (is_standard() || shadow_job_lease() == 0)
+			shadow_exit(SHADOW_EXIT_REQUEUE, "no reconnection for "
+			    "this job");
+		reconnect_job(addr);
+		return event_dispatch();
+	}
 	if (is_standard() && syscall_init() == -1) {
 		log_warn("job %s: cannot listen for system calls", sj.id);
 		shadow_exit(SHADOW_EXIT_REQUEUE, "no port for system calls");

@@ -78,6 +78,9 @@ void	shadow_watch_fd(int fd);
  * over (025, and the job goes back to idle).
  */
 long	shadow_job_lease(void);
+/* A new shadow (-reconnect) takes the SHADOW_RECONNECT of whichever
+ * starter presents the claim's capability (shadow_transfer.c). */
+void	shadow_await_reconnect(void);
 /*
  * shadow_orphaned: the schedd that started us has died (we have another
  * parent now).  A schedd that comes back adopts a running job's shadow

@@ -98,7 +98,8 @@ shadow_reconnect_1_svc(hello_x *arg, status_x *res, struct svc_req *req)
 	rpc_caller_ip(req, from, sizeof(from));
 	if (!greeted || arg->capability == NULL ||
 	    !shadow_capability_ok(arg->capability) ||
-	    arg->starter_pid != starter_pid || shadow_job_lease() == 0) {
+	    (arg->starter_pid != starter_pid && starter_pid != -1) ||
+	    shadow_job_lease() == 0) {
 		log_warnx("job %s: RECONNECT from %s refused: %s", sj.id, from,
 		    !greeted ? "no HELLO yet" : shadow_job_lease() == 0 ?
 		    "the job has no lease" : "not our starter");
@@ -106,10 +107,18 @@ shadow_reconnect_1_svc(hello_x *arg, status_x *res, struct svc_req *req)
 		return TRUE;
 	}
 	trusted = req->rq_xprt;
+	starter_pid = arg->starter_pid;
 	shadow_watch_fd(trusted->xp_fd);
 	shadow_reconnected(from);
 	rpc_status_ok(res);
 	return TRUE;
+}
+
+void
+shadow_await_reconnect(void)
+{
+	greeted = 1;		/* the starter said HELLO to our predecessor */
+	starter_pid = -1;	/* any that has the capability */
 }
 
 bool_t

@@ -1159,6 +1159,40 @@ startd_claim_alive_1_svc(char **arg, status_x *res, struct svc_req *req)
 }
 
 bool_t
+startd_reconnect_job_1_svc(reconnect_x *arg, status_x *res,
+    struct svc_req *req)
+{
+	struct claim *c = claim_by_capability(arg->capability);
+	const char *a = arg->shadow_addr;
+	char line[AD_X_MAX_NAME + 16];
+	size_t i, n;
+
+	memset(res, 0, sizeof(*res));
+	if (c == NULL || c->pid <= 0 || c->pipe_fd == -1 || c->msg != NULL) {
+		rpc_status(res, ENOENT, "no starter of that claim here");
+		return TRUE;
+	}
+	/* "<ip:port>", nothing else: it goes down a pipe as a line. */
+	n = strlen(a);
+	for (i = 1; i + 1 < n && (isdigit((unsigned char)a[i]) ||
+	    a[i] == '.' || a[i] == ':'); i++)
+		;
+	if (n < 3 || a[0] != '<' || a[n - 1] != '>' || i != n - 1) {
+		rpc_status(res, EINVAL, "bad shadow address");
+		return TRUE;
+	}
+	n = (size_t)snprintf(line, sizeof(line), "SHADOW %s\n", a);
+	if (write(c->pipe_fd, line, n) != (ssize_t)n) {
+		rpc_status(res, EIO, "cannot tell the starter");
+		return TRUE;
+	}
+	log_info("job %s has a new shadow at %s; its starter (pid %d) is told",
+	    c->job_id, a, (int)c->pid);
+	rpc_status(res, 0, "starter of job %s told", c->job_id);
+	return TRUE;
+}
+
+bool_t
 startd_release_claim_1_svc(char **arg, status_x *res, struct svc_req *req)
 {
 	struct claim *c = claim_by_capability(*arg);

@@ -112,6 +112,7 @@ static struct starter_job job = {
 };
 static long	tick_timer;
 static int	startd_gone;
+static int	read_startd(int fd);
 
 static void __attribute__((noreturn))
 starter_exit(int status)
@@ -168,12 +169,20 @@ shadow_back(void)
 	return 0;
 }
 
-/* Wait for the shadow, a second at a time, until shadow_back. */
+/* Wait for the shadow, a second at a time, until shadow_back; the
+ * startd may name a new one meanwhile. */
 static void
 await_shadow(void)
 {
-	while (!shadow_back())
-		sleep(1);
+	struct pollfd p = { STDIN_FILENO, POLLIN, 0 };
+
+	while (!shadow_back()) {
+		if (!startd_gone && poll(&p, 1, 1000) == 1 &&
+		    !read_startd(STDIN_FILENO))
+			startd_gone = 1;
+		else if (startd_gone)
+			sleep(1);
+	}
 }
 
 /*
@@ -422,15 +431,45 @@ on_continue(int signo)
 		starter_lost();
 }
 
+/*
+ * What the startd says on our standard input after the claim: lines
+ * "SHADOW <ip:port>" (the job has a new shadow, STARTD_RECONNECT_JOB).
+ * 1 while the startd is there, 0 at end of file (its death).
+ */
+static int
+read_startd(int fd)
+{
+	static char line[256];
+	static size_t len;
+	char buf[256], *nl;
+	ssize_t n;
+	size_t i;
+
+	n = read(fd, buf, sizeof(buf));
+	if (n == -1)
+		return errno == EINTR || errno == EAGAIN;
+	if (n == 0)
+		return 0;
+	for (i = 0; i < (size_t)n; i++) {
+		if (len < sizeof(line) - 1)
+			line[len++] = buf[i];
+		if (buf[i] != '\n')
+			continue;
+		line[len] = '\0';
+		if ((nl = strchr(line, '\n')) != NULL)
+			*nl = '\0';
+		if (strncmp(line, "SHADOW <", 8) == 0)
+			shadow_redirect(line + 7);
+		len = 0;
+	}
+	return 1;
+}
+
 /* The startd's end of our standard input: end of file is its death. */
 static void
 on_startd(int fd, short revents, void *arg)
 {
-	char junk[256];
-	ssize_t n;
-
-	n = read(fd, junk, sizeof(junk));
-	if (n > 0 || (n == -1 && (errno == EINTR || errno == EAGAIN)))
+	if (read_startd(fd))
 		return;
 	event_fd_del(fd);
 	startd_gone = 1;

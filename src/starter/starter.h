@@ -193,6 +193,9 @@ void	shadow_set_lease(long seconds, const char *capability,
 int	shadow_is_disconnected(void);
 int	shadow_reconnect(void);
 double	shadow_lease_left(void);
+/* The job has a new shadow at ADDR (the startd says so): reconnect
+ * there, within the lease. */
+void	shadow_redirect(const char *addr);
 /* Ship new bytes of FD from *SENT on, at most MAX; 0 or -1. */
 int	shadow_ship(int which, int fd, long long *sent, long long max,
 	    int *more);

@@ -8,7 +8,9 @@
  * has a lease (JobLeaseDuration): then the starter is only
  * disconnected, the job runs on, and the starter tries to come back on
  * a new connection (SHADOW_RECONNECT) until the lease, counted from the
- * last answered call, is over.  Files move in
+ * last answered call, is over.  A shadow that refuses connections is
+ * no reason to give up early: the schedd may start a new one, which the
+ * startd names to us (shadow_redirect).  Files move in
  * SHADOW_CHUNK pieces, straight between the socket and the disk, so a
  * large executable or output never sits whole in memory.
  */
@@ -35,6 +37,7 @@ static int	 disconnected;	/* ... but the job's lease lets it run on */
 static long	 lease;		/* seconds; 0: none */
 static double	 last_ok;	/* monotime of the last answered call */
 static char	*lease_capability, *lease_host;
+static int	 refused;	/* said once: the shadow's port refuses us */
 
 int
 shadow_is_lost(void)
@@ -131,12 +134,13 @@ shadow_reconnect(void)
 		return disconnected ? -1 : 0;
 	cl = rpc_connect(shadow_addr, PROG_SHADOW, 1, (int)(timeout > 0 &&
 	    timeout < 5 ? timeout : 5), err, sizeof(err));
-	if (cl == NULL && errno == ECONNREFUSED) {
-		/* Its host answers, nothing listens: the shadow is gone
-		 * (removed, held, crashed), and nobody will come back. */
-		log_warnx("the shadow at %s is gone: %s", shadow_addr, err);
-		lost = 1;
-		return -1;
+	if (cl == NULL && errno == ECONNREFUSED && !refused) {
+		/* Its host answers, nothing listens: the shadow died.  A
+		 * new one may come (shadow_redirect) while the lease
+		 * lasts; a removed or held job's claim is released. */
+		log_warnx("the shadow at %s is gone (%s); waiting for a new "
+		    "one", shadow_addr, err);
+		refused = 1;
 	}
 	if (cl == NULL)
 		return -1;
@@ -164,6 +168,24 @@ shadow_reconnect(void)
 	last_ok = monotime();
 	log_info("reconnected to the shadow at %s", shadow_addr);
 	return 0;
+}
+
+void
+shadow_redirect(const char *addr)
+{
+	if (lease == 0 || lost) {
+		log_warnx("told of a new shadow at %s, but the job has no "
+		    "lease left here", addr);
+		return;
+	}
+	log_info("the job has a new shadow at %s", addr);
+	snprintf(shadow_addr, sizeof(shadow_addr), "%s", addr);
+	refused = 0;
+	if (!disconnected) {
+		rpc_close(shadow);
+		shadow = NULL;
+		disconnected = 1;
+	}
 }
 
 int

@@ -8,13 +8,17 @@
 # for a relinked standard job writing its output through its shadow
 # (remote I/O in flight when the link goes): its call waits, and the job
 # goes on once the link is back, output identical to a native run's.
+# The submitting host crashing (its schedd and the job's shadow killed)
+# while exec1 is cut off: the restarted schedd starts a new shadow,
+# which the starter reconnects to once the link is back; the job is
+# never started again.
 # A second
 # job, with a lease of 10 seconds, is cut off for longer than that: its
 # starter kills it when the lease is over, the shadow gives up (025) and
 # the job runs again on exec2, which starts it only after exec1's
 # starter stopped it (both hosts' logs); its output is whole.
 #
-# checks: 20
+# checks: 25
 set -u
 . "$(dirname "$0")/../lib/netpool.sh"
 
@@ -33,7 +37,11 @@ CHECKS=("the schedd listens" "two machines advertise"
     "a standard job with a lease writes its output through its shadow on exec1"
     "cut off, its shadow writes 022" "healed, 024"
     "the standard job completes, started once"
-    "its output is identical to a native run's")
+    "its output is identical to a native run's"
+    "the submitting host crashed: its schedd is back, a new shadow reconnects"
+    "... and the job is not started again meanwhile"
+    "healed, the starter reconnects to the new shadow (024)"
+    "the job completes, started once" "its output is whole, one 005")
 if ! netpool_usable; then
 	for c in "${CHECKS[@]}"; do skip "$c" "$NETPOOL_WHY"; done
 	exit 0
@@ -154,3 +162,50 @@ s_done() {
 }
 check "the standard job completes, started once" s_done
 check "its output is identical to a native run's" cmp -s s.want s.out
+
+# --- the submitting host crashes under a job with a lease -----------------
+# Its schedd and the job's shadow are killed while the link to exec1 is
+# down: exec1's starter runs on under the lease.  The restarted schedd
+# starts a new shadow that asks exec1's startd to send the starter to
+# it; once the link is back the starter reconnects, and the job goes on
+# where it was, never started again (exec2 would have taken it).
+cat >c.sub <<'EOF'
+universe           = vanilla
+executable         = count.sh
+arguments          = 12
+output             = c.out
+log                = c.log
+job_lease_duration = 40
+queue
+EOF
+K=$(submit c.sub)
+wait_for 60 grep -qx "line 2" c.out
+shadow_pid=$(attr "$K.0" ShadowPid)
+schedd_pid=$(sed -n 's/.*started SCHEDD (.*), pid \([0-9]*\)$/\1/p' "$POOL/cm/log/MasterLog" | tail -1)
+spid=$(sed -n "s/^[0-9/]* [0-9:.]* \[\([0-9]*\)\] job $K.0 started.*/\1/p" "$POOL/exec1/log/StarterLog" | head -1)
+netpool_cut exec1
+wait_for 30 grep -q "\[$spid\] .*runs on under its lease" "$POOL/exec1/log/StarterLog"
+kill -KILL "$shadow_pid" "$schedd_pid" 2>/dev/null
+back() {
+	grep -q "job $K.0: its shadow died; a new one (pid [0-9]*) reconnects" \
+	    "$POOL/cm/log/SchedLog" &&
+	    [ "$(grep -c 'condor_schedd starting' "$POOL/cm/log/SchedLog")" -ge 2 ]
+}
+check "the submitting host crashed: its schedd is back, a new shadow reconnects" wait_for 60 back
+sleep 6
+not_again() {
+	! grep -q "job $K.0 started" "$POOL/exec2/log/StarterLog" &&
+	    [ "$(grep -c "job $K.0 started" "$POOL/exec1/log/StarterLog")" = 1 ]
+}
+check "... and the job is not started again meanwhile" not_again
+netpool_heal exec1
+check "healed, the starter reconnects to the new shadow (024)" \
+	wait_for 60 grep -q "^024 " c.log
+k_done() {
+	wait_for 120 in_history "$K.0" && [ "$(grep -c '^001 ' c.log)" = 1 ] &&
+	    [ "$(grep -c "job $K.0 started" "$POOL/exec1/log/StarterLog")" = 1 ] &&
+	    ! grep -q "job $K.0 started" "$POOL/exec2/log/StarterLog"
+}
+check "the job completes, started once" k_done
+whole() { [ "$(cat c.out)" = "$(want 12)" ] && [ "$(grep -c '^005 ' c.log)" = 1 ]; }
+check "its output is whole, one 005" whole
