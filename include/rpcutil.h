@@ -64,6 +64,14 @@ int	 rpc_listen_tcp(const char *bindaddr, int port,
 	    struct sockaddr_in *bound);
 int	 rpc_listen_unix(const char *path);
 /*
+ * rpc_keepalive: TCP keepalive on a daemon's command port, which the
+ * connections it accepts inherit, so that a client whose host vanished
+ * (a half-open connection) is noticed within about two minutes and its
+ * descriptor freed.  Not for a shadow's ports, whose peers' silence the
+ * job's lease judges.
+ */
+void	 rpc_keepalive(int fd);
+/*
  * rpc_listen_udp: a non-blocking datagram socket on BINDADDR:PORT whose
  * receive buffer holds BUFSIZE bytes (0: the system's default), for
  * one-way requests; rpc_serve_udp serves PROG on it (with the same

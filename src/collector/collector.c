@@ -452,6 +452,7 @@ collector_init(int argc, char **argv)
 		    ntohs(want.sin_port));
 		return -1;
 	}
+	rpc_keepalive(fd);
 	if (rpc_serve(fd, PROG_COLLECTOR, 1, collector_dispatch) == NULL)
 		return -1;
 	/* Updates as datagrams, on the same port number. */

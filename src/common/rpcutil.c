@@ -149,6 +149,20 @@ rpc_listen_tcp(const char *bindaddr, int port, struct sockaddr_in *bound)
 	return fd;
 }
 
+void
+rpc_keepalive(int fd)
+{
+	int on = 1, idle = 60, intvl = 10, cnt = 6;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof(on)) == -1 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle,
+	    sizeof(idle)) == -1 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl,
+	    sizeof(intvl)) == -1 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt)) == -1)
+		log_warn("cannot set TCP keepalive");
+}
+
 int
 rpc_listen_udp(const char *bindaddr, int port, int bufsize)
 {

@@ -198,6 +198,7 @@ master_init(int argc, char **argv)
 		log_warn("cannot listen");
 		return -1;
 	}
+	rpc_keepalive(fd);
 	if (rpc_serve(fd, PROG_MASTER, 1, master_prog_1) == NULL)
 		return -1;
 	/* Local administrators are known by their uid here. */

@@ -257,6 +257,7 @@ negotiator_init(int argc, char **argv)
 		    param_int("NEGOTIATOR_PORT", 0));
 		return -1;
 	}
+	rpc_keepalive(fd);
 	if (rpc_serve(fd, PROG_NEGOTIATOR, 1, negotiator_prog_1) == NULL)
 		return -1;
 	addr_advertised(&bound, host_name(), negotiator_addr);

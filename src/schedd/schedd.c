@@ -526,6 +526,7 @@ schedd_init(int argc, char **argv)
 		    param_int("SCHEDD_PORT", 0));
 		return -1;
 	}
+	rpc_keepalive(tfd);
 	addr_format(&bound, schedd_addr);
 	submit_init();
 	if (queue_open(err, sizeof(err)) == -1) {

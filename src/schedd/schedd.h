@@ -261,8 +261,10 @@ void	 queue_adopted_ended(int cluster, int proc);
 /*
  * A job whose shadow died with an earlier schedd or without a word:
  * shadow_fence_kept starts a fence (condor_shadow -fence) from the claim
- * kept in SPOOL, 1 if it did; shadow_claims_sweep removes the kept
- * claims of jobs with no shadow or fence.
+ * kept in SPOOL, 1 if it did; shadow_claims_sweep (at start-up)
+ * fences again an idle job whose claim is still kept (the last
+ * schedd's fence) and removes the kept claims of jobs with no shadow or
+ * fence.
  */
 int	 shadow_fence_kept(int cluster, int proc);
 /* A vanilla job with a lease: a new shadow reconnecting to its starter

@@ -413,12 +413,16 @@ shadow_reconnect_kept(int cluster, int proc)
 	return pid;
 }
 
-/* Records of claims whose job has no shadow or fence (any more). */
+/*
+ * Records of claims whose job has no shadow or fence (any more) go; an
+ * idle job's is the last schedd's fence, which this one takes up.
+ */
 void
 shadow_claims_sweep(void)
 {
 	char *dir = claim_path(-1, 0);
 	struct dirent *e;
+	struct job j;
 	int cluster, proc, n;
 	DIR *d;
 
@@ -429,6 +433,10 @@ shadow_claims_sweep(void)
 	while ((e = readdir(d)) != NULL) {
 		if (sscanf(e->d_name, "%d.%d%n", &cluster, &proc, &n) != 2 ||
 		    e->d_name[n] != '\0' || shadow_job_busy(cluster, proc))
+			continue;
+		if (job_find(cluster, proc, &j) == 0 &&
+		    job_status(&j) == JOB_IDLE &&
+		    shadow_fence_kept(cluster, proc))
 			continue;
 		claim_forget(cluster, proc);
 	}
@@ -471,7 +479,10 @@ shadow_reaped(pid_t pid, int status)
 		log_info("job %d.%d: fence %d over; the job may run again",
 		    s.cluster, s.proc, (int)pid);
 		forget_claim(&s);
-		claim_forget(s.cluster, s.proc);
+		/* (One killed by our shutdown leaves the record to the
+		 * next schedd.) */
+		if (!WIFSIGNALED(status))
+			claim_forget(s.cluster, s.proc);
 		return 1;
 	}
 	if (!s.stopping && !shadow_status_known(status) && !s.reconnect &&
@@ -710,14 +721,18 @@ shadow_shutdown(double wait)
 	pid_t pid;
 	int status;
 
-	if (nshadows == 0)
+	/* Fences go on (they end when they see us gone); the next
+	 * schedd fences their jobs again from the kept claims. */
+	if (shadow_count() == 0)
 		return;
-	log_info("stopping %zu shadow(s)", nshadows);
+	log_info("stopping %d shadow(s)", shadow_count());
 	for (i = 0; i < nshadows; i++) {
+		if (shadows[i].fence)
+			continue;
 		kill(shadows[i].pid, SIGTERM);
 		shadows[i].stopping = 1;
 	}
-	while (nshadows > 0 && monotime() < deadline) {
+	while (shadow_count() > 0 && monotime() < deadline) {
 		pid = waitpid(-1, &status, WNOHANG);
 		if (pid > 0) {
 			shadow_reaped(pid, status);
@@ -727,7 +742,7 @@ shadow_shutdown(double wait)
 			break;
 		nanosleep(&ts, NULL);
 	}
-	if (nshadows > 0)
-		log_warnx("%zu shadow(s) still running; the next schedd "
-		    "will stop them", nshadows);
+	if (shadow_count() > 0)
+		log_warnx("%d shadow(s) still running; the next schedd "
+		    "will stop them", shadow_count());
 }

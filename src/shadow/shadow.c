@@ -386,9 +386,25 @@ starter_lost(const char *why)
 	shadow_outcome(&o);
 }
 
+static int	fence(long seconds);
+
+/*
+ * The job cannot go on (its calls have nowhere to go).  Under a lease
+ * its starter may not hear of it (the link may be down too): the job
+ * goes back to the queue only once the startd says the starter is gone,
+ * or the lease is over, so that it never runs twice.
+ */
 void
 shadow_syscalls_lost(void)
 {
+	long lease = shadow_job_lease();
+
+	if (finished)
+		return;
+	if (lease > 0 && sj.claimed) {
+		(void)fence(lease + 2 * timeout_param("RPC_TIMEOUT", 20) + 5);
+		sj.claimed = 0;
+	}
 	starter_lost("its system-call service died; the job goes back to "
 	    "the queue");
 }
@@ -1034,8 +1050,8 @@ fence(long seconds)
 	char err[512];
 	int alive;
 
-	log_info("job %s: its shadow died; stopping its starter (claim at "
-	    "%s) before it runs again", sj.id, sj.startd_addr);
+	log_info("job %s: stopping its starter (claim at %s) before it runs "
+	    "again", sj.id, sj.startd_addr);
 	memcpy(sj.capability, claim_id, sizeof(claim_id));
 	if (claim_call(STARTD_RELEASE_CLAIM, 5, &res, err, sizeof(err)) == 0)
 		xdr_free((xdrproc_t)xdr_status_x, (char *)&res);

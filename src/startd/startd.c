@@ -718,6 +718,7 @@ startd_init(int argc, char **argv)
 		    param_int("STARTD_PORT", 0));
 		return -1;
 	}
+	rpc_keepalive(fd);
 	if (rpc_serve(fd, PROG_STARTD, 1, startd_dispatch) == NULL)
 		return -1;
 	addr_advertised(&bound, startd_host_name(), startd_addr);
