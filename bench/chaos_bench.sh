@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/chaos_bench.sh: the long chaos run (tests/chaos/chaos.sh): 200
 # jobs on a central manager and four execute hosts, 300 SIGKILLs and 20
-# partitions over seven minutes.  Its table becomes the rows; a check
+# partitions over six minutes.  Its table becomes the rows; a check
 # that failed is a row too.  Goal: 0 lost, 0 twice, the whole run under
 # 10 minutes.
 set -u

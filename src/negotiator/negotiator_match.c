@@ -16,8 +16,9 @@
  * offered again, or the next cycle would give it to a second job.  A
  * startd too old to count claims is waited for as before: until it has
  * advertised in a later second than the match.  A match whose claim
- * never comes (its shadow failed) frees the machine after
- * MATCH_CLAIM_WAIT seconds.  A partitionable slot given N jobs in one
+ * never comes (its shadow failed) frees the machine once its startd has
+ * advertised MATCH_CLAIM_GRACE seconds after the match without it, and
+ * after MATCH_CLAIM_WAIT seconds in any case.  A partitionable slot given N jobs in one
  * cycle waits until its NumClaims has moved by N.
  */
 #include <errno.h>
@@ -70,6 +71,7 @@ static size_t			 nrecent, caprecent;
  * safeguard against clocks that disagree (seconds). */
 #define RECENT_MATCH_MAX	600
 #define MATCH_CLAIM_WAIT	30	/* seconds a match waits for its claim */
+#define MATCH_CLAIM_GRACE	5	/* ... when its startd speaks meanwhile */
 
 struct cycle_ctx {
 	int	cycle;
@@ -180,6 +182,13 @@ recent_settled(const struct recent_match *r, const struct ad *ad, time_t now)
 	if (r->claims >= 0 && claims >= 0) {
 		if (claims > r->claims ||
 		    ad_int_or(ad, "DaemonStartTime", -1) != r->started)
+			return 1;
+		/* A startd that has spoken MATCH_CLAIM_GRACE seconds after
+		 * the match without the claim will not see it (the shadow
+		 * failed, the claim was refused): the machine is free
+		 * again; a refused claim costs a match, never a double
+		 * booking (the startd counts what is free). */
+		if (heard_from(ad) >= (long long)r->when + MATCH_CLAIM_GRACE)
 			return 1;
 		return now - r->when >= MATCH_CLAIM_WAIT;
 	}

@@ -1865,10 +1865,11 @@ spool_cleanup(void)
 static void
 recover(void)
 {
-	struct job_id *finish = NULL;
+	struct job_id *finish = NULL, *ended = NULL;
 	const struct qlog_entry *e;
 	struct job j;
 	size_t nfinish = 0, cap = 0, i, requeued = 0, empty = 0, adopted = 0;
+	size_t nended = 0, capended = 0;
 	int *clusters, *procs, *found, ok, st;
 	time_t now = time(NULL);
 	long long pid;
@@ -1889,6 +1890,19 @@ recover(void)
 		}
 		if (pid > 0 && pid <= INT_MAX)
 			shadow_orphan(j.cluster, j.proc, (pid_t)pid);
+		/* Its shadow ended while no schedd heard it, its outcome
+		 * left in ShadowExitCode: taken below, as if adopted. */
+		if ((st == JOB_RUNNING || st == JOB_SUSPENDED) &&
+		    job_int(&j, "ShadowExitCode", -1) >= 0 &&
+		    !shadow_job_busy(j.cluster, j.proc)) {
+			if (nended == capended) {
+				capended = capended ? capended * 2 : 16;
+				ended = xreallocarray(ended, capended,
+				    sizeof(*ended));
+			}
+			ids_add(ended, &nended, &j);
+			continue;
+		}
 		/* Its shadow died with the last schedd: its starter may
 		 * run on (a lease).  A new shadow reconnects to it, or the
 		 * job does not run again before it stops. */
@@ -1937,6 +1951,12 @@ recover(void)
 		    adopted);
 	if (empty > 0)
 		log_info("%zu empty cluster(s) removed", empty);
+	for (i = 0; i < nended; i++) {
+		log_info("the shadow of job %d.%d ended while no schedd ran",
+		    ended[i].cluster, ended[i].proc);
+		queue_adopted_ended(ended[i].cluster, ended[i].proc);
+	}
+	free(ended);
 	shadow_claims_sweep();
 	if (nfinish > 0) {
 		clusters = xcalloc(nfinish, sizeof(int));

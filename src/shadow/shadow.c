@@ -1052,7 +1052,8 @@ fence(long seconds)
 
 	log_info("job %s: stopping its starter (claim at %s) before it runs "
 	    "again", sj.id, sj.startd_addr);
-	memcpy(sj.capability, claim_id, sizeof(claim_id));
+	if (sj.capability[0] == '\0')	/* -fence: make_capability was not run */
+		make_capability();
 	if (claim_call(STARTD_RELEASE_CLAIM, 5, &res, err, sizeof(err)) == 0)
 		xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
 	while (monotime() < deadline) {

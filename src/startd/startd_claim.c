@@ -582,11 +582,76 @@ claim_shutdown(void)
 	claim_vacate_all("the startd is shutting down");
 }
 
+/* Is PID a condor_starter? */
+static int
+is_starter(long pid)
+{
+	char path[64], *comm;
+	int r;
+
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	if ((comm = machine_read_file(path)) == NULL)
+		return 0;
+	r = strncmp(comm, "condor_starter", 14) == 0;
+	free(comm);
+	return r;
+}
+
+/*
+ * At start-up: starters of the startd before us (killed) still running
+ * their jobs.  They vacate them as soon as they see it gone; they are
+ * given VACATE_GRACE and a few seconds for that (a standard job's
+ * checkpoint), then killed, so that no job of theirs runs on beside
+ * what this startd is about to accept.
+ */
+static void
+claim_old_starters(void)
+{
+	const char *execute = param("EXECUTE");
+	double deadline = monotime() + (double)param_int("VACATE_GRACE", 10) +
+	    5.0;
+	struct timespec pause = { 0, 100 * 1000 * 1000 };
+	struct dirent *e;
+	long n, left;
+	char *end;
+	int killed = 0;
+	DIR *d;
+
+	if (execute == NULL)
+		return;
+	do {
+		if ((d = opendir(execute)) == NULL)
+			return;
+		left = 0;
+		while ((e = readdir(d)) != NULL) {
+			if (strncmp(e->d_name, "dir_", 4) != 0)
+				continue;
+			n = strtol(e->d_name + 4, &end, 10);
+			if (*end != '\0' || n <= 1 || !is_starter(n))
+				continue;
+			if (left++ == 0 && monotime() < deadline)
+				log_info("waiting for the starters of the "
+				    "startd before us to leave");
+			if (monotime() >= deadline && !killed) {
+				log_warnx("starter %ld of the startd before us "
+				    "is still there; killing it", n);
+				kill((pid_t)n, SIGKILL);
+			}
+		}
+		closedir(d);
+		if (monotime() >= deadline)
+			killed = 1;
+		if (left > 0)
+			nanosleep(&pause, NULL);
+	} while (left > 0 && monotime() < deadline + 5.0);
+}
+
 /*
  * The execute directory (EXECUTE/dir_PID) of starter PID, which died
  * before it removed it (killed); with PID 0, of every starter that is
- * no longer running (at start-up).  A pid that is running (reused, or a
- * starter of a startd before us) keeps its directory.
+ * no longer running (at start-up, after the starters of the startd
+ * before us are gone).  A pid that is running (reused) keeps its
+ * directory.
  */
 void
 claim_sweep_execute(pid_t pid)
@@ -598,6 +663,8 @@ claim_sweep_execute(pid_t pid)
 	char *end;
 	DIR *d;
 
+	if (pid == 0)
+		claim_old_starters();
 	if (execute == NULL || (d = opendir(execute)) == NULL)
 		return;
 	while ((e = readdir(d)) != NULL) {

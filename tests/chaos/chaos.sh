@@ -19,7 +19,7 @@
 #   CHAOS_KILLS    SIGKILLs to inject (default 300)
 #   CHAOS_CUTS     partitions to inject (default 20)
 #   CHAOS_HOSTS    execute hosts (default 4, three cores each)
-#   CHAOS_SECONDS  how long faults are injected (default 420)
+#   CHAOS_SECONDS  how long faults are injected (default 360)
 #   CHAOS_DRAIN    how long the jobs may take to finish afterwards
 #                  (default 300)
 #
@@ -34,7 +34,7 @@ JOBS=${CHAOS_JOBS:-200}
 KILLS=${CHAOS_KILLS:-300}
 CUTS=${CHAOS_CUTS:-20}
 HOSTS=${CHAOS_HOSTS:-4}
-INJECT=${CHAOS_SECONDS:-420}
+INJECT=${CHAOS_SECONDS:-360}
 DRAIN=${CHAOS_DRAIN:-300}
 LEASE=20
 RANDOM=$SEED
