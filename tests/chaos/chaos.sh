@@ -47,10 +47,7 @@ CHECKS=("the pool starts" "the jobs build" "every job completed (none lost)"
     "the faults were injected"
     "no process of the pool outlives its stopped masters"
     "no execute directory is left" "a new schedd reads the queue log back")
-if ! netpool_usable; then
-	for c in "${CHECKS[@]}"; do skip "$c" "$NETPOOL_WHY"; done
-	exit 0
-fi
+netpool_require "${CHECKS[@]}"
 
 netpool_init
 chmod 755 "$POOL"

@@ -6,7 +6,7 @@
 # COLLECTOR_HOST name the central manager's, the first host made.
 #
 #   . tests/lib/netpool.sh
-#   netpool_usable || { skip ...; exit 0; }   # root, iproute2, netns
+#   netpool_require "check name"...   # root, iproute2, netns: else SKIPs
 #   netpool_init                   # pool_init, the bridge, the subnet
 #   pool_config 'NAME = value'...  # as for pool.sh
 #   netpool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD"  # first: CM
@@ -73,6 +73,15 @@ netpool_usable() {
 		return 1
 	fi
 	return 0
+}
+
+# netpool_require CHECK...: when namespaces cannot be made here, say
+# SKIP for each named check, with the reason, and end the test.
+netpool_require() {
+	local c
+	netpool_usable && return 0
+	for c in "$@"; do skip "$c" "$NETPOOL_WHY"; done
+	exit 0
 }
 
 netpool_init() {

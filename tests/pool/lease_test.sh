@@ -42,10 +42,7 @@ CHECKS=("the schedd listens" "two machines advertise"
     "... and the job is not started again meanwhile"
     "healed, the starter reconnects to the new shadow (024)"
     "the job completes, started once" "its output is whole, one 005")
-if ! netpool_usable; then
-	for c in "${CHECKS[@]}"; do skip "$c" "$NETPOOL_WHY"; done
-	exit 0
-fi
+netpool_require "${CHECKS[@]}"
 
 netpool_init
 chmod 755 "$POOL"

@@ -22,10 +22,7 @@ CHECKS=("the schedd listens" "four machines advertise"
     "its output is identical to the native run's"
     "a host cut off at the switch hears nothing" "healed, it is heard again"
     "a failed netpool test leaves no namespace behind")
-if ! netpool_usable; then
-	for c in "${CHECKS[@]}"; do skip "$c" "$NETPOOL_WHY"; done
-	exit 0
-fi
+netpool_require "${CHECKS[@]}"
 
 netpool_init
 chmod 755 "$POOL"

@@ -26,10 +26,7 @@ CHECKS=("the schedd listens" "two machines advertise"
     "the job runs on meanwhile, its shadow never disconnected"
     "healed, exec1 advertises again by itself, still claimed"
     "the job completes, started once, its output whole")
-if ! netpool_usable; then
-	for c in "${CHECKS[@]}"; do skip "$c" "$NETPOOL_WHY"; done
-	exit 0
-fi
+netpool_require "${CHECKS[@]}"
 
 netpool_init
 chmod 755 "$POOL"
