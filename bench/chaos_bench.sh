@@ -16,6 +16,8 @@ sed -n 's/^TABLE \(.*\)|\(.*\)/chaos: \1|\2|/p' "$out" | sed \
     -e 's/^\(chaos: run twice concurrently|[0-9]*\)|$/\1|0/' \
     -e 's/^\(chaos: completed twice|[0-9]*\)|$/\1|0/'
 echo "chaos: the whole run (setup, faults, drain, checks)|$((t1 - t0)) s|< 600 s"
+grep -q '^TABLE ' "$out" ||
+    echo "chaos: no table|$(grep -v '^PASS ' "$out" | tail -n 1 | cut -c1-150)|-"
 grep '^FAIL ' "$out" | sed 's/^FAIL \(.*\)/chaos check failed|\1|-/' | cut -c1-200
 grep '^SKIP ' "$out" | head -1 | sed 's/^SKIP \(.*\)/chaos skipped|\1|-/'
 grep -q '^chaos seed .* failed' "$out" && grep '^chaos seed .* failed' "$out" >&2

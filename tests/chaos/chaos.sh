@@ -335,7 +335,9 @@ fi
 pool_stop_host cm
 stop_helpers
 
-python3 "$TOP/tests/chaos/chaos_check.py" "$POOL" "$W" >"$W/check.out"
+python3 "$TOP/tests/chaos/chaos_check.py" "$POOL" "$W" >"$W/check.out" 2>&1
+rc=$?
+[ "$rc" -gt 1 ] && fail "the checks ran" "chaos_check.py exited $rc: $(tail -n 3 "$W/check.out" | tr '\n' ' ')"
 grep -v '^TABLE ' "$W/check.out"
 grep '^TABLE ' "$W/check.out"
 grep -q '^FAIL ' "$W/check.out" && POOL_FAILS=$((POOL_FAILS + 1))

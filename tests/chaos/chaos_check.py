@@ -115,6 +115,8 @@ for path in glob.glob(os.path.join(work, 'out', '*.err')):
 for l in lines(os.path.join(work, 'watch.txt')):
     seen = collections.defaultdict(set)
     for d in l.split()[1:]:
+        if d.count(':') != 1:
+            continue        # a line cut short
         host, n = d.split(':')
         jid = dir_job.get((host, n))
         if jid:
