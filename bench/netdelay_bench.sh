@@ -8,7 +8,9 @@
 # completion in the history; the median of 3), and a relinked standard
 # job's remote I/O (bench/remote_io_job.c: NETDELAY_MIB MiB written and
 # read back in 1 MiB calls, then 1-byte preads, all served by its
-# shadow across the switch).  The same on loopback (tests/lib/pool.sh,
+# shadow across the switch), its calls cut into the default 64 KiB
+# pieces (REMOTE_IO_CHUNK) and, on loopback and at 10 ms, into 1 MiB
+# ones on a second execute host.  The same on loopback (tests/lib/pool.sh,
 # no switch) comes first, for comparison.  Needs root and ethtool: else
 # one row saying why.
 #
@@ -49,9 +51,11 @@ pool_config 'START : TRUE' 'SUSPEND : FALSE' 'PREEMPTION_ENABLED = FALSE' \
 	'RPC_TIMEOUT = 30'
 host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD"
 host exec1 "MASTER, STARTD"
+# exec2 moves 1 MiB a remote call instead of 64 KiB (REMOTE_IO_CHUNK).
+host exec2 "MASTER, STARTD" 'REMOTE_IO_CHUNK = 1048576'
 pool_start
 if ! wait_for 60 test -S "$POOL/cm/spool/.schedd_socket" ||
-    ! pool_wait_machines 1 60; then
+    ! pool_wait_machines 2 60; then
 	echo "netdelay_bench: the pool did not come up" >&2
 	exit 1
 fi
@@ -75,24 +79,25 @@ EOS
 	awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f\n", b - a }'
 }
 
-# remote_io: the figures of one standard job, "WRITE READ PREAD" (MiB/s,
-# MiB/s, ms a call).
+# remote_io HOST: the figures of one standard job on HOST, "WRITE READ
+# PREAD" (MiB/s, MiB/s, ms a call).
 remote_io() {
 	local C
 	rm -f out.txt err.txt
 	cat >io.sub <<EOS
-universe   = standard
-executable = $W/remote_io_job
-arguments  = $MIB $CALLS
-output     = out.txt
-error      = err.txt
+universe     = standard
+executable   = $W/remote_io_job
+arguments    = $MIB $CALLS
+output       = out.txt
+error        = err.txt
+requirements = Name == "$1"
 queue
 EOS
 	C=$(on cm condor_submit io.sub 2>&1 | sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p')
 	[ -n "$C" ] && wait_for 600 in_history "$C" || return 1
 	awk '$1 == "write_gibs" { w = $2 * 1024 } $1 == "read_gibs" { r = $2 * 1024 }
 	    $1 == "pread_us" { p = $2 / 1000 }
-	    END { if (w > 0) printf "%.0f %.0f %.2f\n", w, r, p }' out.txt
+	    END { if (w > 0) printf "%.1f %.1f %.2f\n", w, r, p }' out.txt
 }
 
 for c in $CONDITIONS; do
@@ -101,13 +106,13 @@ for c in $CONDITIONS; do
 	else
 		d=${c%:*} l=${c#*:}
 		netpool_impair_clear
-		netpool_impair cm exec1 "$d" "$l"
-		netpool_impair exec1 cm "$d" "$l"
+		netpool_impair cm "*" "$d" "$l"
+		netpool_impair "*" cm "$d" "$l"
 		what="${d} ms each way, ${l} % loss"
 		sleep 0.3	# (the switch reads its rules every 0.1 s)
 	fi
 	t=$(for i in 1 2 3; do turnaround; done | median)
-	io=$(remote_io)
+	io=$(remote_io exec1)
 	echo "trivial job turnaround, $what|${t:-failed} s|-"
 	if [ -n "$io" ]; then
 		set -- $io
@@ -115,5 +120,10 @@ for c in $CONDITIONS; do
 		echo "remote 1-byte pread round trip, $what|$3 ms|-"
 	else
 		echo "remote I/O, $what|failed: $(tail -n 1 err.txt 2>/dev/null)|-"
+	fi
+	case "$c" in loopback | 10:0) ;; *) continue ;; esac
+	if io=$(remote_io exec2) && [ -n "$io" ]; then
+		set -- $io
+		echo "remote I/O, 1 MiB a remote call (REMOTE_IO_CHUNK), $what|write $1 MiB/s, read $2 MiB/s|-"
 	fi
 done
