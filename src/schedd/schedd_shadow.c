@@ -492,7 +492,10 @@ shadow_reaped(pid_t pid, int status)
 		queue_job_reshadowed(s.cluster, s.proc, npid);
 		return 1;
 	}
-	if (s.stopping || shadow_status_known(status) ||
+	/* A new shadow that gave up before its starter came back (107)
+	 * leaves that starter perhaps running the job too. */
+	if (s.stopping || (shadow_status_known(status) && !(s.reconnect &&
+	    WEXITSTATUS(status) == SHADOW_EXIT_REQUEUE)) ||
 	    fence_spawn(s.cluster, s.proc, s.startd_addr, s.claim_id) == -1)
 		claim_forget(s.cluster, s.proc);
 	forget_claim(&s);

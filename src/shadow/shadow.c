@@ -1077,7 +1077,7 @@ main(int argc, char **argv)
 	char addr[ADDR_STRLEN], err[512], *end;
 	const char *logpath;
 	long c, p, fencing = 0;
-	int gone, reconnecting = 0;
+	int gone, reconnecting = 0, tries;
 
 	shadow_parent = getppid();
 	take_claim_id();
@@ -1138,8 +1138,16 @@ main(int argc, char **argv)
 	log_info("job %s: shadow starting (pid %d) for %s at %s", sj.id,
 	    (int)getpid(), sj.machine, sj.startd_addr);
 
-	if ((sj.ad = schedd_get_job(sj.cluster, sj.proc, &gone, err,
-	    sizeof(err))) == NULL) {
+	/* A new shadow for a running job may be started by a schedd still
+	 * starting (its recovery): it is given time to listen. */
+	sj.ad = schedd_get_job(sj.cluster, sj.proc, &gone, err, sizeof(err));
+	for (tries = 0; sj.ad == NULL && !gone && reconnecting && tries < 30;
+	    tries++) {
+		sleep(1);
+		sj.ad = schedd_get_job(sj.cluster, sj.proc, &gone, err,
+		    sizeof(err));
+	}
+	if (sj.ad == NULL) {
 		log_warnx("job %s: %s", sj.id, err);
 		shadow_exit(gone ? SHADOW_EXIT_REMOVED : SHADOW_EXIT_REQUEUE,
 		    "no job ad");

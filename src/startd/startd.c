@@ -102,7 +102,9 @@
  *	HOSTALLOW_READ); STARTD_REQUEST_CLAIM; STARTD_VACATE and
  *	STARTD_VACATE_SLOT (one slot's job; the caller must be in
  *	HOSTALLOW_WRITE); STARTD_RELEASE_CLAIM and STARTD_CLAIM_ALIVE (a
- *	shadow asking whether its starter lives).  Also serves
+ *	shadow asking whether its starter lives); STARTD_RECONNECT_JOB (a
+ *	new shadow of a running job: its starter is told where, on its
+ *	standard input).  Also serves
  *	STARTD_NULL, STARTD_QUERY and STARTD_KBDD_ACTIVITY (condor_kbdd's
  *	reports, refused over TCP) to local callers on the Unix-domain
  *	socket $(LOG)/.startd_socket.  Sends its ad (ADTYPE_STARTD) to the

@@ -172,9 +172,14 @@ pool_start() {
 	done
 }
 
-# wait_for SECONDS COMMAND...: retry until the command succeeds.
+# wait_for SECONDS COMMAND...: retry until the command succeeds.  The
+# limit is at least WAIT_FOR_FLOOR (60) seconds: tests run side by side
+# on a loaded machine, where a step that takes a second alone may take
+# many, and every wait_for waits for something to become true (none
+# checks that something does not happen within a time).
 wait_for() {
 	local limit=$1 t0=$SECONDS
+	[ "$limit" -lt "${WAIT_FOR_FLOOR:-60}" ] && limit=${WAIT_FOR_FLOOR:-60}
 	shift
 	while ! "$@" >/dev/null 2>&1; do
 		[ $((SECONDS - t0)) -ge "$limit" ] && return 1

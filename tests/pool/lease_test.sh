@@ -165,14 +165,16 @@ check "its output is identical to a native run's" cmp -s s.want s.out
 # down: exec1's starter runs on under the lease.  The restarted schedd
 # starts a new shadow that asks exec1's startd to send the starter to
 # it; once the link is back the starter reconnects, and the job goes on
-# where it was, never started again (exec2 would have taken it).
+# where it was, never started again (exec2 would have taken it).  The
+# lease is long, so that however slowly a loaded machine goes through
+# these steps the link is back before it is over.
 cat >c.sub <<'EOF'
 universe           = vanilla
 executable         = count.sh
 arguments          = 12
 output             = c.out
 log                = c.log
-job_lease_duration = 40
+job_lease_duration = 180
 queue
 EOF
 K=$(submit c.sub)
