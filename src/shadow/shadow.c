@@ -225,6 +225,8 @@ claim_call(unsigned long proc, long timeout, status_x *res, char *err,
 	r = rpc_invoke(cl, proc, (xdrproc_t)xdr_wrapstring, &cap,
 	    (xdrproc_t)xdr_status_x, res, err, errlen);
 	rpc_close(cl);
+	if (r == -1)
+		errno = 0;	/* connected: not a refusal (startd_dead) */
 	return r;
 }
 
@@ -429,12 +431,35 @@ shadow_job_lease(void)
 }
 
 /*
+ * A startd whose address refuses connections (its host answers, nothing
+ * listens there) is dead: a restarted one listens elsewhere and knows
+ * none of its claims.  Its starters vacate their jobs the moment it
+ * dies, and its successor kills what is left; VACATE_GRACE and a margin
+ * after the first refusal, the claim's starter is gone.  SINCE keeps the
+ * first refusal of a run of them (0: none); 1 once the starter is surely
+ * gone.
+ */
+static int
+startd_dead(int refused, double *since)
+{
+	if (!refused) {
+		*since = 0;
+		return 0;
+	}
+	if (*since == 0)
+		*since = monotime();
+	return monotime() - *since >= (double)param_int("VACATE_GRACE", 10) +
+	    5.0;
+}
+
+/*
  * Does the startd still hold our claim with a starter running?  1 yes,
  * 0 no (the starter is gone for good), -1 no answer.
  */
 static int
 claim_alive(void)
 {
+	static double refused_since;
 	status_x res;
 	char err[512];
 	long t = timeout_param("RPC_TIMEOUT", 20);
@@ -442,7 +467,9 @@ claim_alive(void)
 
 	if (claim_call(STARTD_CLAIM_ALIVE, t < 5 ? t : 5, &res, err,
 	    sizeof(err)) == -1)
-		return -1;
+		return startd_dead(errno == ECONNREFUSED, &refused_since) ?
+		    0 : -1;
+	refused_since = 0;
 	r = res.code == 0;
 	xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
 	return r;
@@ -961,6 +988,7 @@ is_standard(void)
 static void
 reconnect_tick(void *arg)
 {
+	static double refused_since;
 	const char *addr = arg;
 	reconnect_x r;
 	status_x res;
@@ -971,6 +999,11 @@ reconnect_tick(void *arg)
 	if (finished || !disconnected)
 		return;
 	cl = rpc_connect(sj.startd_addr, PROG_STARTD, 1, 5, err, sizeof(err));
+	if (startd_dead(cl == NULL && errno == ECONNREFUSED, &refused_since)) {
+		sj.claimed = 0;
+		starter_lost("its startd is gone, and its starters with it");
+		return;
+	}
 	if (cl != NULL) {
 		r.capability = sj.capability;
 		r.shadow_addr = (char *)addr;
