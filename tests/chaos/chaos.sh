@@ -139,12 +139,13 @@ submit() {
 	for ((try = 0; try < 60; try++)); do
 		on cm timeout 60 condor_submit "$f" >>"$W/submit.out" 2>&1 && return 0
 		sleep 2
-		until n=$( { on cm condor_q -constraint "ChaosBatch == \"$b\"" -af ProcId &&
-		    on cm condor_history -constraint "ChaosBatch == \"$b\"" -af ProcId; } 2>/dev/null | wc -l) &&
-		    on cm condor_q -af ProcId >/dev/null 2>&1; do
+		# (One answer from both, or ask again: a schedd that was
+		# down for the first may be up for the second.)
+		until q=$(on cm condor_q -constraint "ChaosBatch == \"$b\"" -af ProcId 2>/dev/null) &&
+		    h=$(on cm condor_history -constraint "ChaosBatch == \"$b\"" -af ProcId 2>/dev/null); do
 			sleep 2
 		done
-		[ "$n" -gt 0 ] && return 0
+		[ -n "$q$h" ] && return 0
 	done
 	echo "batch $b never submitted" >>"$W/submit.out"
 	return 1
@@ -296,8 +297,8 @@ echo "faults over after $(( ($(now) - t0) / 1000000 ))s: $kills kills, $cuts par
 wait "$SUBMIT_PID" 2>/dev/null
 t1=$SECONDS
 while [ $((SECONDS - t1)) -lt "$DRAIN" ]; do
-	left=$(on cm condor_q -af ProcId 2>/dev/null | wc -l) &&
-	    on cm condor_q -af ProcId >/dev/null 2>&1 && [ "$left" = 0 ] && break
+	# An empty answer from a schedd that answered, not no answer.
+	left=$(on cm condor_q -af ProcId 2>/dev/null) && [ -z "$left" ] && break
 	sleep 2
 done
 echo "drained $((SECONDS - t1))s after the faults"
