@@ -25,9 +25,13 @@
 #define ULOG_UNSUSPENDED	11
 #define ULOG_HELD		12
 #define ULOG_RELEASED		13
+#define ULOG_POST_SCRIPT	16
 #define ULOG_DISCONNECTED	22
 #define ULOG_RECONNECTED	24
 #define ULOG_RECONNECT_FAILED	25
+
+/* The line naming a DAG node in a node job's 000 event and in 016. */
+#define ULOG_DAG_NODE		"    DAG Node: "
 
 /* CPU usage for the usage lines: seconds. */
 struct ulog_usage {
@@ -77,13 +81,23 @@ int	userlog_held(const char *path, int cluster, int proc,
 int	userlog_released(const char *path, int cluster, int proc,
 	    const char *reason);
 
+/*
+ * 016: a DAG node's POST script (of the node whose job was
+ * CLUSTER.PROC) ended: with return value CODE, or killed by signal CODE.
+ * condor_dagman writes it to the DAG's node log.
+ */
+int	userlog_post_script(const char *path, int cluster, int proc,
+	    int by_signal, int code, const char *node);
+
 /* One event read back from a log. */
 struct ulog_event {
 	int	event;
 	int	cluster, proc;
-	int	by_signal;	/* 005: terminated by a signal */
-	int	code;		/* 005: return value or signal */
+	int	by_signal;	/* 005, 016: terminated by a signal */
+	int	code;		/* 005, 016: return value or signal */
 	char	text[256];	/* the rest of the first line */
+	const char *dag_node;	/* "DAG Node: NAME": NAME, valid during
+				   the callback; NULL: none */
 };
 
 /*

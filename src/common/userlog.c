@@ -275,11 +275,48 @@ userlog_released(const char *path, int cluster, int proc,
 	    "Job was released.", reason, NULL);
 }
 
+int
+userlog_post_script(const char *path, int cluster, int proc, int by_signal,
+    int code, const char *node)
+{
+	struct buf b;
+	int rc;
+
+	buf_init(&b);
+	if (by_signal)
+		buf_printf(&b, "\t(0) Abnormal termination (signal %d)\n",
+		    code);
+	else
+		buf_printf(&b, "\t(1) Normal termination (return value %d)\n",
+		    code);
+	buf_printf(&b, "%s%s\n", ULOG_DAG_NODE, node);
+	rc = userlog_write(path, ULOG_POST_SCRIPT, cluster, proc,
+	    "POST Script terminated.", b.data);
+	buf_free(&b);
+	return rc;
+}
+
+/* The termination line of 005 and 016 in REST. */
+static void
+parse_termination(const char *rest, struct ulog_event *ev)
+{
+	const char *p;
+
+	if ((p = strstr(rest, "Normal termination (return value ")) != NULL)
+		ev->code = atoi(p + strlen("Normal termination "
+		    "(return value "));
+	else if ((p = strstr(rest, "Abnormal termination (signal ")) !=
+	    NULL) {
+		ev->by_signal = 1;
+		ev->code = atoi(p + strlen("Abnormal termination (signal "));
+	}
+}
+
 /* Parse one complete event held in TEXT (its lines, "..." excluded). */
 static int
 parse_event(char *text, struct ulog_event *ev)
 {
-	char *nl, *rest;
+	char *nl, *rest, *p;
 	int sub;
 
 	memset(ev, 0, sizeof(*ev));
@@ -295,19 +332,15 @@ parse_event(char *text, struct ulog_event *ev)
 	if (nl == NULL)
 		return 0;
 	rest = nl + 1;
-	if (ev->event == ULOG_TERMINATED) {
-		char *p;
-
-		if ((p = strstr(rest, "Normal termination (return value ")) !=
-		    NULL)
-			ev->code = atoi(p + strlen("Normal termination "
-			    "(return value "));
-		else if ((p = strstr(rest,
-		    "Abnormal termination (signal ")) != NULL) {
-			ev->by_signal = 1;
-			ev->code = atoi(p + strlen("Abnormal termination "
-			    "(signal "));
-		}
+	if (ev->event == ULOG_TERMINATED || ev->event == ULOG_POST_SCRIPT)
+		parse_termination(rest, ev);
+	/* "    DAG Node: NAME", on a line of its own (000 and 016). */
+	for (p = rest; p != NULL && *p != '\0'; p = nl) {
+		if ((nl = strchr(p, '\n')) != NULL)
+			*nl++ = '\0';
+		if (strncmp(p, ULOG_DAG_NODE, strlen(ULOG_DAG_NODE)) == 0 &&
+		    p[strlen(ULOG_DAG_NODE)] != '\0')
+			ev->dag_node = p + strlen(ULOG_DAG_NODE);
 	}
 	return 0;
 }
@@ -317,7 +350,9 @@ userlog_read(const char *path, long offset,
     void (*fn)(const struct ulog_event *, void *), void *arg)
 {
 	struct buf ev;
-	char line[4096];
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
 	long pos = offset, done = offset;
 	FILE *f;
 
@@ -328,11 +363,9 @@ userlog_read(const char *path, long offset,
 		return -1;
 	}
 	buf_init(&ev);
-	while (fgets(line, sizeof(line), f) != NULL) {
-		size_t len = strlen(line);
-
+	while ((len = getline(&line, &cap, f)) > 0) {
 		pos += (long)len;
-		if (len == 0 || line[len - 1] != '\n')
+		if (line[len - 1] != '\n')
 			break;	/* a line still being written */
 		if (strcmp(line, "...\n") == 0) {
 			struct ulog_event e;
@@ -344,8 +377,9 @@ userlog_read(const char *path, long offset,
 			continue;
 		}
 		if (ev.len < 65536)
-			buf_add(&ev, line, len);
+			buf_add(&ev, line, (size_t)len);
 	}
+	free(line);
 	buf_free(&ev);
 	fclose(f);
 	return done;
