@@ -39,6 +39,7 @@ enum format {
 	FMT_RUN,	/* -run: running jobs and where */
 	FMT_TOTALS,	/* -totals: the footer alone */
 	FMT_BATCH,	/* -batch: HTCondor's view, a line a batch */
+	FMT_DAG,	/* -dag: node jobs under their DAG job */
 };
 
 /* What the table needs of each job. */
@@ -52,6 +53,13 @@ static const char *const table_attrs[] = {
 
 static const char header[] =
     " ID      OWNER            SUBMITTED     CPU_USAGE ST PRI SIZE CMD";
+static const char *const dag_attrs[] = {
+	"ClusterId", "ProcId", "Owner", "QDate", "RemoteUserCpu", "JobStatus",
+	"UserPrio", "ImageSize", "Cmd", "Args", "DAGManJobId", "DAGNodeName",
+	NULL
+};
+static const char dag_header[] =
+    " ID      OWNER/NODENAME   SUBMITTED     CPU_USAGE ST PRI SIZE CMD";
 static const char *const hold_attrs[] = {
 	"ClusterId", "ProcId", "Owner", "EnteredCurrentStatus", "HoldReason",
 	"JobStatus", NULL
@@ -79,7 +87,7 @@ usage(FILE *fp)
 	    "usage: condor_q [-l | -json | -af[:jlhVr,tng] ATTR... | "
 	    "-format FMT ATTR... |\n"
 	    "                -analyze | -hold | -run | -totals | -batch | "
-	    "-nobatch]\n"
+	    "-nobatch | -dag]\n"
 	    "                [-global | -name "
 	    "HOST]\n"
 	    "                [-constraint EXPR] [OWNER | C | C.P]...\n"
@@ -94,6 +102,7 @@ usage(FILE *fp)
 	    "  -totals          the counts alone\n"
 	    "  -batch           a line a batch (HTCondor's view); -nobatch: "
 	    "one a job\n"
+	    "  -dag             node jobs under the DAG job that runs them\n"
 	    "  -json            every attribute, as a JSON array\n"
 	    "  -global          the queues of every schedd in the pool\n"
 	    "  -name HOST       the queue of HOST's schedd\n"
@@ -120,7 +129,7 @@ get_real(const struct ad *ad, const char *name, double dflt)
 }
 
 static void
-print_row(const struct ad *ad)
+print_row_as(const struct ad *ad, const char *who)
 {
 	char submitted[32], cpu[32], *owner, *cmd;
 	long long prio;
@@ -128,7 +137,7 @@ print_row(const struct ad *ad)
 
 	job_format_time(ad, "QDate", submitted, sizeof(submitted));
 	job_format_cpu(get_real(ad, "RemoteUserCpu", 0), cpu, sizeof(cpu));
-	owner = job_value_text(ad, "Owner");
+	owner = who != NULL ? xstrdup(who) : job_value_text(ad, "Owner");
 	cmd = job_command(ad);
 	prio = get_int(ad, "UserPrio", 0);
 	if (prio < -999 || prio > 999)
@@ -142,6 +151,66 @@ print_row(const struct ad *ad)
 	    prio, size, cmd);
 	free(owner);
 	free(cmd);
+}
+
+static void
+print_row(const struct ad *ad)
+{
+	print_row_as(ad, NULL);
+}
+
+/*
+ * -dag: a job, then the node jobs of the DAG it runs (DAGManJobId is its
+ * cluster) as " |-NODE", a sub-DAG's under it one step further in.
+ * Node jobs whose DAG job is not shown are shown on their own.
+ */
+static void
+print_dag_tree(struct ad **jobs, int n, int i, int depth,
+    unsigned char *shown)
+{
+	long long c = get_int(jobs[i], "ClusterId", 0);
+	char who[64], *node;
+	int k;
+
+	shown[i] = 1;
+	if (depth == 0)
+		print_row(jobs[i]);
+	else {
+		node = job_value_text(jobs[i], "DAGNodeName");
+		snprintf(who, sizeof(who), "%*s|-%s", depth - 1, "", node);
+		print_row_as(jobs[i], who);
+		free(node);
+	}
+	if (depth > 20)
+		return;
+	for (k = 0; k < n; k++)
+		if (!shown[k] && get_int(jobs[k], "DAGManJobId", -1) == c)
+			print_dag_tree(jobs, n, k, depth + 1, shown);
+}
+
+static void
+print_dags(struct ad **jobs, int n)
+{
+	unsigned char *shown = xcalloc((size_t)n + 1, 1);
+	int i, k;
+
+	for (i = 0; i < n; i++) {
+		long long d = get_int(jobs[i], "DAGManJobId", -1);
+
+		if (shown[i])
+			continue;
+		/* A node job whose DAG job is in the list comes under it. */
+		for (k = 0; k < n && d >= 0; k++)
+			if (get_int(jobs[k], "ClusterId", 0) == d)
+				break;
+		if (d >= 0 && k < n)
+			continue;
+		print_dag_tree(jobs, n, i, 0, shown);
+	}
+	for (i = 0; i < n; i++)
+		if (!shown[i])
+			print_dag_tree(jobs, n, i, 0, shown);
+	free(shown);
 }
 
 static void
@@ -560,6 +629,7 @@ show_schedd(const char *name, const char *addr, const char *constraint,
 	}
 	n = schedd_query(cl, constraint, 0, fmt == FMT_TABLE ||
 	    fmt == FMT_TOTALS ? table_attrs : fmt == FMT_BATCH ? batch_attrs :
+	    fmt == FMT_DAG ? dag_attrs :
 	    fmt == FMT_HOLD ? hold_attrs :
 	    fmt == FMT_RUN ? run_attrs : af, &jobs, err, sizeof(err));
 	rpc_close(cl);
@@ -573,14 +643,17 @@ show_schedd(const char *name, const char *addr, const char *constraint,
 	signal(SIGPIPE, SIG_DFL);
 	job_sort(jobs, (size_t)n);
 	if (global && (fmt == FMT_TABLE || fmt == FMT_HOLD || fmt == FMT_RUN ||
-	    fmt == FMT_TOTALS || fmt == FMT_BATCH))
+	    fmt == FMT_TOTALS || fmt == FMT_BATCH || fmt == FMT_DAG))
 		printf("\n-- Schedd: %s : %s\n", name, addr);
 	if (fmt == FMT_TABLE || fmt == FMT_HOLD || fmt == FMT_RUN ||
-	    fmt == FMT_BATCH)
+	    fmt == FMT_BATCH || fmt == FMT_DAG)
 		printf("%s\n", fmt == FMT_HOLD ? hold_header : fmt == FMT_RUN ?
-		    run_header : fmt == FMT_BATCH ? batch_header : header);
+		    run_header : fmt == FMT_BATCH ? batch_header :
+		    fmt == FMT_DAG ? dag_header : header);
 	if (fmt == FMT_BATCH)
 		print_batches(jobs, n);
+	if (fmt == FMT_DAG)
+		print_dags(jobs, n);
 	if (fmt == FMT_AF && !global)
 		jobfmt_header(pf, stdout);
 	for (i = 0; i < n; i++) {
@@ -608,10 +681,12 @@ show_schedd(const char *name, const char *addr, const char *constraint,
 			break;
 		case FMT_TOTALS:
 		case FMT_BATCH:
+		case FMT_DAG:
 			break;
 		}
 	}
-	if (fmt == FMT_TABLE || fmt == FMT_TOTALS || fmt == FMT_BATCH)
+	if (fmt == FMT_TABLE || fmt == FMT_TOTALS || fmt == FMT_BATCH ||
+	    fmt == FMT_DAG)
 		print_footer(jobs, n);
 	if (fmt == FMT_ANALYZE && n == 0)
 		printf("No job matches.\n");
@@ -688,6 +763,8 @@ main(int argc, char **argv)
 			fmt = FMT_BATCH;
 		else if (strcmp(a, "-nobatch") == 0)
 			fmt = FMT_TABLE;
+		else if (strcmp(a, "-dag") == 0)
+			fmt = FMT_DAG;
 		else if (job_select_arg(&sel, argc, argv, &i) == -1)
 			return 1;
 	}
