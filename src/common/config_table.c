@@ -311,6 +311,22 @@ const struct config_default config_defaults[] = {
 	    "hand a resuming standard job /dev/userfaultfd, so its memory "
 	    "comes back on demand", 0 },
 
+	/* DAGs (condor_dagman; a DAG's CONFIG file may set them). */
+	{ "DAGMAN_MAX_JOBS_SUBMITTED", "0",
+	    "node jobs a DAG keeps in the queue at once when "
+	    "condor_submit_dag -maxjobs gives none (0: no limit)", 0 },
+	{ "DAGMAN_MAX_JOBS_IDLE", "0",
+	    "node jobs of a DAG that may wait idle before it queues more, "
+	    "when -maxidle gives none (0: no limit)", 0 },
+	{ "DAGMAN_MAX_PRE_SCRIPTS", "0",
+	    "PRE scripts a DAG runs at once when -maxpre gives none "
+	    "(0: no limit)", 0 },
+	{ "DAGMAN_MAX_POST_SCRIPTS", "0",
+	    "POST scripts a DAG runs at once when -maxpost gives none "
+	    "(0: no limit)", 0 },
+	{ "DAGMAN_UPDATE_INTERVAL", "5",
+	    "seconds between updates of a DAG job's DAG_* attributes", 0 },
+
 	/* Mail. */
 	{ "MAIL", "/usr/sbin/sendmail",
 	    "program that mails job owners (sendmail-compatible; empty: none)",
