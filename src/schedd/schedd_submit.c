@@ -212,29 +212,40 @@ caller_identity(uid_t uid, struct pending *p, submit_res_x *res)
 static int
 check_cluster_ad(struct pending *p, submit_res_x *res)
 {
+	static const struct {
+		const char	*name;
+		long long	 number;
+	} universes[] = {
+		{ "standard", 1 }, { "vanilla", 5 }, { "scheduler", 7 },
+		{ "local", 12 }, { NULL, 0 }
+	};
 	char *universe = NULL;
 	long long ju, prio;
-	int rc = 0;
+	int rc = 0, i;
 
 	if (ad_get_string(p->cad, "Universe", &universe) == 0) {
-		if (strcasecmp(universe, "standard") == 0)
-			ad_set_int(p->cad, "JobUniverse", 1);
-		else if (strcasecmp(universe, "vanilla") == 0)
-			ad_set_int(p->cad, "JobUniverse", 5);
-		else {
+		for (i = 0; universes[i].name != NULL; i++)
+			if (strcasecmp(universe, universes[i].name) == 0)
+				break;
+		if (universes[i].name != NULL) {
+			ad_set_string(p->cad, "Universe", universes[i].name);
+			ad_set_int(p->cad, "JobUniverse", universes[i].number);
+		} else {
 			res_error(res, EINVAL, "unknown universe \"%.64s\" "
-			    "(standard or vanilla)", universe);
+			    "(standard, vanilla, scheduler or local)",
+			    universe);
 			rc = -1;
 		}
 		free(universe);
 	} else if (ad_get_int(p->cad, "JobUniverse", &ju) == 0) {
-		if (ju == 1)
-			ad_set_string(p->cad, "Universe", "standard");
-		else if (ju == 5)
-			ad_set_string(p->cad, "Universe", "vanilla");
+		for (i = 0; universes[i].name != NULL; i++)
+			if (ju == universes[i].number)
+				break;
+		if (universes[i].name != NULL)
+			ad_set_string(p->cad, "Universe", universes[i].name);
 		else {
 			res_error(res, EINVAL, "unknown JobUniverse %lld "
-			    "(1 or 5)", ju);
+			    "(1, 5, 7 or 12)", ju);
 			rc = -1;
 		}
 	} else {
