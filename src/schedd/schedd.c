@@ -392,6 +392,8 @@ advertise(const struct queue_counts *c)
 	ad_set_string(ad, "ScheddIpAddr", schedd_addr);
 	ad_set_int(ad, "TotalIdleJobs", c->idle);
 	ad_set_int(ad, "TotalRunningJobs", c->running);
+	ad_set_int(ad, "TotalSchedulerJobsIdle", c->sched_idle);
+	ad_set_int(ad, "TotalSchedulerJobsRunning", c->sched_running);
 	ad_set_int(ad, "TotalHeldJobs", c->held);
 	ad_set_int(ad, "TotalRemovedJobs", c->removed);
 	ad_set_int(ad, "TotalJobAds", c->jobs);
@@ -529,6 +531,7 @@ schedd_init(int argc, char **argv)
 	rpc_keepalive(tfd);
 	addr_format(&bound, schedd_addr);
 	submit_init();
+	local_init();
 	if (queue_open(err, sizeof(err)) == -1) {
 		log_warnx("%s", err);
 		return -1;
@@ -545,6 +548,7 @@ schedd_init(int argc, char **argv)
 	log_info("serving at %s and %s", schedd_addr, socket_path);
 	ad_timer = event_timer_add(0, ad_tick, NULL);
 	policy_timer = event_timer_add(1, policy_tick, NULL);
+	local_poke();
 	return 0;
 }
 
@@ -564,7 +568,9 @@ schedd_shutdown(void)
 {
 	char err[256];
 
+	local_shutdown_begin();
 	shadow_shutdown(SHUTDOWN_WAIT);
+	local_shutdown(SHUTDOWN_WAIT);
 	if (collector_invalidate(ADTYPE_SCHEDD, param("HOST"), err,
 	    sizeof(err)) == -1)
 		log_debug("cannot withdraw the ad: %s", err);
@@ -576,7 +582,7 @@ schedd_shutdown(void)
 static void
 schedd_child_exit(pid_t pid, int status)
 {
-	if (!shadow_reaped(pid, status))
+	if (!shadow_reaped(pid, status) && !local_reaped(pid, status))
 		log_debug("child %d ended", (int)pid);
 }
 
