@@ -211,7 +211,7 @@ proc_start(pid_t pid)
 	if ((p = strrchr(buf, ')')) == NULL || sscanf(p + 1, " %c", &state)
 	    != 1 || state == 'Z' || state == 'X')
 		return 0;
-	for (field = 2; field < 21 && p != NULL; field++)
+	for (field = 2; field < 22 && p != NULL; field++)
 		p = strchr(p + 1, ' ');
 	if (p == NULL || sscanf(p + 1, "%llu", &start) != 1)
 		return 0;
