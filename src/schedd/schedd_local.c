@@ -128,16 +128,25 @@ exit_path(int cluster, int proc)
 	return xasprintf("%s/local/%d.%d.exit", param("SPOOL"), cluster, proc);
 }
 
+/* $(SPOOL)/local, made when a first job starts: 0, or -1 (logged). */
+static int
+local_mkdir(void)
+{
+	char *dir = local_dir();
+	int r = 0;
+
+	if (mkdir(dir, 0700) == -1 && errno != EEXIST) {
+		log_warn("cannot create %s", dir);
+		r = -1;
+	}
+	free(dir);
+	return r;
+}
+
 void
 local_init(void)
 {
-	char *dir = local_dir();
-
-	if (mkdir(dir, 0700) == -1 && errno != EEXIST)
-		log_warn("cannot create %s", dir);
-	else if (chmod(dir, 0700) == -1)
-		log_warn("cannot chmod %s", dir);
-	free(dir);
+	shutting_down = 0;
 }
 
 void
@@ -547,6 +556,10 @@ local_start(const struct job *j)
 		launch_free(&l);
 		log_warnx("job %d.%d cannot run: %s", cluster, proc, why);
 		queue_local_hold(cluster, proc, why);
+		return -1;
+	}
+	if (local_mkdir() == -1) {
+		launch_free(&l);
 		return -1;
 	}
 	submit_flush_events(cluster);
