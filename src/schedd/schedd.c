@@ -584,6 +584,7 @@ schedd_init(int argc, char **argv)
 	log_info("serving at %s and %s", schedd_addr, socket_path);
 	ad_timer = event_timer_add(0, ad_tick, NULL);
 	policy_timer = event_timer_add(1, policy_tick, NULL);
+	local_sweep();
 	local_poke();
 	return 0;
 }

@@ -303,6 +303,8 @@ void	 shadow_shutdown(double wait);
 #define LOCAL_ENDED	2
 int	 job_local_universe(const struct job *);
 void	 local_init(void);
+/* After the queue is read: exit files no job will take go. */
+void	 local_sweep(void);
 void	 local_poke(void);
 int	 local_reaped(pid_t pid, int status);
 pid_t	 local_of(int cluster, int proc);

@@ -35,6 +35,7 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -107,6 +108,7 @@ static int		 shutting_down;
 
 static void	start_tick(void *);
 static void	watch_tick(void *);
+static struct keeper *keeper_find(int, int);
 
 int
 job_local_universe(const struct job *j)
@@ -147,6 +149,38 @@ void
 local_init(void)
 {
 	shutting_down = 0;
+}
+
+void
+local_sweep(void)
+{
+	char *dir = local_dir(), *path;
+	struct dirent *e;
+	struct job j;
+	int cluster, proc, n;
+	DIR *d;
+
+	if ((d = opendir(dir)) == NULL) {
+		free(dir);
+		return;
+	}
+	while ((e = readdir(d)) != NULL) {
+		if (sscanf(e->d_name, "%d.%d.exit%n", &cluster, &proc, &n) !=
+		    2 || (e->d_name[n] != '\0' &&
+		    strcmp(e->d_name + n, ".tmp") != 0))
+			continue;
+		/* An adopted keeper may be writing its file right now. */
+		if (keeper_find(cluster, proc) != NULL ||
+		    (e->d_name[n] == '\0' && job_find(cluster, proc, &j) == 0))
+			continue;
+		path = xasprintf("%s/%s", dir, e->d_name);
+		log_info("removing stale %s", path);
+		if (unlink(path) == -1)
+			log_warn("cannot remove %s", path);
+		free(path);
+	}
+	closedir(d);
+	free(dir);
 }
 
 void

@@ -12,7 +12,7 @@
 # runs a job again (one 005).  A DAG node's 000 event names it.  The
 # schedd's shutdown stops a scheduler job.
 #
-# checks: 29
+# checks: 30
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -126,6 +126,9 @@ queue
 EOF
 K=$(submit crash.sub)
 check "the job to outlive its schedd runs" wait_for 60 test -s starts.crash
+counted() { [ "$(condor_status -submitters -af TotalSchedulerJobsRunning TotalRunningJobs TotalIdleJobs 2>/dev/null)" = "1 0 0" ]; }
+check "the schedd's ad counts it apart, not for the negotiator" \
+	wait_for 60 counted
 old=$(schedd_pid)
 kill -KILL "$old"
 check "the master starts a new schedd" wait_for 90 new_schedd "$old"
