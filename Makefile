@@ -132,13 +132,11 @@ bin/condor_%: obj/src/tools/condor_%.o $(LIBTOOLS) $(LIBS)
 
 # A unit test of a module that belongs to one program links that module
 # (UNIT_OBJ_name) and sees its directory's headers.
-UNIT_OBJ_jobargs := obj/src/starter/starter_jobargs.o
 UNIT_OBJ_mail := obj/src/shadow/shadow_mail.o
 UNIT_OBJ_negotiator_match := obj/src/negotiator/negotiator_matchmaker.o
 UNIT_OBJ_negotiator_pslot := obj/src/negotiator/negotiator_matchmaker.o
 UNIT_OBJ_negotiator_updown := obj/src/negotiator/negotiator_updown.o
 UNIT_OBJ_startd_policy := obj/src/startd/startd_owner.o
-UNIT_OBJ_submit := obj/src/starter/starter_jobargs.o
 UNIT_OBJ_summary := obj/src/tools/summary.o
 UNIT_OBJ_xidle := obj/src/kbdd/kbdd_xidle.o
 

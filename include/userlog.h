@@ -52,9 +52,10 @@ struct ulog_usage {
 int	userlog_write(const char *path, int event, int cluster, int proc,
 	    const char *text, const char *body);
 
-/* The standard events, formatted as HTCondor formats them. */
+/* The standard events, formatted as HTCondor formats them.  A DAG node
+ * job's submit event (DAG_NODE not NULL) carries "    DAG Node: NAME". */
 int	userlog_submit(const char *path, int cluster, int proc,
-	    const char *schedd_addr);
+	    const char *schedd_addr, const char *dag_node);
 int	userlog_execute(const char *path, int cluster, int proc,
 	    const char *startd_addr, const char *machine_name);
 int	userlog_checkpointed(const char *path, int cluster, int proc,

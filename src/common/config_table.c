@@ -170,6 +170,9 @@ const struct config_default config_defaults[] = {
 	    "jobs a schedd starts per negotiation cycle", 0 },
 	{ "MAX_JOBS_RUNNING", "200",
 	    "jobs (shadows) a schedd runs at once", 0 },
+	{ "MAX_SCHEDULER_JOBS_RUNNING", "500",
+	    "scheduler- and local-universe jobs a schedd runs itself at once",
+	    0 },
 	{ "QUEUE_SUPER_USERS", "root, condor",
 	    "users who may remove, hold, release and re-prioritize any job",
 	    0 },
@@ -305,8 +308,8 @@ const struct config_default config_defaults[] = {
 	    "seconds a shadow waits for word from its starter before it "
 	    "gives the run up and requeues the job", 0 },
 	{ "VACATE_GRACE", "10",
-	    "seconds a vacated vanilla job has between SIGTERM and SIGKILL",
-	    0 },
+	    "seconds a vacated vanilla job, or a stopped scheduler-universe "
+	    "job, has between SIGTERM and SIGKILL", 0 },
 	{ "STARTER_USERFAULTFD", "False",
 	    "hand a resuming standard job /dev/userfaultfd, so its memory "
 	    "comes back on demand", 0 },

@@ -1840,6 +1840,8 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 	const char *s;
 	long long v, kib = 1;
 	int d, standard = 1, getenv_on = 0, i, rc = -1;
+	int universe = 1;	/* JobUniverse: 1, 5, 7 or 12 */
+	const char *uname = "standard";
 	char *env = NULL;
 	const char *only;
 	size_t c;
@@ -1851,16 +1853,25 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 	/* Universe first: the executable's checks depend on it. */
 	k = &kv[KW_UNIVERSE];
 	if (k->text != NULL) {
-		if (strcasecmp(k->text, "standard") == 0)
-			standard = 1;
-		else if (strcasecmp(k->text, "vanilla") == 0)
-			standard = 0;
-		else {
+		if (strcasecmp(k->text, "standard") == 0) {
+			universe = 1;
+			uname = "standard";
+		} else if (strcasecmp(k->text, "vanilla") == 0) {
+			universe = 5;
+			uname = "vanilla";
+		} else if (strcasecmp(k->text, "scheduler") == 0) {
+			universe = 7;
+			uname = "scheduler";
+		} else if (strcasecmp(k->text, "local") == 0) {
+			universe = 12;
+			uname = "local";
+		} else {
 			perr(p, k->line, "universe \"%s\" is not supported "
-			    "(standard or vanilla)",
+			    "(standard, vanilla, scheduler or local)",
 			    shown(k->text, shownbuf, sizeof(shownbuf)));
 			goto out;
 		}
+		standard = universe == 1;
 	}
 
 	/* Executable: relative to the current directory; a queue statement
@@ -1982,10 +1993,8 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 
 	k = &kv[KW_UNIVERSE];
 	if (WANT(k->deps)) {
-		put_string(p, j, "Universe", standard ? "standard" : "vanilla",
-		    k->deps, k->line);
-		put_int(p, j, "JobUniverse", standard ? 1 : 5, k->deps,
-		    k->line);
+		put_string(p, j, "Universe", uname, k->deps, k->line);
+		put_int(p, j, "JobUniverse", universe, k->deps, k->line);
 	}
 
 	/*
@@ -2144,9 +2153,11 @@ build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 	    KW_JOB_LEASE_DURATION, "JobLeaseDuration", seconds,
 	    "a positive number of seconds") == -1)
 		goto out;
-	/* A job without one gets the pool's default lease. */
+	/* A job without one gets the pool's default lease; one the schedd
+	 * runs itself (scheduler, local) has no starter to lease. */
 	if (kv[KW_JOB_LEASE_DURATION].text == NULL &&
 	    p->env->default_lease > 0 && WANT(kv[KW_UNIVERSE].deps) &&
+	    universe != 7 && universe != 12 &&
 	    put_int(p, j, "JobLeaseDuration", p->env->default_lease,
 	    kv[KW_UNIVERSE].deps, qline) == -1)
 		goto out;

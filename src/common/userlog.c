@@ -106,13 +106,18 @@ write_body(const char *path, int event, int cluster, int proc,
 
 int
 userlog_submit(const char *path, int cluster, int proc,
-    const char *schedd_addr)
+    const char *schedd_addr, const char *dag_node)
 {
-	char text[256];
+	char text[256], body[320];
 
 	snprintf(text, sizeof(text), "Job submitted from host: %s",
 	    schedd_addr);
-	return userlog_write(path, ULOG_SUBMIT, cluster, proc, text, NULL);
+	/* HTCondor's indent here is four spaces, not a tab. */
+	if (dag_node != NULL)
+		snprintf(body, sizeof(body), "    DAG Node: %.256s\n",
+		    dag_node);
+	return userlog_write(path, ULOG_SUBMIT, cluster, proc, text,
+	    dag_node != NULL ? body : NULL);
 }
 
 int

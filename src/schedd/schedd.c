@@ -51,8 +51,38 @@
  *	Held with its HoldReason; condor_release makes it Idle (Unexpanded
  *	if it never ran).  A user may act only on their own jobs; root and
  *	QUEUE_SUPER_USERS on all.  The schedd writes the user-log events
- *	submitted (000), aborted (009), held (012) and released (013), as
- *	the job's owner; the shadow writes the others.
+ *	submitted (000; a job with a DAGNodeName gets a second line
+ *	"    DAG Node: NAME"), aborted (009), held (012) and released
+ *	(013), as the job's owner; the shadow writes the others.
+ *
+ *	Jobs of the scheduler universe (JobUniverse 7) and of the local
+ *	universe (12), condor_dagman's, are never offered to the
+ *	negotiator: the schedd runs them itself on its host, counted apart
+ *	in its ad (TotalSchedulerJobsIdle, TotalSchedulerJobsRunning).
+ *	About once a second, and at once after a submission, release or
+ *	requeue, it starts the idle ones, at most
+ *	MAX_SCHEDULER_JOBS_RUNNING at a time, each through a keeper: a
+ *	fork of the schedd that keeps none of its descriptors, leads a
+ *	session of its own and outlives the schedd and the master.  The
+ *	job is committed Running (LocalKeeperPid, LocalKeeperStart: the
+ *	22nd field of /proc/PID/stat) and synced before the keeper may
+ *	start it.  The job leads its own process group, runs as its Owner
+ *	(a schedd that is not root holds other users' jobs) in Iwd with
+ *	In, Out and Err (appended to, as the owner; default /dev/null),
+ *	Args and Env as a starter gives them and CONDOR_ID=C.P, and execs
+ *	Cmd (LocalJobPid, LocalJobStart; 001 in its user log).  One that
+ *	cannot start is held.  Its keeper writes how it ended to
+ *	$(SPOOL)/local/C.P.exit and exits; the schedd sets ExitCode or
+ *	ExitSignal, ExitBySignal, RemoteUserCpu, RemoteSysCpu and applies
+ *	OnExitHold and OnExitRemove as for a shadow's job: completed (005,
+ *	the history), held, or Idle again (no event).  condor_rm and
+ *	condor_hold send its process group SIGTERM, SIGKILL VACATE_GRACE
+ *	seconds later if its keeper has not ended; so does the schedd's
+ *	shutdown, which requeues the jobs.  A schedd that starts completes
+ *	a job whose exit file is there, adopts a keeper still alive (same
+ *	pid and start time; looked at once a second), watches a job whose
+ *	keeper is gone and runs it again when it ends (its status lost),
+ *	and runs again one of which nothing is left.
  *
  * PROTOCOL
  *	Serves SCHEDD_PROG (include/schedd_rpc.x) on the Unix-domain socket
@@ -71,13 +101,17 @@
  *	(NEGOTIATOR_RESCHEDULE).
  *
  * SIGNALS
- *	SIGTERM, SIGINT: send every shadow SIGTERM, wait up to ten seconds
- *	for them (their jobs go back to the queue), withdraw the ad, exit.
- *	SIGHUP: re-read the configuration.  SIGCHLD: reap shadows.
+ *	SIGTERM, SIGINT: send every shadow and every scheduler job's
+ *	process group SIGTERM, wait up to ten seconds for them (their jobs
+ *	go back to the queue; a scheduler job still there after
+ *	VACATE_GRACE gets SIGKILL), withdraw the ad, exit.
+ *	SIGHUP: re-read the configuration.  SIGCHLD: reap shadows and
+ *	keepers.
  *
  * CONFIGURATION
  *	SPOOL, LOG, SCHEDD_LOG, HOST, BIND_ADDRESS, SCHEDD_PORT,
- *	SCHEDD_INTERVAL, SHADOW, MAX_JOB_STARTS, MAX_JOBS_RUNNING, PRIO,
+ *	SCHEDD_INTERVAL, SHADOW, MAX_JOB_STARTS, MAX_JOBS_RUNNING,
+ *	MAX_SCHEDULER_JOBS_RUNNING, VACATE_GRACE, PRIO,
  *	QUEUE_SUPER_USERS, QUEUE_COMPACT_RATIO, QUEUE_COMPACT_RETRY,
  *	MAX_SHADOW_EXCEPTIONS, RPC_TIMEOUT, HOSTALLOW_READ, HOSTALLOW_WRITE, COLLECTOR_HOST.
  *
@@ -91,6 +125,8 @@
  *	$(SPOOL)/cluster<C>.proc<P>.ckpt a job's checkpoint (the shadow's)
  *	$(SPOOL)/cluster<C>.proc<P>.xfer the files an evicted vanilla job
  *					kept (ON_EXIT_OR_EVICT, the shadow's)
+ *	$(SPOOL)/local/C.P.exit		how a scheduler job ended (its
+ *					keeper's; mode 0600, dir 0700)
  *	$(SPOOL)/.schedd_socket		the local service
  *	$(SPOOL)/.schedd_lock		held while a schedd runs
  *	$(LOG)/SchedLog, $(LOG)/.schedd_address.
@@ -392,6 +428,8 @@ advertise(const struct queue_counts *c)
 	ad_set_string(ad, "ScheddIpAddr", schedd_addr);
 	ad_set_int(ad, "TotalIdleJobs", c->idle);
 	ad_set_int(ad, "TotalRunningJobs", c->running);
+	ad_set_int(ad, "TotalSchedulerJobsIdle", c->sched_idle);
+	ad_set_int(ad, "TotalSchedulerJobsRunning", c->sched_running);
 	ad_set_int(ad, "TotalHeldJobs", c->held);
 	ad_set_int(ad, "TotalRemovedJobs", c->removed);
 	ad_set_int(ad, "TotalJobAds", c->jobs);
@@ -529,6 +567,7 @@ schedd_init(int argc, char **argv)
 	rpc_keepalive(tfd);
 	addr_format(&bound, schedd_addr);
 	submit_init();
+	local_init();
 	if (queue_open(err, sizeof(err)) == -1) {
 		log_warnx("%s", err);
 		return -1;
@@ -545,6 +584,8 @@ schedd_init(int argc, char **argv)
 	log_info("serving at %s and %s", schedd_addr, socket_path);
 	ad_timer = event_timer_add(0, ad_tick, NULL);
 	policy_timer = event_timer_add(1, policy_tick, NULL);
+	local_sweep();
+	local_poke();
 	return 0;
 }
 
@@ -564,7 +605,9 @@ schedd_shutdown(void)
 {
 	char err[256];
 
+	local_shutdown_begin();
 	shadow_shutdown(SHUTDOWN_WAIT);
+	local_shutdown(SHUTDOWN_WAIT);
 	if (collector_invalidate(ADTYPE_SCHEDD, param("HOST"), err,
 	    sizeof(err)) == -1)
 		log_debug("cannot withdraw the ad: %s", err);
@@ -576,7 +619,7 @@ schedd_shutdown(void)
 static void
 schedd_child_exit(pid_t pid, int status)
 {
-	if (!shadow_reaped(pid, status))
+	if (!shadow_reaped(pid, status) && !local_reaped(pid, status))
 		log_debug("child %d ended", (int)pid);
 }
 

@@ -7,6 +7,7 @@
  * schedd_history.c	$(SPOOL)/history: finished jobs and their accounting
  * schedd_negotiate.c	SCHEDD_NEXT_JOB, SCHEDD_MATCH, negotiator pokes
  * schedd_shadow.c	one shadow per running job: spawn, signal, reap
+ * schedd_local.c	scheduler- and local-universe jobs, run by the schedd
  * schedd_reply.c	query replies encoded as they are built
  */
 #ifndef CONDOR_SCHEDD_H
@@ -128,10 +129,12 @@ struct query_reply;
 void	 queue_query(const char *constraint, int history, char **names,
 	    u_int nnames, struct query_reply *r);
 
-/* Counts for the schedd's ad. */
+/* Counts for the schedd's ad (scheduler and local jobs apart). */
 struct queue_counts {
 	long	idle;		/* unexpanded and idle */
 	long	running;	/* running and suspended */
+	long	sched_idle;	/* scheduler/local universe: idle */
+	long	sched_running;	/* scheduler/local universe: running */
 	long	held;
 	long	removed;
 	long	users;		/* distinct owners with idle jobs */
@@ -168,6 +171,10 @@ char	*job_userlog_path(const struct job *);
  * (nothing else may touch files in between).
  */
 void	 job_log_event(const struct job *, int event, const char *reason);
+/* 005 with the run's and the job's total usage. */
+struct ulog_usage;
+void	 job_log_terminated(const struct job *, int by_signal, int code,
+	    const struct ulog_usage *);
 void	 job_log_batch_begin(void);
 void	 job_log_batch_end(void);
 
@@ -275,5 +282,54 @@ void	 queue_job_reshadowed(int cluster, int proc, pid_t pid);
 void	 shadow_claims_sweep(void);
 /* SIGTERM every shadow and wait up to WAIT seconds for them. */
 void	 shadow_shutdown(double wait);
+
+/*
+ * schedd_local.c: jobs of the scheduler (JobUniverse 7) and local (12)
+ * universes, which the schedd runs itself through a keeper process.
+ * local_init: at start-up, before the queue is read.  local_poke: idle
+ * ones may wait (a submit, a release, a requeue): look soon.
+ * local_reaped: a reaped child, 1 if it was a keeper (handled).
+ * local_of: the keeper of a job that runs, or 0.  local_stop: SIGTERM to
+ * the job's process group, SIGKILL VACATE_GRACE seconds later.
+ * local_recover: at start-up, a job the queue says has a keeper:
+ * LOCAL_ENDED (its exit file is there: call local_ended once the queue
+ * is committed), LOCAL_RUNS (its keeper or job lives on, watched) or
+ * LOCAL_GONE (nothing is left: it did not finish).
+ * local_shutdown_begin/local_shutdown: stop them all, then wait up to
+ * WAIT seconds (their jobs go back to Idle).
+ */
+#define LOCAL_GONE	0
+#define LOCAL_RUNS	1
+#define LOCAL_ENDED	2
+int	 job_local_universe(const struct job *);
+void	 local_init(void);
+/* After the queue is read: exit files no job will take go. */
+void	 local_sweep(void);
+void	 local_poke(void);
+int	 local_reaped(pid_t pid, int status);
+pid_t	 local_of(int cluster, int proc);
+void	 local_stop(int cluster, int proc);
+int	 local_recover(const struct job *);
+void	 local_ended(int cluster, int proc);
+void	 local_shutdown_begin(void);
+void	 local_shutdown(double wait);
+/*
+ * queue_local_exited: the keeper of J ended.  HAVE: its exit file gave
+ * STATUS (a wait status) and the CPU seconds USER and SYS; REQUEUE: the
+ * schedd stopped it to shut down.  The job completes (005), runs again
+ * (OnExitRemove FALSE, or its status was lost), is held (OnExitHold),
+ * or leaves as Removed if it was removed meanwhile.
+ */
+void	 queue_local_exited(int cluster, int proc, int have, int status,
+	    double user, double sys, int requeue);
+/* queue_local_started: the keeper PID (started at START, in clock
+ * ticks since boot) runs J; commit it Running, durably. */
+void	 queue_local_started(int cluster, int proc, pid_t pid,
+	    unsigned long long start);
+/* The job's own process, as the keeper reported it. */
+void	 queue_local_job_pid(int cluster, int proc, pid_t pid,
+	    unsigned long long start);
+/* J cannot be started: held with REASON. */
+void	 queue_local_hold(int cluster, int proc, const char *reason);
 
 #endif

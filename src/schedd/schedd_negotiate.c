@@ -103,7 +103,8 @@ starts_flush(void)
 		/* removed or held in the meantime: nothing to start */
 		if (job_find(p->cluster, p->proc, &j) == 0 &&
 		    ((st = job_status(&j)) == JOB_UNEXPANDED ||
-		    st == JOB_IDLE) && !shadow_job_busy(p->cluster, p->proc)) {
+		    st == JOB_IDLE) && !job_local_universe(&j) &&
+		    !shadow_job_busy(p->cluster, p->proc)) {
 			submit_flush_events(p->cluster);
 			if ((pid = shadow_spawn(p->cluster, p->proc, p->addr,
 			    p->name, p->claim_id)) == -1)
@@ -167,6 +168,9 @@ candidates_build(void)
 	for (ok = job_next(&j, 1); ok; ok = job_next(&j, 0)) {
 		st = job_status(&j);
 		if (st != JOB_UNEXPANDED && st != JOB_IDLE)
+			continue;
+		/* The schedd runs these itself (schedd_local.c). */
+		if (job_local_universe(&j))
 			continue;
 		if (job_busy(j.cluster, j.proc))
 			continue;

@@ -60,7 +60,8 @@ static size_t			 nccounts, ccount_used;
 static const char *const schedd_owned[] = {
 	"ClusterId", "ProcId", "Owner", "QDate", "ShadowPid", "RemoteHost",
 	"JobStartDate", "NumJobStarts", "RemoteWallClockTime",
-	"EnteredCurrentStatus", "NumShadowExceptions", NULL
+	"EnteredCurrentStatus", "NumShadowExceptions", "LocalKeeperPid",
+	"LocalKeeperStart", "LocalJobPid", "LocalJobStart", NULL
 };
 
 /* Spool files. */
@@ -636,8 +637,10 @@ job_log_batch_end(void)
 	act_as_done();
 }
 
-void
-job_log_event(const struct job *j, int event, const char *reason)
+/* job_log_event and job_log_terminated: EVENT with what it needs. */
+static void
+job_log_write(const struct job *j, int event, const char *reason,
+    int by_signal, int code, const struct ulog_usage *u)
 {
 	char *path;
 	uid_t uid;
@@ -678,6 +681,15 @@ job_log_event(const struct job *j, int event, const char *reason)
 	case ULOG_RELEASED:
 		rc = userlog_released(path, j->cluster, j->proc, reason);
 		break;
+	case ULOG_EXECUTE:
+		/* A job the schedd runs itself: here. */
+		rc = userlog_execute(path, j->cluster, j->proc, schedd_addr,
+		    param("HOST"));
+		break;
+	case ULOG_TERMINATED:
+		rc = userlog_terminated(path, j->cluster, j->proc, by_signal,
+		    code, u);
+		break;
 	}
 	if (rc == -1)
 		log_warn("job %d.%d: cannot write its user log %s",
@@ -685,6 +697,19 @@ job_log_event(const struct job *j, int event, const char *reason)
 	if (!as_batch)
 		act_as_done();
 	free(path);
+}
+
+void
+job_log_event(const struct job *j, int event, const char *reason)
+{
+	job_log_write(j, event, reason, 0, 0, NULL);
+}
+
+void
+job_log_terminated(const struct job *j, int by_signal, int code,
+    const struct ulog_usage *u)
+{
+	job_log_write(j, ULOG_TERMINATED, NULL, by_signal, code, u);
 }
 
 /* Committing. */
@@ -1006,6 +1031,60 @@ policy_reason(const char *attr, const char *text)
 	    "TRUE", attr, text);
 }
 
+/* What a job's own policy made of its end (tx_exit_policy). */
+#define EXIT_COMPLETED	0
+#define EXIT_REQUEUED	1
+#define EXIT_HELD	2
+
+/*
+ * A run of J ended by itself (exit or signal): its on_exit_hold, then
+ * its on_exit_remove (max_retries) see the run just ended, with the
+ * attributes of SET (may be NULL: what the run changed, not committed
+ * yet) over the job's.  Inside the open transaction: J is held (with
+ * its HoldReason), back to Idle, or completed.
+ */
+static int
+tx_exit_policy(const struct job *j, const struct ad *set, time_t now)
+{
+	struct ad *full = job_full_ad(j);
+	long long done = job_int(j, "NumJobCompletions", 0) + 1;
+	char *text = NULL, *reason;
+	int r;
+
+	if (set != NULL)
+		ad_merge(full, set);
+	qlog_set_int(schedd_queue, j->cluster, j->proc, "NumJobCompletions",
+	    done);
+	ad_set_int(full, "NumJobCompletions", done);
+	if (policy_in(full, "OnExitHold", &text) == 1) {
+		reason = policy_reason("OnExitHold", text);
+		tx_status(j, JOB_HELD, now);
+		qlog_set_string(schedd_queue, j->cluster, j->proc,
+		    "HoldReason", reason);
+		qlog_set_int(schedd_queue, j->cluster, j->proc,
+		    "HoldReasonCode", 3);
+		free(reason);
+		r = EXIT_HELD;
+	} else if (free(text), text = NULL,
+	    policy_in(full, "OnExitRemove", &text) == 0) {
+		log_info("job %d.%d ended (run %lld), and its OnExitRemove "
+		    "(%s) is FALSE: it goes back to the queue", j->cluster,
+		    j->proc, done, text);
+		tx_status(j, JOB_IDLE, now);
+		r = EXIT_REQUEUED;
+	} else {
+		log_info("job %d.%d completed", j->cluster, j->proc);
+		tx_status(j, JOB_COMPLETED, now);
+		if (!job_has(j, "CompletionDate"))
+			qlog_set_int(schedd_queue, j->cluster, j->proc,
+			    "CompletionDate", (long long)now);
+		r = EXIT_COMPLETED;
+	}
+	free(text);
+	ad_free(full);
+	return r;
+}
+
 void
 queue_shadow_exited(int cluster, int proc, int status, double wall,
     int stopped)
@@ -1028,41 +1107,16 @@ queue_shadow_exited(int cluster, int proc, int status, double wall,
 	qlog_begin(schedd_queue);
 	tx_run_ended(&j, wall, code == SHADOW_EXIT_COMPLETED);
 	if (code == SHADOW_EXIT_COMPLETED) {
-		struct ad *full = job_full_ad(&j);
-		long long done = job_int(&j, "NumJobCompletions", 0) + 1;
-		char *text = NULL;
-
-		/* Its on_exit_hold, then its on_exit_remove (max_retries),
-		 * see the run just ended. */
-		qlog_set_int(schedd_queue, cluster, proc, "NumJobCompletions",
-		    done);
-		ad_set_int(full, "NumJobCompletions", done);
-		if (policy_in(full, "OnExitHold", &text) == 1) {
-			reason = policy_reason("OnExitHold", text);
-			tx_status(&j, JOB_HELD, now);
-			qlog_set_string(schedd_queue, cluster, proc,
-			    "HoldReason", reason);
-			qlog_set_int(schedd_queue, cluster, proc,
-			    "HoldReasonCode", 3);
-			free(reason);
+		switch (tx_exit_policy(&j, NULL, now)) {
+		case EXIT_HELD:
 			durable = held = 1;
-		} else if (free(text), text = NULL,
-		    policy_in(full, "OnExitRemove", &text) == 0) {
-			log_info("job %d.%d ended (run %lld), and its "
-			    "OnExitRemove (%s) is FALSE: it goes back to the "
-			    "queue", cluster, proc, done, text);
-			tx_status(&j, JOB_IDLE, now);
+			break;
+		case EXIT_REQUEUED:
 			durable = 1;
-		} else {
-			log_info("job %d.%d completed", cluster, proc);
-			tx_status(&j, JOB_COMPLETED, now);
-			if (!job_has(&j, "CompletionDate"))
-				qlog_set_int(schedd_queue, cluster, proc,
-				    "CompletionDate", (long long)now);
+			break;
+		default:
 			durable = finish = 1;
 		}
-		free(text);
-		ad_free(full);
 	} else if (st == JOB_REMOVED) {
 		/* A shadow says "removed" (102) whenever SIGTERM stopped
 		 * it: for condor_rm, but also for a hold, a schedd's
@@ -1121,6 +1175,186 @@ queue_shadow_exited(int cluster, int proc, int status, double wall,
 	/* A machine is free: if jobs wait, a cycle now rather than at the
 	 * next interval. */
 	schedd_advertise_now();
+}
+
+/* Jobs the schedd runs itself (schedd_local.c). */
+
+static const char *const local_attrs[] = {
+	"LocalKeeperPid", "LocalKeeperStart", "LocalJobPid", "LocalJobStart",
+	NULL
+};
+
+/* Inside the open transaction: J's run by a keeper is over. */
+static void
+tx_local_ended(const struct job *j, double wall)
+{
+	size_t i;
+
+	for (i = 0; local_attrs[i] != NULL; i++)
+		tx_unset(j, local_attrs[i]);
+	tx_run_ended(j, wall, 0);
+}
+
+void
+queue_local_started(int cluster, int proc, pid_t pid,
+    unsigned long long start)
+{
+	struct job j;
+	time_t now = time(NULL);
+
+	if (job_find(cluster, proc, &j) == -1)
+		return;
+	qlog_begin(schedd_queue);
+	tx_status(&j, JOB_RUNNING, now);
+	qlog_set_int(schedd_queue, cluster, proc, "NumJobStarts",
+	    job_int(&j, "NumJobStarts", 0) + 1);
+	if (!job_has(&j, "JobStartDate"))
+		qlog_set_int(schedd_queue, cluster, proc, "JobStartDate",
+		    (long long)now);
+	qlog_set_int(schedd_queue, cluster, proc, "JobCurrentStartDate",
+	    (long long)now);
+	qlog_set_int(schedd_queue, cluster, proc, "LocalKeeperPid", pid);
+	qlog_set_int(schedd_queue, cluster, proc, "LocalKeeperStart",
+	    (long long)start);
+	tx_unset(&j, "LocalJobPid");
+	tx_unset(&j, "LocalJobStart");
+	/* Synced: the job must never run twice. */
+	queue_commit(1);
+	schedd_counts_changed();
+}
+
+void
+queue_local_job_pid(int cluster, int proc, pid_t pid,
+    unsigned long long start)
+{
+	struct job j;
+
+	if (job_find(cluster, proc, &j) == -1)
+		return;
+	qlog_begin(schedd_queue);
+	qlog_set_int(schedd_queue, cluster, proc, "LocalJobPid", pid);
+	qlog_set_int(schedd_queue, cluster, proc, "LocalJobStart",
+	    (long long)start);
+	queue_commit(1);
+	if (job_find(cluster, proc, &j) == 0)
+		job_log_event(&j, ULOG_EXECUTE, NULL);
+}
+
+void
+queue_local_hold(int cluster, int proc, const char *reason)
+{
+	struct job j;
+	time_t now = time(NULL);
+	int st;
+
+	if (job_find(cluster, proc, &j) == -1)
+		return;
+	st = job_status(&j);
+	if (st == JOB_REMOVED || st == JOB_COMPLETED || st == JOB_HELD)
+		return;
+	qlog_begin(schedd_queue);
+	tx_local_ended(&j, 0);
+	tx_status(&j, JOB_HELD, now);
+	qlog_set_string(schedd_queue, cluster, proc, "HoldReason", reason);
+	/* HTCondor's code for a job that could not start. */
+	qlog_set_int(schedd_queue, cluster, proc, "HoldReasonCode", 6);
+	queue_commit(1);
+	if (job_find(cluster, proc, &j) == 0)
+		job_log_event(&j, ULOG_HELD, reason);
+	schedd_counts_changed();
+}
+
+void
+queue_local_exited(int cluster, int proc, int have, int status,
+    double user, double sys, int requeue)
+{
+	struct job_id id = { cluster, proc };
+	struct ulog_usage u;
+	struct ad *set;
+	struct job j;
+	time_t now = time(NULL);
+	long long start;
+	double wall = 0, tuser, tsys;
+	int st, outcome = -1, durable = 1, finish = 0, by_signal, code;
+	char *reason;
+
+	if (job_find(cluster, proc, &j) == -1) {
+		log_info("job %d.%d ended; it left the queue already",
+		    cluster, proc);
+		return;
+	}
+	st = job_status(&j);
+	start = job_int(&j, "JobCurrentStartDate", 0);
+	if (start > 0 && start <= (long long)now)
+		wall = (double)((long long)now - start);
+	by_signal = have && WIFSIGNALED(status);
+	code = !have ? 0 : by_signal ? WTERMSIG(status) :
+	    WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+	tuser = job_real(&j, "RemoteUserCpu", 0) + (have ? user : 0);
+	tsys = job_real(&j, "RemoteSysCpu", 0) + (have ? sys : 0);
+
+	qlog_begin(schedd_queue);
+	tx_local_ended(&j, wall);
+	if (have) {
+		set = ad_new();
+		ad_set_bool(set, "ExitBySignal", by_signal);
+		if (by_signal) {
+			ad_set_int(set, "ExitSignal", code);
+			tx_unset(&j, "ExitCode");
+		} else {
+			ad_set_int(set, "ExitCode", code);
+			tx_unset(&j, "ExitSignal");
+		}
+		ad_set_real(set, "RemoteUserCpu", tuser);
+		ad_set_real(set, "RemoteSysCpu", tsys);
+		qlog_set_int(schedd_queue, cluster, proc, "ExitBySignal",
+		    by_signal);
+		if (by_signal)
+			qlog_set_int(schedd_queue, cluster, proc, "ExitSignal",
+			    code);
+		else
+			qlog_set_int(schedd_queue, cluster, proc, "ExitCode",
+			    code);
+		qlog_set_real(schedd_queue, cluster, proc, "RemoteUserCpu",
+		    tuser);
+		qlog_set_real(schedd_queue, cluster, proc, "RemoteSysCpu",
+		    tsys);
+	} else
+		set = NULL;
+	if (st == JOB_REMOVED) {
+		log_info("job %d.%d removed; it has ended", cluster, proc);
+		finish = 1;
+	} else if (st == JOB_HELD) {
+		log_info("job %d.%d stays held; it has ended", cluster, proc);
+	} else if (requeue || !have) {
+		log_info("job %d.%d back in the queue%s", cluster, proc,
+		    requeue ? " (the schedd stops)" : "");
+		tx_status(&j, JOB_IDLE, now);
+	} else {
+		outcome = tx_exit_policy(&j, set, now);
+		finish = outcome == EXIT_COMPLETED;
+	}
+	ad_free(set);
+	queue_commit(durable);
+	if (job_find(cluster, proc, &j) == -1)
+		return;
+	if (outcome == EXIT_COMPLETED) {
+		memset(&u, 0, sizeof(u));
+		u.remote_user = user;
+		u.remote_sys = sys;
+		u.total_remote_user = tuser;
+		u.total_remote_sys = tsys;
+		job_log_terminated(&j, by_signal, code, &u);
+	} else if (outcome == EXIT_HELD) {
+		reason = job_string(&j, "HoldReason");
+		log_info("job %d.%d held: %s", cluster, proc,
+		    reason ? reason : "");
+		job_log_event(&j, ULOG_HELD, reason ? reason : "");
+		free(reason);
+	}
+	if (finish)
+		jobs_finish(&id, 1, NULL);
+	schedd_counts_changed();
 }
 
 /* Queries. */
@@ -1182,6 +1416,19 @@ queue_counts(struct queue_counts *c)
 	memset(c, 0, sizeof(*c));
 	for (ok = job_next(&j, 1); ok; ok = job_next(&j, 0)) {
 		c->jobs++;
+		/* The schedd runs these itself: not the negotiator's. */
+		if (job_local_universe(&j)) {
+			switch (job_status(&j)) {
+			case JOB_UNEXPANDED:
+			case JOB_IDLE:
+				c->sched_idle++;
+				continue;
+			case JOB_RUNNING:
+			case JOB_SUSPENDED:
+				c->sched_running++;
+				continue;
+			}
+		}
 		switch (job_status(&j)) {
 		case JOB_UNEXPANDED:
 		case JOB_IDLE:
@@ -1301,7 +1548,8 @@ action_one(const job_action_x *arg, const struct job *j, time_t now,
 		tx_status(j, JOB_REMOVED, now);
 		qlog_set_string(schedd_queue, j->cluster, j->proc,
 		    "RemoveReason", reason);
-		if (shadow_of(j->cluster, j->proc) != 0)
+		if (shadow_of(j->cluster, j->proc) != 0 ||
+		    local_of(j->cluster, j->proc) != 0)
 			ids_add(stop, nstop, j);
 		else
 			ids_add(finish, nfinish, j);
@@ -1316,7 +1564,8 @@ action_one(const job_action_x *arg, const struct job *j, time_t now,
 		/* HTCondor's UserRequest; a policy's hold says 3. */
 		qlog_set_int(schedd_queue, j->cluster, j->proc,
 		    "HoldReasonCode", 1);
-		if (shadow_of(j->cluster, j->proc) != 0)
+		if (shadow_of(j->cluster, j->proc) != 0 ||
+		    local_of(j->cluster, j->proc) != 0)
 			ids_add(stop, nstop, j);
 		return 1;
 	case JOB_RELEASE:
@@ -1378,12 +1627,16 @@ actions_done(int action, const char *reason, const struct job_id *changed,
 		free(own);
 	}
 	job_log_batch_end();
-	for (i = 0; i < nstop; i++)
+	for (i = 0; i < nstop; i++) {
 		shadow_stop(stop[i].cluster, stop[i].proc);
+		local_stop(stop[i].cluster, stop[i].proc);
+	}
 	jobs_finish_soon(finish, nfinish);
 	if (nchanged > 0) {
-		if (action == JOB_RELEASE)
+		if (action == JOB_RELEASE) {
 			schedd_advertise_now();
+			local_poke();
+		}
 		else
 			schedd_counts_changed();
 	}
@@ -1865,7 +2118,8 @@ spool_cleanup(void)
 static void
 recover(void)
 {
-	struct job_id *finish = NULL, *ended = NULL;
+	struct job_id *finish = NULL, *ended = NULL, *lended = NULL;
+	size_t nlended = 0, caplended = 0;
 	const struct qlog_entry *e;
 	struct job j;
 	size_t nfinish = 0, cap = 0, i, requeued = 0, empty = 0, adopted = 0;
@@ -1878,6 +2132,32 @@ recover(void)
 	for (ok = job_next(&j, 1); ok; ok = job_next(&j, 0)) {
 		queue_cluster_add(j.cluster, 1);
 		st = job_status(&j);
+		/* A job the last schedd ran itself, through a keeper. */
+		if (job_local_universe(&j) && job_has(&j, "LocalKeeperPid")) {
+			switch (local_recover(&j)) {
+			case LOCAL_RUNS:
+				adopted++;
+				continue;
+			case LOCAL_ENDED:
+				if (nlended == caplended) {
+					caplended = caplended ?
+					    caplended * 2 : 16;
+					lended = xreallocarray(lended,
+					    caplended, sizeof(*lended));
+				}
+				ids_add(lended, &nlended, &j);
+				continue;
+			}
+			tx_local_ended(&j, 0);
+			if (st == JOB_RUNNING || st == JOB_SUSPENDED) {
+				log_warnx("job %d.%d: nothing of its run is "
+				    "left (the host restarted?); it runs "
+				    "again", j.cluster, j.proc);
+				tx_status(&j, JOB_IDLE, now);
+				requeued++;
+				continue;
+			}
+		}
 		/* The shadow of a running job outlives its schedd, and so
 		 * does one told to stop (condor_rm, condor_hold) that had
 		 * not yet when the schedd died. */
@@ -1957,6 +2237,9 @@ recover(void)
 		queue_adopted_ended(ended[i].cluster, ended[i].proc);
 	}
 	free(ended);
+	for (i = 0; i < nlended; i++)
+		local_ended(lended[i].cluster, lended[i].proc);
+	free(lended);
 	shadow_claims_sweep();
 	if (nfinish > 0) {
 		clusters = xcalloc(nfinish, sizeof(int));

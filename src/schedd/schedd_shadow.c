@@ -738,7 +738,8 @@ shadow_shutdown(double wait)
 	while (shadow_count() > 0 && monotime() < deadline) {
 		pid = waitpid(-1, &status, WNOHANG);
 		if (pid > 0) {
-			shadow_reaped(pid, status);
+			if (!shadow_reaped(pid, status))
+				(void)local_reaped(pid, status);
 			continue;
 		}
 		if (pid == -1 && errno == ECHILD)

@@ -52,7 +52,8 @@ static const char *const schedd_sets[] = {
 	"EnteredCurrentStatus", "NumJobStarts", "NumCkpts", "RemoteHost",
 	"LastRemoteHost", "ShadowPid", "JobStartDate", "CompletionDate",
 	"NumShadowExceptions", "LastCkptTime", "HoldReason", "RemoveReason",
-	"ExitCode", "ExitBySignal", "ExitSignal", NULL
+	"ExitCode", "ExitBySignal", "ExitSignal", "LocalKeeperPid",
+	"LocalKeeperStart", "LocalJobPid", "LocalJobStart", NULL
 };
 
 /* Accounting the schedd starts at 0.0 unless the client set it. */
@@ -212,29 +213,40 @@ caller_identity(uid_t uid, struct pending *p, submit_res_x *res)
 static int
 check_cluster_ad(struct pending *p, submit_res_x *res)
 {
+	static const struct {
+		const char	*name;
+		long long	 number;
+	} universes[] = {
+		{ "standard", 1 }, { "vanilla", 5 }, { "scheduler", 7 },
+		{ "local", 12 }, { NULL, 0 }
+	};
 	char *universe = NULL;
 	long long ju, prio;
-	int rc = 0;
+	int rc = 0, i;
 
 	if (ad_get_string(p->cad, "Universe", &universe) == 0) {
-		if (strcasecmp(universe, "standard") == 0)
-			ad_set_int(p->cad, "JobUniverse", 1);
-		else if (strcasecmp(universe, "vanilla") == 0)
-			ad_set_int(p->cad, "JobUniverse", 5);
-		else {
+		for (i = 0; universes[i].name != NULL; i++)
+			if (strcasecmp(universe, universes[i].name) == 0)
+				break;
+		if (universes[i].name != NULL) {
+			ad_set_string(p->cad, "Universe", universes[i].name);
+			ad_set_int(p->cad, "JobUniverse", universes[i].number);
+		} else {
 			res_error(res, EINVAL, "unknown universe \"%.64s\" "
-			    "(standard or vanilla)", universe);
+			    "(standard, vanilla, scheduler or local)",
+			    universe);
 			rc = -1;
 		}
 		free(universe);
 	} else if (ad_get_int(p->cad, "JobUniverse", &ju) == 0) {
-		if (ju == 1)
-			ad_set_string(p->cad, "Universe", "standard");
-		else if (ju == 5)
-			ad_set_string(p->cad, "Universe", "vanilla");
+		for (i = 0; universes[i].name != NULL; i++)
+			if (ju == universes[i].number)
+				break;
+		if (universes[i].name != NULL)
+			ad_set_string(p->cad, "Universe", universes[i].name);
 		else {
 			res_error(res, EINVAL, "unknown JobUniverse %lld "
-			    "(1 or 5)", ju);
+			    "(1, 5, 7 or 12)", ju);
 			rc = -1;
 		}
 	} else {
@@ -591,9 +603,10 @@ pending_commit(struct pending *p, submit_res_x *res)
 	if ((fd = open_executable(p, p->executable, &st, res)) == -1)
 		goto out;
 	/* The cluster's universe, else its first job's. */
-	std_universe = (ad_get_int(p->cad, "JobUniverse", &universe) == 0 ||
-	    ad_get_int(p->procs[0], "JobUniverse", &universe) == 0) &&
-	    universe == 1;
+	if (ad_get_int(p->cad, "JobUniverse", &universe) == -1 &&
+	    ad_get_int(p->procs[0], "JobUniverse", &universe) == -1)
+		universe = 0;
+	std_universe = universe == 1;
 	if (std_universe && !relinked(fd, p->executable, res)) {
 		close(fd);
 		goto out;
@@ -658,6 +671,8 @@ pending_commit(struct pending *p, submit_res_x *res)
 	    p->owner);
 	events_queue(cluster, (int)n);
 	schedd_advertise_now();
+	if (universe == 7 || universe == 12)
+		local_poke();
 out:
 	pending_free(p);
 }
@@ -762,7 +777,7 @@ static int
 events_write(struct pending_events *pe, int max)
 {
 	struct job j;
-	char *path = NULL, *last_path = NULL;
+	char *path = NULL, *last_path = NULL, *node;
 	uid_t uid = 0, cur_uid = (uid_t)-1;
 	gid_t gid = 0;
 	int done = 0, as_user = 0;
@@ -791,10 +806,13 @@ events_write(struct pending_events *pe, int max)
 				continue;
 			}
 		}
-		if (userlog_submit(path, pe->cluster, proc, schedd_addr) ==
-		    -1 && (last_path == NULL || strcmp(last_path, path) != 0))
+		node = job_string(&j, "DAGNodeName");
+		if (userlog_submit(path, pe->cluster, proc, schedd_addr,
+		    node) == -1 && (last_path == NULL ||
+		    strcmp(last_path, path) != 0))
 			log_warn("job %d.%d: cannot write its user log %s",
 			    pe->cluster, proc, path);
+		free(node);
 		free(last_path);
 		last_path = path;
 	}

@@ -32,7 +32,7 @@
 #include "config.h"
 #include "daemon.h"
 #include "event.h"
-#include "starter_jobargs.h"
+#include "jobargs.h"
 #include "log.h"
 #include "priv.h"
 #include "starter.h"

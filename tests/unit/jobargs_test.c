@@ -1,6 +1,6 @@
 /*
  * jobargs_test.c: splitting a job's Args and Env
- * (src/starter/starter_jobargs.c).
+ * (src/common/jobargs.c).
  *
  * checks: 34
  */
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "buf.h"
-#include "starter_jobargs.h"
+#include "jobargs.h"
 #include "test.h"
 #include "xalloc.h"
 

@@ -18,7 +18,7 @@
 #include "buf.h"
 #include "expr.h"
 #include "submit.h"
-#include "starter_jobargs.h"
+#include "jobargs.h"
 #include "machine.h"
 #include "test.h"
 #include "xalloc.h"

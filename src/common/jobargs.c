@@ -1,5 +1,5 @@
 /*
- * starter_jobargs.c: splitting a job's Args and Env (see starter_jobargs.h).
+ * jobargs.c: splitting a job's Args and Env (see jobargs.h).
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "buf.h"
-#include "starter_jobargs.h"
+#include "jobargs.h"
 #include "xalloc.h"
 
 void

@@ -1,6 +1,6 @@
 /*
- * starter_jobargs.h: a job's Args and Env attributes, as the starter
- * hands them to the job.
+ * jobargs.h: a job's Args and Env attributes, as the starter and the
+ * schedd (scheduler universe) hand them to the job.
  *
  * Args is split on white space; a double-quoted stretch keeps its white
  * space ("a b" is one word) and inside it \" and \\ stand for " and \.
