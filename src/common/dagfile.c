@@ -1724,7 +1724,8 @@ report_cycle(struct ctx *c, const size_t *off, const uint32_t *grp,
 	for (i = 0; i < n; i++) {
 		if (indeg[i] == 0)
 			continue;
-		start = i;
+		if (indeg[start] == 0)
+			start = i;	/* the first node left */
 		for (j = off[i]; j < off[i + 1]; j++)
 			if (indeg[dag->edges[j]] != 0) {
 				pred[dag->edges[j]] = (uint32_t)i;
