@@ -187,12 +187,16 @@ find_rescue(const char *dagfile, char **path)
 	return 0;
 }
 
-/* The absolute path of condor_dagman; NULL (said) if not executable. */
+/*
+ * The absolute path of condor_dagman: DAGMAN (by default
+ * $(SBIN)/condor_dagman), else the sbin directory beside this program's;
+ * NULL (said) if it is not executable.
+ */
 static char *
 dagman_path(void)
 {
 	const char *v;
-	char self[PATH_MAX], *p, *d;
+	char self[PATH_MAX], *p;
 
 	if ((v = param("DAGMAN")) != NULL && *v != '\0')
 		p = xstrdup(v);
@@ -203,8 +207,7 @@ dagman_path(void)
 			log_warn("cannot find this program's directory");
 			return NULL;
 		}
-		d = dirname(self);
-		p = xasprintf("%s/../sbin/condor_dagman", d);
+		p = xasprintf("%s/../sbin/condor_dagman", dirname(self));
 	}
 	if (p[0] != '/') {
 		log_warnx("%s: condor_dagman's path must be absolute (DAGMAN)",
@@ -213,7 +216,7 @@ dagman_path(void)
 		return NULL;
 	}
 	if (access(p, X_OK) == -1) {
-		log_warn("%s (condor_dagman; set DAGMAN)", p);
+		log_warn("%s (condor_dagman; see DAGMAN)", p);
 		free(p);
 		return NULL;
 	}
