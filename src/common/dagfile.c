@@ -1512,10 +1512,24 @@ resolve(struct ctx *c, const struct scope *sc, const char *name,
 	return 1;
 }
 
+/* Room for N vars: the capacity is the power of two at or above the
+ * count, so that appends one line at a time stay linear. */
+static size_t
+vars_room(size_t n)
+{
+	size_t r = 4;
+
+	while (r < n)
+		r *= 2;
+	return r;
+}
+
 static void
 add_vars(struct dag_node *n, const struct dag_var *v, size_t nv, int front)
 {
-	n->vars = xreallocarray(n->vars, n->nvars + nv, sizeof(*n->vars));
+	if (n->vars == NULL || vars_room(n->nvars + nv) != vars_room(n->nvars))
+		n->vars = xreallocarray(n->vars, vars_room(n->nvars + nv),
+		    sizeof(*n->vars));
 	if (front) {
 		memmove(n->vars + nv, n->vars, n->nvars * sizeof(*n->vars));
 		memcpy(n->vars, v, nv * sizeof(*v));
@@ -1595,11 +1609,12 @@ apply(struct ctx *c, const struct pend *pd, size_t i, int all)
 	return 0;
 }
 
-/* PARENT's (or CHILD's, CHILD set) name NAME into c->tmp; QUIET: an
- * unknown name returns -2, no error made. */
+/* PARENT's (or CHILD's, CHILD set) name NAME into c->tmp, or only
+ * counted into *COUNT if COUNT is not NULL; QUIET: an unknown name
+ * returns -2, no error made. */
 static int
 expand(struct ctx *c, const struct scope *sc, const struct pend *pd,
-    const char *name, int child, int quiet)
+    const char *name, int child, int quiet, size_t *count)
 {
 	const struct splice *s;
 	size_t idx, i, from, n;
@@ -1615,6 +1630,10 @@ expand(struct ctx *c, const struct scope *sc, const struct pend *pd,
 		if (c->dag->nodes[idx].flags & DAG_FINAL)
 			return perr(c, pd->file, pd->line, "FINAL node %s may "
 			    "not be in PARENT or CHILD", name);
+		if (count != NULL) {
+			(*count)++;
+			return 0;
+		}
 		vgrow(&c->tmp, &c->ctmp, c->ntmp, sizeof(*c->tmp));
 		c->tmp[c->ntmp++] = (uint32_t)idx;
 		return 0;
@@ -1622,6 +1641,10 @@ expand(struct ctx *c, const struct scope *sc, const struct pend *pd,
 	s = &c->splices[idx];
 	from = child ? s->end0 + s->nsinks : s->end0;
 	n = child ? s->nsources : s->nsinks;
+	if (count != NULL) {
+		*count += n;
+		return 0;
+	}
 	for (i = 0; i < n; i++) {
 		vgrow(&c->tmp, &c->ctmp, c->ntmp, sizeof(*c->tmp));
 		c->tmp[c->ntmp++] = c->ends[from + i];
@@ -1638,15 +1661,26 @@ apply_edges(struct ctx *c, const struct scope *sc, const struct pend *pd,
 	uint32_t p0 = pd->u.edges.p0;
 	int r;
 
-	c->ntmp = 0;
+	/* Names checked and counted first: a splice without entries or
+	 * exits costs nothing to expand. */
+	np = nc = 0;
 	for (i = 0; i < pd->u.edges.np; i++)
-		if ((r = expand(c, sc, pd, c->refs[p0 + i], 0, quiet)) < 0)
+		if ((r = expand(c, sc, pd, c->refs[p0 + i], 0, quiet,
+		    &np)) < 0)
 			return r;
-	np = c->ntmp;
 	for (i = 0; i < pd->u.edges.nc; i++)
 		if ((r = expand(c, sc, pd, c->refs[p0 + pd->u.edges.np + i], 1,
-		    quiet)) < 0)
+		    quiet, &nc)) < 0)
 			return r;
+	if (np == 0 || nc == 0)
+		return 0;
+	c->ntmp = 0;
+	for (i = 0; i < pd->u.edges.np; i++)
+		(void)expand(c, sc, pd, c->refs[p0 + i], 0, 0, NULL);
+	np = c->ntmp;
+	for (i = 0; i < pd->u.edges.nc; i++)
+		(void)expand(c, sc, pd, c->refs[p0 + pd->u.edges.np + i], 1, 0,
+		    NULL);
 	nc = c->ntmp - np;
 	if (np != 0 && nc > ((size_t)DAG_MAX_EDGES - c->nedges) / np)
 		return perr(c, pd->file, pd->line, "more than %ld edges",
@@ -1669,7 +1703,9 @@ static int
 end_scope(struct ctx *c, struct scope *sc)
 {
 	struct pend *pd;
-	size_t i, k, idx, end = c->dag->nnodes;
+	struct dag_var *all = NULL;
+	size_t i, k, idx, end = c->dag->nnodes, nv = 0, nall = 0;
+	unsigned char seen[P_DONE + 1];
 	int r;
 
 	for (k = sc->pend_start; k < c->npend; k++) {
@@ -1691,14 +1727,33 @@ end_scope(struct ctx *c, struct scope *sc)
 		if (apply(c, pd, idx, 0) == -1)
 			return -1;
 	}
-	/* ALL_NODES, last first: the last one written wins. */
+	/* ALL_NODES: of each command the last one written wins, so only
+	 * that one is applied; every ALL_NODES VARS, in order, goes in
+	 * front of each node's own. */
+	memset(seen, 0, sizeof(seen));
 	for (k = c->npend; k-- > sc->pend_start;) {
 		pd = &c->pend[k];
-		if (pd->kind == P_EDGES || pd->name != NULL)
+		if (pd->kind == P_EDGES || pd->name != NULL ||
+		    pd->kind == P_VARS || seen[pd->kind])
 			continue;
+		seen[pd->kind] = 1;
 		for (i = sc->node_start; i < end; i++)
 			if (!(c->dag->nodes[i].flags & DAG_FINAL))
 				(void)apply(c, pd, i, 1);
+	}
+	for (k = sc->pend_start; k < c->npend; k++) {
+		pd = &c->pend[k];
+		if (pd->kind != P_VARS || pd->name != NULL)
+			continue;
+		vgrow(&all, &nall, nv + pd->u.vars.n - 1, sizeof(*all));
+		memcpy(all + nv, pd->u.vars.v, pd->u.vars.n * sizeof(*all));
+		nv += pd->u.vars.n;
+	}
+	if (nv > 0) {
+		for (i = sc->node_start; i < end; i++)
+			if (!(c->dag->nodes[i].flags & DAG_FINAL))
+				add_vars(&c->dag->nodes[i], all, nv, 1);
+		free(all);
 	}
 	c->npend = sc->pend_start;
 	c->nrefs = sc->ref_start;

@@ -4,7 +4,7 @@
  * with the exact "FILE:LINE: what" of the error; rescue DAGs written and
  * read back; the DOT output; a huge fan-in line.
  *
- * checks: 170
+ * checks: 171
  */
 #include <sys/stat.h>
 
@@ -658,6 +658,20 @@ test_fan(void)
 	CHECK("fan-in", rc == 0 && node(&dag, "sink")->nparents == 200000);
 	CHECK("fan-out", rc == 0 && node(&dag, "src")->nchildren == 200000);
 	CHECK("fan quick", secs < 2.0);
+	dag_free(&dag);
+
+	/* 20,000 ALL_NODES lines over 20,000 nodes: the last one counts. */
+	buf_reset(&b);
+	for (i = 0; i < 20000; i++)
+		buf_printf(&b, "JOB n%d a\nPRIORITY ALL_NODES %d\n", i, i);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rc = dag_parse_text(b.data, b.len, "all.dag", 0, &dag, err,
+	    sizeof(err));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	secs = (double)(t1.tv_sec - t0.tv_sec) +
+	    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	CHECK("many ALL_NODES quick", rc == 0 && secs < 1.0 &&
+	    node(&dag, "n0")->priority == 19999);
 	dag_free(&dag);
 	buf_free(&b);
 }
