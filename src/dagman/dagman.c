@@ -309,10 +309,9 @@ tick(void *arg)
 	(void)arg;
 	tick_timer = 0;
 	nodelog_poll();
-	if (ending < 0)
-		node_schedule();
-	else
-		script_schedule();
+	/* After an abort only FINAL is left to run: the other nodes were
+	 * stopped where they stood. */
+	node_schedule();
 	if (node_all_ended()) {
 		if (ending < 0 && node_start_final()) {
 			node_schedule();

@@ -279,8 +279,10 @@ submit_text(struct buf *b, const struct opts *o, const char *dagman,
 		add_arg(b, rescue);
 	}
 	buf_adds(b, "\"\n");
-	buf_adds(b, "on_exit_remove\t= (ExitSignal =?= 11 || (ExitCode =!= "
-	    "UNDEFINED && ExitCode >= 0 && ExitCode <= 2))\n");
+	/* Any exit of its own ends the DAG job (an ABORT-DAG-ON RETURN
+	 * value too); killed by a signal, it runs again and recovers. */
+	buf_adds(b, "on_exit_remove\t= (ExitBySignal =?= false || "
+	    "ExitSignal =?= 11)\n");
 	buf_printf(b, "batch_name\t= %s\n", o->batch != NULL ? o->batch :
 	    base);
 	buf_adds(b, "+DAGManDagFile\t= ");

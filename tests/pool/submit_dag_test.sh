@@ -63,7 +63,7 @@ check "logs" grep -qxF "log		= good.dag.dagman.log" "$sub"
 check "output" grep -qxF "output		= good.dag.lib.out" "$sub"
 check "batch name" grep -qxF "batch_name	= nightly" "$sub"
 check "DAGManDagFile" grep -qxF "+DAGManDagFile	= \"good.dag\"" "$sub"
-check "on_exit_remove" grep -qF "ExitCode <= 2" "$sub"
+check "on_exit_remove" grep -qF "on_exit_remove	= (ExitBySignal =?= false || ExitSignal =?= 11)" "$sub"
 
 # Not twice without -f.
 sd -no_submit good.dag
