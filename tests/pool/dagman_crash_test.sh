@@ -91,8 +91,8 @@ for round in $(seq 1 10); do
 		new_schedd() { [ -n "$(schedd_pid)" ] && [ "$(schedd_pid)" != "$s" ]; }
 		wait_for 120 new_schedd
 	fi
-	restarted() { q=$(dagman_pid); [ -n "$q" ] && [ "$q" != "$p" ]; }
-	if wait_for 120 sh -c "$(declare -f cm on dagman_pid finished restarted); restarted || finished"; then
+	restarted() { q=$(dagman_pid); [ -n "$q" ] && [ "$q" != "$p" ] || finished; }
+	if wait_for 120 restarted; then
 		restarts=$((restarts + 1))
 	fi
 done
