@@ -41,6 +41,25 @@ int	 schedd_submit(CLIENT *, const struct submit_result *res,
 	    int *cluster, char *err, size_t errlen);
 
 /*
+ * schedd_submit_many: queue the N clusters RES[0..N) in one transaction:
+ * all of them or none (condor_dagman's ready nodes).  Each must be
+ * sendable whole in one request beside the others, and name no
+ * $(Cluster): schedd_submit_size says, else the caller sends it with
+ * schedd_submit.  Returns 0 with CLUSTERS[0..N) set; or -1 with a
+ * message in ERR and *FAILED the index of the cluster the schedd
+ * refused (-1: none in particular; then nothing was queued, unless the
+ * message says the answer was lost).
+ */
+int	 schedd_submit_many(CLIENT *, const struct submit_result *const *res,
+	    size_t n, int *clusters, long *failed, char *err, size_t errlen);
+/* The bytes RES takes in a SUBMIT_MANY request, or 0 if it cannot go in
+ * one (too large, or it names $(Cluster)). */
+size_t	 schedd_submit_size(const struct submit_result *res);
+/* The most bytes of clusters one SUBMIT_MANY request may carry (three
+ * quarters of rpcutil.h's RPC_MAX_FRAGMENT). */
+#define SCHEDD_SUBMIT_MANY_BYTES	(192 * 1024)
+
+/*
  * schedd_query: the jobs for which CONSTRAINT ("" or NULL: all) is
  * TRUE; finished ones from the history when HISTORY.  When ATTRS (a
  * NULL-terminated list) is given, the schedd sends only those

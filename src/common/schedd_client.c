@@ -314,6 +314,109 @@ out:
 	return rc;
 }
 
+_Static_assert(SCHEDD_SUBMIT_MANY_BYTES <= PIECE_BYTES,
+    "a SUBMIT_MANY request must fit a fragment");
+
+size_t
+schedd_submit_size(const struct submit_result *res)
+{
+	size_t i, total = attrs_size(&res->cluster) + 8 +
+	    xdr_string_size(res->executable ? strlen(res->executable) : 0);
+
+	if (has_cluster_macro(&res->cluster))
+		return 0;
+	for (i = 0; i < res->nprocs; i++) {
+		if (has_cluster_macro(&res->procs[i]))
+			return 0;
+		total += attrs_size(&res->procs[i]);
+		if (total >= PIECE_BYTES)
+			return 0;
+	}
+	return total;
+}
+
+int
+schedd_submit_many(CLIENT *cl, const struct submit_result *const *res,
+    size_t n, int *clusters, long *failed, char *err, size_t errlen)
+{
+	submit_many_x mx;
+	submit_many_res_x rx;
+	struct timeval tv, old;
+	char why[256];
+	size_t i, k, total = 0;
+	int rc = -1;
+
+	*failed = -1;
+	if (n == 0 || n > SCHEDD_MAX_BATCH) {
+		snprintf(err, errlen, "%zu clusters: 1 to %d at once", n,
+		    SCHEDD_MAX_BATCH);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		size_t one = schedd_submit_size(res[i]);
+
+		if (one == 0 || (total += one) >= SCHEDD_SUBMIT_MANY_BYTES) {
+			snprintf(err, errlen, "cluster %zu of %zu does not fit "
+			    "one request with the others", i + 1, n);
+			return -1;
+		}
+	}
+	memset(&mx, 0, sizeof(mx));
+	memset(&rx, 0, sizeof(rx));
+	mx.clusters.clusters_val = xcalloc(n, sizeof(submit_x));
+	mx.clusters.clusters_len = (u_int)n;
+	for (i = 0; i < n; i++) {
+		submit_x *sx = &mx.clusters.clusters_val[i];
+
+		sx->executable = res[i]->executable ? res[i]->executable : "";
+		ad_x_fill(&sx->cluster_ad, &res[i]->cluster, -1, -1, NULL);
+		sx->proc_ads.proc_ads_len = (u_int)res[i]->nprocs;
+		sx->proc_ads.proc_ads_val = xcalloc(res[i]->nprocs + 1,
+		    sizeof(ad_x));
+		for (k = 0; k < res[i]->nprocs; k++)
+			ad_x_fill(&sx->proc_ads.proc_ads_val[k],
+			    &res[i]->procs[k], -1, -1, NULL);
+	}
+	clnt_control(cl, CLGET_TIMEOUT, (char *)&old);
+	tv.tv_sec = (long)rpc_timeout() * SUBMIT_TIMEOUT_FACTOR;
+	tv.tv_usec = 0;
+	clnt_control(cl, CLSET_TIMEOUT, (char *)&tv);
+	if (rpc_invoke(cl, SCHEDD_SUBMIT_MANY, (xdrproc_t)xdr_submit_many_x,
+	    &mx, (xdrproc_t)xdr_submit_many_res_x, &rx, why,
+	    sizeof(why)) == -1) {
+		if (strstr(why, "timed out") != NULL)
+			snprintf(err, errlen, "the schedd did not answer in "
+			    "%ld seconds; the jobs may have been queued: look "
+			    "with condor_q", (long)tv.tv_sec);
+		else
+			snprintf(err, errlen, "cannot submit: %s", why);
+	} else if (rx.code != 0) {
+		snprintf(err, errlen, "%s", rx.message && *rx.message ?
+		    rx.message : strerror(rx.code));
+		if (rx.failed >= 0 && (size_t)rx.failed < n)
+			*failed = rx.failed;
+	} else if (rx.clusters.clusters_len != n) {
+		snprintf(err, errlen, "the schedd answered %u clusters for %zu",
+		    rx.clusters.clusters_len, n);
+	} else {
+		for (i = 0; i < n; i++)
+			clusters[i] = rx.clusters.clusters_val[i];
+		rc = 0;
+	}
+	clnt_control(cl, CLSET_TIMEOUT, (char *)&old);
+	xdr_free((xdrproc_t)xdr_submit_many_res_x, (char *)&rx);
+	for (i = 0; i < n; i++) {
+		submit_x *sx = &mx.clusters.clusters_val[i];
+
+		ad_x_release(&sx->cluster_ad);
+		for (k = 0; k < sx->proc_ads.proc_ads_len; k++)
+			ad_x_release(&sx->proc_ads.proc_ads_val[k]);
+		free(sx->proc_ads.proc_ads_val);
+	}
+	free(mx.clusters.clusters_val);
+	return rc;
+}
+
 /*
  * Decoding a query's answer straight into ads: the attribute strings go
  * through fixed buffers, so that a queue of 100,000 jobs costs no

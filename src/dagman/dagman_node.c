@@ -71,6 +71,7 @@ static struct text_cache {
 static size_t	 cache_next;
 
 static void	node_finish(size_t i, int ok);
+static void	job_left(size_t i);
 
 /* Count node I among the idle ones (-maxidle) if its job is queued and
  * none of its procs runs. */
@@ -450,38 +451,96 @@ submit_retry_later(void *arg)
 	dagman_poke();
 }
 
+/* Node I could not be queued: its job counts as failed (-1). */
+static void
+submit_failed(size_t i, const char *err)
+{
+	const struct dag_node *n = &dag.nodes[i];
+
+	log_warnx("Node %s: cannot submit its job: %s", n->name, err);
+	run[i].submit_tries = 0;
+	if (run[i].state != DAG_SUBMITTED) {
+		/* node_job_done takes it away again */
+		njobs++;
+		if (n->category >= 0)
+			cat_running[n->category]++;
+	}
+	run[i].state = DAG_SUBMITTED;
+	run[i].cluster = 0;
+	run[i].job_failed = 1;
+	run[i].job_code = -1;
+	run[i].nprocs = 0;
+	node_job_done(i);
+}
+
+/* The schedd did not take node I: again later, with a growing wait. */
+static void
+submit_later(size_t i, const char *err)
+{
+	const struct dag_node *n = &dag.nodes[i];
+	int tries = ++run[i].submit_tries;
+	double wait = 1.0;
+	int k;
+
+	if (run[i].state == DAG_SUBMITTED && run[i].cluster == 0) {
+		/* It was in a batch the schedd did not take. */
+		job_left(i);
+		run[i].state = DAG_READY;
+		run[i].pre_done = dag.nodes[i].pre != NULL;
+		idle_update(i);
+	}
+	run[i].unsure = 1;
+	if (tries >= SUBMIT_TRIES) {
+		log_warnx("Node %s: submit failed %d times, the last: %s",
+		    n->name, tries, err);
+		/* One last look: it may be queued after all. */
+		if (submit_check_lost(i) == 1) {
+			run[i].unsure = 0;
+			return;
+		}
+		submit_failed(i, err);
+		return;
+	}
+	for (k = 1; k < tries && wait < SUBMIT_BACKOFF; k++)
+		wait *= 2;
+	log_warnx("Node %s: submit failed (%s); again in %.0f s", n->name,
+	    err, wait);
+	event_timer_add(wait, submit_retry_later, (void *)i);
+}
+
 /*
- * Queue node I's job.  0 queued (or the node ended: NOOP, a submit file
- * that does not parse); -1 the schedd could not take it now (the node
- * is tried again later).
+ * Read node I's submit file into RES, as condor_submit would with the
+ * node's macros and attributes.  0 ready to send; 1 the node is dealt
+ * with (NOOP, a submit file that does not parse, a job found queued
+ * after a lost answer); -1 not now (the schedd cannot say).
  */
 static int
-submit_node(size_t i)
+submit_prepare(size_t i, struct submit_result *res)
 {
 	const struct dag_node *n = &dag.nodes[i];
 	struct submit_env env;
-	struct submit_result res;
-	struct buf b;
 	char err[2048], *dir, *file = NULL, *path, **append, *nm;
 	const char *text;
 	size_t len, k, na = 0;
-	int rc, cluster = 0;
-	CLIENT *cl;
+	int rc;
 
+	memset(res, 0, sizeof(*res));
 	if (n->flags & DAG_NOOP) {
 		log_info("Node %s: NOOP, done without a job", n->name);
 		run[i].job_failed = 0;
 		run[i].job_code = 0;
 		run[i].state = DAG_SUBMITTED;
 		node_job_done(i);
-		return 0;
+		return 1;
 	}
 	if (run[i].unsure) {
 		switch (submit_check_lost(i)) {
 		case 1:
 			run[i].unsure = 0;
-			return 0;
+			return 1;
 		case -1:
+			event_timer_add(SUBMIT_BACKOFF / 10, submit_retry_later,
+			    (void *)i);
 			return -1;
 		}
 		run[i].unsure = 0;
@@ -527,68 +586,133 @@ submit_node(size_t i)
 	env.check_files = 1;
 	env.append = append;
 	env.default_lease = param_int("JOB_DEFAULT_LEASE_DURATION", 2400);
-	rc = submit_parse(text, len, file, &env, &res, err, sizeof(err));
+	rc = submit_parse(text, len, file, &env, res, err, sizeof(err));
 	for (k = 0; k < na; k++)
 		free(append[k]);
 	free(append);
 	if (rc == -1) {
-		submit_result_free(&res);
+		submit_result_free(res);
+		memset(res, 0, sizeof(*res));
 		goto failed;
 	}
-	if ((cl = schedd_client(err, sizeof(err))) == NULL ||
-	    schedd_submit(cl, &res, &cluster, err, sizeof(err)) == -1) {
-		int tries = ++run[i].submit_tries;
-		double wait = 1.0;
-
-		submit_result_free(&res);
-		schedd_drop();
-		run[i].unsure = 1;
-		if (tries >= SUBMIT_TRIES) {
-			log_warnx("Node %s: submit failed %d times, the last: "
-			    "%s", n->name, tries, err);
-			/* One last look: it may be queued after all. */
-			if (submit_check_lost(i) == 1) {
-				run[i].unsure = 0;
-				free(dir);
-				free(file);
-				return 0;
-			}
-			goto failed;
-		}
-		for (k = 1; k < (size_t)tries && wait < SUBMIT_BACKOFF; k++)
-			wait *= 2;
-		log_warnx("Node %s: submit failed (%s); again in %.0f s",
-		    n->name, err, wait);
-		event_timer_add(wait, submit_retry_later, (void *)i);
-		free(dir);
-		free(file);
-		return -1;
-	}
-	run[i].submit_tries = 0;
-	buf_init(&b);
-	log_info("Node %s: submitted as job %d (%zu proc%s)%s", n->name,
-	    cluster, res.nprocs, res.nprocs == 1 ? "" : "s",
-	    run[i].retries ? " again" : "");
-	buf_free(&b);
-	node_job_submitted(i, cluster, (int)res.nprocs);
-	submit_result_free(&res);
 	free(dir);
 	free(file);
 	return 0;
 
 failed:
-	log_warnx("Node %s: cannot submit its job: %s", n->name, err);
 	free(dir);
 	free(file);
+	submit_failed(i, err);
+	return 1;
+}
+
+static void
+submit_logged(size_t i, int cluster, size_t nprocs)
+{
 	run[i].submit_tries = 0;
-	run[i].state = DAG_SUBMITTED;
-	njobs++;		/* node_job_done takes it away again */
-	if (n->category >= 0)
-		cat_running[n->category]++;
-	run[i].job_failed = 1;
-	run[i].job_code = -1;
-	run[i].nprocs = 0;
-	node_job_done(i);
+	log_info("Node %s: submitted as job %d (%zu proc%s)%s",
+	    dag.nodes[i].name, cluster, nprocs, nprocs == 1 ? "" : "s",
+	    run[i].retries ? " again" : "");
+	node_job_submitted(i, cluster, (int)nprocs);
+}
+
+/*
+ * Ready nodes prepared for one SUBMIT_MANY: their clusters are queued
+ * in one transaction.
+ */
+struct batch {
+	size_t			 node[SUBMIT_BATCH];
+	struct submit_result	 res[SUBMIT_BATCH];
+	size_t			 n;
+	size_t			 bytes;
+};
+
+static void
+batch_flush(struct batch *b)
+{
+	const struct submit_result *rp[SUBMIT_BATCH];
+	int clusters[SUBMIT_BATCH];
+	char err[2048];
+	long failed = -1;
+	size_t k;
+	CLIENT *cl;
+
+	if (b->n == 0)
+		return;
+	for (k = 0; k < b->n; k++)
+		rp[k] = &b->res[k];
+	if ((cl = schedd_client(err, sizeof(err))) != NULL &&
+	    schedd_submit_many(cl, rp, b->n, clusters, &failed, err,
+	    sizeof(err)) == 0) {
+		for (k = 0; k < b->n; k++)
+			submit_logged(b->node[k], clusters[k],
+			    b->res[k].nprocs);
+	} else if (failed >= 0) {
+		/* That one was refused, nothing queued: the others go
+		 * again. */
+		for (k = 0; k < b->n; k++) {
+			if ((long)k == failed)
+				submit_failed(b->node[k], err);
+			else {
+				size_t j = b->node[k];
+
+				job_left(j);
+				run[j].state = DAG_READY;
+				run[j].pre_done = dag.nodes[j].pre != NULL;
+				idle_update(j);
+				heap_push(j);
+			}
+		}
+		dagman_poke();
+	} else {
+		schedd_drop();
+		for (k = 0; k < b->n; k++)
+			submit_later(b->node[k], err);
+	}
+	for (k = 0; k < b->n; k++)
+		submit_result_free(&b->res[k]);
+	b->n = 0;
+	b->bytes = 0;
+}
+
+/*
+ * Queue node I's job, in batch B when it can go in one, else alone.  0
+ * queued (or on its way in B, or the node is dealt with); -1 not now.
+ */
+static int
+submit_node(size_t i, struct batch *b)
+{
+	struct submit_result res;
+	char err[2048];
+	size_t size;
+	int cluster = 0, rc;
+	CLIENT *cl;
+
+	if ((rc = submit_prepare(i, &res)) != 0)
+		return rc == 1 ? 0 : -1;
+	size = schedd_submit_size(&res);
+	if (size > 0) {
+		if (b->bytes + size >= SCHEDD_SUBMIT_MANY_BYTES)
+			batch_flush(b);
+		/* Counted as queued from now on, for the throttles; its
+		 * cluster (0 now) comes with the batch's answer. */
+		node_job_submitted(i, 0, (int)res.nprocs);
+		b->node[b->n] = i;
+		b->res[b->n++] = res;
+		b->bytes += size;
+		if (b->n == SUBMIT_BATCH)
+			batch_flush(b);
+		return 0;
+	}
+	if ((cl = schedd_client(err, sizeof(err))) == NULL ||
+	    schedd_submit(cl, &res, &cluster, err, sizeof(err)) == -1) {
+		schedd_drop();
+		submit_later(i, err);
+		submit_result_free(&res);
+		return -1;
+	}
+	submit_logged(i, cluster, res.nprocs);
+	submit_result_free(&res);
 	return 0;
 }
 
@@ -597,12 +721,15 @@ node_job_submitted(size_t i, int cluster, int nprocs)
 {
 	const struct dag_node *n = &dag.nodes[i];
 
-	if (run[i].state == DAG_SUBMITTED && run[i].cluster == cluster) {
+	if (run[i].state == DAG_SUBMITTED && run[i].cluster == cluster &&
+	    cluster != 0) {
 		if (nprocs > run[i].nprocs)
 			run[i].nprocs = nprocs;
 		return;
 	}
-	if (run[i].state == DAG_SUBMITTED)
+	if (run[i].state == DAG_SUBMITTED && run[i].cluster == 0)
+		;	/* its batch's answer: counted when it joined it */
+	else if (run[i].state == DAG_SUBMITTED)
 		log_warnx("Node %s: job %d replaces job %d", n->name, cluster,
 		    run[i].cluster);
 	else {
@@ -621,7 +748,8 @@ node_job_submitted(size_t i, int cluster, int nprocs)
 	run[i].job_failed = 0;
 	run[i].job_code = 0;
 	run[i].unsure = 0;
-	map_put(cluster, i);
+	if (cluster > 0)
+		map_put(cluster, i);
 	idle_update(i);
 }
 
@@ -766,6 +894,7 @@ throttle_ok(size_t i)
 void
 node_schedule(void)
 {
+	static struct batch batch;
 	size_t *held = NULL, nheld = 0, done = 0, i;
 
 	while (nheap > 0 && done < SUBMIT_BATCH) {
@@ -776,7 +905,8 @@ node_schedule(void)
 		i = heap_pop();
 		if (run[i].state != DAG_READY)
 			continue;
-		if (dag.nodes[i].pre != NULL && !run[i].pre_done) {
+		if (dag.nodes[i].pre != NULL && !run[i].pre_done &&
+		    !(dag.nodes[i].flags & DAG_NOOP)) {
 			run[i].state = DAG_PRERUN;
 			script_queue(i, 0);
 			continue;
@@ -787,9 +917,10 @@ node_schedule(void)
 			held[nheld++] = i;
 			continue;
 		}
-		if (submit_node(i) == 0)
+		if (submit_node(i, &batch) == 0)
 			done++;
 	}
+	batch_flush(&batch);
 	for (i = 0; i < nheld; i++)
 		heap_push(held[i]);
 	free(held);

@@ -88,7 +88,8 @@
  *	Serves SCHEDD_PROG (include/schedd_rpc.x) on the Unix-domain socket
  *	$(SPOOL)/.schedd_socket, where the caller's uid comes from the
  *	kernel (SO_PEERCRED): submitting (SCHEDD_SUBMIT, or
- *	SCHEDD_SUBMIT_BEGIN and SCHEDD_SUBMIT_MORE for a large cluster),
+ *	SCHEDD_SUBMIT_BEGIN and SCHEDD_SUBMIT_MORE for a large cluster,
+ *	SCHEDD_SUBMIT_MANY for several clusters in one transaction),
  *	queries (SCHEDD_QUERY, SCHEDD_QUERY_ATTRS), actions (SCHEDD_ACTION:
  *	remove, hold, release, priority), SCHEDD_EDIT (condor_qedit),
  *	SCHEDD_RESCHEDULE and the shadows'
@@ -250,6 +251,25 @@ schedd_submit_more_1_svc(submit_more_x *arg, submit_res_x *res,
 
 	if (local_submitter(req, &uid, res) == 0)
 		submit_more(uid, arg, res);
+	return TRUE;
+}
+
+bool_t
+schedd_submit_many_1_svc(submit_many_x *arg, submit_many_res_x *res,
+    struct svc_req *req)
+{
+	submit_res_x one;
+	uid_t uid;
+
+	memset(&one, 0, sizeof(one));
+	if (local_submitter(req, &uid, &one) == 0) {
+		free(one.message);
+		submit_many(uid, arg, res);
+	} else {
+		res->code = one.code;
+		res->message = one.message;
+		res->failed = -1;
+	}
 	return TRUE;
 }
 

@@ -182,6 +182,8 @@ void	 job_log_batch_end(void);
 void	 submit_one(uid_t caller, submit_x *arg, submit_res_x *res);
 void	 submit_begin(uid_t caller, submit_x *arg, submit_res_x *res);
 void	 submit_more(uid_t caller, submit_more_x *arg, submit_res_x *res);
+/* Several clusters in one transaction: all are queued, or none. */
+void	 submit_many(uid_t caller, submit_many_x *arg, submit_many_res_x *res);
 /* Write pending submit events of CLUSTER before any later event. */
 void	 submit_flush_events(int cluster);
 int	 submit_events_pending(int cluster);

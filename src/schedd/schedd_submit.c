@@ -73,6 +73,8 @@ struct pending {
 	size_t		 nprocs, cap;
 	char		*executable;
 	double		 touched;	/* monotime() */
+	int		 universe;	/* JobUniverse, once prepared */
+	size_t		 staged;	/* procs in the open transaction */
 	struct pending	*next;
 };
 
@@ -586,41 +588,47 @@ fail:
  * Commit P as one transaction; the reply says how it went.  P is
  * consumed either way.
  */
-static void
-pending_commit(struct pending *p, submit_res_x *res)
+/*
+ * The files of cluster P before it is committed: its executable checked
+ * and copied into SPOOL, and the attributes the schedd sets.  0, or -1
+ * with the reply set and nothing left behind.
+ */
+static int
+pending_prepare(struct pending *p, submit_res_x *res)
 {
 	struct stat st;
 	char *ickpt;
 	int fd, std_universe, cluster = p->cluster;
 	long long universe;
 	time_t now = time(NULL);
-	size_t i, n = p->nprocs;
+	size_t i;
 
-	if (n == 0) {
+	if (p->nprocs == 0) {
 		res_error(res, EINVAL, "a cluster needs at least one proc");
-		goto out;
+		return -1;
 	}
 	if ((fd = open_executable(p, p->executable, &st, res)) == -1)
-		goto out;
+		return -1;
 	/* The cluster's universe, else its first job's. */
 	if (ad_get_int(p->cad, "JobUniverse", &universe) == -1 &&
 	    ad_get_int(p->procs[0], "JobUniverse", &universe) == -1)
 		universe = 0;
+	p->universe = (int)universe;
 	std_universe = universe == 1;
 	if (std_universe && !relinked(fd, p->executable, res)) {
 		close(fd);
-		goto out;
+		return -1;
 	}
 	if (copy_executable(fd, spool_ickpt(cluster), res) == -1) {
 		close(fd);
-		goto out;
+		return -1;
 	}
 	close(fd);
 	if (proc_executables(p, res) == -1) {
 		ickpt = spool_ickpt(cluster);
 		unlink(ickpt);
 		free(ickpt);
-		goto out;
+		return -1;
 	}
 
 	ad_set_int(p->cad, "ClusterId", cluster);
@@ -639,42 +647,155 @@ pending_commit(struct pending *p, submit_res_x *res)
 	for (i = 0; zeroed[i] != NULL; i++)
 		if (ad_lookup(p->cad, zeroed[i]) == NULL)
 			ad_set_real(p->cad, zeroed[i], 0.0);
+	return 0;
+}
 
-	qlog_begin(schedd_queue);
-	if (cluster >= qlog_counter(schedd_queue))
-		qlog_set_counter(schedd_queue, cluster + 1);
-	qlog_new_ad_from(schedd_queue, cluster, -1, p->cad);
+/* A prepared cluster that will not be committed: its files go. */
+static void
+pending_unprepare(struct pending *p)
+{
+	char *ickpt = spool_ickpt(p->cluster);
+
+	unlink(ickpt);
+	free(ickpt);
+	proc_executables_undo(p->cluster, p->nprocs);
+}
+
+/* Add prepared cluster P to the open transaction. */
+static void
+pending_stage(struct pending *p)
+{
+	size_t i;
+
+	if (p->cluster >= qlog_counter(schedd_queue))
+		qlog_set_counter(schedd_queue, p->cluster + 1);
+	qlog_new_ad_from(schedd_queue, p->cluster, -1, p->cad);
 	p->cad = NULL;
-	for (i = 0; i < n; i++) {
-		qlog_new_ad_from(schedd_queue, cluster, (int)i, p->procs[i]);
+	for (i = 0; i < p->nprocs; i++) {
+		qlog_new_ad_from(schedd_queue, p->cluster, (int)i,
+		    p->procs[i]);
 		p->procs[i] = NULL;
 	}
+	p->staged = p->nprocs;
 	p->nprocs = 0;
+}
+
+/* Cluster P is committed: the schedd's books, its events, its ad. */
+static void
+pending_committed(struct pending *p)
+{
+	size_t n = p->staged;
+
+	queue_cluster_add(p->cluster, (int)n);
+	log_info("cluster %d: %zu job(s) submitted by %s", p->cluster, n,
+	    p->owner);
+	events_queue(p->cluster, (int)n);
+	if (p->universe == 7 || p->universe == 12)
+		local_poke();
+}
+
+/* Staged clusters whose transaction could not be written. */
+static void
+pending_commit_failed(struct pending *p)
+{
+	char *ickpt = spool_ickpt(p->cluster);
+
+	unlink(ickpt);
+	free(ickpt);
+	proc_executables_undo(p->cluster, p->staged);
+}
+
+static void
+pending_commit(struct pending *p, submit_res_x *res)
+{
+	if (pending_prepare(p, res) == -1)
+		goto out;
+	qlog_begin(schedd_queue);
+	pending_stage(p);
 	if (qlog_commit(schedd_queue, 1) == -1) {
 		int saved = errno;
 
 		log_warn("cannot write the job queue");
-		ickpt = spool_ickpt(cluster);
-		unlink(ickpt);
-		free(ickpt);
-		proc_executables_undo(cluster, n);
+		pending_commit_failed(p);
 		res_error(res, saved, "cannot write the job queue: %s",
 		    strerror(saved));
 		goto out;
 	}
-	queue_cluster_add(cluster, (int)n);
 	queue_maybe_compact();
 	res->code = 0;
-	res->cluster = cluster;
-	res->nprocs = (int)n;
-	log_info("cluster %d: %zu job(s) submitted by %s", cluster, n,
-	    p->owner);
-	events_queue(cluster, (int)n);
+	res->cluster = p->cluster;
+	res->nprocs = (int)p->staged;
+	pending_committed(p);
 	schedd_advertise_now();
-	if (universe == 7 || universe == 12)
-		local_poke();
 out:
 	pending_free(p);
+}
+
+void
+submit_many(uid_t caller, submit_many_x *arg, submit_many_res_x *res)
+{
+	struct pending **ps;
+	submit_res_x one;
+	u_int n = arg->clusters.clusters_len, i, k;
+	int saved;
+
+	res->message = xstrdup("");
+	res->failed = -1;
+	if (n == 0) {
+		res->code = EINVAL;
+		free(res->message);
+		res->message = xstrdup("no cluster to submit");
+		return;
+	}
+	ps = xcalloc(n, sizeof(*ps));
+	for (i = 0; i < n; i++) {
+		memset(&one, 0, sizeof(one));
+		one.message = xstrdup("");
+		if ((ps[i] = pending_new(caller, &arg->clusters.clusters_val[i],
+		    &one)) == NULL || pending_prepare(ps[i], &one) == -1) {
+			/* All or none: undo the ones prepared. */
+			for (k = 0; k < i; k++) {
+				pending_unprepare(ps[k]);
+				pending_free(ps[k]);
+			}
+			if (ps[i] != NULL)
+				pending_free(ps[i]);
+			res->code = one.code;
+			res->failed = (int)i;
+			free(res->message);
+			res->message = xasprintf("cluster %u of %u: %s", i + 1,
+			    n, one.message);
+			free(one.message);
+			free(ps);
+			return;
+		}
+		free(one.message);
+	}
+	qlog_begin(schedd_queue);
+	for (i = 0; i < n; i++)
+		pending_stage(ps[i]);
+	if (qlog_commit(schedd_queue, 1) == -1) {
+		saved = errno;
+		log_warn("cannot write the job queue");
+		for (i = 0; i < n; i++)
+			pending_commit_failed(ps[i]);
+		res->code = saved;
+		free(res->message);
+		res->message = xasprintf("cannot write the job queue: %s",
+		    strerror(saved));
+	} else {
+		queue_maybe_compact();
+		res->clusters.clusters_val = xcalloc(n, sizeof(int));
+		res->clusters.clusters_len = n;
+		for (i = 0; i < n; i++) {
+			res->clusters.clusters_val[i] = ps[i]->cluster;
+			pending_committed(ps[i]);
+		}
+		schedd_advertise_now();
+	}
+	for (i = 0; i < n; i++)
+		pending_free(ps[i]);
+	free(ps);
 }
 
 void
