@@ -644,6 +644,9 @@ batch_flush(struct batch *b)
 	if ((cl = schedd_client(err, sizeof(err))) != NULL &&
 	    schedd_submit_many(cl, rp, b->n, clusters, &failed, err,
 	    sizeof(err)) == 0) {
+		if (b->n > 1)
+			log_info("%zu node jobs queued in one transaction",
+			    b->n);
 		for (k = 0; k < b->n; k++)
 			submit_logged(b->node[k], clusters[k],
 			    b->res[k].nprocs);

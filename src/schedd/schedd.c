@@ -266,6 +266,7 @@ schedd_submit_many_1_svc(submit_many_x *arg, submit_many_res_x *res,
 		free(one.message);
 		submit_many(uid, arg, res);
 	} else {
+		memset(res, 0, sizeof(*res));
 		res->code = one.code;
 		res->message = one.message;
 		res->failed = -1;

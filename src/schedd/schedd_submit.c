@@ -739,6 +739,7 @@ submit_many(uid_t caller, submit_many_x *arg, submit_many_res_x *res)
 	u_int n = arg->clusters.clusters_len, i, k;
 	int saved;
 
+	memset(res, 0, sizeof(*res));
 	res->message = xstrdup("");
 	res->failed = -1;
 	if (n == 0) {

@@ -14,9 +14,11 @@
 #     still running removed, and the FINAL node running after it;
 #  4. a SUBDAG EXTERNAL and a SPLICE composed into one workflow;
 #  5. condor_rm of a DAG job removes its node jobs and leaves a rescue
-#     DAG; condor_q -dag shows node jobs under their DAG job.
+#     DAG; condor_q -dag shows node jobs under their DAG job;
+#  6. SCHEDD_SUBMIT_MANY queues all of its clusters or none, and the
+#     manager queues ready nodes with it.
 #
-# checks: 47
+# checks: 51
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -348,4 +350,27 @@ check "condor_rm of the DAG job ends it" wait_for 120 in_history "$D5.0"
 removed_both() { [ "$(grep -c '^009 ' rm.dag.nodes.log 2>/dev/null)" = 2 ]; }
 check "its two node jobs were removed" wait_for 60 removed_both
 check "and it left a rescue DAG" test -f rm.dag.rescue001
+
+# --- 6. SCHEDD_SUBMIT_MANY: all the clusters or none -----------------
+sock=$POOL/cm/spool/.schedd_socket
+# many EXE...: one SUBMIT_MANY of a one-proc vanilla cluster per EXE,
+# as the owner; prints "accept code message failed".
+many() {
+	local a=(i:$#) e
+	for e in "$@"; do
+		a+=(i:1 s:JobUniverse s:5 i:1 i:0 "s:$e")
+	done
+	as_owner /usr/bin/python3 "$TOP/tests/lib/rpccall.py" "$sock" 0x2c0d0004 1 12 "${a[@]}" 2>&1 | tr '\n' ' '
+}
+nq() { cm condor_q -af ClusterId 2>/dev/null | wc -l; }
+before=$(nq)
+out=$(many /bin/true /no/such/program /bin/true)
+check "a batch with a missing executable is refused, naming the second ($out)" \
+	sh -c "echo '$out' | grep -q 'such' && echo '$out' | grep -Eq ' 1 *$'"
+check "and none of the batch was queued" test "$(nq)" = "$before"
+out=$(many /bin/true /bin/echo /bin/true)
+check "a good batch of three is queued in one request ($out)" \
+	test "$(nq)" = $((before + 3))
+check "the manager queued B and C, ready together, in one transaction" \
+	grep -q '2 node jobs queued in one transaction' diamond.dag.dagman.out
 pool_stop
