@@ -1,6 +1,7 @@
 /*
  * fuzz_xdr.c: libFuzzer target for the wire decoders: bytes are decoded
- * as the argument of a collector update and of a schedd submit, exactly
+ * as the argument of a collector update and of a schedd submit (one
+ * cluster, or several: SUBMIT_MANY, and its reply), exactly
  * as a daemon would after reading a request, then turned into ads; and
  * as a pool history query and its reply (condor_summary decodes what
  * the collector sends), whose samples are then formatted and parsed
@@ -58,6 +59,30 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	xdr_free((xdrproc_t)xdr_submit_x, (char *)&sub);
 	xdr_destroy(&xdr);
+
+	/* Several clusters at once (SCHEDD_SUBMIT_MANY), and the reply
+	 * condor_dagman decodes. */
+	{
+		submit_many_x many;
+		submit_many_res_x mres;
+
+		memset(&many, 0, sizeof(many));
+		xdrmem_create(&xdr, (char *)data, (u_int)size, XDR_DECODE);
+		if (xdr_submit_many_x(&xdr, &many)) {
+			for (i = 0; i < many.clusters.clusters_len; i++)
+				if ((ad = ad_from_xdr(
+				    &many.clusters.clusters_val[i].cluster_ad,
+				    err, sizeof(err))) != NULL)
+					ad_free(ad);
+		}
+		xdr_free((xdrproc_t)xdr_submit_many_x, (char *)&many);
+		xdr_destroy(&xdr);
+		memset(&mres, 0, sizeof(mres));
+		xdrmem_create(&xdr, (char *)data, (u_int)size, XDR_DECODE);
+		(void)xdr_submit_many_res_x(&xdr, &mres);
+		xdr_free((xdrproc_t)xdr_submit_many_res_x, (char *)&mres);
+		xdr_destroy(&xdr);
+	}
 
 	memset(&hq, 0, sizeof(hq));
 	xdrmem_create(&xdr, (char *)data, (u_int)size, XDR_DECODE);

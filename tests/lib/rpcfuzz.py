@@ -72,7 +72,7 @@ def hostile(i, prog, rng, udp):
         # plausible XDR: counts and lengths that lie
         body = struct.pack(">III", rng.choice([0, 1, 0xffffffff, 0x7fffffff]),
                            rng.randrange(1 << 32), rng.randrange(1 << 32)) + body
-    call = call_header(i, prog, rng.choice([1, 1, 2]), rng.randrange(0, 12)) + body
+    call = call_header(i, prog, rng.choice([1, 1, 2]), rng.randrange(0, 14)) + body
     return call if udp else record(call)
 
 
