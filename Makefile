@@ -20,7 +20,7 @@ LDLIBS	:= -ltirpc -lm
 DEBIAN_PACKAGES := libtirpc-dev libelf-dev rpcsvc-proto
 # What the tests use besides: rpcinfo, and real programs' static libraries.
 TEST_PACKAGES := rpcbind python3 clang bc liblua5.4-dev libsqlite3-dev zlib1g-dev gfortran gdb binutils \
-	xvfb xdotool xauth ethtool
+	xvfb xdotool xauth ethtool time
 
 # Protocols: include/NAME.x -> obj/gen/NAME.h, NAME_xdr.c, NAME_clnt.c,
 # NAME_svc.c.  The server stub is linked into the daemon of the same name.
@@ -156,7 +156,7 @@ check: all test-deps $(UNIT)
 demo: all
 	@tests/demo
 
-bench: all
+bench: all test-deps
 	@bench/run
 
 install: all
