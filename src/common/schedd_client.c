@@ -163,22 +163,25 @@ ad_x_release(ad_x *x)
 	memset(x, 0, sizeof(*x));
 }
 
-/* One request; 0 with RX filled, or -1 with a message in ERR. */
+/*
+ * A submitting request, given the longer timeout submits get: 0 with the
+ * reply in RES, or -1 with a message in ERR (one that says so when the
+ * jobs may have been queued all the same).
+ */
 static int
-submit_call(CLIENT *cl, u_long proc, xdrproc_t xarg, void *arg,
-    submit_res_x *rx, char *err, size_t errlen)
+submit_invoke(CLIENT *cl, u_long proc, xdrproc_t xarg, void *arg,
+    xdrproc_t xres, void *res, char *err, size_t errlen)
 {
 	struct timeval tv, old;
 	char why[256];
 	int rc = 0;
 
-	memset(rx, 0, sizeof(*rx));
 	clnt_control(cl, CLGET_TIMEOUT, (char *)&old);
 	tv.tv_sec = (long)rpc_timeout() * SUBMIT_TIMEOUT_FACTOR;
 	tv.tv_usec = 0;
 	clnt_control(cl, CLSET_TIMEOUT, (char *)&tv);
-	if (rpc_invoke(cl, proc, xarg, arg, (xdrproc_t)xdr_submit_res_x, rx,
-	    why, sizeof(why)) == -1) {
+	if (rpc_invoke(cl, proc, xarg, arg, xres, res, why,
+	    sizeof(why)) == -1) {
 		if (strstr(why, "timed out") != NULL)
 			snprintf(err, errlen, "the schedd did not answer in "
 			    "%ld seconds; the jobs may have been queued: look "
@@ -186,13 +189,26 @@ submit_call(CLIENT *cl, u_long proc, xdrproc_t xarg, void *arg,
 		else
 			snprintf(err, errlen, "cannot submit: %s", why);
 		rc = -1;
-	} else if (rx->code != 0) {
-		snprintf(err, errlen, "%s", rx->message && *rx->message ?
-		    rx->message : strerror(rx->code));
-		rc = -1;
 	}
 	clnt_control(cl, CLSET_TIMEOUT, (char *)&old);
 	return rc;
+}
+
+/* One request; 0 with RX filled, or -1 with a message in ERR. */
+static int
+submit_call(CLIENT *cl, u_long proc, xdrproc_t xarg, void *arg,
+    submit_res_x *rx, char *err, size_t errlen)
+{
+	memset(rx, 0, sizeof(*rx));
+	if (submit_invoke(cl, proc, xarg, arg, (xdrproc_t)xdr_submit_res_x,
+	    rx, err, errlen) == -1)
+		return -1;
+	if (rx->code != 0) {
+		snprintf(err, errlen, "%s", rx->message && *rx->message ?
+		    rx->message : strerror(rx->code));
+		return -1;
+	}
+	return 0;
 }
 
 int
@@ -341,8 +357,6 @@ schedd_submit_many(CLIENT *cl, const struct submit_result *const *res,
 {
 	submit_many_x mx;
 	submit_many_res_x rx;
-	struct timeval tv, old;
-	char why[256];
 	size_t i, k, total = 0;
 	int rc = -1;
 
@@ -377,20 +391,11 @@ schedd_submit_many(CLIENT *cl, const struct submit_result *const *res,
 			ad_x_fill(&sx->proc_ads.proc_ads_val[k],
 			    &res[i]->procs[k], -1, -1, NULL);
 	}
-	clnt_control(cl, CLGET_TIMEOUT, (char *)&old);
-	tv.tv_sec = (long)rpc_timeout() * SUBMIT_TIMEOUT_FACTOR;
-	tv.tv_usec = 0;
-	clnt_control(cl, CLSET_TIMEOUT, (char *)&tv);
-	if (rpc_invoke(cl, SCHEDD_SUBMIT_MANY, (xdrproc_t)xdr_submit_many_x,
-	    &mx, (xdrproc_t)xdr_submit_many_res_x, &rx, why,
-	    sizeof(why)) == -1) {
-		if (strstr(why, "timed out") != NULL)
-			snprintf(err, errlen, "the schedd did not answer in "
-			    "%ld seconds; the jobs may have been queued: look "
-			    "with condor_q", (long)tv.tv_sec);
-		else
-			snprintf(err, errlen, "cannot submit: %s", why);
-	} else if (rx.code != 0) {
+	if (submit_invoke(cl, SCHEDD_SUBMIT_MANY,
+	    (xdrproc_t)xdr_submit_many_x, &mx,
+	    (xdrproc_t)xdr_submit_many_res_x, &rx, err, errlen) == -1)
+		;	/* said */
+	else if (rx.code != 0) {
 		snprintf(err, errlen, "%s", rx.message && *rx.message ?
 		    rx.message : strerror(rx.code));
 		if (rx.failed >= 0 && (size_t)rx.failed < n)
@@ -403,7 +408,6 @@ schedd_submit_many(CLIENT *cl, const struct submit_result *const *res,
 			clusters[i] = rx.clusters.clusters_val[i];
 		rc = 0;
 	}
-	clnt_control(cl, CLSET_TIMEOUT, (char *)&old);
 	xdr_free((xdrproc_t)xdr_submit_many_res_x, (char *)&rx);
 	for (i = 0; i < n; i++) {
 		submit_x *sx = &mx.clusters.clusters_val[i];

@@ -948,6 +948,18 @@ queue_job_reshadowed(int cluster, int proc, pid_t shadow)
 	queue_commit(1);
 }
 
+/* In the open transaction: J starts a run now. */
+static void
+tx_started(const struct job *j, time_t now)
+{
+	tx_status(j, JOB_RUNNING, now);
+	qlog_set_int(schedd_queue, j->cluster, j->proc, "NumJobStarts",
+	    job_int(j, "NumJobStarts", 0) + 1);
+	if (!job_has(j, "JobStartDate"))
+		qlog_set_int(schedd_queue, j->cluster, j->proc,
+		    "JobStartDate", (long long)now);
+}
+
 void
 queue_job_started(int cluster, int proc, const char *machine, pid_t shadow)
 {
@@ -957,14 +969,9 @@ queue_job_started(int cluster, int proc, const char *machine, pid_t shadow)
 	if (job_find(cluster, proc, &j) == -1)
 		return;
 	qlog_begin(schedd_queue);
-	tx_status(&j, JOB_RUNNING, now);
-	qlog_set_int(schedd_queue, cluster, proc, "NumJobStarts",
-	    job_int(&j, "NumJobStarts", 0) + 1);
+	tx_started(&j, now);
 	qlog_set_string(schedd_queue, cluster, proc, "RemoteHost", machine);
 	qlog_set_int(schedd_queue, cluster, proc, "ShadowPid", shadow);
-	if (!job_has(&j, "JobStartDate"))
-		qlog_set_int(schedd_queue, cluster, proc, "JobStartDate",
-		    (long long)now);
 	/* Not synced: after a crash the job is requeued whatever the
 	 * log says, so only the next durable commit needs to carry it. */
 	queue_commit(0);
@@ -1205,12 +1212,7 @@ queue_local_started(int cluster, int proc, pid_t pid,
 	if (job_find(cluster, proc, &j) == -1)
 		return;
 	qlog_begin(schedd_queue);
-	tx_status(&j, JOB_RUNNING, now);
-	qlog_set_int(schedd_queue, cluster, proc, "NumJobStarts",
-	    job_int(&j, "NumJobStarts", 0) + 1);
-	if (!job_has(&j, "JobStartDate"))
-		qlog_set_int(schedd_queue, cluster, proc, "JobStartDate",
-		    (long long)now);
+	tx_started(&j, now);
 	qlog_set_int(schedd_queue, cluster, proc, "JobCurrentStartDate",
 	    (long long)now);
 	qlog_set_int(schedd_queue, cluster, proc, "LocalKeeperPid", pid);
