@@ -353,6 +353,9 @@ check "and it left a rescue DAG" test -f rm.dag.rescue001
 
 # --- 6. SCHEDD_SUBMIT_MANY: all the clusters or none -----------------
 sock=$POOL/cm/spool/.schedd_socket
+# The owner may not reach this tree (a clone only root may enter).
+cp "$TOP/tests/lib/rpccall.py" "$W/rpccall.py"
+chmod 644 "$W/rpccall.py"
 # many EXE...: one SUBMIT_MANY of a one-proc vanilla cluster per EXE,
 # as the owner; prints "accept code message failed".
 many() {
@@ -360,7 +363,7 @@ many() {
 	for e in "$@"; do
 		a+=(i:1 s:JobUniverse s:5 i:1 i:0 "s:$e")
 	done
-	as_owner /usr/bin/python3 "$TOP/tests/lib/rpccall.py" "$sock" 0x2c0d0004 1 12 "${a[@]}" 2>&1 | tr '\n' ' '
+	as_owner /usr/bin/python3 "$W/rpccall.py" "$sock" 0x2c0d0004 1 12 "${a[@]}" 2>&1 | tr '\n' ' '
 }
 nq() { cm condor_q -af ClusterId 2>/dev/null | wc -l; }
 before=$(nq)
