@@ -205,15 +205,16 @@ timeout_param(const char *name, long dflt)
 }
 
 /*
- * One call PROC to the startd about our claim, proven by its
- * capability, within TIMEOUT seconds: 0 with the answer in RES (free it
- * with xdr_status_x), -1 (no answer) with ERR saying why.
+ * One call PROC to the startd about our claim, with argument ARG (which
+ * XARG encodes), within TIMEOUT seconds: 0 with the answer in RES (free
+ * it with xdr_status_x), -1 (no answer) with ERR saying why and errno
+ * ECONNREFUSED if the startd's address refused the connection (0 if it
+ * connected).
  */
 static int
-claim_call(unsigned long proc, long timeout, status_x *res, char *err,
-    size_t errlen)
+claim_call_arg(unsigned long proc, xdrproc_t xarg, void *arg, long timeout,
+    status_x *res, char *err, size_t errlen)
 {
-	char *cap = sj.capability;
 	CLIENT *cl;
 	int r;
 
@@ -222,12 +223,23 @@ claim_call(unsigned long proc, long timeout, status_x *res, char *err,
 	    errlen);
 	if (cl == NULL)
 		return -1;
-	r = rpc_invoke(cl, proc, (xdrproc_t)xdr_wrapstring, &cap,
-	    (xdrproc_t)xdr_status_x, res, err, errlen);
+	r = rpc_invoke(cl, proc, xarg, arg, (xdrproc_t)xdr_status_x, res,
+	    err, errlen);
 	rpc_close(cl);
 	if (r == -1)
 		errno = 0;	/* connected: not a refusal (startd_dead) */
 	return r;
+}
+
+/* The same for a call whose argument is the claim's capability. */
+static int
+claim_call(unsigned long proc, long timeout, status_x *res, char *err,
+    size_t errlen)
+{
+	char *cap = sj.capability;
+
+	return claim_call_arg(proc, (xdrproc_t)xdr_wrapstring, &cap, timeout,
+	    res, err, errlen);
 }
 
 /* Ask the startd to kill the job now; best effort. */
@@ -993,38 +1005,29 @@ reconnect_tick(void *arg)
 	reconnect_x r;
 	status_x res;
 	char err[512];
-	CLIENT *cl;
 	int rc;
 
 	if (finished || !disconnected)
 		return;
-	cl = rpc_connect(sj.startd_addr, PROG_STARTD, 1, 5, err, sizeof(err));
-	if (startd_dead(cl == NULL && errno == ECONNREFUSED, &refused_since)) {
+	r.capability = sj.capability;
+	r.shadow_addr = (char *)addr;
+	rc = claim_call_arg(STARTD_RECONNECT_JOB, (xdrproc_t)xdr_reconnect_x,
+	    &r, 5, &res, err, sizeof(err));
+	if (startd_dead(rc == -1 && errno == ECONNREFUSED, &refused_since)) {
 		sj.claimed = 0;
 		starter_lost("its startd is gone, and its starters with it");
 		return;
 	}
-	if (cl != NULL) {
-		r.capability = sj.capability;
-		r.shadow_addr = (char *)addr;
-		memset(&res, 0, sizeof(res));
-		rc = rpc_invoke(cl, STARTD_RECONNECT_JOB,
-		    (xdrproc_t)xdr_reconnect_x, &r, (xdrproc_t)xdr_status_x,
-		    &res, err, sizeof(err));
-		rpc_close(cl);
-		if (rc == 0 && res.code == ENOENT) {
-			xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
-			sj.claimed = 0;
-			starter_lost("its startd says the starter is gone");
-			return;
-		}
-		if (rc == 0) {
-			log_info("job %s: %s", sj.id, res.message ?
-			    res.message : "");
-			xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
-		}
+	if (rc == 0 && res.code == ENOENT) {
+		xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
+		sj.claimed = 0;
+		starter_lost("its startd says the starter is gone");
+		return;
 	}
-	if (cl == NULL || rc == -1)
+	if (rc == 0) {
+		log_info("job %s: %s", sj.id, res.message ? res.message : "");
+		xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
+	} else
 		log_warnx("job %s: the startd of %s does not answer: %s",
 		    sj.id, sj.machine, err);
 	/* Told, or not: ask again in a while unless the starter is back. */

@@ -597,6 +597,19 @@ is_starter(long pid)
 	return r;
 }
 
+/* The pid N of a starter's execute directory "dir_N", or -1. */
+static long
+execute_dir_pid(const char *name)
+{
+	char *end;
+	long n;
+
+	if (strncmp(name, "dir_", 4) != 0)
+		return -1;
+	n = strtol(name + 4, &end, 10);
+	return *end == '\0' && n > 1 ? n : -1;
+}
+
 /*
  * At start-up: starters of the startd before us (killed) still running
  * their jobs.  They vacate them as soon as they see it gone; they are
@@ -613,7 +626,6 @@ claim_old_starters(void)
 	struct timespec pause = { 0, 100 * 1000 * 1000 };
 	struct dirent *e;
 	long n, left;
-	char *end;
 	int killed = 0;
 	DIR *d;
 
@@ -624,10 +636,8 @@ claim_old_starters(void)
 			return;
 		left = 0;
 		while ((e = readdir(d)) != NULL) {
-			if (strncmp(e->d_name, "dir_", 4) != 0)
-				continue;
-			n = strtol(e->d_name + 4, &end, 10);
-			if (*end != '\0' || n <= 1 || !is_starter(n))
+			if ((n = execute_dir_pid(e->d_name)) == -1 ||
+			    !is_starter(n))
 				continue;
 			if (left++ == 0 && monotime() < deadline)
 				log_info("waiting for the starters of the "
@@ -660,7 +670,6 @@ claim_sweep_execute(pid_t pid)
 	struct dirent *e;
 	char path[PATH_MAX];
 	long n;
-	char *end;
 	DIR *d;
 
 	if (pid == 0)
@@ -668,10 +677,8 @@ claim_sweep_execute(pid_t pid)
 	if (execute == NULL || (d = opendir(execute)) == NULL)
 		return;
 	while ((e = readdir(d)) != NULL) {
-		if (strncmp(e->d_name, "dir_", 4) != 0)
-			continue;
-		n = strtol(e->d_name + 4, &end, 10);
-		if (*end != '\0' || n <= 1 || (pid != 0 && n != (long)pid))
+		if ((n = execute_dir_pid(e->d_name)) == -1 ||
+		    (pid != 0 && n != (long)pid))
 			continue;
 		if (kill((pid_t)n, 0) == 0 || errno != ESRCH)
 			continue;
