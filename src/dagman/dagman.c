@@ -122,33 +122,19 @@ dagman_poke(void)
 static char *
 rescue_next(void)
 {
-	char *p = NULL;
+	struct stat st;
+	char *p;
 	int n;
 
-	for (n = 1; n < 1000; n++) {
-		struct stat st;
-
-		free(p);
+	for (n = 999; n >= 1; n--) {
 		p = xasprintf("%s.rescue%03d", dag_file, n);
-		if (stat(p, &st) == -1 && errno == ENOENT) {
-			/* Past any gap: keep looking for higher ones. */
-			int k;
-
-			for (k = n + 1; k < 1000; k++) {
-				char *q = xasprintf("%s.rescue%03d", dag_file,
-				    k);
-				int there = stat(q, &st) == 0;
-
-				free(q);
-				if (there)
-					break;
-			}
-			if (k == 1000)
-				return p;
+		if (stat(p, &st) == 0) {
+			free(p);
+			break;
 		}
+		free(p);
 	}
-	free(p);
-	return xasprintf("%s.rescue999", dag_file);
+	return xasprintf("%s.rescue%03d", dag_file, n < 999 ? n + 1 : 999);
 }
 
 static void
@@ -207,17 +193,10 @@ stop_all(void)
 	for (i = 0; i < dag.nnodes; i++) {
 		if (dag.nodes[i].flags & DAG_FINAL)
 			continue;
-		switch (run[i].state) {
-		case DAG_READY:
-		case DAG_PRERUN:
-		case DAG_SUBMITTED:
-		case DAG_POSTRUN:
+		if (node_under_way(i))
 			run[i].state = DAG_FAILURE;
-			break;
-		case DAG_NOT_READY:
+		else if (run[i].state == DAG_NOT_READY)
 			run[i].state = DAG_FUTILE;
-			break;
-		}
 	}
 }
 

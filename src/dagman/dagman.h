@@ -86,8 +86,8 @@ int	 node_final_ended(void);
 int	 node_final_ok(void);
 /* Remove every node job in the queue (condor_rm of the DAG, an abort). */
 void	 node_remove_jobs(void);
-/* Has node I got a job that the schedd may still hold? */
-int	 node_in_queue(size_t i);
+/* Is node I between READY and the end of its POST script? */
+int	 node_under_way(size_t i);
 
 /* dagman_log.c */
 /* Read what is new in the node log; 0, or -1 (logged) if it cannot be

@@ -942,23 +942,28 @@ node_job_event_exec(size_t i, int delta)
 }
 
 int
+node_under_way(size_t i)
+{
+	switch (run[i].state) {
+	case DAG_READY:
+	case DAG_PRERUN:
+	case DAG_SUBMITTED:
+	case DAG_POSTRUN:
+		return 1;
+	}
+	return 0;
+}
+
+int
 node_all_ended(void)
 {
 	size_t i;
 
 	if (nheap > 0 || script_running())
 		return 0;
-	for (i = 0; i < dag.nnodes; i++) {
-		if (dag.nodes[i].flags & DAG_FINAL)
-			continue;
-		switch (run[i].state) {
-		case DAG_READY:
-		case DAG_PRERUN:
-		case DAG_SUBMITTED:
-		case DAG_POSTRUN:
+	for (i = 0; i < dag.nnodes; i++)
+		if (!(dag.nodes[i].flags & DAG_FINAL) && node_under_way(i))
 			return 0;
-		}
-	}
 	return 1;
 }
 
@@ -1022,12 +1027,6 @@ int
 node_final_ok(void)
 {
 	return dag.final < 0 || final_state == DAG_SUCCESS;
-}
-
-int
-node_in_queue(size_t i)
-{
-	return run[i].state == DAG_SUBMITTED && run[i].cluster > 0;
 }
 
 void

@@ -1092,6 +1092,18 @@ tx_exit_policy(const struct job *j, const struct ad *set, time_t now)
 	return r;
 }
 
+/* J was just put on hold: say so in the log and its user log (012). */
+static void
+log_held(const struct job *j)
+{
+	char *reason = job_string(j, "HoldReason");
+
+	log_info("job %d.%d held: %s", j->cluster, j->proc,
+	    reason ? reason : "");
+	job_log_event(j, ULOG_HELD, reason ? reason : "");
+	free(reason);
+}
+
 void
 queue_shadow_exited(int cluster, int proc, int status, double wall,
     int stopped)
@@ -1170,13 +1182,8 @@ queue_shadow_exited(int cluster, int proc, int status, double wall,
 		}
 	}
 	queue_commit(durable);
-	if (held && job_find(cluster, proc, &j) == 0) {
-		reason = job_string(&j, "HoldReason");
-		log_info("job %d.%d held: %s", cluster, proc,
-		    reason ? reason : "");
-		job_log_event(&j, ULOG_HELD, reason ? reason : "");
-		free(reason);
-	}
+	if (held && job_find(cluster, proc, &j) == 0)
+		log_held(&j);
 	if (finish)
 		jobs_finish(&id, 1, NULL);
 	/* A machine is free: if jobs wait, a cycle now rather than at the
@@ -1278,7 +1285,6 @@ queue_local_exited(int cluster, int proc, int have, int status,
 	long long start;
 	double wall = 0, tuser, tsys;
 	int st, outcome = -1, durable = 1, finish = 0, by_signal, code;
-	char *reason;
 
 	if (job_find(cluster, proc, &j) == -1) {
 		log_info("job %d.%d ended; it left the queue already",
@@ -1347,13 +1353,8 @@ queue_local_exited(int cluster, int proc, int have, int status,
 		u.total_remote_user = tuser;
 		u.total_remote_sys = tsys;
 		job_log_terminated(&j, by_signal, code, &u);
-	} else if (outcome == EXIT_HELD) {
-		reason = job_string(&j, "HoldReason");
-		log_info("job %d.%d held: %s", cluster, proc,
-		    reason ? reason : "");
-		job_log_event(&j, ULOG_HELD, reason ? reason : "");
-		free(reason);
-	}
+	} else if (outcome == EXIT_HELD)
+		log_held(&j);
 	if (finish)
 		jobs_finish(&id, 1, NULL);
 	schedd_counts_changed();
