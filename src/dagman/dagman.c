@@ -469,7 +469,13 @@ main(int argc, char **argv)
 	if (restart) {
 		int ask = !recovery_only;
 
-		nodelog_recover();
+		/* A log that cannot be read back would have every node run
+		 * again: stop instead. */
+		if (nodelog_recover() == -1) {
+			log_warnx("cannot read back %s: stopping rather than "
+			    "run its nodes again", nodes_log);
+			return 1;
+		}
 		while (ask && nodelog_recover_queue() == -1)
 			sleep((unsigned)RECOVER_WAIT);
 		if (recovery_only) {
