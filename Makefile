@@ -18,9 +18,10 @@ CPPFLAGS := -Iinclude -Iobj/gen $(TIRPC_CFLAGS)
 LDLIBS	:= -ltirpc -lm
 
 DEBIAN_PACKAGES := libtirpc-dev libelf-dev rpcsvc-proto
-# What the tests use besides: rpcinfo, and real programs' static libraries.
+# What the tests use besides: rpcinfo, real programs' static libraries,
+# man (every manual page must render).
 TEST_PACKAGES := rpcbind python3 clang bc liblua5.4-dev libsqlite3-dev zlib1g-dev gfortran gdb binutils \
-	xvfb xdotool xauth ethtool time
+	xvfb xdotool xauth ethtool time man-db
 
 # Protocols: include/NAME.x -> obj/gen/NAME.h, NAME_xdr.c, NAME_clnt.c,
 # NAME_svc.c.  The server stub is linked into the daemon of the same name.

@@ -8,12 +8,14 @@
 #  3. every option a command's -h prints is in its page man/man1/NAME.1;
 #  4. every daemon's opening page (src/D/D.c, STYLE.md rule 2) names the
 #     RPC procedures of include/D_rpc.x, and no procedure of its program
-#     that the file lacks.
+#     that the file lacks;
+#  5. every page under man/ renders with `man -l` from the top of the
+#     tree (groff when man-db is missing) with no warning at all.
 # One line per check; a FAIL lists what disagrees.  Then each check is
 # shown to catch a discrepancy put in on purpose, on a copy of the pages
 # and sources (DOCS_TOP names the tree examined; DOCS_SELFTEST=1 runs
-# the four checks alone).
-# checks: 8
+# the five checks alone).
+# checks: 11
 TOP=${DOCS_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 cd "$TOP" || exit 1
 pass() { echo "PASS $1"; }
@@ -132,6 +134,31 @@ for x in include/*_rpc.x; do
 done
 verdict "the $ndaemons daemons' pages name their RPC procedures" "$bad"
 
+# 5. Every page as a user reads it from the tree: `man -l PAGE` (every
+# groff warning on), which prints nothing on standard error and
+# something on standard output.  A ".so" page must resolve from here.
+render() {	# render PAGE: its text; groff's complaints on stderr
+	if command -v man >/dev/null; then
+		LC_ALL=C MANWIDTH=80 man --warnings=w -l "$1"
+	else
+		groff -man -Tascii -ww "$1"
+	fi
+}
+if command -v man >/dev/null || command -v groff >/dev/null; then
+	bad=
+	npages=0
+	for page in man/man[1-9]/*.[1-9]; do
+		npages=$((npages + 1))
+		err=$(render "$page" 2>&1 >/dev/null)
+		[ -n "$err" ] && bad="$bad $page($(echo $err | cut -c1-120))"
+		[ "$(render "$page" 2>/dev/null | grep -c .)" -gt 0 ] ||
+			bad="$bad $page(empty)"
+	done
+	verdict "the $npages manual pages render with man -l without warnings" "$bad"
+else
+	echo "SKIP every manual page renders: neither man nor groff is installed"
+fi
+
 [ -n "${DOCS_SELFTEST:-}" ] && exit 0
 
 # Each check fails on a copy with one discrepancy.
@@ -170,4 +197,10 @@ sed -i 's/\\-avail/\\-xavail/g' man/man1/condor_status.1
 EOS
 caught "a procedure missing from a daemon's page is caught" "RPC procedures" <<'EOS'
 sed -i '/^ \*/s/MASTER_RECONFIG/MASTER_RECONFIGURE/' src/master/master.c
+EOS
+caught "a page that does not render is caught" "manual pages render" <<'EOS'
+printf '.so man1/condor_nothere.1\n' >man/man1/condor_fc.1
+EOS
+caught "a page with a groff warning is caught" "manual pages render" <<'EOS'
+printf '.BOGUS_MACRO\n' >>man/man8/condor_master.8
 EOS
