@@ -42,14 +42,18 @@ COMMON_OBJ := $(COMMON_SRC:%.c=obj/%.o) $(GEN_XDR:%.c=%.o) $(GEN_CLNT:%.c=%.o)
 LIBCOMMON := obj/libcondor_common.a
 LIBS	:= $(LIBCOMMON) $(LIBUTIL)
 
-# Daemons: src/DAEMON/*.c -> sbin/condor_DAEMON
-DAEMONS := $(filter-out common util tools libckpt libremote,$(sort $(notdir $(patsubst %/,%,$(dir $(wildcard src/*/*.c))))))
+# Daemons: src/DAEMON/*.c -> sbin/condor_DAEMON.  A program of its own
+# directory that users run goes to bin/ instead (USER_PROGRAMS:
+# src/P/*.c -> bin/condor_P): condor_dagman, which condor_submit_dag
+# queues and a user may run by hand, is in bin as in HTCondor.
+USER_PROGRAMS := dagman
+DAEMONS := $(filter-out common util tools libckpt libremote $(USER_PROGRAMS),$(sort $(notdir $(patsubst %/,%,$(dir $(wildcard src/*/*.c))))))
 SBIN	:= $(DAEMONS:%=sbin/condor_%)
 
 # Commands: src/tools/condor_X.c -> bin/condor_X; the other files of
 # src/tools are pieces only commands use, linked into each of them.
 TOOLS_SRC := $(wildcard src/tools/condor_*.c)
-BIN	:= $(TOOLS_SRC:src/tools/%.c=bin/%)
+BIN	:= $(TOOLS_SRC:src/tools/%.c=bin/%) $(USER_PROGRAMS:%=bin/condor_%)
 LIBTOOLS := obj/libcondor_tools.a
 TOOLS_LIB_OBJ := $(patsubst %.c,obj/%.o,$(filter-out $(TOOLS_SRC),$(wildcard src/tools/*.c)))
 
@@ -124,6 +128,10 @@ $(LIBTOOLS): $(TOOLS_LIB_OBJ)
 
 .SECONDEXPANSION:
 sbin/condor_%: $$(subst .c,.o,$$(addprefix obj/,$$(wildcard src/$$*/*.c))) $$(if $$(wildcard include/$$*_rpc.x),obj/gen/$$*_rpc_svc.o) $(LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIBS) $(LDLIBS)
+
+$(USER_PROGRAMS:%=bin/condor_%): bin/condor_%: $$(subst .c,.o,$$(addprefix obj/,$$(wildcard src/$$*/*.c))) $(LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIBS) $(LDLIBS)
 

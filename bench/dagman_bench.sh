@@ -65,7 +65,7 @@ with open(d + "/big.dag.lock", "w") as f:
     f.write("7.0\n")
 PYEND
 	out=$(cd "$d" && CONDOR_CONFIG=$d/condor_config CONDOR_ID=7.0 \
-	    /usr/bin/time -f '%e %M' "$TOP/sbin/condor_dagman" -Dag big.dag \
+	    /usr/bin/time -f '%e %M' "$TOP/bin/condor_dagman" -Dag big.dag \
 	    -recovery_only 2>"$d/time")
 	t=$(tail -n 1 "$d/time")
 	echo "recovery of a 100,000-node DAG, 50,000 done, from its node log|$(sed -n 's/.* in \([0-9.]*\) s.*/\1 s/p' <<<"$out")|under 2 s (whole command ${t% *} s, $((${t#* } / 1024)) MiB; $(sed -n 's/.*s: //p' <<<"$out"))"

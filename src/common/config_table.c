@@ -118,7 +118,7 @@ const struct config_default config_defaults[] = {
 	{ "SHADOW_LOG", "$(LOG)/ShadowLog", "the shadows' log", 0 },
 	{ "STARTER", "$(SBIN)/condor_starter", "the starter's program", 0 },
 	{ "STARTER_LOG", "$(LOG)/StarterLog", "the starters' log", 0 },
-	{ "DAGMAN", "$(SBIN)/condor_dagman",
+	{ "DAGMAN", "$(BIN)/condor_dagman",
 	    "the program condor_submit_dag queues to run a DAG", 0 },
 
 	/* Timing, in seconds; policy is written in MINUTE and HOUR. */

@@ -189,8 +189,9 @@ find_rescue(const char *dagfile, char **path)
 
 /*
  * The absolute path of condor_dagman: DAGMAN (by default
- * $(SBIN)/condor_dagman), else the sbin directory beside this program's;
- * NULL (said) if it is not executable.
+ * $(BIN)/condor_dagman), else this program's own directory (condor_dagman
+ * is a command, in bin as in HTCondor); NULL (said) if it is not
+ * executable.
  */
 static char *
 dagman_path(void)
@@ -200,14 +201,14 @@ dagman_path(void)
 
 	if ((v = param("DAGMAN")) != NULL && *v != '\0')
 		p = xstrdup(v);
-	else if ((v = param("SBIN")) != NULL && *v != '\0')
+	else if ((v = param("BIN")) != NULL && *v != '\0')
 		p = xasprintf("%s/condor_dagman", v);
 	else {
 		if (realpath("/proc/self/exe", self) == NULL) {
 			log_warn("cannot find this program's directory");
 			return NULL;
 		}
-		p = xasprintf("%s/../sbin/condor_dagman", dirname(self));
+		p = xasprintf("%s/condor_dagman", dirname(self));
 	}
 	if (p[0] != '/') {
 		log_warnx("%s: condor_dagman's path must be absolute (DAGMAN)",
