@@ -171,15 +171,17 @@ bench: all test-deps
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/sbin \
 		$(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/etc \
-		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
-		$(DESTDIR)$(PREFIX)/share/man/man8
+		$(DESTDIR)$(PREFIX)/share/man
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin
 	ln -sf condor_cc $(DESTDIR)$(PREFIX)/bin/condor_fc
 	install -m 755 $(SBIN) $(DESTDIR)$(PREFIX)/sbin
 	[ -z "$$(ls lib 2>/dev/null)" ] || cp -R lib/. $(DESTDIR)$(PREFIX)/lib
 	install -m 644 etc/condor_config $(DESTDIR)$(PREFIX)/etc
-	for s in 1 5 8; do \
-		[ -z "$$(ls man/man$$s 2>/dev/null)" ] || install -m 644 man/man$$s/* $(DESTDIR)$(PREFIX)/share/man/man$$s; \
+	# Every section there is: man1 commands, man5 files, man7 protocols,
+	# man8 daemons (tests/pool/install_test.sh checks none is left out).
+	for d in man/man*; do \
+		install -d $(DESTDIR)$(PREFIX)/share/$$d && \
+		install -m 644 $$d/* $(DESTDIR)$(PREFIX)/share/$$d || exit 1; \
 	done
 
 clean:

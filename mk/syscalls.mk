@@ -13,11 +13,6 @@ obj/man7/condor_syscalls.7: obj/syscall_man
 	@mkdir -p $(@D)
 	obj/syscall_man >$@
 
-.PHONY: syscalls-man install-man7
+.PHONY: syscalls-man
 syscalls-man: obj/man7/condor_syscalls.7
 	cp obj/man7/condor_syscalls.7 man/man7/condor_syscalls.7
-
-install: install-man7
-install-man7: obj/man7/condor_syscalls.7
-	install -d $(DESTDIR)$(PREFIX)/share/man/man7
-	install -m 644 man/man7/condor_syscalls.7 $(DESTDIR)$(PREFIX)/share/man/man7
