@@ -29,6 +29,9 @@
 #include "submit.h"
 #include "xalloc.h"
 
+/* The rule above and below what condor_submit_dag says, as HTCondor's. */
+#define DASHES	"-----------------------------------------------------------------------"
+
 extern char **environ;
 
 struct opts {
@@ -49,8 +52,8 @@ usage(FILE *fp)
 	    "                         [-maxpre N] [-maxpost N] "
 	    "[-notification WHEN]\n"
 	    "                         [-batch-name NAME] DAGFILE\n"
-	    "  Checks DAGFILE and queues condor_dagman to run it; prints\n"
-	    "  \"1 job(s) submitted to cluster C.\".\n"
+	    "  Checks DAGFILE and queues condor_dagman to run it; prints the\n"
+	    "  files the run writes, then \"1 job(s) submitted to cluster C.\".\n"
 	    "  -maxjobs N   node jobs queued at once (0: no limit)\n"
 	    "  -maxidle N   idle node jobs at once (0: no limit)\n"
 	    "  -maxpre N    PRE scripts running at once (0: no limit)\n"
@@ -321,6 +324,33 @@ write_file(const char *path, const struct buf *text)
 	return 0;
 }
 
+/*
+ * Say which files the DAG's run writes, as HTCondor's condor_submit_dag
+ * does before it submits: a user's first question is where the logs are.
+ */
+static void
+print_files(const char *dagfile)
+{
+	static const struct {
+		const char	*what;
+		const char	*suffix;
+	} files[] = {
+		{ "File for submitting this DAG to Condor", ".condor.sub" },
+		{ "Log of DAGMan debugging messages", ".dagman.out" },
+		{ "Log of Condor library output", ".lib.out" },
+		{ "Log of Condor library error messages", ".lib.err" },
+		{ "Log of the life of condor_dagman itself", ".dagman.log" },
+		{ "Log of the node jobs' events", ".nodes.log" },
+	};
+	size_t i;
+
+	printf("%s\n", DASHES);
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		printf("%-40s : %s%s\n", files[i].what, dagfile,
+		    files[i].suffix);
+	printf("\n");
+}
+
 /* Queue the job of SUBFILE (TEXT) as condor_submit does. */
 static int
 submit(const char *subfile, const struct buf *text)
@@ -441,11 +471,13 @@ main(int argc, char **argv)
 		return 1;
 
 	/* 5. Queued, or not. */
+	print_files(o.dagfile);
 	if (o.no_submit) {
 		printf("Written %s; submit it with condor_submit.\n", subfile);
 		rc = 0;
 	} else
 		rc = submit(subfile, &text) == -1 ? 1 : 0;
+	printf("%s\n", DASHES);
 	buf_free(&text);
 	free(subfile);
 	free(dagman);

@@ -18,7 +18,7 @@
 #  6. SCHEDD_SUBMIT_MANY queues all of its clusters or none, and the
 #     manager queues ready nodes with it.
 #
-# checks: 51
+# checks: 52
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -121,6 +121,12 @@ chmod -R a+rwX "$W"
 # --- 1. the diamond ---------------------------------------------------
 D1=$(submit_dag diamond.dag)
 check "condor_submit_dag queues the diamond" test -n "$D1"
+check "condor_submit_dag said where the logs are, then the cluster" \
+	awk -v c="1 job(s) submitted to cluster $D1." '
+	    /^Log of DAGMan debugging messages +: diamond\.dag\.dagman\.out$/ { o = NR }
+	    /^Log of the life of condor_dagman itself +: diamond\.dag\.dagman\.log$/ { l = NR }
+	    $0 == c { s = NR }
+	    END { exit !(o && l && s > o && s > l) }' submit_dag.out
 check "the diamond's DAG job completes" wait_for 240 in_history "$D1.0"
 check "it exited 0" test "$(hist "$D1.0" ExitCode)" = 0
 check "the files went from node to node (d.txt: 500500 1000)" \

@@ -7,7 +7,7 @@
 # DAGFILE.condor.sub is not overwritten without -f.  condor_dagman is a
 # stand-in named by DAGMAN, so this runs before condor_dagman is built.
 #
-# checks: 50
+# checks: 56
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/lib/pool.sh"
@@ -54,6 +54,25 @@ sd -no_submit -maxjobs 5 -maxidle 7 -batch-name nightly good.dag
 check "good.dag accepted" test "$rc" = 0
 check "good.dag: what it says" grep -qxF \
     "Written good.dag.condor.sub; submit it with condor_submit." "$work/out"
+# Where the run's files are, each on its line, before the last word.
+# said_before WHAT FILE: "WHAT : good.dag.FILE" comes before "Written".
+said_before() {
+	local at last
+	at=$(grep -nxF "$(printf '%-40s : good.dag.%s' "$1" "$2")" "$work/out" |
+	    cut -d: -f1)
+	last=$(grep -n '^Written' "$work/out" | cut -d: -f1)
+	[ -n "$at" ] && [ -n "$last" ] && [ "$at" -lt "$last" ]
+}
+while IFS='|' read -r what file; do
+	check "good.dag: says $file" said_before "$what" "$file"
+done <<'EOT'
+File for submitting this DAG to Condor|condor.sub
+Log of DAGMan debugging messages|dagman.out
+Log of Condor library output|lib.out
+Log of Condor library error messages|lib.err
+Log of the life of condor_dagman itself|dagman.log
+Log of the node jobs' events|nodes.log
+EOT
 sub=good.dag.condor.sub
 check "universe" grep -qxF "universe	= scheduler" "$sub"
 check "executable" grep -qxF "executable	= $work/dagman" "$sub"
