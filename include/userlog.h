@@ -52,6 +52,18 @@ struct ulog_usage {
 int	userlog_write(const char *path, int event, int cluster, int proc,
 	    const char *text, const char *body);
 
+/*
+ * userlog_also: every event written from now on is also appended to
+ * PATH (a copy is kept), the node log of the DAG the job belongs to
+ * (its DAGManNodesLog): HTCondor writes a DAG node job's events both to
+ * its own log (UserLog) and to its DAG's node log.  An event is written
+ * once to a file that is both.  With PATH NULL (or empty) events go to
+ * the named log alone again.  A writer that writes for several jobs sets
+ * it around each job's events; the path given to a writer may then be
+ * NULL, for a job with no log of its own.
+ */
+void	userlog_also(const char *path);
+
 /* The standard events, formatted as HTCondor formats them.  A DAG node
  * job's submit event (DAG_NODE not NULL) carries "    DAG Node: NAME". */
 int	userlog_submit(const char *path, int cluster, int proc,

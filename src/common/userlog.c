@@ -15,18 +15,48 @@
 #include "userlog.h"
 #include "xalloc.h"
 
+/* The DAG node log events also go to (userlog_also), or NULL. */
+static char	*also_path;
+
+void
+userlog_also(const char *path)
+{
+	free(also_path);
+	also_path = path != NULL && *path != '\0' ? xstrdup(path) : NULL;
+}
+
+/* Append LEN bytes of DATA to the log PATH; its descriptor in *FD. */
+static int
+append_event(const char *path, const char *data, size_t len, int *fd)
+{
+	ssize_t n;
+
+	*fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC |
+	    O_NOCTTY, 0644);
+	if (*fd == -1)
+		return -1;
+	n = write(*fd, data, len);
+	if (n != (ssize_t)len) {
+		if (n != -1)
+			errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
 int
 userlog_write(const char *path, int event, int cluster, int proc,
     const char *text, const char *body)
 {
 	struct buf b;
+	struct stat st1, st2;
 	struct tm tm;
 	time_t now = time(NULL);
-	size_t len;
-	ssize_t n;
-	int fd, saved;
+	int fd1 = -1, fd2 = -1, rc = 0, saved = 0;
 
-	if (path == NULL || *path == '\0')
+	if (path != NULL && *path == '\0')
+		path = NULL;
+	if (path == NULL && also_path == NULL)
 		return 0;
 	localtime_r(&now, &tm);
 	buf_init(&b);
@@ -36,22 +66,27 @@ userlog_write(const char *path, int event, int cluster, int proc,
 	if (body != NULL)
 		buf_adds(&b, body);
 	buf_adds(&b, "...\n");
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY,
-	    0644);
-	if (fd == -1) {
-		buf_free(&b);
-		return -1;
+	if (path != NULL && append_event(path, b.data, b.len, &fd1) == -1) {
+		saved = errno;
+		rc = -1;
 	}
-	len = b.len;
-	n = write(fd, b.data, len);
-	saved = errno;
-	close(fd);
+	/* The node log, unless the job's own log is that very file. */
+	if (also_path != NULL && (fd1 == -1 || fstat(fd1, &st1) == -1 ||
+	    stat(also_path, &st2) == -1 || st1.st_dev != st2.st_dev ||
+	    st1.st_ino != st2.st_ino) &&
+	    (path == NULL || strcmp(path, also_path) != 0) &&
+	    append_event(also_path, b.data, b.len, &fd2) == -1 && rc == 0) {
+		saved = errno;
+		rc = -1;
+	}
+	if (fd1 != -1)
+		close(fd1);
+	if (fd2 != -1)
+		close(fd2);
 	buf_free(&b);
-	if (n != (ssize_t)len) {
-		errno = n == -1 ? saved : EIO;
-		return -1;
-	}
-	return 0;
+	if (rc == -1)
+		errno = saved;
+	return rc;
 }
 
 /* "Usr D HH:MM:SS, Sys D HH:MM:SS" */

@@ -571,7 +571,11 @@ submit_prepare(size_t i, struct submit_result *res)
 	for (k = 0; k < n->nvars; k++)
 		append[na++] = xasprintf("%s = %s", n->vars[k].name,
 		    n->vars[k].value);
-	append[na++] = xasprintf("log = %s", nodes_log);
+	/* The node log beside the job's own log, not instead of it: both
+	 * get the job's events (HTCondor's DAGManNodesLog). */
+	nm = quoted(nodes_log);
+	append[na++] = xasprintf("+DAGManNodesLog = %s", nm);
+	free(nm);
 	append[na++] = xasprintf("+DAGManJobId = %d", dag_cluster);
 	nm = quoted(n->name);
 	append[na++] = xasprintf("+DAGNodeName = %s", nm);

@@ -163,6 +163,7 @@ char	*spool_ckpt(int cluster, int proc);
 const char *spool_dir(void);
 /* The job's user log as an absolute path (caller frees), or NULL. */
 char	*job_userlog_path(const struct job *);
+char	*job_nodes_log_path(const struct job *);
 /*
  * job_log_event: write ULOG_ABORTED, ULOG_HELD or ULOG_RELEASED with
  * REASON to the job's user log, as its owner; failures are logged.

@@ -575,12 +575,27 @@ job_owner_ids(const struct job *j, uid_t *uid, gid_t *gid)
 	return 0;
 }
 
+static char	*job_log_attr_path(const struct job *, const char *);
+
 char *
 job_userlog_path(const struct job *j)
 {
+	return job_log_attr_path(j, "UserLog");
+}
+
+char *
+job_nodes_log_path(const struct job *j)
+{
+	return job_log_attr_path(j, "DAGManNodesLog");
+}
+
+/* The log the job's attribute ATTR names, relative to its Iwd. */
+static char *
+job_log_attr_path(const struct job *j, const char *attr)
+{
 	char *log, *iwd, *path;
 
-	if ((log = job_string(j, "UserLog")) == NULL)
+	if ((log = job_string(j, attr)) == NULL)
 		return NULL;
 	if (*log == '\0') {
 		free(log);
@@ -642,12 +657,14 @@ static void
 job_log_write(const struct job *j, int event, const char *reason,
     int by_signal, int code, const struct ulog_usage *u)
 {
-	char *path;
+	char *path, *nodes;
 	uid_t uid;
 	gid_t gid;
 	int rc = -1;
 
-	if ((path = job_userlog_path(j)) == NULL)
+	/* Its own log and, for a DAG node job, the DAG's node log. */
+	path = job_userlog_path(j);
+	if ((nodes = job_nodes_log_path(j)) == NULL && path == NULL)
 		return;
 	if (submit_events_pending(j->cluster)) {
 		/* They switch identities themselves. */
@@ -659,6 +676,7 @@ job_log_write(const struct job *j, int event, const char *reason,
 			log_warnx("job %d.%d: its owner is unknown; no user "
 			    "log event", j->cluster, j->proc);
 			free(path);
+			free(nodes);
 			return;
 		}
 		uid = getuid();
@@ -668,8 +686,10 @@ job_log_write(const struct job *j, int event, const char *reason,
 		log_warn("job %d.%d: cannot act as its owner", j->cluster,
 		    j->proc);
 		free(path);
+		free(nodes);
 		return;
 	}
+	userlog_also(nodes);
 	switch (event) {
 	case ULOG_ABORTED:
 		rc = userlog_aborted(path, j->cluster, j->proc, reason);
@@ -691,12 +711,15 @@ job_log_write(const struct job *j, int event, const char *reason,
 		    code, u);
 		break;
 	}
+	userlog_also(NULL);
 	if (rc == -1)
-		log_warn("job %d.%d: cannot write its user log %s",
-		    j->cluster, j->proc, path);
+		log_warn("job %d.%d: cannot write its user log %s%s%s",
+		    j->cluster, j->proc, path ? path : "", path && nodes ?
+		    " or " : "", nodes ? nodes : "");
 	if (!as_batch)
 		act_as_done();
 	free(path);
+	free(nodes);
 }
 
 void

@@ -899,7 +899,7 @@ static int
 events_write(struct pending_events *pe, int max)
 {
 	struct job j;
-	char *path = NULL, *last_path = NULL, *node;
+	char *path = NULL, *last_path = NULL, *node, *nodes;
 	uid_t uid = 0, cur_uid = (uid_t)-1;
 	gid_t gid = 0;
 	int done = 0, as_user = 0;
@@ -908,13 +908,24 @@ events_write(struct pending_events *pe, int max)
 		int proc = pe->next_proc++;
 
 		done++;
-		if (job_find(pe->cluster, proc, &j) == -1 ||
-		    (path = job_userlog_path(&j)) == NULL)
+		if (job_find(pe->cluster, proc, &j) == -1)
 			continue;
+		/* Its own log and, for a DAG node job, its DAG's node log
+		 * (path may be NULL then: userlog_also). */
+		path = job_userlog_path(&j);
+		nodes = job_nodes_log_path(&j);
+		if (path == NULL && nodes == NULL)
+			continue;
+		if (path == NULL)
+			path = xstrdup(nodes);
+		else
+			userlog_also(nodes);
+		free(nodes);
 		/* The real uid tells whether the schedd is root: the
 		 * effective one is the last owner's. */
 		if (job_owner_ids(&j, &uid, &gid) == -1) {
 			if (getuid() == 0) {
+				userlog_also(NULL);
 				free(path);
 				continue;
 			}
@@ -924,6 +935,7 @@ events_write(struct pending_events *pe, int max)
 			as_user = priv_as_user(uid, gid) == 0;
 			cur_uid = as_user ? uid : (uid_t)-1;
 			if (!as_user) {
+				userlog_also(NULL);
 				free(path);
 				continue;
 			}
@@ -934,6 +946,7 @@ events_write(struct pending_events *pe, int max)
 		    strcmp(last_path, path) != 0))
 			log_warn("job %d.%d: cannot write its user log %s",
 			    pe->cluster, proc, path);
+		userlog_also(NULL);
 		free(node);
 		free(last_path);
 		last_path = path;

@@ -11,7 +11,8 @@
  *	and takes the job owner's identity (effective ids) for every access
  *	to the owner's files: the initial directory Iwd, the input In, the
  *	output Out and error Err (relative to Iwd unless absolute) and the
- *	user log UserLog.  Not root, it simply runs as its user.
+ *	user log UserLog (and DAGManNodesLog, a DAG node job's node log,
+ *	which gets every event too).  Not root, it simply runs as its user.
  *
  *	It asks the schedd for the job ad (SCHEDD_QUERY, "ClusterId == C &&
  *	ProcId == P").  Before claiming a machine it checks what the job
@@ -90,7 +91,7 @@
  * FILES
  *	$(LOG)/ShadowLog, shared by all shadows (each line carries the
  *	pid); reads $(SPOOL)/cluster<C>.ickpt or cluster<C>.proc<P>.ckpt;
- *	writes the owner's Out, Err and UserLog.
+ *	writes the owner's Out, Err, UserLog and DAGManNodesLog.
  *
  * EXIT STATUS
  *	100 completed, 107 back to idle, 112 held (HoldReason sent first),
@@ -127,6 +128,7 @@
 #include "shadow.h"
 #include "shadow_rpc.h"
 #include "startd_rpc.h"
+#include "userlog.h"
 #include "xalloc.h"
 
 #define CAPABILITY_BYTES	24	/* random bytes, sent as hex */
@@ -677,6 +679,9 @@ setup_job(void)
 	sj.out = job_path("Out");
 	sj.err = job_path("Err");
 	sj.userlog = job_path("UserLog");
+	/* A DAG node job's events go to its DAG's node log too. */
+	sj.nodes_log = job_path("DAGManNodesLog");
+	userlog_also(sj.nodes_log);
 	sj.prev_remote_user = job_real("RemoteUserCpu");
 	sj.prev_remote_sys = job_real("RemoteSysCpu");
 	sj.prev_local_user = job_real("LocalUserCpu");

@@ -25,6 +25,7 @@ struct shadow_job {
 	char		*iwd;
 	/* Absolute paths, or NULL when the job has none (or /dev/null). */
 	char		*in, *out, *err, *userlog;
+	char		*nodes_log;		/* DAGManNodesLog: a DAG's */
 	char		 exe_path[PATH_MAX];	/* in SPOOL */
 	long long	 exe_size;
 	int		 exe_fd, in_fd, out_fd, err_fd;

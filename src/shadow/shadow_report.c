@@ -67,13 +67,26 @@ usage_of(const struct shadow_outcome *o, struct ulog_usage *u)
 	u->bytes_received = u->total_bytes_received = sj.bytes_received;
 }
 
+/*
+ * Whether the job has a user log: its own (written under the name
+ * sj.userlog) or a DAG's node log (which userlog_also adds, alone when
+ * the userlog is NULL).
+ */
+static int
+has_userlog(void)
+{
+	return sj.userlog != NULL || sj.nodes_log != NULL;
+}
+
 /* Run FN's user-log write as the owner; a failure is only logged. */
 static void
 log_result(int r, const char *what)
 {
 	if (r == -1)
-		log_warn("job %s: cannot write %s to the user log %s", sj.id,
-		    what, sj.userlog);
+		log_warn("job %s: cannot write %s to the user log %s%s%s",
+		    sj.id, what, sj.userlog ? sj.userlog : "", sj.userlog &&
+		    sj.nodes_log ? " or " : "", sj.nodes_log ? sj.nodes_log :
+		    "");
 }
 
 /*
@@ -86,7 +99,7 @@ report_execute(void)
 {
 	struct ad *up = ad_new();
 
-	if (sj.userlog != NULL && shadow_as_owner() == 0) {
+	if (has_userlog() && shadow_as_owner() == 0) {
 		log_result(userlog_execute(sj.userlog, sj.cluster, sj.proc,
 		    sj.startd_addr, sj.machine), "the execute event");
 		shadow_as_self();
@@ -101,7 +114,7 @@ report_suspended(int suspended)
 {
 	struct ad *up = ad_new();
 
-	if (sj.userlog != NULL && shadow_as_owner() == 0) {
+	if (has_userlog() && shadow_as_owner() == 0) {
 		log_result(suspended ? userlog_suspended(sj.userlog,
 		    sj.cluster, sj.proc) : userlog_unsuspended(sj.userlog,
 		    sj.cluster, sj.proc), suspended ? "the suspend event" :
@@ -134,7 +147,7 @@ report_usage_attrs(struct ad *ad, const struct shadow_outcome *o)
 void
 report_disconnected(const char *why)
 {
-	if (sj.userlog != NULL && shadow_as_owner() == 0) {
+	if (has_userlog() && shadow_as_owner() == 0) {
 		log_result(userlog_disconnected(sj.userlog, sj.cluster,
 		    sj.proc, sj.machine, why), "the disconnected event");
 		shadow_as_self();
@@ -144,7 +157,7 @@ report_disconnected(const char *why)
 void
 report_reconnected(void)
 {
-	if (sj.userlog != NULL && shadow_as_owner() == 0) {
+	if (has_userlog() && shadow_as_owner() == 0) {
 		log_result(userlog_reconnected(sj.userlog, sj.cluster,
 		    sj.proc, sj.machine, sj.startd_addr),
 		    "the reconnected event");
@@ -155,7 +168,7 @@ report_reconnected(void)
 void
 report_reconnect_failed(long lease)
 {
-	if (sj.userlog != NULL && shadow_as_owner() == 0) {
+	if (has_userlog() && shadow_as_owner() == 0) {
 		log_result(userlog_reconnect_failed(sj.userlog, sj.cluster,
 		    sj.proc, sj.machine, lease), "the reconnect-failed event");
 		shadow_as_self();
@@ -168,7 +181,7 @@ report_evicted(const struct shadow_outcome *o)
 	struct ulog_usage u;
 
 	usage_of(o, &u);
-	if (sj.userlog != NULL && shadow_as_owner() == 0) {
+	if (has_userlog() && shadow_as_owner() == 0) {
 		log_result(userlog_evicted(sj.userlog, sj.cluster, sj.proc,
 		    o != NULL && o->how == EXIT_VACATED_CKPT, &u),
 		    "the evicted event");
@@ -183,7 +196,7 @@ report_checkpointed(const struct shadow_outcome *o)
 	struct ulog_usage u;
 
 	usage_of(o, &u);
-	if (sj.userlog != NULL && shadow_as_owner() == 0) {
+	if (has_userlog() && shadow_as_owner() == 0) {
 		log_result(userlog_checkpointed(sj.userlog, sj.cluster,
 		    sj.proc, &u), "the checkpointed event");
 		shadow_as_self();
@@ -202,7 +215,7 @@ report_terminated(const struct shadow_outcome *o)
 	struct ulog_usage u;
 
 	usage_of(o, &u);
-	if (sj.userlog != NULL && shadow_as_owner() == 0) {
+	if (has_userlog() && shadow_as_owner() == 0) {
 		log_result(userlog_terminated(sj.userlog, sj.cluster, sj.proc,
 		    o->how == EXIT_SIGNAL, o->code, &u),
 		    "the terminated event");

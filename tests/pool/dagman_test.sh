@@ -18,7 +18,7 @@
 #  6. SCHEDD_SUBMIT_MANY queues all of its clusters or none, and the
 #     manager queues ready nodes with it.
 #
-# checks: 52
+# checks: 53
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -96,7 +96,7 @@ transfer_input_files    = $(inputs)
 transfer_output_files   = $(outputs)
 output                  = $(JOB).out
 error                   = $(JOB).err
-log                     = ignored_by_dagman.log
+log                     = $(JOB).log
 queue
 EOF
 cat >diamond.dag <<'EOF'
@@ -152,6 +152,20 @@ check "one 000 naming its node and one 005 per node" \
 	test "$(grep -c ' 000$' <<<"$ev") $(grep -c ' 005$' <<<"$ev") $(grep -c '^000 ' diamond.dag.nodes.log)" = "4 4 4"
 check "D's POST script is event 016 in the node log" \
 	grep -q '^D 016$' <<<"$ev"
+# Each node job's own log (log = $(JOB).log) gets its events too, as in
+# HTCondor: the node log does not replace it.
+own_logs() {	# each N.log: one 000, 001s, one 005 of N's cluster, as the node log
+	local n c
+	for n in A B C D; do
+		c=$(awk -v n="$n" '/^000 \(/ { c = $2 } /^    DAG Node: / && $3 == n { print c; exit }' diamond.dag.nodes.log)
+		[ -n "$c" ] || return 1
+		[ "$(grep -c "^000 $c" $n.log) $(grep -c "^005 $c" $n.log)" = "1 1" ] || return 1
+		[ "$(grep -c "^001 $c" $n.log)" -ge 1 ] || return 1
+		[ "$(grep -c "^001 $c" $n.log)" = "$(grep -c "^001 $c" diamond.dag.nodes.log)" ] || return 1
+		grep -qx "    DAG Node: $n" $n.log || return 1
+	done
+}
+check "each node's own log has its 000, 001 and 005, as the node log" own_logs
 check "the DAG job's ad: DAG_NodesTotal 4, DAG_NodesDone 4, DAG_Status 0" \
 	test "$(hist "$D1.0" DAG_NodesTotal) $(hist "$D1.0" DAG_NodesDone) $(hist "$D1.0" DAG_Status)" = "4 4 0"
 check "the node status file: four nodes done" \
