@@ -157,7 +157,11 @@ empty_dir(int dfd, int top, int depth, unsigned *moved)
  * empty DIR.  A root starter takes the file system ids of the account
  * (setfsuid, setfsgid, and its one group) for the walk and its own back
  * after: no process is made for it, and root never walks a tree the job
- * controlled with root's rights.
+ * controlled with root's rights.  DIR itself is opened first, with the
+ * starter's own rights: the account may not search the directories
+ * above EXECUTE (a LOCAL_DIR under a 0700 directory), and the walk below
+ * goes from that descriptor alone.  (O_NOFOLLOW: a job that put a
+ * symbolic link in its directory's place gets nothing removed for it.)
  */
 static void
 clean_tree(const char *dir, uid_t uid, gid_t gid)
@@ -175,6 +179,10 @@ clean_tree(const char *dir, uid_t uid, gid_t gid)
 		unlink(dir);
 		return;
 	}
+	if ((fd = open_dir_at(AT_FDCWD, dir)) == -1) {
+		log_warn("cannot clean %s", dir);
+		return;
+	}
 	if (root) {
 		if ((ngroups = getgroups(0, NULL)) == -1 ||
 		    (groups = xcalloc((size_t)ngroups + 1,
@@ -182,6 +190,7 @@ clean_tree(const char *dir, uid_t uid, gid_t gid)
 		    setgroups(1, &gid) == -1) {
 			log_warn("cannot clean %s: groups", dir);
 			free(groups);
+			close(fd);
 			return;
 		}
 		/* (An invalid id changes nothing and says what is.) */
@@ -196,12 +205,10 @@ clean_tree(const char *dir, uid_t uid, gid_t gid)
 			goto back;
 		}
 	}
-	if ((fd = open_dir_at(AT_FDCWD, dir)) != -1) {
-		while (empty_dir(fd, fd, 0, &moved) > 0 && moved < 1000000)
-			;
-		close(fd);
-	}
+	while (empty_dir(fd, fd, 0, &moved) > 0 && moved < 1000000)
+		;
 back:
+	close(fd);
 	if (root) {
 		setfsuid(ofsuid);
 		setfsgid(ofsgid);
