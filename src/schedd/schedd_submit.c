@@ -911,7 +911,7 @@ events_write(struct pending_events *pe, int max)
 		if (job_find(pe->cluster, proc, &j) == -1)
 			continue;
 		/* Its own log and, for a DAG node job, its DAG's node log
-		 * (path may be NULL then: userlog_also). */
+		 * too (userlog_also), or alone when it has no log. */
 		path = job_userlog_path(&j);
 		nodes = job_nodes_log_path(&j);
 		if (path == NULL && nodes == NULL)
