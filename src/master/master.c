@@ -319,6 +319,11 @@ master_init(int argc, char **argv)
 	daemon_write_address("master", master_addr);
 	write_pid_file();
 	log_info("serving at %s", master_addr);
+	if (config_personal())
+		log_info("a personal pool (no file sets CONDOR_HOST or "
+		    "COLLECTOR_HOST): the collector at %s, START %s",
+		    param("COLLECTOR_HOST"), param("START") ? param("START") :
+		    "undefined");
 	children_sync();
 	update_timer = event_timer_add(1, master_update, NULL);
 	return 0;
