@@ -1014,7 +1014,8 @@ test_personal(void)
 		files[2] = tmp_write("pool_main", local, 0);
 		for (f = 0; f < 3; f++) {
 			snprintf(label, sizeof(label), "pool %zu: reads", f);
-			CHECK(label, init_with(files[f], err, sizeof(err)) == 0);
+			CHECK(label, init_with(files[f], err,
+			    sizeof(err)) == 0);
 			snprintf(label, sizeof(label), "pool %zu: not a "
 			    "personal pool", f);
 			CHECK(label, !config_personal());
