@@ -319,6 +319,21 @@ master_init(int argc, char **argv)
 	daemon_write_address("master", master_addr);
 	write_pid_file();
 	log_info("serving at %s", master_addr);
+	/*
+	 * A collector on any port is found through its address file: one
+	 * left by our last run (the lock says no other master of this
+	 * LOCAL_DIR runs) may name a port another user's collector holds
+	 * now, so it goes before our daemons could read it.  A collector
+	 * we restart later finds its own and keeps its port.
+	 */
+	if (collector_port_any() && children_listed("COLLECTOR")) {
+		char *stale = xasprintf("%s/.collector_address",
+		    param("LOG"));
+
+		if (unlink(stale) == -1 && errno != ENOENT)
+			log_warn("cannot remove %s", stale);
+		free(stale);
+	}
 	if (config_personal())
 		log_info("a personal pool (no file sets CONDOR_HOST or "
 		    "COLLECTOR_HOST): the collector at %s, START %s",
