@@ -8,7 +8,11 @@
  *	restarts one that dies, with exponential back-off.  condor_off and
  *	condor_on stop and start them through its RPC service.  With no
  *	configuration at all it starts a personal pool: every daemon on
- *	this machine, listening on 127.0.0.1, state in ~/.condor.
+ *	this machine, listening on 127.0.0.1, state in ~/.condor, the
+ *	collector on any free port (COLLECTOR_HOST port 0: the master
+ *	removes a stale $(LOG)/.collector_address before its daemons could
+ *	read it), and START taking its user's jobs at once (config.c's
+ *	config_personal).
  *
  *	Without -f it detaches and writes its pid to
  *	$(LOG)/condor_master.pid.
