@@ -17,6 +17,17 @@
 struct ad;
 
 /*
+ * The collector's address: COLLECTOR_HOST; or, when its port is 0 (a
+ * personal pool's collector takes any free port), the address the
+ * collector wrote in $(LOG)/.collector_address.  Allocated; NULL with a
+ * message if the collector has not written it yet.  Every call reads
+ * the file again, so a collector that came back elsewhere is found.
+ */
+char	*collector_address(char *err, size_t errlen);
+/* Whether COLLECTOR_HOST's port is 0: any free port (see above). */
+int	collector_port_any(void);
+
+/*
  * Send AD as the current ad of its kind.  0, or -1 with a message.  As
  * one UDP datagram that no one answers, unless UPDATE_COLLECTOR_WITH_TCP
  * or the ad is too big for one: then over the kept TCP connection, and

@@ -30,6 +30,11 @@ struct config_default {
 };
 
 extern const struct config_default config_defaults[];	/* NULL-terminated */
+/*
+ * What a personal pool has instead of config_defaults' value (see
+ * config_personal): the same names, NULL-terminated.
+ */
+extern const struct config_default config_personal_defaults[];
 
 /*
  * config_init: forget everything, then locate and read the configuration
@@ -54,6 +59,16 @@ int	 config_read_file(const char *path, char *err, size_t errlen);
 
 /* config_set: define NAME = VALUE (or NAME : VALUE when IS_EXPR). */
 void	 config_set(const char *name, const char *value, int is_expr);
+
+/*
+ * config_personal: whether the configuration describes a personal pool:
+ * no file (none at all, or one such as the release's etc/condor_config)
+ * sets CONDOR_HOST or COLLECTOR_HOST.  Its settings that no file
+ * defines then take config_personal_defaults' values: the collector on
+ * any free port, found through its address file, and a START that
+ * takes the jobs of the user running the pool at once.
+ */
+int	 config_personal(void);
 
 /* The file the configuration came from ("" if none), and the local one. */
 const char *config_main_file(void);

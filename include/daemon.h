@@ -27,6 +27,10 @@ struct daemon_ops {
 	void		(*child_exit)(pid_t pid, int status);
 	/* Extra usage text for -h. */
 	const char	*usage;
+	/* Once the configuration is read, before the log is opened or
+	 * anything written: -1 makes the program exit 1 at once (it has
+	 * said why on stderr). */
+	int		(*preflight)(void);
 };
 
 /* Flags parsed from the command line, for the daemon's own use. */

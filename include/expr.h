@@ -98,6 +98,18 @@ void		 expr_references(const struct expr *, struct buf *out);
 size_t		 expr_clauses(const struct expr *, struct expr **clauses,
 		    size_t max);
 
+/*
+ * expr_comparison: whether E is a comparison (< <= > >= == != =?= =!=);
+ * if so its operands go to *LEFT and *RIGHT (E's own) and the
+ * operator's text to *OP.  expr_is_literal: whether E is a constant
+ * written as such (a number, maybe negative, a string...).  For
+ * condor_q -analyze, which shows the values that make a clause false.
+ */
+int		 expr_comparison(const struct expr *e,
+		    const struct expr **left, const char **op,
+		    const struct expr **right);
+int		 expr_is_literal(const struct expr *e);
+
 void		 value_free(struct value *);
 /* value_copy: DST becomes a deep copy of SRC (its string duplicated). */
 void		 value_copy(struct value *dst, const struct value *src);

@@ -14,7 +14,10 @@
  *
  * PROTOCOL
  *	Serves COLLECTOR_PROG (include/collector_rpc.x) over TCP on the port of
- *	COLLECTOR_HOST, at BIND_ADDRESS, and takes COLLECTOR_UPDATE as UDP
+ *	COLLECTOR_HOST (port 0, a personal pool's default: the port of its
+ *	last address file if free, else any free port; the daemons and
+ *	commands of this LOCAL_DIR read $(LOG)/.collector_address), at
+ *	BIND_ADDRESS, and takes COLLECTOR_UPDATE as UDP
  *	datagrams on the same port number, which it does not answer (the
  *	daemons' periodic ads; UPDATE_COLLECTOR_WITH_TCP sends them over
  *	TCP instead).  Each stored ad gets UpdatesTotal, and UpdatesLost
@@ -432,37 +435,72 @@ expire_tick(void *arg)
 	expire_timer = event_timer_add(period, expire_tick, NULL);
 }
 
+/*
+ * The TCP and UDP sockets on one port number: COLLECTOR_HOST's, or for
+ * port 0 (any) the one of our last address file if it is free again (a
+ * collector the master restarts keeps its address), else any whose UDP
+ * twin is free too.  0 with *TCP, *UDP and BOUND set, or -1.
+ */
 static int
-collector_init(int argc, char **argv)
+collector_listen(int *tcp, int *udp, struct sockaddr_in *bound)
 {
-	struct sockaddr_in want, bound;
-	char addr[ADDR_STRLEN];
+	struct sockaddr_in want, last;
 	const char *host = param("COLLECTOR_HOST");
-	int fd;
+	const char *bindaddr = param("BIND_ADDRESS");
+	int bufsize = (int)param_int("COLLECTOR_SOCKET_BUFSIZE", 10240000);
+	int any, port, try;
+	char *prev;
 
 	if (addr_parse(host, &want) == -1) {
 		log_warnx("COLLECTOR_HOST \"%s\" is not host:port",
 		    host ? host : "");
 		return -1;
 	}
-	fd = rpc_listen_tcp(param("BIND_ADDRESS"), ntohs(want.sin_port),
-	    &bound);
-	if (fd == -1) {
-		log_warn("cannot listen on %s port %u", param("BIND_ADDRESS"),
-		    ntohs(want.sin_port));
-		return -1;
+	port = ntohs(want.sin_port);
+	any = port == 0;
+	if (any && (prev = daemon_read_address("collector")) != NULL) {
+		if (addr_parse(prev, &last) == 0)
+			port = ntohs(last.sin_port);
+		free(prev);
 	}
+	for (try = 0; try < 20; try++) {
+		*tcp = rpc_listen_tcp(bindaddr, port, bound);
+		if (*tcp == -1 && any && port != 0) {
+			port = 0;	/* the last port is taken: any */
+			continue;
+		}
+		if (*tcp == -1) {
+			log_warn("cannot listen on %s port %d", bindaddr, port);
+			return -1;
+		}
+		/* Updates as datagrams, on the same port number. */
+		*udp = rpc_listen_udp(bindaddr, ntohs(bound->sin_port),
+		    bufsize);
+		if (*udp != -1)
+			return 0;
+		log_warn("cannot listen for updates on UDP port %u",
+		    ntohs(bound->sin_port));
+		close(*tcp);
+		if (!any)
+			return -1;
+		port = 0;
+	}
+	return -1;
+}
+
+static int
+collector_init(int argc, char **argv)
+{
+	struct sockaddr_in bound;
+	char addr[ADDR_STRLEN];
+	int fd, ufd;
+
+	if (collector_listen(&fd, &ufd, &bound) == -1)
+		return -1;
 	rpc_keepalive(fd);
 	if (rpc_serve(fd, PROG_COLLECTOR, 1, collector_dispatch) == NULL)
 		return -1;
-	/* Updates as datagrams, on the same port number. */
-	fd = rpc_listen_udp(param("BIND_ADDRESS"), ntohs(bound.sin_port),
-	    (int)param_int("COLLECTOR_SOCKET_BUFSIZE", 10240000));
-	if (fd == -1) {
-		log_warn("cannot listen for updates on UDP port %u",
-		    ntohs(bound.sin_port));
-		return -1;
-	}
+	fd = ufd;
 	if ((udp_xprt = rpc_serve_udp(fd, PROG_COLLECTOR, 1,
 	    collector_dispatch)) == NULL)
 		return -1;
@@ -477,7 +515,10 @@ collector_init(int argc, char **argv)
 		incarnation = 1;
 	peers_init(fd, incarnation);
 	serving_port = ntohs(bound.sin_port);
-	rpc_portmap_set(PROG_COLLECTOR, 1, serving_port);
+	/* A collector on any port (a personal pool's, one per user) is
+	 * found through its address file, not the portmapper. */
+	if (!collector_port_any())
+		rpc_portmap_set(PROG_COLLECTOR, 1, serving_port);
 	addr_format(&bound, addr);
 	daemon_write_address("collector", addr);
 	log_info("serving at %s", addr);
@@ -500,7 +541,8 @@ static void
 collector_shutdown(void)
 {
 	peers_shutdown();
-	rpc_portmap_unset(PROG_COLLECTOR, 1, serving_port);
+	if (!collector_port_any())
+		rpc_portmap_unset(PROG_COLLECTOR, 1, serving_port);
 }
 
 static const struct daemon_ops collector_ops = {

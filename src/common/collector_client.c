@@ -13,6 +13,11 @@
  * one goes.  Nothing here waits for the collector: the answers and the
  * collector's requests are read when the loop finds them (or at the
  * next update).
+ *
+ * A collector on any free port (COLLECTOR_HOST port 0, a personal pool)
+ * is looked up in its address file before each call and each send;
+ * when it moved, the kept connection and the datagram socket are made
+ * afresh and each ad is sent again until acknowledged.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,6 +28,7 @@
 #include "collector_rpc.h"
 #include "collector_client.h"
 #include "config.h"
+#include "daemon.h"
 #include "event.h"
 #include "log.h"
 #include "rpcutil.h"
@@ -35,6 +41,7 @@
 
 static CLIENT *collector_cl;
 static struct rpc_dgram *collector_udp;	/* updates as datagrams */
+static char *collector_at;	/* the address both were opened to */
 
 /* The latest ad of each type, as sent, and whether the collector has it. */
 struct advert {
@@ -95,6 +102,71 @@ collector_disconnect(void)
 	}
 }
 
+int
+collector_port_any(void)
+{
+	const char *host = param("COLLECTOR_HOST"), *colon;
+
+	if (host == NULL || (colon = strrchr(host, ':')) == NULL)
+		return 0;
+	return strspn(colon + 1, "0") == strlen(colon + 1) &&
+	    colon[1] != '\0';
+}
+
+char *
+collector_address(char *err, size_t errlen)
+{
+	const char *host = param("COLLECTOR_HOST");
+	char *addr;
+
+	if (host == NULL || *host == '\0') {
+		snprintf(err, errlen, "COLLECTOR_HOST is not set");
+		return NULL;
+	}
+	if (!collector_port_any())
+		return xstrdup(host);
+	if ((addr = daemon_read_address("collector")) == NULL ||
+	    *addr == '\0') {
+		free(addr);
+		snprintf(err, errlen, "the collector (COLLECTOR_HOST %s: any "
+		    "port) has not written its address in %s/"
+		    ".collector_address: is it running?", host,
+		    param("LOG") ? param("LOG") : "$(LOG)");
+		return NULL;
+	}
+	return addr;
+}
+
+/*
+ * The collector's address now, and if it is not where the kept
+ * connection and datagram socket lead, close them: the next ad of each
+ * type is sent until acknowledged, as after a restart.
+ */
+static const char *
+collector_target(char *err, size_t errlen)
+{
+	char *addr;
+	int t;
+
+	if ((addr = collector_address(err, errlen)) == NULL)
+		return NULL;
+	if (collector_at != NULL && strcmp(collector_at, addr) != 0) {
+		log_info("the collector is now at %s (was %s)", addr,
+		    collector_at);
+		tcp_close();
+		if (collector_udp != NULL)
+			event_fd_del(rpc_dgram_fd(collector_udp));
+		rpc_dgram_close(collector_udp);
+		collector_udp = NULL;
+		for (t = 0; t <= ADTYPE_MAX; t++)
+			adverts[t].acked = 0;
+		incarnation_known = 0;
+	}
+	free(collector_at);
+	collector_at = addr;
+	return addr;
+}
+
 static void	tcp_retry(void *);
 
 /*
@@ -148,10 +220,13 @@ tcp_retry(void *arg)
 static CLIENT *
 collector_client(char *err, size_t errlen)
 {
+	const char *addr;
+
+	if ((addr = collector_target(err, errlen)) == NULL)
+		return NULL;
 	if (collector_cl == NULL)
-		collector_cl = rpc_connect(param("COLLECTOR_HOST"),
-		    PROG_COLLECTOR, 1, (int)param_int("RPC_TIMEOUT", 20),
-		    err, errlen);
+		collector_cl = rpc_connect(addr, PROG_COLLECTOR, 1,
+		    (int)param_int("RPC_TIMEOUT", 20), err, errlen);
 	return collector_cl;
 }
 
@@ -209,9 +284,13 @@ static void	dgram_readable(int, short, void *);
 static struct rpc_dgram *
 dgram_open(char *err, size_t errlen)
 {
+	const char *addr;
+
+	if ((addr = collector_target(err, errlen)) == NULL)
+		return NULL;
 	if (collector_udp == NULL) {
-		collector_udp = rpc_dgram_open(param("COLLECTOR_HOST"),
-		    PROG_COLLECTOR, 1, err, errlen);
+		collector_udp = rpc_dgram_open(addr, PROG_COLLECTOR, 1, err,
+		    errlen);
 		if (collector_udp != NULL)
 			event_fd_add(rpc_dgram_fd(collector_udp), POLLIN,
 			    dgram_readable, NULL);

@@ -68,6 +68,7 @@ struct store {
 	size_t		  nfiles;
 	char		 *main_file;
 	struct buf	  local;	/* local files read, space separated */
+	int		  personal;	/* no file names the central manager */
 };
 
 /* Text being expanded, with its paren matches computed on first need. */
@@ -320,25 +321,96 @@ computed_release_dir(void)
 	return xstrdup(exe_release_dir());
 }
 
-static const struct computed {
+/* The machine's cores: the processors online. */
+static char *
+computed_num_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return xasprintf("%ld", n >= 1 ? n : 1L);
+}
+
+/*
+ * A personal pool's START: the jobs of the user running it, as
+ * HTCondor's personal condor.  A user the system does not name runs
+ * nothing (the expression is FALSE).
+ */
+static char *
+computed_personal_start(void)
+{
+	struct passwd *pw = getpwuid(getuid());
+	struct buf b;
+	const char *p;
+
+	if (pw == NULL || pw->pw_name == NULL)
+		return xstrdup("FALSE");
+	buf_init(&b);
+	buf_adds(&b, "TARGET.Owner == \"");
+	for (p = pw->pw_name; *p != '\0'; p++) {
+		if (*p == '"' || *p == '\\')
+			buf_addc(&b, '\\');
+		buf_addc(&b, *p);
+	}
+	buf_addc(&b, '"');
+	return buf_take(&b);
+}
+
+struct computed {
 	const char	*name;
 	char		*(*fn)(void);
-} computed[] = {
+};
+
+static const struct computed computed[] = {
 	{ "EXECUTE_USER", computed_execute_user },
 	{ "HOST", computed_host },
+	{ "NUM_CPUS", computed_num_cpus },
 	{ "RELEASE_DIR", computed_release_dir },
 	{ NULL, NULL }
 };
 
+/* The rows of config_personal_defaults that are computed. */
+static const struct computed personal_computed[] = {
+	{ "START", computed_personal_start },
+	{ NULL, NULL }
+};
+
 static const struct computed *
-computed_find(const char *name)
+computed_lookup(const struct computed *table, const char *name)
 {
 	const struct computed *c;
 
-	for (c = computed; c->name != NULL; c++)
+	for (c = table; c->name != NULL; c++)
 		if (strcasecmp(c->name, name) == 0)
 			return c;
 	return NULL;
+}
+
+static const struct computed *
+computed_find(const char *name)
+{
+	return computed_lookup(computed, name);
+}
+
+/* Define row D in S, a computed row from TABLE computed when asked. */
+static void
+store_define_default(struct store *s, const struct config_default *d,
+    const struct computed *table)
+{
+	const struct computed *c;
+	struct entry *e;
+
+	if (d->value != NULL) {
+		store_define(s, d->name, strlen(d->name), xstrdup(d->value),
+		    d->is_expr, NULL, 0);
+	} else if ((c = computed_lookup(table, d->name)) != NULL) {
+		/* Computed when first asked for: a user database lookup
+		 * can cost dozens of files, in every process. */
+		store_define(s, d->name, strlen(d->name), xstrdup(""),
+		    d->is_expr, NULL, 0);
+		e = store_lookup(s, d->name, strlen(d->name));
+		e->literal = 1;
+		e->compute = c->fn;
+	}
 }
 
 /* A store holding only the table's defaults. */
@@ -346,26 +418,44 @@ static struct store *
 store_defaults(void)
 {
 	const struct config_default *d;
-	const struct computed *c;
-	struct entry *e;
 	struct store *s;
 
 	s = store_new();
-	for (d = config_defaults; d->name != NULL; d++) {
-		if (d->value != NULL) {
-			store_define(s, d->name, strlen(d->name),
-			    xstrdup(d->value), d->is_expr, NULL, 0);
-		} else if ((c = computed_find(d->name)) != NULL) {
-			/* Computed when first asked for: a user database
-			 * lookup can cost dozens of files, in every process. */
-			store_define(s, d->name, strlen(d->name), xstrdup(""),
-			    d->is_expr, NULL, 0);
-			e = store_lookup(s, d->name, strlen(d->name));
-			e->literal = 1;
-			e->compute = c->fn;
-		}
-	}
+	for (d = config_defaults; d->name != NULL; d++)
+		store_define_default(s, d, computed);
 	return s;
+}
+
+/* Whether a configuration file (not a default) defines NAME in S. */
+static int
+file_defines(struct store *s, const char *name)
+{
+	struct entry *e = store_lookup(s, name, strlen(name));
+
+	return e != NULL && e->raw != NULL && e->file != NULL;
+}
+
+/*
+ * A configuration whose files name no central manager, neither
+ * CONDOR_HOST nor COLLECTOR_HOST, describes a personal pool (no file at
+ * all, or the release's own etc/condor_config, which leaves both
+ * commented out): every setting no file defines that has a row in
+ * config_personal_defaults takes that row's value instead of the
+ * table's.  Naming the central manager is what makes a pool of hosts.
+ */
+static void
+store_personal(struct store *s)
+{
+	const struct config_default *d;
+
+	s->personal = !file_defines(s, "CONDOR_HOST") &&
+	    !file_defines(s, "COLLECTOR_HOST");
+	if (!s->personal)
+		return;
+	for (d = config_personal_defaults; d->name != NULL; d++)
+		if (!file_defines(s, d->name))
+			store_define_default(s, d, personal_computed);
+	cf_gen++;
 }
 
 /* E's text as written; a computed default is computed now. */
@@ -980,6 +1070,7 @@ config_init(char *err, size_t errlen)
 {
 	struct store *old, *s;
 	unsigned long old_gen;
+	int ok = 0;
 
 	if (err != NULL && errlen > 0)
 		err[0] = '\0';
@@ -990,9 +1081,13 @@ config_init(char *err, size_t errlen)
 	 * LOCAL_CONFIG_FILE are looked up in what has been read so far. */
 	cf = s = store_defaults();
 	cf_gen++;
-	if (read_main(s, err, errlen) == -1 ||
-	    read_local(s, err, errlen) == -1 ||
-	    store_validate(s, err, errlen) == -1) {
+	if (read_main(s, err, errlen) == 0 &&
+	    read_local(s, err, errlen) == 0) {
+		/* Only now is it known which settings the files define. */
+		store_personal(s);
+		ok = store_validate(s, err, errlen) == 0;
+	}
+	if (!ok) {
 		/* The old store's expansions are still good: keep them, and
 		 * the pointers param() handed out. */
 		cf = old;
@@ -1041,6 +1136,13 @@ config_main_file(void)
 {
 	config_ensure();
 	return cf->main_file != NULL ? cf->main_file : "";
+}
+
+int
+config_personal(void)
+{
+	config_ensure();
+	return cf->personal;
 }
 
 const char *
@@ -1329,6 +1431,20 @@ config_dump_defaults(FILE *fp)
 		fprintf(fp, "%s %c %s%s # %s\n", d->name,
 		    d->is_expr ? ':' : '=', val, *val != '\0' ? " " : "",
 		    d->meaning);
+		free(val);
+	}
+	fprintf(fp, "# A personal pool (no file sets CONDOR_HOST or "
+	    "COLLECTOR_HOST) has instead:\n");
+	for (d = config_personal_defaults; d->name != NULL; d++) {
+		if (d->value != NULL)
+			val = xstrdup(d->value);
+		else if ((c = computed_lookup(personal_computed,
+		    d->name)) != NULL)
+			val = c->fn();
+		else
+			val = xstrdup("");
+		fprintf(fp, "#   %s %c %s  # %s\n", d->name,
+		    d->is_expr ? ':' : '=', val, d->meaning);
 		free(val);
 	}
 }

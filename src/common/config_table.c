@@ -40,7 +40,9 @@ const struct config_default config_defaults[] = {
 	{ "CONDOR_HOST", "127.0.0.1",
 	    "the central manager (collector and negotiator)", 0 },
 	{ "COLLECTOR_HOST", "$(CONDOR_HOST):9618",
-	    "the collector's address, host:port", 0 },
+	    "the collector's address, host:port (port 0: any free port, "
+	    "which the collector writes in $(LOG)/.collector_address for "
+	    "the daemons and commands of this LOCAL_DIR)", 0 },
 	{ "UPDATE_COLLECTOR_WITH_TCP", "False",
 	    "daemons send their ads to the collector over TCP, each waiting "
 	    "for the answer, instead of as one UDP datagram each (an ad too "
@@ -131,9 +133,10 @@ const struct config_default config_defaults[] = {
 	{ "STARTD_ATTRS", "",
 	    "settings the startd adds to its machine ad as they are written "
 	    "(names, comma or space separated; HasMatlab = True)", 0 },
-	{ "NUM_CPUS", "1",
-	    "cores the startd offers; above 1 its machine is one "
-	    "partitionable slot that each claim carves a slot from", 0 },
+	{ "NUM_CPUS", NULL,
+	    "cores the startd offers (default: the machine's); above 1 its "
+	    "machine is one partitionable slot that each claim carves a "
+	    "slot from", 0 },
 	{ "MEMORY", NULL,
 	    "MiB of memory the startd offers (default: the physical memory "
 	    "detected)", 0 },
@@ -337,5 +340,27 @@ const struct config_default config_defaults[] = {
 	    "program that mails job owners (sendmail-compatible; empty: none)",
 	    0 },
 
+	{ NULL, NULL, NULL, 0 }
+};
+
+/*
+ * A personal pool's own defaults: when no configuration file sets
+ * CONDOR_HOST or COLLECTOR_HOST (see config_personal in config.h),
+ * each of these settings that no file defines takes this value instead
+ * of the one above.  A NULL value is computed (config.c).
+ */
+const struct config_default config_personal_defaults[] = {
+	{ "COLLECTOR_HOST", "$(CONDOR_HOST):0",
+	    "any free port, so that two users' personal pools on one "
+	    "machine never collide; found through $(LOG)/.collector_address",
+	    0 },
+	{ "START", NULL,
+	    "the jobs of the user running the pool, at once "
+	    "(TARGET.Owner == \"USER\")", 1 },
+	{ "SUSPEND", "FALSE", "the owner's keyboard and load do not stop "
+	    "the owner's own jobs", 1 },
+	{ "CONTINUE", "TRUE", "a suspended job resumes", 1 },
+	{ "VACATE", "FALSE", "jobs are not sent away", 1 },
+	{ "KILL", "FALSE", "jobs are not killed", 1 },
 	{ NULL, NULL, NULL, 0 }
 };

@@ -301,6 +301,8 @@ daemon_main(int argc, char **argv, const struct daemon_ops *d)
 		}
 	}
 	common_init(argv[0]);
+	if (d->preflight != NULL && d->preflight() == -1)
+		return 1;
 	if (getenv("CONDOR_MASTER_PID") != NULL) {
 		master_pid = (pid_t)atoi(getenv("CONDOR_MASTER_PID"));
 		unsetenv("CONDOR_MASTER_PID");

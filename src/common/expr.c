@@ -1510,6 +1510,38 @@ expr_clauses(const struct expr *e, struct expr **clauses, size_t max)
 	return n;
 }
 
+int
+expr_comparison(const struct expr *e, const struct expr **left,
+    const char **op, const struct expr **right)
+{
+	if (e == NULL || e->kind != EK_BINARY)
+		return 0;
+	switch (e->op) {
+	case T_EQ:
+	case T_NE:
+	case T_IS:
+	case T_ISNT:
+	case T_LT:
+	case T_LE:
+	case T_GT:
+	case T_GE:
+		break;
+	default:
+		return 0;
+	}
+	*left = e->kids[0];
+	*right = e->kids[1];
+	*op = op_text(e->op);
+	return 1;
+}
+
+int
+expr_is_literal(const struct expr *e)
+{
+	return e != NULL && (e->kind == EK_LIT || (e->kind == EK_UNARY &&
+	    e->op == T_MINUS && e->kids[0]->kind == EK_LIT));
+}
+
 /*
  * Evaluation.
  */

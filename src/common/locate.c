@@ -40,8 +40,10 @@ daemon_locate(const char *kind, const char *host, char *err, size_t errlen)
 	const char *p;
 	int n;
 
+	/* COLLECTOR_HOST, or the address file of a collector on any
+	 * port (a personal pool). */
 	if (strcmp(kind, "collector") == 0)
-		return xstrdup(param("COLLECTOR_HOST"));
+		return collector_address(err, errlen);
 	for (k = kinds; k->kind != NULL; k++)
 		if (strcmp(k->kind, kind) == 0)
 			break;

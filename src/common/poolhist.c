@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "collector_client.h"
 #include "config.h"
 #include "poolhist.h"
 #include "rpcutil.h"
@@ -483,11 +484,16 @@ poolhist_fetch(long long since, long long until, int max,
 {
 	collector_history_query_x arg;
 	CLIENT *cl;
+	char *addr;
 	int r;
 
 	memset(res, 0, sizeof(*res));
-	if ((cl = rpc_connect(param("COLLECTOR_HOST"), PROG_COLLECTOR, 1,
-	    (int)param_int("RPC_TIMEOUT", 20), err, errlen)) == NULL)
+	if ((addr = collector_address(err, errlen)) == NULL)
+		return -1;
+	cl = rpc_connect(addr, PROG_COLLECTOR, 1,
+	    (int)param_int("RPC_TIMEOUT", 20), err, errlen);
+	free(addr);
+	if (cl == NULL)
 		return -1;
 	arg.since = since;
 	arg.until = until;

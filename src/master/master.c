@@ -8,10 +8,22 @@
  *	restarts one that dies, with exponential back-off.  condor_off and
  *	condor_on stop and start them through its RPC service.  With no
  *	configuration at all it starts a personal pool: every daemon on
- *	this machine, listening on 127.0.0.1, state in ~/.condor.
+ *	this machine, listening on 127.0.0.1, state in ~/.condor, the
+ *	collector on any free port (COLLECTOR_HOST port 0: the master
+ *	removes a stale $(LOG)/.collector_address before its daemons could
+ *	read it), and START taking its user's jobs at once (config.c's
+ *	config_personal).
  *
  *	Without -f it detaches and writes its pid to
  *	$(LOG)/condor_master.pid.
+ *
+ *	One master runs per LOCAL_DIR: before it writes anything it takes
+ *	an exclusive flock(2) on $(LOCAL_DIR)/.master_lock, held until it
+ *	exits (the descriptor is close-on-exec, so its daemons do not hold
+ *	it).  A second master for the same LOCAL_DIR, with -f or without,
+ *	prints "condor_master: a condor_master is already running (pid N)
+ *	for LOCAL_DIR DIR" on stderr and exits 1, touching nothing: not
+ *	the pid file, the address files, the daemons or the ads.
  *
  * PROTOCOL
  *	Serves MASTER_PROG (include/master_rpc.x) on MASTER_PORT at
@@ -37,11 +49,14 @@
  *
  * FILES
  *	$(LOG)/MasterLog, $(LOG)/condor_master.pid,
- *	$(LOG)/.master_address.
+ *	$(LOG)/.master_address, $(LOCAL_DIR)/.master_lock (the lock; it
+ *	holds the running master's pid).
  */
+#include <sys/file.h>
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +77,7 @@
 
 static char	master_addr[ADDR_STRLEN];
 static long	update_timer;
+static int	lock_fd = -1;	/* $(LOCAL_DIR)/.master_lock, held */
 
 /* The dispatcher rpcgen writes in master_rpc_svc.c. */
 void	master_prog_1(struct svc_req *, SVCXPRT *);
@@ -172,6 +188,100 @@ write_pid_file(void)
 	free(path);
 }
 
+/*
+ * The pid a running master wrote into the lock file FD, or 0.  It
+ * writes it just after taking the lock (and again once detached), so a
+ * lock found taken but still empty is read again for a moment.
+ */
+static long
+lock_holder(int fd)
+{
+	char text[32], *end;
+	ssize_t n;
+	long pid;
+	int try;
+
+	for (try = 0; try < 20; try++) {
+		n = pread(fd, text, sizeof(text) - 1, 0);
+		if (n > 0) {
+			text[n] = '\0';
+			pid = strtol(text, &end, 10);
+			if (pid > 0 && end != text)
+				return pid;
+		}
+		usleep(50000);
+	}
+	return 0;
+}
+
+/* Record our pid in the lock file we hold. */
+static void
+lock_write_pid(void)
+{
+	char text[32];
+	int len;
+
+	len = snprintf(text, sizeof(text), "%d\n", (int)getpid());
+	if (ftruncate(lock_fd, 0) == -1 ||
+	    pwrite(lock_fd, text, (size_t)len, 0) != len)
+		log_warn("cannot write our pid in the master lock");
+}
+
+/*
+ * One master per LOCAL_DIR (see the page above).  Runs before the log
+ * is opened, so its refusal goes to stderr; nothing of the running
+ * master's is touched.
+ */
+static int
+master_preflight(void)
+{
+	const char *dir = param("LOCAL_DIR");
+	char *path;
+	long pid;
+	int fd;
+
+	if (dir == NULL || *dir == '\0') {
+		fprintf(stderr, "condor_master: LOCAL_DIR is not set\n");
+		return -1;
+	}
+	if (daemon_mkdir(dir, 0755) == -1) {
+		fprintf(stderr, "condor_master: cannot create LOCAL_DIR %s: "
+		    "%s\n", dir, strerror(errno));
+		return -1;
+	}
+	path = xasprintf("%s/.master_lock", dir);
+	if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
+	    0644)) == -1) {
+		fprintf(stderr, "condor_master: cannot open %s: %s\n", path,
+		    strerror(errno));
+		free(path);
+		return -1;
+	}
+	free(path);
+	while (flock(fd, LOCK_EX | LOCK_NB) == -1) {
+		if (errno == EINTR)
+			continue;
+		if (errno != EWOULDBLOCK) {
+			fprintf(stderr, "condor_master: cannot lock %s/"
+			    ".master_lock: %s\n", dir, strerror(errno));
+			close(fd);
+			return -1;
+		}
+		if ((pid = lock_holder(fd)) > 0)
+			fprintf(stderr, "condor_master: a condor_master is "
+			    "already running (pid %ld) for LOCAL_DIR %s\n",
+			    pid, dir);
+		else
+			fprintf(stderr, "condor_master: a condor_master is "
+			    "already running for LOCAL_DIR %s\n", dir);
+		close(fd);
+		return -1;
+	}
+	lock_fd = fd;
+	lock_write_pid();
+	return 0;
+}
+
 static int
 master_init(int argc, char **argv)
 {
@@ -190,6 +300,8 @@ master_init(int argc, char **argv)
 			return -1;
 		}
 	}
+	/* Detached since the lock was taken: our pid is another now. */
+	lock_write_pid();
 	/* The execute directory is where jobs write as EXECUTE_USER. */
 	chmod(param("EXECUTE"), 01777);
 	fd = rpc_listen_tcp(param("BIND_ADDRESS"),
@@ -211,6 +323,26 @@ master_init(int argc, char **argv)
 	daemon_write_address("master", master_addr);
 	write_pid_file();
 	log_info("serving at %s", master_addr);
+	/*
+	 * A collector on any port is found through its address file: one
+	 * left by our last run (the lock says no other master of this
+	 * LOCAL_DIR runs) may name a port another user's collector holds
+	 * now, so it goes before our daemons could read it.  A collector
+	 * we restart later finds its own and keeps its port.
+	 */
+	if (collector_port_any() && children_listed("COLLECTOR")) {
+		char *stale = xasprintf("%s/.collector_address",
+		    param("LOG"));
+
+		if (unlink(stale) == -1 && errno != ENOENT)
+			log_warn("cannot remove %s", stale);
+		free(stale);
+	}
+	if (config_personal())
+		log_info("a personal pool (no file sets CONDOR_HOST or "
+		    "COLLECTOR_HOST): the collector at %s, START %s",
+		    param("COLLECTOR_HOST"), param("START") ? param("START") :
+		    "undefined");
 	children_sync();
 	update_timer = event_timer_add(1, master_update, NULL);
 	return 0;
@@ -246,6 +378,7 @@ static const struct daemon_ops master_ops = {
 	.reconfig = master_reconfig,
 	.shutdown = master_shutdown,
 	.child_exit = children_exited,
+	.preflight = master_preflight,
 };
 
 int

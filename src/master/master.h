@@ -27,6 +27,7 @@ struct child {
 
 /* master_children.c */
 void	children_sync(void);	/* DAEMON_LIST -> children, start them */
+int	children_listed(const char *name);	/* in DAEMON_LIST? */
 void	children_exited(pid_t pid, int status);
 int	children_off(const char *name);		/* 0, or -1: unknown */
 int	children_on(const char *name);

@@ -122,6 +122,14 @@ listed(const char *list, const char *name)
 	return found;
 }
 
+int
+children_listed(const char *name)
+{
+	const char *list = param("DAEMON_LIST");
+
+	return list != NULL && listed(list, name);
+}
+
 void
 children_sync(void)
 {

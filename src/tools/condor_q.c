@@ -7,12 +7,14 @@
  * the wrong type, and strings may hold anything; control characters
  * never reach the terminal.
  */
+#include <ctype.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "ad.h"
 #include "buf.h"
@@ -28,6 +30,8 @@
 #include "xalloc.h"
 
 #define MAX_CLAUSES	64	/* clauses of a Requirements analysed */
+#define MAX_REFUSING	20	/* machines whose refusal is detailed */
+#define WAIT_HORIZON	(7 * 24 * 3600)	/* seconds looked ahead */
 
 enum format {
 	FMT_TABLE,
@@ -473,14 +477,264 @@ analyze_resources(const struct ad *job, struct machines *m)
 	return bad;
 }
 
+/* Print B's text as one line, any control character as '?'. */
+static void
+put_line(struct buf *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->len; i++)
+		putchar((unsigned char)b->data[i] < 0x20 ||
+		    b->data[i] == 0x7f ? '?' : b->data[i]);
+	putchar('\n');
+}
+
+static void
+put_value(const struct value *v, struct buf *b)
+{
+	if (v->type == VAL_UNDEFINED)
+		buf_adds(b, "undefined");
+	else
+		value_print(v, b);
+}
+
+/*
+ * How A stands to B: "<", "==" or ">" for numbers, "==" or "!=" for
+ * strings (compared as == does, regardless of case) and booleans; NULL
+ * if they do not compare.
+ */
+static const char *
+relation(const struct value *a, const struct value *b)
+{
+	double x, y;
+
+	if ((a->type == VAL_INT || a->type == VAL_REAL) &&
+	    (b->type == VAL_INT || b->type == VAL_REAL)) {
+		x = a->type == VAL_INT ? (double)a->u.i : a->u.r;
+		y = b->type == VAL_INT ? (double)b->u.i : b->u.r;
+		return x < y ? "<" : x > y ? ">" : "==";
+	}
+	if (a->type == VAL_STRING && b->type == VAL_STRING)
+		return strcasecmp(a->u.s, b->u.s) == 0 ? "==" : "!=";
+	if (a->type == VAL_BOOL && b->type == VAL_BOOL)
+		return (a->u.b != 0) == (b->u.b != 0) ? "==" : "!=";
+	return NULL;
+}
+
+/*
+ * Clause C of the machine's policy, false for JOB: its operands and
+ * their values ("KeyboardIdle 42 < 900 (15 * 60)"), or the clause and
+ * the values of the attributes it names.
+ */
+static void
+clause_describe(const struct expr *c, const struct ad *machine,
+    const struct ad *job, struct buf *b)
+{
+	const struct expr *l, *r;
+	struct value lv, rv, cv;
+	struct buf refs;
+	const char *op, *rel, *p, *sp;
+	char *text, name[128];
+	size_t n;
+	int first = 1;
+
+	if (expr_comparison(c, &l, &op, &r)) {
+		expr_eval(l, machine, job, &lv);
+		expr_eval(r, machine, job, &rv);
+		text = expr_to_string(l);
+		buf_adds(b, text);
+		free(text);
+		if (!expr_is_literal(l)) {
+			buf_addc(b, ' ');
+			put_value(&lv, b);
+		}
+		rel = relation(&lv, &rv);
+		buf_printf(b, " %s ", rel != NULL ? rel : op);
+		put_value(&rv, b);
+		if (!expr_is_literal(r)) {
+			text = expr_to_string(r);
+			buf_printf(b, " (%s)", text);
+			free(text);
+		}
+		if (rel == NULL) {
+			expr_eval(c, machine, job, &cv);
+			buf_adds(b, " is ");
+			put_value(&cv, b);
+			value_free(&cv);
+		}
+		value_free(&lv);
+		value_free(&rv);
+		return;
+	}
+	text = expr_to_string(c);
+	buf_adds(b, text);
+	free(text);
+	expr_eval(c, machine, job, &cv);
+	buf_adds(b, " is ");
+	put_value(&cv, b);
+	value_free(&cv);
+	buf_init(&refs);
+	expr_references(c, &refs);
+	for (p = refs.data; p != NULL && *p != '\0'; p = sp) {
+		sp = strchr(p, ' ');
+		n = sp != NULL ? (size_t)(sp - p) : strlen(p);
+		if (sp != NULL)
+			sp++;
+		if (n == 0 || n >= sizeof(name))
+			continue;
+		memcpy(name, p, n);
+		name[n] = '\0';
+		if (ad_lookup(machine, name) == NULL &&
+		    ad_lookup(job, name) == NULL)
+			continue;
+		expr_eval_text(name, machine, job, &cv);
+		buf_printf(b, "%s%s = ", first ? " (" : ", ", name);
+		put_value(&cv, b);
+		value_free(&cv);
+		first = 0;
+	}
+	if (!first)
+		buf_addc(b, ')');
+	buf_free(&refs);
+}
+
+/* Does C name the keyboard's idle time? */
+static int
+expr_references_idle(const struct expr *c)
+{
+	struct buf refs;
+	char *p;
+	int r = 0;
+
+	buf_init(&refs);
+	expr_references(c, &refs);
+	buf_addc(&refs, ' ');
+	for (p = refs.data; *p != '\0'; p++)
+		*p = (char)tolower((unsigned char)*p);
+	if (strstr(refs.data, "keyboardidle ") != NULL ||
+	    strstr(refs.data, "consoleidle ") != NULL)
+		r = 1;
+	buf_free(&refs);
+	return r;
+}
+
+/* C true for JOB on MACHINE after D seconds without keyboard use? */
+static int
+clause_true_after(const struct expr *c, const struct ad *machine,
+    const struct ad *job, long d)
+{
+	static const char *const idle[] = { "KeyboardIdle", "ConsoleIdle" };
+	struct ad *m = ad_copy(machine);
+	long long v;
+	size_t i;
+	int t;
+
+	for (i = 0; i < sizeof(idle) / sizeof(idle[0]); i++)
+		if (ad_get_int(m, idle[i], &v) == 0)
+			ad_set_int(m, idle[i], v + d);
+	ad_set_int(m, "CurrentTime", (long long)time(NULL) + d);
+	t = eval_true(c, m, job);
+	ad_free(m);
+	return t;
+}
+
+/*
+ * Seconds until clause C, false now, becomes true if no one uses the
+ * machine's keyboard (KeyboardIdle, ConsoleIdle and CurrentTime go on,
+ * nothing else changes); -1 if waiting up to WAIT_HORIZON does not do.
+ */
+static long
+clause_wait(const struct expr *c, const struct ad *machine,
+    const struct ad *job)
+{
+	long lo = 0, hi = WAIT_HORIZON, mid;
+
+	if (!clause_true_after(c, machine, job, hi))
+		return -1;
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (clause_true_after(c, machine, job, mid))
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi;
+}
+
+/*
+ * Why MACHINE's policy refuses JOB: each clause of its START (else its
+ * Requirements) that is not true, with its values and when waiting
+ * would make it true.  Returns the seconds until every one would be
+ * (the machine may accept the job then), or -1 if waiting alone does
+ * not do.
+ */
+static long
+refusal_explain(const struct ad *machine, const struct ad *job)
+{
+	struct expr *clauses[MAX_CLAUSES];
+	const struct expr *e;
+	const char *what = "START";
+	struct buf b;
+	size_t n, i;
+	long w, most = 0;
+	char *name = job_value_text(machine, "Name");
+	int shown = 0;
+
+	if ((e = ad_lookup(machine, what)) == NULL) {
+		what = "Requirements";
+		e = ad_lookup(machine, what);
+	}
+	buf_init(&b);
+	buf_printf(&b, "Machine %s refuses the job:", name);
+	put_line(&b);
+	free(name);
+	if (e == NULL)
+		return -1;
+	n = expr_clauses(e, clauses, MAX_CLAUSES);
+	for (i = 0; i <= n; i++) {
+		/* Past the clauses: the whole, if no clause alone is
+		 * false (an || split differently). */
+		const struct expr *c = i < n ? clauses[i] : e;
+
+		if (i == n && shown > 0)
+			break;
+		if (eval_true(c, machine, job))
+			continue;
+		buf_reset(&b);
+		buf_printf(&b, "  %s: ", what);
+		clause_describe(c, machine, job, &b);
+		w = clause_wait(c, machine, job);
+		if (w > 0) {
+			if (expr_references_idle(c))
+				buf_printf(&b, ", true in %ld s without "
+				    "keyboard use", w);
+			else
+				buf_printf(&b, ", true in %ld s", w);
+		} else
+			buf_adds(&b, ", not by waiting alone");
+		put_line(&b);
+		if (w < 0 || most < 0)
+			most = -1;
+		else if (w > most)
+			most = w;
+		shown++;
+	}
+	for (i = 0; i < n; i++)
+		expr_free(clauses[i]);
+	buf_free(&b);
+	return shown > 0 ? most : -1;
+}
+
 static void
 analyze_idle(const struct ad *job, struct machines *m)
 {
 	struct expr *clauses[MAX_CLAUSES], *req = NULL;
 	const struct expr *e;
 	int *sat = NULL, match = 0, refuse = 0, busy = 0, avail = 0;
+	int *refusing = NULL, soonest_i = -1;
 	size_t nclauses = 0, c, bad = 0;
 	char *text, *state;
+	long w, soonest = -1;
 	int i, all;
 
 	machines_fetch(m);
@@ -498,6 +752,7 @@ analyze_idle(const struct ad *job, struct machines *m)
 	} else
 		printf("Requirements: none (every machine satisfies them)\n");
 	sat = xcalloc(nclauses + 1, sizeof(*sat));
+	refusing = xcalloc((size_t)m->n + 1, sizeof(*refusing));
 	for (i = 0; i < m->n; i++) {
 		all = 1;
 		for (c = 0; c < nclauses; c++)
@@ -512,7 +767,7 @@ analyze_idle(const struct ad *job, struct machines *m)
 			continue;
 		match++;
 		if (!machine_accepts(m->ads[i], job)) {
-			refuse++;
+			refusing[refuse++] = i;
 			continue;
 		}
 		if (ad_get_string(m->ads[i], "State", &state) == 0) {
@@ -543,6 +798,20 @@ analyze_idle(const struct ad *job, struct machines *m)
 			bad++;
 		}
 	bad += (size_t)analyze_resources(job, m);
+	/* Why each machine that suits the job refuses it. */
+	for (i = 0; bad == 0 && i < refuse; i++) {
+		if (i == MAX_REFUSING) {
+			printf("... and %d more machine%s refuse%s it.\n",
+			    refuse - i, refuse - i == 1 ? "" : "s",
+			    refuse - i == 1 ? "s" : "");
+			break;
+		}
+		w = refusal_explain(m->ads[refusing[i]], job);
+		if (w >= 0 && (soonest < 0 || w < soonest)) {
+			soonest = w;
+			soonest_i = refusing[i];
+		}
+	}
 	if (m->n == 0)
 		printf("The pool has no machines: no startd has reported to "
 		    "the collector.\n");
@@ -557,7 +826,14 @@ analyze_idle(const struct ad *job, struct machines *m)
 		    "submitters.\n", param("NEGOTIATOR_INTERVAL") ?
 		    param("NEGOTIATOR_INTERVAL") : "?",
 		    get_int(job, "UserPrio", 0));
-	else if (refuse == match)
+	else if (refuse == match && soonest >= 0) {
+		text = job_value_text(m->ads[soonest_i], "Name");
+		printf("Every machine that suits the job refuses it now (its "
+		    "owner is busy, or its policy excludes the job); %s may "
+		    "accept it in %ld s if no one uses its keyboard.\n",
+		    text, soonest);
+		free(text);
+	} else if (refuse == match)
 		printf("Every machine that suits the job refuses it now (its "
 		    "owner is busy, or its policy excludes the job); it waits "
 		    "until one accepts.\n");
@@ -569,6 +845,7 @@ analyze_idle(const struct ad *job, struct machines *m)
 		expr_free(clauses[c]);
 	expr_free(req);
 	free(sat);
+	free(refusing);
 }
 
 static void

@@ -116,6 +116,9 @@ MASTER_BACKOFF_CONSTANT = 1
 RPC_TIMEOUT = 10
 MAIL =
 SEC_POOL_KEY_FILE = $POOL/pool_key
+# One core per "host", whatever this machine has: a startd is one slot
+# named HOST unless a test asks for a partitionable one.
+NUM_CPUS = 1
 EOC
 	trap pool_cleanup EXIT
 }

@@ -12,7 +12,7 @@
 # than any machine has stays idle and condor_q -analyze names the
 # memory; the dynamic slots leave condor_status with their jobs and
 # slot1 is whole again (condor_status -compact shows the machine on one
-# line); a startd with the default NUM_CPUS keeps its
+# line); a startd with NUM_CPUS = 1 (tests/lib/pool.sh's) keeps its
 # one ad named HOST; a startd that stops withdraws all its slots' ads.
 #
 # checks: 41

@@ -159,6 +159,17 @@ table_find(const char *name)
 	return NULL;
 }
 
+static const struct config_default *
+personal_find(const char *name)
+{
+	const struct config_default *d;
+
+	for (d = config_personal_defaults; d->name != NULL; d++)
+		if (strcasecmp(d->name, name) == 0)
+			return d;
+	return NULL;
+}
+
 static char *
 dump_defaults_text(void)
 {
@@ -273,7 +284,6 @@ test_defaults(void)
 		{ "SHADOW_LOG", "%H/.condor/log/ShadowLog" },
 		{ "STARTER_LOG", "%H/.condor/log/StarterLog" },
 		{ "CONDOR_HOST", "127.0.0.1" },
-		{ "COLLECTOR_HOST", "127.0.0.1:9618" },
 		{ "BIND_ADDRESS", "127.0.0.1" },
 		{ "SCHEDD_PORT", "0" },
 		{ "DAEMON_LIST",
@@ -281,14 +291,6 @@ test_defaults(void)
 		{ "MINUTE", "60" },
 		{ "HOUR", "3600" },
 		{ "PERIODIC_CHECKPOINT_INTERVAL", "3 * 3600" },
-		{ "START", "(NonCondorLoadAvg <= 0.3) && KeyboardIdle > "
-		    "15 * 60" },
-		{ "SUSPEND",
-		    "(KeyboardIdle < 5) || (NonCondorLoadAvg >= 0.5)" },
-		{ "CONTINUE", "(NonCondorLoadAvg <= 0.3) && KeyboardIdle > "
-		    "5 * 60" },
-		{ "VACATE", "(CurrentTime - EnteredCurrentState) > 5 * 60" },
-		{ "KILL", "(CurrentTime - EnteredCurrentState) > 5 * 60" },
 		{ "PRIO", "(UserPrio * 10) + (NumCkpts > 0) - "
 		    "(QDate / 1000000000.0)" },
 		{ "UPDATE_PRIO", "Prio + Users - Running" },
@@ -897,8 +899,8 @@ test_expand_dump(void)
 	    "$(MINUTE)");
 	CHECK_STR("raw: file", file, main_cf);
 	CHECK("raw: line", lineno == 1);
-	CHECK_STR("raw: table default", config_raw("START", &file, &lineno),
-	    "$(CPU_Idle) && KeyboardIdle > $(StartIdleTime)");
+	CHECK_STR("raw: table default", config_raw("CPU_Idle", &file,
+	    &lineno), "(NonCondorLoadAvg <= $(BackgroundLoad))");
 	CHECK("raw: table default has no file", file == NULL);
 	CHECK("raw: undefined", config_raw("NO_SUCH", NULL, NULL) == NULL);
 
@@ -922,6 +924,113 @@ test_expand_dump(void)
 	}
 	CHECK("dump: sorted by name", sorted);
 	free(text);
+}
+
+/*
+ * A personal pool: no file sets CONDOR_HOST or COLLECTOR_HOST.  Its own
+ * defaults apply where no file defines the setting; naming the central
+ * manager, in the main file or a local one, gives the table's.
+ */
+static void
+test_personal(void)
+{
+	static const struct {
+		const char	*name, *configured, *personal;
+	} cases[] = {
+		{ "COLLECTOR_HOST", "127.0.0.1:9618", "127.0.0.1:0" },
+		{ "START", "(NonCondorLoadAvg <= 0.3) && KeyboardIdle > "
+		    "15 * 60", NULL },
+		{ "SUSPEND", "(KeyboardIdle < 5) || (NonCondorLoadAvg >= 0.5)",
+		    "FALSE" },
+		{ "CONTINUE", "(NonCondorLoadAvg <= 0.3) && KeyboardIdle > "
+		    "5 * 60", "TRUE" },
+		{ "VACATE", "(CurrentTime - EnteredCurrentState) > 5 * 60",
+		    "FALSE" },
+		{ "KILL", "(CurrentTime - EnteredCurrentState) > 5 * 60",
+		    "FALSE" },
+	};
+	const struct config_default *d;
+	struct passwd *pw = getpwuid(getuid());
+	char err[512], label[256], *start, *cpus, *local;
+	const char *path;
+	size_t i;
+
+	start = xasprintf("TARGET.Owner == \"%s\"", pw ? pw->pw_name : "?");
+	cpus = xasprintf("%ld", sysconf(_SC_NPROCESSORS_ONLN));
+	CHECK("personal: a personal pool has defaults of its own",
+	    config_personal_defaults[0].name != NULL);
+	for (d = config_personal_defaults; d->name != NULL; d++) {
+		snprintf(label, sizeof(label), "personal: %s is in the table "
+		    "of the same kind", d->name);
+		CHECK(label, table_find(d->name) != NULL &&
+		    table_find(d->name)->is_expr == d->is_expr);
+	}
+
+	/* No setting at all: a personal pool. */
+	CHECK("personal: an empty file", init_with("/dev/null", err,
+	    sizeof(err)) == 0);
+	CHECK("personal: is a personal pool", config_personal());
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(label, sizeof(label), "personal: %s", cases[i].name);
+		CHECK_STR(label, param(cases[i].name), cases[i].personal ?
+		    cases[i].personal : start);
+		snprintf(label, sizeof(label), "personal: %s kind",
+		    cases[i].name);
+		CHECK(label, param_is_expr(cases[i].name) ==
+		    table_find(cases[i].name)->is_expr);
+	}
+	CHECK_STR("personal: NUM_CPUS is the machine's cores",
+	    param("NUM_CPUS"), cpus);
+
+	/* The release's etc/condor_config keeps it one. */
+	CHECK("personal: etc/condor_config", init_with("etc/condor_config",
+	    err, sizeof(err)) == 0);
+	CHECK("personal: etc/condor_config is a personal pool",
+	    config_personal());
+	CHECK_STR("personal: etc/condor_config: START", param("START"),
+	    start);
+
+	/* A file's own policy wins; the rest stays personal. */
+	path = tmp_write("personal_start", "START : TRUE\nDAEMON_LIST = "
+	    "MASTER, STARTD\n", 0);
+	CHECK("personal: a file setting START", init_with(path, err,
+	    sizeof(err)) == 0);
+	CHECK("personal: ... is still a personal pool", config_personal());
+	CHECK_STR("personal: ... its START", param("START"), "TRUE");
+	CHECK_STR("personal: ... SUSPEND the personal one", param("SUSPEND"),
+	    "FALSE");
+
+	/* CONDOR_HOST, COLLECTOR_HOST, or either in a local file: a pool
+	 * of hosts, with the table's defaults. */
+	path = tmp_write("pool_local", "CONDOR_HOST = 127.0.0.1\n", 0);
+	local = xasprintf("LOCAL_CONFIG_FILE = %s\n", path);
+	{
+		const char *files[3];
+		size_t f;
+
+		files[0] = tmp_write("pool_cm", "CONDOR_HOST = 127.0.0.1\n", 0);
+		files[1] = tmp_write("pool_coll",
+		    "COLLECTOR_HOST = 127.0.0.1:9618\n", 0);
+		files[2] = tmp_write("pool_main", local, 0);
+		for (f = 0; f < 3; f++) {
+			snprintf(label, sizeof(label), "pool %zu: reads", f);
+			CHECK(label, init_with(files[f], err,
+			    sizeof(err)) == 0);
+			snprintf(label, sizeof(label), "pool %zu: not a "
+			    "personal pool", f);
+			CHECK(label, !config_personal());
+			for (i = 0; i < sizeof(cases) / sizeof(cases[0]);
+			    i++) {
+				snprintf(label, sizeof(label), "pool %zu: %s",
+				    f, cases[i].name);
+				CHECK_STR(label, param(cases[i].name),
+				    cases[i].configured);
+			}
+		}
+	}
+	free(local);
+	free(start);
+	free(cpus);
 }
 
 /* etc/condor_config says exactly what the table says. */
@@ -949,8 +1058,11 @@ test_etc(void)
 		values[i] = param(d->name) ? xstrdup(param(d->name)) : NULL;
 		snprintf(label, sizeof(label), "etc: documents %s", d->name);
 		CHECK(label, has_word(etc, d->name));
-		if (d->value == NULL) {
-			/* Computed at run time: shown commented out. */
+		if (d->value == NULL || personal_find(d->name) != NULL ||
+		    strcasecmp(d->name, "CONDOR_HOST") == 0) {
+			/* Computed at run time, or a personal pool's own
+			 * (which setting CONDOR_HOST would end): shown
+			 * commented out. */
 			snprintf(label, sizeof(label),
 			    "etc: leaves %s to its computed default", d->name);
 			CHECK(label, file == NULL);
@@ -1030,6 +1142,9 @@ test_dump_defaults(void)
 	    strstr(dump, "# may a foreign job start") != NULL);
 	CHECK("dump-defaults: MINUTE", strstr(dump, "\nMINUTE = 60  # ") !=
 	    NULL);
+	CHECK("dump-defaults: a personal pool's own",
+	    strstr(dump, "\n# A personal pool ") != NULL &&
+	    strstr(dump, "\n#   SUSPEND : FALSE  # ") != NULL);
 	free(dump);
 }
 
@@ -1201,6 +1316,7 @@ main(int argc, char **argv)
 	test_typed();
 	test_expand_dump();
 	test_etc();
+	test_personal();
 	test_dump_defaults();
 	test_man();
 	test_tool();

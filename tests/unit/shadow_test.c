@@ -1103,6 +1103,7 @@ main(void)
 	    "COLLECTOR_HOST = 127.0.0.1:1\n"
 	    "POLLING_INTERVAL = 1\n"
 	    "STARTD_UPDATE_INTERVAL = 60\n"
+	    "NUM_CPUS = 1\n"
 	    "CONSOLE_DEVICES = %s/tty\n"
 	    "LOAD_AVERAGE_FILE = %s/loadavg\n"
 	    "RPC_TIMEOUT = 5\n"
