@@ -564,8 +564,9 @@ job_child(struct starter_job *job, char **argv, char **envp, int errfd,
 	if (geteuid() == 0 && (job->no_pw ? priv_become_id(job->uid,
 	    job->gid) : priv_become_user(job->uid, job->gid)) == -1)
 		child_fail(errfd, STAGE_USER);
-	if (geteuid() == 0 && job->uid != 0)
-		child_fail(errfd, STAGE_USER);	/* still root */
+	/* Never root, whoever the account is (its owner's included). */
+	if (geteuid() == 0 || getuid() == 0)
+		child_fail(errfd, STAGE_USER);
 	/* Set after the id change, which clears it: if the starter dies
 	 * (even by SIGKILL), the job dies with it. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1)
@@ -575,7 +576,10 @@ job_child(struct starter_job *job, char **argv, char **envp, int errfd,
 		_exit(127);
 	if (job->pidns)
 		pid_init(job, errfd);
-	if (chdir(job->chrooted ? "/" : job->dir) == -1)
+	/* On a shared file system, its Iwd (entered as the owner, whose
+	 * rights decide). */
+	if (chdir(job->chrooted ? "/" : job->shared_fs ? job->iwd :
+	    job->dir) == -1)
 		child_fail(errfd, STAGE_CHDIR);
 	if (dup2(job->stdin_fd, STDIN_FILENO) == -1 ||
 	    dup2(job->stdout_fd, STDOUT_FILENO) == -1 ||
@@ -690,7 +694,8 @@ job_spawn(struct starter_job *job, char *err, size_t errlen,
 	job->running = 1;
 	job->started = monotime();
 	log_info("job %d.%d started: pid %d as %s in %s", job->cluster,
-	    job->proc, (int)pid, job->user, job->dir);
+	    job->proc, (int)pid, job->user, job->shared_fs ? job->iwd :
+	    job->dir);
 out:
 	free(argv);
 	jobargs_free(words);
