@@ -15,9 +15,10 @@
 # User nobody's job reads its input by absolute path in the shared
 # directory and writes its output there, as nobody; user daemon's job
 # cannot read nobody's 0600 file there, nor write into the read-only
-# directory (whose mode would let anyone).
+# directory (whose mode would let anyone).  A standard job of nobody's
+# runs on exec1 as nobody too, in its usual box.
 #
-# checks: 32
+# checks: 35
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -25,7 +26,7 @@ USER1=nobody
 USER2=daemon
 if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null ||
     ! id $USER1 >/dev/null 2>&1 || ! id $USER2 >/dev/null 2>&1; then
-	for i in $(seq 32); do
+	for i in $(seq 35); do
 		echo "SKIP shared file system check $i: needs root, setpriv and users $USER1 and $USER2"
 	done
 	exit 0
@@ -192,3 +193,30 @@ check "... as an account of its own: localhost is not of sfs.test" \
 	    "$POOL/exec3/log/StarterLog")"
 check "... without the shared directory in sight" \
 	out_has $USER1/d "no shared directory"
+
+# --- 5. a standard job of the same domains (exec1): its owner too -------
+# Its files are the shadow's in any case; it runs as its owner in its
+# usual box (chroot, filter), and never on the shared file system.
+cat >"$POOL/hello.c" <<'EOF2'
+#include <stdio.h>
+int main(void) { puts("standard ok"); return 0; }
+EOF2
+check "a standard job relinks with condor_cc" \
+	condor_cc -O2 -o "$SHARED/$USER1/hello" "$POOL/hello.c"
+cat >"$SHARED/$USER1/std.sub" <<EOF
+universe     = standard
+executable   = hello
+initialdir   = $SHARED/$USER1
+requirements = Name == "exec1"
+output       = std.out
+error        = std.err
+queue
+EOF
+chown $USER1 "$SHARED/$USER1/std.sub" "$SHARED/$USER1/hello"
+C5=$( (cd "$SHARED/$USER1" && as $USER1 condor_submit std.sub 2>&1) |
+    sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p')
+check "it completes, its output written" wait_for 120 grep -qx "standard ok" \
+	"$SHARED/$USER1/std.out"
+check "... having run as its owner, boxed as before" test -n \
+	"$(grep "job $C5.0 started: pid [0-9]* as $USER1 in $POOL/exec1/execute/dir_" \
+	    "$POOL/exec1/log/StarterLog")"
