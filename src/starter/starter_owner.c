@@ -5,7 +5,10 @@
  * person on each of them.  A job whose UidDomain (its submitting host's
  * UID_DOMAIN, which the schedd wrote in its ad) is this host's runs
  * here as its Owner, as HTCondor runs it, with the owner's groups, when
- * a starter running as root can be sure of it: the owner is a user of
+ * this host's UID_DOMAIN is set in a configuration file (its default,
+ * the host's full name, shares nothing, not even with jobs this host
+ * submits to itself: unlike HTCondor, whose default does) and a starter
+ * running as root can be sure of it: the owner is a user of
  * this machine (the password database), is not root, and is no account
  * the starter hands to anonymous jobs (SLOT_USERS, SLOT_UID_RANGE),
  * whose every process is killed with their jobs.  Unless
@@ -114,13 +117,18 @@ slot_account(const char *name, uid_t uid)
 int
 owner_account(struct starter_job *job, const char *shadow_addr)
 {
-	const char *mine = param("UID_DOMAIN");
+	const char *mine, *file;
 	char *domain, *owner, host[256];
 	struct passwd *pw;
-	int r = 0;
+	int line, r = 0;
 
 	job->as_owner = 0;
-	if (geteuid() != 0 || mine == NULL || *mine == '\0')
+	/* Only where the machine's owner named the domain: the default
+	 * shares nothing, not even with this host's own submitters (as
+	 * EXECUTE_USER, a wish to be written down). */
+	if (geteuid() != 0 || !config_where("UID_DOMAIN", &file, &line) ||
+	    file == NULL || (mine = param("UID_DOMAIN")) == NULL ||
+	    *mine == '\0')
 		return 0;
 	domain = job_string(job, "UidDomain");
 	owner = job_string(job, "Owner");

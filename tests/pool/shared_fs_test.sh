@@ -11,6 +11,9 @@
 #          transferred, the shared directory out of sight
 #   exec3  same domains without TRUST_UID_DOMAIN (its submitting host,
 #          127.0.0.1, is named localhost, not of sfs.test): anonymous
+#   exec4  its domains left to their default, which a second schedd
+#          (sub2) names: anonymous all the same, the default shares
+#          nothing
 #
 # User nobody's job reads its input by absolute path in the shared
 # directory and writes its output there, as nobody; user daemon's job
@@ -18,7 +21,7 @@
 # directory (whose mode would let anyone).  A standard job of nobody's
 # runs on exec1 as nobody too, in its usual box.
 #
-# checks: 35
+# checks: 38
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -26,7 +29,7 @@ USER1=nobody
 USER2=daemon
 if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null ||
     ! id $USER1 >/dev/null 2>&1 || ! id $USER2 >/dev/null 2>&1; then
-	for i in $(seq 35); do
+	for i in $(seq 38); do
 		echo "SKIP shared file system check $i: needs root, setpriv and users $USER1 and $USER2"
 	done
 	exit 0
@@ -48,21 +51,27 @@ chmod 644 "$RO/readme"
 
 pool_config 'START : TRUE' 'STARTER_UPDATE_INTERVAL = 1' \
 	'VACATE_GRACE = 2' 'MAX_JOB_STARTS = 10' \
-	'UID_DOMAIN = sfs.test' 'FILESYSTEM_DOMAIN = sfs.test'
-pool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD"
-pool_host exec1 "MASTER, STARTD" 'TRUST_UID_DOMAIN = True' \
 	"SHARED_FILESYSTEM_DIRS = $SHARED, $RO:ro"
+SFS="UID_DOMAIN = sfs.test"
+pool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD" "$SFS" \
+	'FILESYSTEM_DOMAIN = sfs.test'
+pool_host exec1 "MASTER, STARTD" "$SFS" 'FILESYSTEM_DOMAIN = sfs.test' \
+	'TRUST_UID_DOMAIN = True'
 pool_host exec2 "MASTER, STARTD" 'TRUST_UID_DOMAIN = True' \
-	'UID_DOMAIN = other.test' 'FILESYSTEM_DOMAIN = other.test' \
-	"SHARED_FILESYSTEM_DIRS = $SHARED, $RO:ro"
-pool_host exec3 "MASTER, STARTD" \
-	"SHARED_FILESYSTEM_DIRS = $SHARED, $RO:ro"
+	'UID_DOMAIN = other.test' 'FILESYSTEM_DOMAIN = other.test'
+pool_host exec3 "MASTER, STARTD" "$SFS" 'FILESYSTEM_DOMAIN = sfs.test'
+# exec4 leaves its domains to their default, this machine's full name;
+# sub2, a second submitting host, names that very name.
+pool_host exec4 "MASTER, STARTD" 'TRUST_UID_DOMAIN = True'
+DEFAULT_DOMAIN=$(on exec4 condor_config_val UID_DOMAIN)
+pool_host sub2 "MASTER, SCHEDD" "UID_DOMAIN = $DEFAULT_DOMAIN" \
+	"FILESYSTEM_DOMAIN = $DEFAULT_DOMAIN"
 pool_start
 
 . "$TOP/tests/lib/security.sh"
 security_users $USER1 $USER2
 
-check "three machines advertise" pool_wait_machines 3 60
+check "four machines advertise" pool_wait_machines 4 60
 check "a machine ad carries UidDomain and FileSystemDomain" \
 	test "$(on cm condor_status -af UidDomain FileSystemDomain \
 	    -constraint 'Name == "exec2"' 2>/dev/null)" = "other.test other.test"
@@ -115,10 +124,14 @@ log                   = $2.log
 queue
 EOF
 	chown $1 "$d/$2.sub"
-	(cd "$d" && as $1 condor_submit "$2.sub" 2>&1) |
+	(cd "$d" && CONDOR_CONFIG=$POOL/$SUBMIT_HOST/condor_config \
+	    as $1 condor_submit "$2.sub" 2>&1) |
 	    sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p'
 }
-gone() { test -z "$(on cm condor_q "$1.0" -af JobStatus 2>/dev/null)"; }
+SUBMIT_HOST=cm
+gone() {
+	test -z "$(on $SUBMIT_HOST condor_q "$1.0" -af JobStatus 2>/dev/null)"
+}
 out_has() { grep -qx "$2" "$SHARED/$1.out"; }
 out_lacks() { ! grep -qx "$2" "$SHARED/$1.out"; }
 U1=$(id -u $USER1)
@@ -220,3 +233,16 @@ check "it completes, its output written" wait_for 120 grep -qx "standard ok" \
 check "... having run as its owner, boxed as before" test -n \
 	"$(grep "job $C5.0 started: pid [0-9]* as $USER1 in $POOL/exec1/execute/dir_" \
 	    "$POOL/exec1/log/StarterLog")"
+
+# --- 6. the default domains (exec4): nothing shared ---------------------
+# sub2's jobs carry exec4's own default UID_DOMAIN; exec4 trusts the
+# claim, but only a UID_DOMAIN written in its configuration shares.
+SUBMIT_HOST=sub2
+check "sub2 has a schedd" wait_for 60 test -S "$POOL/sub2/spool/.schedd_socket"
+C6=$(sub $USER1 e exec4)
+check "a job whose UidDomain is exec4's default ($DEFAULT_DOMAIN) completes" \
+	wait_for 120 gone "$C6"
+check "... as an account of its own, the shared directory out of sight" \
+	test -n "$(sed -n 's/^uid \([0-9]*\)$/\1/p' "$SHARED/$USER1/e.out" |
+	    grep -vx -e "$U1" -e 0)" -a -n "$(grep -x 'no shared directory' \
+	    "$SHARED/$USER1/e.out")"
