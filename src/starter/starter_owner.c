@@ -120,6 +120,8 @@ owner_account(struct starter_job *job, const char *shadow_addr)
 	const char *mine, *file;
 	char *domain, *owner, host[256];
 	struct passwd *pw;
+	uid_t uid;
+	gid_t gid;
 	int line, r = 0;
 
 	job->as_owner = 0;
@@ -152,13 +154,17 @@ owner_account(struct starter_job *job, const char *shadow_addr)
 		    owner);
 		goto out;
 	}
-	if (pw->pw_uid == 0) {
+	/* Copied at once: the next lookup (slot_account's) reuses the
+	 * entry getpwnam returned. */
+	uid = pw->pw_uid;
+	gid = pw->pw_gid;
+	if (uid == 0) {
 		log_info("job %d.%d: its owner %s is root; jobs never run as "
 		    "root: it runs as an account of its own", job->cluster,
 		    job->proc, owner);
 		goto out;
 	}
-	if (slot_account(owner, pw->pw_uid)) {
+	if (slot_account(owner, uid)) {
 		log_info("job %d.%d: its owner %s is an account of SLOT_USERS "
 		    "or SLOT_UID_RANGE: it runs as an account of its own",
 		    job->cluster, job->proc, owner);
@@ -169,8 +175,8 @@ owner_account(struct starter_job *job, const char *shadow_addr)
 		    "an account of its own", job->cluster, job->proc);
 		goto out;
 	}
-	job->uid = pw->pw_uid;
-	job->gid = pw->pw_gid;
+	job->uid = uid;
+	job->gid = gid;
 	job->no_pw = 0;
 	job->dedicated = 0;
 	job->account_fd = -1;
