@@ -681,13 +681,21 @@ job_spawn(struct starter_job *job, char *err, size_t errlen,
 		}
 		if (f.stage < STAGE_SETSID || f.stage > STAGE_EXEC)
 			f.stage = STAGE_EXEC;
-		snprintf(err, errlen, "cannot %s %s: %s",
-		    stage_names[f.stage], f.stage == STAGE_EXEC ?
-		    "the job" : "for the job", strerror(f.err));
+		if (f.stage == STAGE_CHDIR && job->shared_fs)
+			snprintf(err, errlen, "cannot enter its initialdir %s "
+			    "as %s: %s", job->iwd, job->user,
+			    strerror(f.err));
+		else
+			snprintf(err, errlen, "cannot %s %s: %s",
+			    stage_names[f.stage], f.stage == STAGE_EXEC ?
+			    "the job" : "for the job", strerror(f.err));
 		/* Only a program this machine cannot run is the job's
-		 * fault; anything else is ours. */
-		*jobs_fault = f.stage == STAGE_EXEC && (f.err == ENOEXEC ||
-		    f.err == ELIBBAD || f.err == E2BIG);
+		 * fault, and an initialdir on the shared file system its
+		 * owner cannot enter (it is there: owner_shared_fs saw
+		 * it); anything else is ours. */
+		*jobs_fault = (f.stage == STAGE_EXEC && (f.err == ENOEXEC ||
+		    f.err == ELIBBAD || f.err == E2BIG)) ||
+		    (f.stage == STAGE_CHDIR && job->shared_fs);
 		goto out;
 	}
 	job->pid = pid;

@@ -27,7 +27,8 @@
  * Hosts of one FILESYSTEM_DOMAIN share a file system at the same paths.
  * A vanilla job of this host's FILESYSTEM_DOMAIN that runs as its
  * owner, whose ShouldTransferFiles is IF_NEEDED or NO, and whose Iwd is
- * in one of the directories SHARED_FILESYSTEM_DIRS names, transfers no
+ * in one of the directories SHARED_FILESYSTEM_DIRS names (by its name and
+ * by where it leads, symbolic links followed), transfers no
  * files and runs in its Iwd, as HTCondor runs such a job: those
  * directories are bound into its box (starter_box.c), read-only where
  * marked ":ro", and the kernel checks each access as the owner's.  Its
@@ -40,6 +41,8 @@
 #include <netinet/in.h>
 
 #include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <netdb.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -242,6 +245,7 @@ owner_shared_fs(struct starter_job *job)
 	const char *mine = param("FILESYSTEM_DOMAIN");
 	const char *dirs = param("SHARED_FILESYSTEM_DIRS");
 	char *domain, *should, *iwd, *copy, *cur, dir[PATH_MAX];
+	char real[PATH_MAX];
 	int ro, found = 0;
 
 	job->shared_fs = 0;
@@ -267,14 +271,28 @@ owner_shared_fs(struct starter_job *job)
 		    "its files are transferred", job->cluster, job->proc, iwd);
 		goto out;
 	}
+	/* Its name, and where it leads (a symbolic link on the way to a
+	 * directory the box will not have would leave the job nowhere). */
+	if (realpath(iwd, real) == NULL) {
+		log_info("job %d.%d: its Iwd %s is not here (%s): its files "
+		    "are transferred", job->cluster, job->proc, iwd,
+		    strerror(errno));
+		goto out;
+	}
 	cur = copy = xstrdup(dirs != NULL ? dirs : "");
-	while (!found && owner_shared_dir_next(&cur, dir, sizeof(dir), &ro))
-		found = path_below(iwd, dir, strlen(dir));
+	while (found != 3 && owner_shared_dir_next(&cur, dir, sizeof(dir),
+	    &ro)) {
+		if (path_below(iwd, dir, strlen(dir)))
+			found |= 1;
+		if (path_below(real, dir, strlen(dir)))
+			found |= 2;
+	}
 	free(copy);
-	if (!found) {
-		log_info("job %d.%d: its Iwd %s is in none of "
+	if (found != 3) {
+		log_info("job %d.%d: its Iwd %s%s%s is in none of "
 		    "SHARED_FILESYSTEM_DIRS: its files are transferred",
-		    job->cluster, job->proc, iwd);
+		    job->cluster, job->proc, iwd, found == 1 ? ", which is " :
+		    "", found == 1 ? real : "");
 		goto out;
 	}
 	job->shared_fs = 1;

@@ -21,7 +21,7 @@
 # directory (whose mode would let anyone).  A standard job of nobody's
 # runs on exec1 as nobody too, in its usual box.
 #
-# checks: 38
+# checks: 42
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -29,7 +29,7 @@ USER1=nobody
 USER2=daemon
 if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null ||
     ! id $USER1 >/dev/null 2>&1 || ! id $USER2 >/dev/null 2>&1; then
-	for i in $(seq 38); do
+	for i in $(seq 42); do
 		echo "SKIP shared file system check $i: needs root, setpriv and users $USER1 and $USER2"
 	done
 	exit 0
@@ -246,3 +246,64 @@ check "... as an account of its own, the shared directory out of sight" \
 	test -n "$(sed -n 's/^uid \([0-9]*\)$/\1/p' "$SHARED/$USER1/e.out" |
 	    grep -vx -e "$U1" -e 0)" -a -n "$(grep -x 'no shared directory' \
 	    "$SHARED/$USER1/e.out")"
+
+# --- 7. initialdirs on exec1 that are not simply there ------------------
+SUBMIT_HOST=cm
+# A link out of the shared directories: the box would not have where it
+# leads, so the files are transferred, the job still its owner's.
+mkdir -p "$POOL/elsewhere"
+chown $USER1 "$POOL/elsewhere"
+chmod 755 "$POOL/elsewhere"
+ln -s "$POOL/elsewhere" "$SHARED/$USER1/link"
+cp "$POOL/job.sh" "$POOL/elsewhere/job.sh"
+echo extra >"$POOL/elsewhere/extra.txt"
+chown $USER1 "$POOL/elsewhere/job.sh" "$POOL/elsewhere/extra.txt"
+cat >"$POOL/elsewhere/f.sub" <<EOF
+universe              = vanilla
+executable            = job.sh
+arguments             = f
+initialdir            = $SHARED/$USER1/link
+requirements          = Name == "exec1"
+should_transfer_files = IF_NEEDED
+transfer_input_files  = extra.txt
+output                = f.out
+error                 = f.err
+queue
+EOF
+chown $USER1 "$POOL/elsewhere/f.sub"
+C7=$( (cd "$POOL/elsewhere" && as $USER1 condor_submit f.sub 2>&1) |
+    sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p')
+check "a job whose initialdir links out of the shared directories completes" \
+	wait_for 120 gone "$C7"
+check "... as its owner, its files transferred" \
+	test -n "$(grep -x "uid $U1" "$POOL/elsewhere/f.out")" -a \
+	-n "$(grep -x 'extra.txt transferred' "$POOL/elsewhere/f.out")"
+
+# An initialdir its owner cannot enter: held, saying so (it would fail
+# on any host of the file system).  Queued for no machine first, so
+# that the directory is closed before it runs.
+mkdir -p "$SHARED/$USER1/closed"
+cat >"$SHARED/$USER1/g.sub" <<EOF
+universe              = vanilla
+executable            = $SHARED/$USER1/job.sh
+arguments             = g
+initialdir            = $SHARED/$USER1/closed
+requirements          = Name == "nowhere"
+should_transfer_files = IF_NEEDED
+output                = $SHARED/$USER1/g.out
+error                 = $SHARED/$USER1/g.err
+queue
+EOF
+chown $USER1 "$SHARED/$USER1/g.sub"
+C8=$( (cd "$SHARED/$USER1" && as $USER1 condor_submit g.sub 2>&1) |
+    sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p')
+chmod 700 "$SHARED/$USER1/closed"	# root's: closed to its owner
+as $USER1 condor_qedit "$C8" Requirements '(Name == "exec1")' >/dev/null 2>&1
+held() { test "$(on cm condor_q "$1.0" -af JobStatus 2>/dev/null)" = 5; }
+check "a job whose initialdir its owner cannot enter is held" \
+	wait_for 120 held "$C8"
+hold_reason_has() {
+	on cm condor_q "$1.0" -af HoldReason 2>/dev/null | grep -qF "$2"
+}
+check "... saying why" hold_reason_has "$C8" \
+	"cannot enter its initialdir $SHARED/$USER1/closed as $USER1"

@@ -8,9 +8,10 @@
  * slot account; the submitting host's name when TRUST_UID_DOMAIN is
  * false).
  *
- * checks: 32
+ * checks: 34
  */
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include <netinet/in.h>
 #include <arpa/inet.h>
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include "ad.h"
+#include "buf.h"
 #include "config.h"
 #include "starter.h"
 #include "test.h"
@@ -114,63 +116,113 @@ test_dir_list(void)
 	    &ro) == 0);
 }
 
+/* "@" in the cases is the test's directory. */
 static const struct {
 	const char	*name;
 	const char	*universe;
 	int		 as_owner;
-	const char	*ad;
+	const char	*fsd, *should, *iwd;
 	int		 shared;
 } fs_cases[] = {
 	{ "fs: same domain, IF_NEEDED, Iwd below a listed directory",
-	    "vanilla", 1, "FileSystemDomain = \"fs.test\"; ShouldTransferFiles"
-	    " = \"IF_NEEDED\"; Iwd = \"/data/u/run\"", 1 },
+	    "vanilla", 1, "fs.test", "IF_NEEDED", "@/data/u/run", 1 },
 	{ "fs: NO, Iwd a read-only directory itself", "vanilla", 1,
-	    "FileSystemDomain = \"FS.Test\"; ShouldTransferFiles = \"NO\"; "
-	    "Iwd = \"/stash\"", 1 },
-	{ "fs: YES always transfers", "vanilla", 1, "FileSystemDomain = "
-	    "\"fs.test\"; ShouldTransferFiles = \"YES\"; Iwd = \"/data/u\"", 0 },
-	{ "fs: another domain transfers", "vanilla", 1, "FileSystemDomain = "
-	    "\"other.test\"; ShouldTransferFiles = \"IF_NEEDED\"; Iwd = "
-	    "\"/data/u\"", 0 },
-	{ "fs: no domain in the ad transfers", "vanilla", 1,
-	    "ShouldTransferFiles = \"IF_NEEDED\"; Iwd = \"/data/u\"", 0 },
-	{ "fs: /database is not below /data", "vanilla", 1,
-	    "FileSystemDomain = \"fs.test\"; ShouldTransferFiles = "
-	    "\"IF_NEEDED\"; Iwd = \"/database/u\"", 0 },
-	{ "fs: an Iwd in no listed directory", "vanilla", 1,
-	    "FileSystemDomain = \"fs.test\"; ShouldTransferFiles = "
-	    "\"IF_NEEDED\"; Iwd = \"/home/u\"", 0 },
-	{ "fs: an Iwd with .. in it", "vanilla", 1, "FileSystemDomain = "
-	    "\"fs.test\"; ShouldTransferFiles = \"IF_NEEDED\"; Iwd = "
-	    "\"/data/../home/u\"", 0 },
-	{ "fs: a relative Iwd", "vanilla", 1, "FileSystemDomain = "
-	    "\"fs.test\"; ShouldTransferFiles = \"IF_NEEDED\"; Iwd = "
-	    "\"data/u\"", 0 },
-	{ "fs: not run as its owner", "vanilla", 0, "FileSystemDomain = "
-	    "\"fs.test\"; ShouldTransferFiles = \"IF_NEEDED\"; Iwd = "
-	    "\"/data/u\"", 0 },
-	{ "fs: a standard job never", "standard", 1, "FileSystemDomain = "
-	    "\"fs.test\"; ShouldTransferFiles = \"IF_NEEDED\"; Iwd = "
-	    "\"/data/u\"", 0 },
+	    "FS.Test", "NO", "@/stash", 1 },
+	{ "fs: YES always transfers", "vanilla", 1, "fs.test", "YES",
+	    "@/data/u", 0 },
+	{ "fs: another domain transfers", "vanilla", 1, "other.test",
+	    "IF_NEEDED", "@/data/u", 0 },
+	{ "fs: no domain in the ad transfers", "vanilla", 1, NULL,
+	    "IF_NEEDED", "@/data/u", 0 },
+	{ "fs: /database is not below /data", "vanilla", 1, "fs.test",
+	    "IF_NEEDED", "@/database/u", 0 },
+	{ "fs: an Iwd in no listed directory", "vanilla", 1, "fs.test",
+	    "IF_NEEDED", "@/home/u", 0 },
+	{ "fs: an Iwd with .. in it", "vanilla", 1, "fs.test", "IF_NEEDED",
+	    "@/data/../home/u", 0 },
+	{ "fs: an Iwd whose link leads out of the listed directories",
+	    "vanilla", 1, "fs.test", "IF_NEEDED", "@/data/link", 0 },
+	{ "fs: an Iwd that is not here", "vanilla", 1, "fs.test",
+	    "IF_NEEDED", "@/data/missing", 0 },
+	{ "fs: a relative Iwd", "vanilla", 1, "fs.test", "IF_NEEDED",
+	    "data/u", 0 },
+	{ "fs: not run as its owner", "vanilla", 0, "fs.test", "IF_NEEDED",
+	    "@/data/u", 0 },
+	{ "fs: a standard job never", "standard", 1, "fs.test", "IF_NEEDED",
+	    "@/data/u", 0 },
 };
+
+/* The test's directory, with the shared file system's directories. */
+static void
+fs_tree(void)
+{
+	static const char *const dirs[] = { "data", "data/u", "data/u/run",
+	    "stash", "database", "database/u", "home", "home/u", NULL };
+	char path[512], to[512];
+	size_t i;
+
+	for (i = 0; dirs[i] != NULL; i++) {
+		snprintf(path, sizeof(path), "%s/%s", tmpdir, dirs[i]);
+		if (mkdir(path, 0755) == -1) {
+			printf("FAIL mkdir %s\n", path);
+			exit(1);
+		}
+	}
+	snprintf(path, sizeof(path), "%s/data/link", tmpdir);
+	snprintf(to, sizeof(to), "%s/home/u", tmpdir);
+	if (symlink(to, path) == -1) {
+		printf("FAIL symlink %s\n", path);
+		exit(1);
+	}
+}
+
+/* TEXT with "@" as the test's directory. */
+static char *
+at_tmp(const char *text)
+{
+	struct buf b;
+	const char *p;
+
+	buf_init(&b);
+	for (p = text; *p != '\0'; p++)
+		if (*p == '@')
+			buf_adds(&b, tmpdir);
+		else
+			buf_addc(&b, *p);
+	return buf_take(&b);
+}
 
 static void
 test_shared_fs(void)
 {
 	struct starter_job job;
+	char *text, *iwd, *conf;
 	size_t i;
 	int r;
 
-	config_from("FILESYSTEM_DOMAIN = fs.test\n"
-	    "SHARED_FILESYSTEM_DIRS = /data, /stash:ro, relative\n");
+	fs_tree();
+	conf = at_tmp("FILESYSTEM_DOMAIN = fs.test\n"
+	    "SHARED_FILESYSTEM_DIRS = @/data, @/stash:ro, relative\n");
+	config_from(conf);
+	free(conf);
 	for (i = 0; i < sizeof(fs_cases) / sizeof(fs_cases[0]); i++) {
-		job_make(&job, fs_cases[i].universe, fs_cases[i].ad);
+		iwd = at_tmp(fs_cases[i].iwd);
+		if (fs_cases[i].fsd != NULL)
+			text = xasprintf("FileSystemDomain = \"%s\"; "
+			    "ShouldTransferFiles = \"%s\"; Iwd = \"%s\"",
+			    fs_cases[i].fsd, fs_cases[i].should, iwd);
+		else
+			text = xasprintf("ShouldTransferFiles = \"%s\"; "
+			    "Iwd = \"%s\"", fs_cases[i].should, iwd);
+		job_make(&job, fs_cases[i].universe, text);
 		job.as_owner = fs_cases[i].as_owner;
 		r = owner_shared_fs(&job);
 		CHECK(fs_cases[i].name, r == fs_cases[i].shared &&
 		    job.shared_fs == r && (r == 0 ? job.iwd == NULL :
-		    job.iwd != NULL && job.iwd[0] == '/'));
+		    job.iwd != NULL && strcmp(job.iwd, iwd) == 0));
 		job_free(&job);
+		free(text);
+		free(iwd);
 	}
 }
 
@@ -309,7 +361,7 @@ test_account(void)
 int
 main(void)
 {
-	char cmd[64];
+	char cmd[128];
 	int r;
 
 	if (mkdtemp(tmpdir) == NULL) {
@@ -319,9 +371,9 @@ main(void)
 	test_dir_list();
 	test_shared_fs();
 	test_account();
-	snprintf(cmd, sizeof(cmd), "%s/condor_config", tmpdir);
-	unlink(cmd);
-	rmdir(tmpdir);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	if (system(cmd) != 0)
+		printf("(could not remove %s)\n", tmpdir);
 	r = test_failures;
 	return r ? 1 : 0;
 }
