@@ -45,6 +45,8 @@ struct starter_job {
 	int		 shared_fs;	/* no transfer: it runs in iwd, the
 					   shared directories in its box */
 	char		*iwd;		/* (shared_fs) its Iwd */
+	gid_t		*groups;	/* (as_owner) the owner's groups */
+	int		 ngroups;
 	int		 no_pw;		/* uid has no user database entry */
 	int		 account_fd;	/* its lock (starter_box.c); -1 */
 	int		 account_clean;	/* no process of it is left */

@@ -546,6 +546,21 @@ job_init_status(struct starter_job *job, int *status)
 	job->status_fd = -1;
 }
 
+/*
+ * The job's owner, with the groups read before the box was made
+ * (owner_account): inside it the user database's services may be out
+ * of reach.  0 or -1.
+ */
+static int
+become_owner(const struct starter_job *job)
+{
+	if (setgroups((size_t)job->ngroups, job->groups) == -1 ||
+	    setresgid(job->gid, job->gid, job->gid) == -1 ||
+	    setresuid(job->uid, job->uid, job->uid) == -1)
+		return -1;
+	return 0;
+}
+
 /* In the child: become the job.  Never returns. */
 static void __attribute__((noreturn))
 job_child(struct starter_job *job, char **argv, char **envp, int errfd,
@@ -561,8 +576,9 @@ job_child(struct starter_job *job, char **argv, char **envp, int errfd,
 		child_fail(errfd, STAGE_SANDBOX);
 	if (job->u->root_setup != NULL && job->u->root_setup(job) == -1)
 		child_fail(errfd, STAGE_SANDBOX);
-	if (geteuid() == 0 && (job->no_pw ? priv_become_id(job->uid,
-	    job->gid) : priv_become_user(job->uid, job->gid)) == -1)
+	if (geteuid() == 0 && (job->as_owner ? become_owner(job) :
+	    job->no_pw ? priv_become_id(job->uid, job->gid) :
+	    priv_become_user(job->uid, job->gid)) == -1)
 		child_fail(errfd, STAGE_USER);
 	/* Never root, whoever the account is (its owner's included). */
 	if (geteuid() == 0 || getuid() == 0)

@@ -46,9 +46,11 @@
 #include <netdb.h>
 #include <pwd.h>
 #include <stdio.h>
+#include <grp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "ad.h"
 #include "config.h"
@@ -89,6 +91,37 @@ submitter_in_domain(const char *shadow_addr, const char *domain,
 	    (socklen_t)namelen, NULL, 0, NI_NAMEREQD) != 0)
 		return 0;
 	return name_in_domain(name, domain);
+}
+
+/*
+ * OWNER's groups (GID and every group that lists OWNER) into JOB, read
+ * here, before the job's box hides the user database's services (a
+ * directory service's socket, say).  0, or -1 if they cannot be had.
+ */
+static int
+owner_groups(struct starter_job *job, const char *owner, gid_t gid)
+{
+	long max = sysconf(_SC_NGROUPS_MAX);
+	int n = 64, want;
+
+	if (max <= 0 || max > 65536)
+		max = 65536;
+	for (;;) {
+		job->groups = xreallocarray(job->groups, (size_t)n,
+		    sizeof(*job->groups));
+		want = n;
+		if (getgrouplist(owner, gid, job->groups, &want) != -1) {
+			job->ngroups = want;
+			return 0;
+		}
+		if (want <= n || want > max)
+			break;
+		n = want;
+	}
+	free(job->groups);
+	job->groups = NULL;
+	job->ngroups = 0;
+	return -1;
 }
 
 /* Whether UID (named NAME) is an account anonymous jobs are given. */
@@ -178,6 +211,12 @@ owner_account(struct starter_job *job, const char *shadow_addr)
 		    "an account of its own", job->cluster, job->proc);
 		goto out;
 	}
+	if (owner_groups(job, owner, gid) == -1) {
+		log_info("job %d.%d: the groups of its owner %s cannot be "
+		    "had: it runs as an account of its own", job->cluster,
+		    job->proc, owner);
+		goto out;
+	}
 	job->uid = uid;
 	job->gid = gid;
 	job->no_pw = 0;
@@ -185,8 +224,9 @@ owner_account(struct starter_job *job, const char *shadow_addr)
 	job->account_fd = -1;
 	snprintf(job->user, sizeof(job->user), "%s", owner);
 	job->as_owner = 1;
-	log_info("job %d.%d runs as its owner %s (uid %u): UID_DOMAIN %s",
-	    job->cluster, job->proc, job->user, (unsigned)job->uid, domain);
+	log_info("job %d.%d runs as its owner %s (uid %u, %d groups): "
+	    "UID_DOMAIN %s", job->cluster, job->proc, job->user,
+	    (unsigned)job->uid, job->ngroups, domain);
 	r = 1;
 out:
 	free(domain);

@@ -21,7 +21,7 @@
 # directory (whose mode would let anyone).  A standard job of nobody's
 # runs on exec1 as nobody too, in its usual box.
 #
-# checks: 42
+# checks: 43
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -29,7 +29,7 @@ USER1=nobody
 USER2=daemon
 if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null ||
     ! id $USER1 >/dev/null 2>&1 || ! id $USER2 >/dev/null 2>&1; then
-	for i in $(seq 42); do
+	for i in $(seq 43); do
 		echo "SKIP shared file system check $i: needs root, setpriv and users $USER1 and $USER2"
 	done
 	exit 0
@@ -37,6 +37,13 @@ fi
 
 pool_init
 chmod 755 "$POOL"
+# A supplementary group of USER2's, for this test alone.
+GROUP=csfs$$
+if groupadd -U $USER2 "$GROUP" 2>/dev/null; then
+	trap 'groupdel "$GROUP" 2>/dev/null; pool_cleanup' EXIT
+else
+	GROUP=
+fi
 SHARED=$POOL/shared
 RO=$POOL/readonly
 mkdir -p "$SHARED/$USER1" "$SHARED/$USER2" "$RO"
@@ -178,6 +185,13 @@ check "$USER2's job is submitted" test -n "$C2"
 check "it completes" wait_for 120 gone "$C2"
 check "... to its end" out_has $USER2/b done
 check "it runs as its owner, $USER2 (uid $U2)" out_has $USER2/b "uid $U2"
+if [ -n "$GROUP" ]; then
+	GID=$(getent group "$GROUP" | cut -d: -f3)
+	check "... with its supplementary group $GROUP ($GID)" \
+		grep -qE "^groups( [0-9]+)* $GID( |\$)" "$SHARED/$USER2/b.out"
+else
+	skip "... with its supplementary group" "groupadd -U cannot make one"
+fi
 check "it reads its own input" out_has $USER2/b "read input: input of b"
 check "it cannot read $USER1's 0600 file in the shared directory" \
 	out_lacks $USER2/b "read the other's secret"

@@ -91,6 +91,7 @@ job_free(struct starter_job *job)
 	ad_free(job->ad);
 	free(job->universe);
 	free(job->iwd);
+	free(job->groups);
 }
 
 static void
@@ -265,7 +266,8 @@ test_account(void)
 	r = account(&job, "nobody", "uid.test", "<127.0.0.1:9>");
 	CHECK("account: a user here, same domain: its owner", r == 1 &&
 	    job.as_owner && job.uid == nobody && job.gid == nobody_gid &&
-	    strcmp(job.user, "nobody") == 0);
+	    strcmp(job.user, "nobody") == 0 && job.ngroups >= 1 &&
+	    job.groups[0] == nobody_gid);
 	CHECK("account: ... shared with its owner: no lock, no sweep",
 	    job.account_fd == -1 && !job.dedicated && !job.no_pw);
 	job_free(&job);
