@@ -146,6 +146,7 @@ UNIT_OBJ_negotiator_match := obj/src/negotiator/negotiator_matchmaker.o
 UNIT_OBJ_negotiator_pslot := obj/src/negotiator/negotiator_matchmaker.o
 UNIT_OBJ_negotiator_updown := obj/src/negotiator/negotiator_updown.o
 UNIT_OBJ_startd_policy := obj/src/startd/startd_owner.o
+UNIT_OBJ_starter_owner := obj/src/starter/starter_owner.o
 UNIT_OBJ_summary := obj/src/tools/summary.o
 UNIT_OBJ_xidle := obj/src/kbdd/kbdd_xidle.o
 

@@ -20,6 +20,7 @@
  * only when every file was read without error, so a daemon that re-reads a
  * broken file on SIGHUP keeps running on what it had.
  */
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -27,6 +28,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <netdb.h>
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -299,6 +301,34 @@ computed_host(void)
 }
 
 /*
+ * UID_DOMAIN and FILESYSTEM_DOMAIN, as HTCondor has them: the host's
+ * full name (its canonical name in the host database), so that no two
+ * hosts share a domain unless their owners say so.
+ */
+static char *
+computed_full_host(void)
+{
+	struct addrinfo hints, *ai = NULL;
+	char host[256];
+	char *full;
+
+	if (gethostname(host, sizeof(host)) == -1)
+		return xstrdup("localhost");
+	host[sizeof(host) - 1] = '\0';
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_flags = AI_CANONNAME;
+	hints.ai_socktype = SOCK_STREAM;
+	if (getaddrinfo(host, NULL, &hints, &ai) == 0 && ai != NULL &&
+	    ai->ai_canonname != NULL && ai->ai_canonname[0] != '\0')
+		full = xstrdup(ai->ai_canonname);
+	else
+		full = xstrdup(host[0] != '\0' ? host : "localhost");
+	if (ai != NULL)
+		freeaddrinfo(ai);
+	return full;
+}
+
+/*
  * Jobs never run as root: an ordinary user's personal pool runs them as
  * that user; a pool started by root uses condor, or else nobody.
  */
@@ -362,9 +392,11 @@ struct computed {
 
 static const struct computed computed[] = {
 	{ "EXECUTE_USER", computed_execute_user },
+	{ "FILESYSTEM_DOMAIN", computed_full_host },
 	{ "HOST", computed_host },
 	{ "NUM_CPUS", computed_num_cpus },
 	{ "RELEASE_DIR", computed_release_dir },
+	{ "UID_DOMAIN", computed_full_host },
 	{ NULL, NULL }
 };
 

@@ -282,6 +282,22 @@ const struct config_default config_defaults[] = {
 	    "/etc /opt",
 	    "what of this machine a vanilla job sees, read-only, besides "
 	    "/dev, /proc, /sys, its directory and its private /tmp", 0 },
+	{ "UID_DOMAIN", NULL,
+	    "hosts of one user database: a job runs as its owner where the "
+	    "execute host's UID_DOMAIN is the job's (default: this host's "
+	    "full name, shared with no other)", 0 },
+	{ "TRUST_UID_DOMAIN", "False",
+	    "the execute host takes a submitting host's word for its "
+	    "UID_DOMAIN (false: only a domain the submitting host's name "
+	    "ends in)", 0 },
+	{ "FILESYSTEM_DOMAIN", NULL,
+	    "hosts sharing a file system: a job of the same domain that "
+	    "need not transfer runs in its initialdir (default: this "
+	    "host's full name, shared with no other)", 0 },
+	{ "SHARED_FILESYSTEM_DIRS", "",
+	    "the shared file system's directories a job of this "
+	    "FILESYSTEM_DOMAIN run as its owner sees (a list; DIR:ro "
+	    "read-only)", 0 },
 	{ "ALLOW_NETWORK_FOR_JOBS", "True",
 	    "vanilla jobs may use the network (false: a loopback of their "
 	    "own only)", 0 },

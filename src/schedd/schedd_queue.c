@@ -61,7 +61,8 @@ static const char *const schedd_owned[] = {
 	"ClusterId", "ProcId", "Owner", "QDate", "ShadowPid", "RemoteHost",
 	"JobStartDate", "NumJobStarts", "RemoteWallClockTime",
 	"EnteredCurrentStatus", "NumShadowExceptions", "LocalKeeperPid",
-	"LocalKeeperStart", "LocalJobPid", "LocalJobStart", NULL
+	"LocalKeeperStart", "LocalJobPid", "LocalJobStart", "UidDomain",
+	"FileSystemDomain", NULL
 };
 
 /* Spool files. */
@@ -1799,7 +1800,8 @@ out:
  */
 static const char *const edit_refused[] = {
 	"JobStatus", "LastJobStatus", "User", "Cmd", "JobUniverse", "MyType",
-	"TargetType", "GlobalJobId", "ProcExecutable", NULL
+	"TargetType", "GlobalJobId", "ProcExecutable", "UidDomain",
+	"FileSystemDomain", NULL
 };
 
 void

@@ -53,7 +53,8 @@ static const char *const schedd_sets[] = {
 	"LastRemoteHost", "ShadowPid", "JobStartDate", "CompletionDate",
 	"NumShadowExceptions", "LastCkptTime", "HoldReason", "RemoveReason",
 	"ExitCode", "ExitBySignal", "ExitSignal", "LocalKeeperPid",
-	"LocalKeeperStart", "LocalJobPid", "LocalJobStart", NULL
+	"LocalKeeperStart", "LocalJobPid", "LocalJobStart", "UidDomain",
+	"FileSystemDomain", NULL
 };
 
 /* Accounting the schedd starts at 0.0 unless the client set it. */
@@ -633,6 +634,13 @@ pending_prepare(struct pending *p, submit_res_x *res)
 
 	ad_set_int(p->cad, "ClusterId", cluster);
 	ad_set_string(p->cad, "Owner", p->owner);
+	/* The domains of the submitting host, as HTCondor's condor_submit
+	 * puts them: set here, where the user cannot choose them, for the
+	 * execute host to compare with its own (condor_starter(8)). */
+	ad_set_string(p->cad, "UidDomain", param("UID_DOMAIN") ?
+	    param("UID_DOMAIN") : "");
+	ad_set_string(p->cad, "FileSystemDomain",
+	    param("FILESYSTEM_DOMAIN") ? param("FILESYSTEM_DOMAIN") : "");
 	ad_set_int(p->cad, "QDate", (long long)now);
 	ad_set_int(p->cad, "JobStatus", JOB_UNEXPANDED);
 	ad_set_int(p->cad, "EnteredCurrentStatus", (long long)now);

@@ -245,6 +245,7 @@ startd_own_attr(const char *name)
 		"SlotType", "PartitionableSlot", "SlotID", "DSlotID",
 		"TotalSlotCpus", "TotalSlotMemory", "TotalSlotDisk",
 		"TotalSlotGPUs", "ConcurrencyLimits", "NiceUser", "AcctGroup",
+		"UidDomain", "FileSystemDomain",
 	};
 	size_t i;
 
@@ -327,6 +328,11 @@ build_ad(const struct machine_sample *s)
 	ad_set_string(ad, "Machine", startd_host_name());
 	ad_set_string(ad, "Arch", s->arch);
 	ad_set_string(ad, "OpSys", s->opsys);
+	/* Whose users and files it shares (condor_starter(8)). */
+	ad_set_string(ad, "UidDomain", param("UID_DOMAIN") ?
+	    param("UID_DOMAIN") : "");
+	ad_set_string(ad, "FileSystemDomain", param("FILESYSTEM_DOMAIN") ?
+	    param("FILESYSTEM_DOMAIN") : "");
 	ad_set_int(ad, "Memory", s->memory);
 	ad_set_int(ad, "VirtualMemory", s->virtual_memory);
 	ad_set_int(ad, "Disk", s->disk);

@@ -25,7 +25,10 @@
  *	starter's own), with CUDA_VISIBLE_DEVICES and _CONDOR_AssignedGPUs
  *	over it when the startd gave the slot GPUs (AssignedGPUs in the
  *	claim's job ad), and Args split on white space (double quotes group
- *	words).  When not root the job runs as the starter's user.
+ *	words).  When not root the job runs as the starter's user.  A job
+ *	from a host of this host's UID_DOMAIN runs as its owner, and on a
+ *	shared file system (FILESYSTEM_DOMAIN, SHARED_FILESYSTEM_DIRS) in
+ *	its Iwd with nothing transferred (starter_owner.c).
  *
  *	Every STARTER_UPDATE_INTERVAL seconds the new bytes of the job's
  *	output and error go to the shadow (SHADOW_PUT), so the files grow
@@ -61,7 +64,9 @@
  *	SIGPIPE are ignored.
  *
  * CONFIGURATION
- *	EXECUTE, EXECUTE_USER, HOST, RPC_TIMEOUT, STARTER_UPDATE_INTERVAL,
+ *	EXECUTE, EXECUTE_USER, UID_DOMAIN, TRUST_UID_DOMAIN,
+ *	FILESYSTEM_DOMAIN, SHARED_FILESYSTEM_DIRS, HOST, RPC_TIMEOUT,
+ *	STARTER_UPDATE_INTERVAL,
  *	VACATE_GRACE, PERIODIC_CHECKPOINT_INTERVAL (standard universe),
  *	STARTER_LOG, LOG.
  *
@@ -539,7 +544,7 @@ starter_hello(claim_x *c)
 int
 main(int argc, char **argv)
 {
-	char err[1024];
+	char err[1024], *shadow_addr;
 	const char *logpath;
 	claim_x c;
 	long interval;
@@ -571,6 +576,7 @@ main(int argc, char **argv)
 	if (read_claim(&c) == -1)
 		starter_exit(1);
 	starter_hello(&c);
+	shadow_addr = xstrdup(c.shadow_addr ? c.shadow_addr : "");
 	xdr_free((xdrproc_t)xdr_claim_x, (char *)&c);
 	event_fd_add(STDIN_FILENO, POLLIN, on_startd, NULL);
 
@@ -579,8 +585,14 @@ main(int argc, char **argv)
 		    job.universe);
 		starter_fail(err, 1);
 	}
-	if (box_account(&job, err, sizeof(err)) == -1 ||
-	    job_make_dir(&job, err, sizeof(err)) == -1)
+	/* Its owner's account where this host shares the submitter's
+	 * users, else one of its own. */
+	if (owner_account(&job, shadow_addr))
+		owner_shared_fs(&job);
+	else if (box_account(&job, err, sizeof(err)) == -1)
+		starter_fail(err, 0);
+	free(shadow_addr);
+	if (job_make_dir(&job, err, sizeof(err)) == -1)
 		starter_fail(err, 0);
 	box_cgroup_make(&job);
 	limits_memory(&job);

@@ -40,6 +40,13 @@ struct starter_job {
 	gid_t		 gid;
 	char		 user[64];
 	int		 dedicated;	/* no other job runs as uid */
+	int		 as_owner;	/* uid is the job's Owner's
+					   (starter_owner.c) */
+	int		 shared_fs;	/* no transfer: it runs in iwd, the
+					   shared directories in its box */
+	char		*iwd;		/* (shared_fs) its Iwd */
+	gid_t		*groups;	/* (as_owner) the owner's groups */
+	int		 ngroups;
 	int		 no_pw;		/* uid has no user database entry */
 	int		 account_fd;	/* its lock (starter_box.c); -1 */
 	int		 account_clean;	/* no process of it is left */
@@ -225,6 +232,17 @@ int	box_memory_killed(struct starter_job *);
 void	box_memory_end(struct starter_job *);
 int	box_vanilla_root(struct starter_job *);
 int	box_standard_filter(struct starter_job *, int exec_fd, int proc_fd);
+
+/* starter_owner.c: whether the job runs as its owner (UID_DOMAIN; 1,
+ * with job->uid, gid, user set; else 0: box_account gives it an
+ * account), and then whether it uses the shared file system
+ * (FILESYSTEM_DOMAIN; 1 with job->shared_fs and job->iwd set). */
+int	owner_account(struct starter_job *, const char *shadow_addr);
+int	owner_shared_fs(struct starter_job *);
+/* The next directory of SHARED_FILESYSTEM_DIRS from *CURSOR into BUF,
+ * *RO if marked ":ro": 1, or 0 at the end (bad names logged and passed
+ * over). */
+int	owner_shared_dir_next(char **cursor, char *buf, size_t len, int *ro);
 
 /* starter_limits.c: kill a job over its time, memory or disk
  * (job->over); its memory limit (job->mem_limit, before the spawn); at

@@ -38,7 +38,9 @@
  * the same path, read-write; and a private /tmp, /var/tmp and /dev/shm,
  * all three the directory _condor_tmp inside its execute directory.
  * Nothing else of the machine is there: no /home, no other job's
- * directory, none of the pool's own files.  The no-new-privileges bit
+ * directory, none of the pool's own files; only a job run as its owner
+ * on a shared file system sees SHARED_FILESYSTEM_DIRS too
+ * (starter_owner.c).  The no-new-privileges bit
  * is set, so no set-user-id program can take the job out again.
  *
  * The standard box is the starter's too: the outer seccomp filter
@@ -90,6 +92,12 @@
 /* mount_setattr(2), for a whole tree read-only at once. */
 #ifndef MOUNT_ATTR_RDONLY
 #define MOUNT_ATTR_RDONLY	0x00000001
+#endif
+#ifndef MOUNT_ATTR_NOSUID
+#define MOUNT_ATTR_NOSUID	0x00000002
+#endif
+#ifndef MOUNT_ATTR_NODEV
+#define MOUNT_ATTR_NODEV	0x00000004
 #endif
 #ifndef AT_RECURSIVE
 #define AT_RECURSIVE		0x8000
@@ -951,6 +959,40 @@ way_in_private_tmp(const char *root, const char *dst,
 	return 0;
 }
 
+/*
+ * The shared file system's directories (SHARED_FILESYSTEM_DIRS), for a
+ * job run as its owner in its Iwd (starter_owner.c): each at its own
+ * path, read-only where marked, with no set-user-id program and no
+ * device honoured on any; the owner's rights decide the rest.
+ */
+static int
+bind_shared(const char *root, const struct starter_job *job)
+{
+	const char *dirs = param("SHARED_FILESYSTEM_DIRS");
+	struct box_mount_attr a = { MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0,
+	    0, 0 };
+	char dir[PATH_MAX], to[PATH_MAX * 2], *copy, *cur;
+	int ro, r = 0;
+
+	cur = copy = xstrdup(dirs != NULL ? dirs : "");
+	while (r == 0 && owner_shared_dir_next(&cur, dir, sizeof(dir), &ro)) {
+		if (way_in_private_tmp(root, dir, job) == -1 ||
+		    bind_in(root, dir, dir, ro, 0, job) == -1) {
+			r = -1;
+			break;
+		}
+		snprintf(to, sizeof(to), "%s%s", root, dir);
+		if (syscall(SYS_mount_setattr, AT_FDCWD, to, AT_RECURSIVE, &a,
+		    sizeof(a)) == -1 && errno != ENOENT && errno != EINVAL &&
+		    (errno != ENOSYS || mount(NULL, to, NULL, MS_REMOUNT |
+		    MS_BIND | MS_NOSUID | MS_NODEV | (ro ? MS_RDONLY : 0),
+		    NULL) == -1))
+			r = -1;
+	}
+	free(copy);
+	return r;
+}
+
 /* The loopback of a new network namespace, up. */
 static int
 loopback_up(void)
@@ -1019,6 +1061,8 @@ box_vanilla_root(struct starter_job *job)
 			return -1;
 	}
 	free(copy);
+	if (job->shared_fs && bind_shared(root, job) == -1)
+		return -1;
 	/* /sys alone, without what is mounted below it (the cgroup
 	 * hierarchies, the kernel's debugging files): fewer mounts to copy
 	 * and to tear down with every job, and less to see. */

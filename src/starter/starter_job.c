@@ -553,6 +553,21 @@ job_init_status(struct starter_job *job, int *status)
 	job->status_fd = -1;
 }
 
+/*
+ * The job's owner, with the groups read before the box was made
+ * (owner_account): inside it the user database's services may be out
+ * of reach.  0 or -1.
+ */
+static int
+become_owner(const struct starter_job *job)
+{
+	if (setgroups((size_t)job->ngroups, job->groups) == -1 ||
+	    setresgid(job->gid, job->gid, job->gid) == -1 ||
+	    setresuid(job->uid, job->uid, job->uid) == -1)
+		return -1;
+	return 0;
+}
+
 /* In the child: become the job.  Never returns. */
 static void __attribute__((noreturn))
 job_child(struct starter_job *job, char **argv, char **envp, int errfd,
@@ -568,11 +583,13 @@ job_child(struct starter_job *job, char **argv, char **envp, int errfd,
 		child_fail(errfd, STAGE_SANDBOX);
 	if (job->u->root_setup != NULL && job->u->root_setup(job) == -1)
 		child_fail(errfd, STAGE_SANDBOX);
-	if (geteuid() == 0 && (job->no_pw ? priv_become_id(job->uid,
-	    job->gid) : priv_become_user(job->uid, job->gid)) == -1)
+	if (geteuid() == 0 && (job->as_owner ? become_owner(job) :
+	    job->no_pw ? priv_become_id(job->uid, job->gid) :
+	    priv_become_user(job->uid, job->gid)) == -1)
 		child_fail(errfd, STAGE_USER);
-	if (geteuid() == 0 && job->uid != 0)
-		child_fail(errfd, STAGE_USER);	/* still root */
+	/* Never root, whoever the account is (its owner's included). */
+	if (geteuid() == 0 || getuid() == 0)
+		child_fail(errfd, STAGE_USER);
 	/* Set after the id change, which clears it: if the starter dies
 	 * (even by SIGKILL), the job dies with it. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1)
@@ -582,7 +599,10 @@ job_child(struct starter_job *job, char **argv, char **envp, int errfd,
 		_exit(127);
 	if (job->pidns)
 		pid_init(job, errfd);
-	if (chdir(job->chrooted ? "/" : job->dir) == -1)
+	/* On a shared file system, its Iwd (entered as the owner, whose
+	 * rights decide). */
+	if (chdir(job->chrooted ? "/" : job->shared_fs ? job->iwd :
+	    job->dir) == -1)
 		child_fail(errfd, STAGE_CHDIR);
 	if (dup2(job->stdin_fd, STDIN_FILENO) == -1 ||
 	    dup2(job->stdout_fd, STDOUT_FILENO) == -1 ||
@@ -684,20 +704,29 @@ job_spawn(struct starter_job *job, char *err, size_t errlen,
 		}
 		if (f.stage < STAGE_SETSID || f.stage > STAGE_EXEC)
 			f.stage = STAGE_EXEC;
-		snprintf(err, errlen, "cannot %s %s: %s",
-		    stage_names[f.stage], f.stage == STAGE_EXEC ?
-		    "the job" : "for the job", strerror(f.err));
+		if (f.stage == STAGE_CHDIR && job->shared_fs)
+			snprintf(err, errlen, "cannot enter its initialdir %s "
+			    "as %s: %s", job->iwd, job->user,
+			    strerror(f.err));
+		else
+			snprintf(err, errlen, "cannot %s %s: %s",
+			    stage_names[f.stage], f.stage == STAGE_EXEC ?
+			    "the job" : "for the job", strerror(f.err));
 		/* Only a program this machine cannot run is the job's
-		 * fault; anything else is ours. */
-		*jobs_fault = f.stage == STAGE_EXEC && (f.err == ENOEXEC ||
-		    f.err == ELIBBAD || f.err == E2BIG);
+		 * fault, and an initialdir on the shared file system its
+		 * owner cannot enter (it is there: owner_shared_fs saw
+		 * it); anything else is ours. */
+		*jobs_fault = (f.stage == STAGE_EXEC && (f.err == ENOEXEC ||
+		    f.err == ELIBBAD || f.err == E2BIG)) ||
+		    (f.stage == STAGE_CHDIR && job->shared_fs);
 		goto out;
 	}
 	job->pid = pid;
 	job->running = 1;
 	job->started = monotime();
 	log_info("job %d.%d started: pid %d as %s in %s", job->cluster,
-	    job->proc, (int)pid, job->user, job->dir);
+	    job->proc, (int)pid, job->user, job->shared_fs ? job->iwd :
+	    job->dir);
 out:
 	free(argv);
 	jobargs_free(words);

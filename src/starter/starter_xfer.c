@@ -286,6 +286,8 @@ xfer_fetch_inputs(struct starter_job *job, char *err, size_t errlen,
 	unsigned i;
 	int start = 0, more = 1, dfd, r = 0, files = 0;
 
+	if (job->shared_fs)
+		return 0;	/* they are where it runs */
 	if ((dfd = open(job->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) ==
 	    -1) {
 		snprintf(err, errlen, "cannot open %s: %s", job->dir,
@@ -519,6 +521,8 @@ xfer_send_outputs(struct starter_job *job, int evicted)
 	int dfd, pfd;
 	DIR *d;
 
+	if (job->shared_fs)
+		return 0;	/* written where they belong */
 	if (evicted && (ad_get_string(job->ad, "WhenToTransferOutput",
 	    &when) == -1 || strcmp(when, "ON_EXIT_OR_EVICT") != 0)) {
 		free(when);
