@@ -860,22 +860,28 @@ job_select_free(struct job_select *sel)
 }
 
 /*
- * The attribute names after "-af" at ARGV[*I], up to an option or a job
- * (no attribute starts with a digit): *AF points at the first, *I at the
- * last; their number, or -1 (said) if there is none.
+ * The attributes (names or expressions) after "-af" at ARGV[*I], up to
+ * an option, a job (C or C.P) or what is no expression: *AF points at
+ * the first, *I at the last; their number, or -1 (said) if there is
+ * none.
  */
 static int
 af_args(int argc, char **argv, int *i, char ***af)
 {
+	const char *a;
 	int n = 0;
 
 	*af = argv + *i + 1;
-	while (*i + 1 < argc && ad_name_valid(argv[*i + 1])) {
+	while (*i + 1 < argc) {
+		a = argv[*i + 1];
+		if (a[0] == '-' || a[strspn(a, "0123456789.")] == '\0' ||
+		    !jobfmt_expr_valid(a))
+			break;
 		n++;
 		++*i;
 	}
 	if (n == 0)
-		log_warnx("-af needs at least one attribute name");
+		log_warnx("-af needs at least one attribute or expression");
 	return n > 0 ? n : -1;
 }
 
