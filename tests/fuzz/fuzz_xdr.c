@@ -6,7 +6,8 @@
  * as a pool history query and its reply (condor_summary decodes what
  * the collector sends), whose samples are then formatted and parsed
  * back as the history file's records; and as a condor_qedit request,
- * whose value is parsed as the schedd parses it.
+ * whose value is parsed as the schedd parses it; and as a
+ * condor_userprio -setprio request (NEGOTIATOR_SET_PRIORITY).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "buf.h"
 #include "expr.h"
 #include "collector_rpc.h"
+#include "negotiator_rpc.h"
 #include "poolhist.h"
 #include "schedd_rpc.h"
 
@@ -31,6 +33,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	collector_history_query_x hq;
 	collector_history_res_x hr;
 	job_edit_x ed;
+	setprio_x sp;
 	struct expr *e;
 	char err[256];
 	struct ad *ad;
@@ -113,6 +116,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    (e = expr_parse(ed.value, err, sizeof(err))) != NULL)
 		expr_free(e);
 	xdr_free((xdrproc_t)xdr_job_edit_x, (char *)&ed);
+	xdr_destroy(&xdr);
+
+	memset(&sp, 0, sizeof(sp));
+	xdrmem_create(&xdr, (char *)data, (u_int)size, XDR_DECODE);
+	if (xdr_setprio_x(&xdr, &sp) && strlen(sp.name) > 255)
+		abort();	/* the decoder's bound did not hold */
+	xdr_free((xdrproc_t)xdr_setprio_x, (char *)&sp);
 	xdr_destroy(&xdr);
 	return 0;
 }
