@@ -6,12 +6,12 @@
 # (new daemons, the master itself, or one daemon); condor_status
 # -schedd, -master, -negotiator, -any, -af:OPTS with expressions,
 # -format; condor_q -af expressions, -af:jh, -format and its PRI column;
-# condor_tail of a running job, -stderr, -maxbytes, -f until the job
-# ends, refused to another user; condor_userprio after jobs ran, and
+# condor_tail of a running vanilla job, -stderr, -maxbytes, -f until the
+# job ends, refused to another user, and of a standard job; condor_userprio after jobs ran, and
 # -setprio for administrators only; condor_history newest first and
 # -forwards.
 #
-# checks: 74
+# checks: 79
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -149,7 +149,8 @@ printf '%s\n' '#!/bin/sh' 'echo "to stderr" >&2' 'i=1' \
 	'	sleep 0.25' 'done' 'echo "the end"' >ticks.sh
 chmod 755 ticks.sh
 printf '%s\n' 'universe = vanilla' 'executable = ticks.sh' 'arguments = 160' \
-	'output = ticks.out' 'error = ticks.err' 'log = ticks.log' 'queue' >ticks.sub
+	'output = ticks.out' 'error = ticks.err' 'log = ticks.log' \
+	'stream_output = true' 'stream_error = true' 'queue' >ticks.sub
 T=$(as_owner condor_submit ticks.sub 2>&1 | cluster_of)
 check "a job that writes for a while queued" test -n "$T"
 tails() { as_owner condor_tail "$T.0" 2>/dev/null | grep -q '^tick '; }
@@ -183,6 +184,31 @@ check "condor_tail -f printed no line twice" test \
 done_job() { test -n "$(cm condor_history "$1" -af ProcId 2>/dev/null)"; }
 check "the job finished" wait_for 120 done_job "$T.0"
 check "condor_tail of a job that is not running fails" fails as_owner condor_tail "$T.0"
+
+# --- condor_tail of a standard job: its output comes by remote calls ---
+printf '%s\n' '#include <stdio.h>' '#include <stdlib.h>' '#include <unistd.h>' \
+	'int main(int argc, char **argv) {' \
+	'	int i, n = argc > 1 ? atoi(argv[1]) : 10;' \
+	'	for (i = 1; i <= n; i++) {' \
+	'		printf("std tick %d\n", i);' '		fflush(stdout);' \
+	'		usleep(250000);' '	}' '	printf("std end\n");' \
+	'	return 0;' '}' >stdticks.c
+check "a standard job relinked" condor_cc -O2 -o stdticks stdticks.c
+printf '%s\n' 'universe = standard' 'executable = stdticks' 'arguments = 120' \
+	'output = stdticks.out' 'error = stdticks.err' 'log = stdticks.log' \
+	'queue' >stdticks.sub
+S=$(as_owner condor_submit stdticks.sub 2>&1 | cluster_of)
+check "the standard job queued" test -n "$S"
+std_tails() { as_owner condor_tail "$S.0" 2>/dev/null | grep -q '^std tick '; }
+check "condor_tail shows the standard job's output while it runs" wait_for 120 std_tails
+as_owner condor_tail -f "$S.0" >"$POOL/stdtail.out" 2>"$POOL/stdtail.err" &
+tpid=$!
+check "condor_tail -f of the standard job ends when it ends" wait_for 240 \
+	bash -c "! kill -0 $tpid 2>/dev/null"
+wait "$tpid"
+trc=$?
+check "... exits 0, having printed its last line" test "$trc" = 0 -a \
+	"$(tail -n 1 "$POOL/stdtail.out")" = "std end"
 
 # --- condor_userprio ---------------------------------------------------
 up=$(cm condor_userprio)
