@@ -51,6 +51,8 @@ const struct auth_rule auth_table[] = {
 	R(SCHEDD_PROG, SCHEDD_SUBMIT_MANY, AUTH_WRITE),
 	R(SCHEDD_PROG, SCHEDD_QUERY_ATTRS, AUTH_READ),
 	R(SCHEDD_PROG, SCHEDD_EDIT, AUTH_WRITE),
+	/* the schedd checks the job is the caller's */
+	R(SCHEDD_PROG, SCHEDD_TAIL, AUTH_WRITE),
 	/* shadow_rpc.x: only the starter of the shadow's own claim */
 	R(SHADOW_PROG, SHADOW_NULL, AUTH_CLAIM),
 	R(SHADOW_PROG, SHADOW_HELLO, AUTH_CLAIM),
@@ -75,6 +77,8 @@ const struct auth_rule auth_table[] = {
 	R(STARTD_PROG, STARTD_RECONNECT_JOB, AUTH_CLAIM),
 	R(STARTD_PROG, STARTD_RELEASE_CLAIM, AUTH_CLAIM),
 	R(STARTD_PROG, STARTD_KBDD_ACTIVITY, AUTH_DAEMON),
+	/* from the schedd, with the claim's capability */
+	R(STARTD_PROG, STARTD_TAIL, AUTH_CLAIM),
 };
 
 const int auth_table_len = sizeof(auth_table) / sizeof(auth_table[0]);

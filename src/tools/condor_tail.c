@@ -2,14 +2,20 @@
  * condor_tail: the end of a running job's output (or error), and with
  * -f what it writes after, until it ends.  See condor_tail(1).
  *
- * A running job's output is already on the submitting host: a vanilla
- * job's starter streams it to the shadow, which writes it into the
- * job's Out file as the owner, and a standard job writes it there itself
- * through remote system calls.  So condor_tail reads that file, on the
- * host of the schedd it asks, and needs no daemon to read for it: it
- * runs as its caller, who can read no more than the file system allows.
- * Still, as HTCondor's, it serves the job's owner and the queue's super
- * users (root, QUEUE_SUPER_USERS) only.
+ * A running job's output is usually on the submitting host already: a
+ * vanilla job's starter streams it to the shadow, which writes it into
+ * the job's Out file as the owner, and a standard job writes it there
+ * itself through remote system calls.  Then condor_tail reads that
+ * file, on the host of the schedd it asks, and needs no daemon to read
+ * for it: it runs as its caller, who can read no more than the file
+ * system allows.  Still, as HTCondor's, it serves the job's owner and
+ * the queue's super users (root, QUEUE_SUPER_USERS) only.
+ *
+ * A job whose ad says its output is not streamed (StreamOut or
+ * StreamErr false) has it only in its execute directory until it ends:
+ * then condor_tail asks the schedd (SCHEDD_TAIL), which checks that the
+ * caller may and fetches the piece from the job's startd with the
+ * claim's capability.
  */
 #include <sys/stat.h>
 
@@ -112,6 +118,76 @@ job_running(const struct ad *ad)
 	long long st;
 
 	return ad_get_int(ad, "JobStatus", &st) == 0 && st == 2;
+}
+
+/* One piece from the execute host; 1 the job no longer runs, -1 an
+ * error (said), 0. */
+static int
+remote_piece(const struct job_spec *spec, int which, long long offset,
+    int max, long long *at, long long *size)
+{
+	char err[1024], *data;
+	size_t len;
+	long long from;
+	CLIENT *cl;
+	int code, rc;
+
+	if ((cl = schedd_connect(NULL, err, sizeof(err))) == NULL) {
+		log_warnx("%s", err);
+		return -1;
+	}
+	rc = schedd_tail(cl, spec->cluster, spec->proc, which, offset, max,
+	    &data, &len, &from, size, &code, err, sizeof(err));
+	rpc_close(cl);
+	if (rc == -1) {
+		if (code == ESRCH || code == ENOENT)
+			return 1;
+		log_warnx("%s", err);
+		return -1;
+	}
+	if (len > 0 && fwrite(data, 1, len, stdout) != len) {
+		free(data);
+		return -1;
+	}
+	free(data);
+	*at = from + (long long)len;
+	return 0;
+}
+
+/*
+ * The job's output from its execute host: the last MAXBYTES, then with
+ * FOLLOW what comes, until the job no longer runs.
+ */
+static int
+tail_remote(const struct job_spec *spec, int which, long long maxbytes,
+    int follow)
+{
+	long long at = 0, size = 0, want, before;
+	int r;
+
+	/* Its size first, then the last MAXBYTES a piece at a time. */
+	if ((r = remote_piece(spec, which, -1, 0, &at, &size)) != 0)
+		return r == 1 ? 0 : 1;
+	at = size > maxbytes ? size - maxbytes : 0;
+	while (at < size) {
+		want = size - at;
+		before = at;
+		if ((r = remote_piece(spec, which, at, want > 65536 ? 65536 :
+		    (int)want, &at, &size)) != 0)
+			return r == 1 ? 0 : 1;
+		if (at == before)
+			break;		/* it shrank under us */
+	}
+	while (follow) {
+		fflush(stdout);
+		usleep(TAIL_POLL_US);
+		if ((r = remote_piece(spec, which, at, 65536, &at, &size)) != 0)
+			return r == 1 ? 0 : 1;
+		/* Evicted and started again elsewhere: a new file. */
+		if (size < at)
+			at = 0;
+	}
+	return 0;
 }
 
 /* Copy FD's bytes [*AT, end) to stdout; -1 on a write error. */
@@ -217,10 +293,9 @@ main(int argc, char **argv)
 		goto out;
 	}
 	if (ad_get_bool(ad, stream, &streamed) == 0 && !streamed) {
-		log_warnx("job %s's %s comes back only when it ends "
-		    "(stream_%s = false)", idarg, *which == 'O' ? "output" :
-		    "error", *which == 'O' ? "output" : "error");
-		rc = 1;
+		/* Not streamed: only its execute host has it. */
+		signal(SIGPIPE, SIG_DFL);
+		rc = tail_remote(&spec, *which == 'E', maxbytes, follow);
 		goto out;
 	}
 	if (file[0] != '/' && ad_get_string(ad, "Iwd", &iwd) == 0)

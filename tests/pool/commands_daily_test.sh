@@ -7,11 +7,13 @@
 # -schedd, -master, -negotiator, -any, -af:OPTS with expressions,
 # -format; condor_q -af expressions, -af:jh, -format and its PRI column;
 # condor_tail of a running vanilla job, -stderr, -maxbytes, -f until the
-# job ends, refused to another user, and of a standard job; condor_userprio after jobs ran, and
+# job ends, refused to another user; of a job whose output is not
+# streamed (from its execute host, through the schedd); of a standard
+# job; condor_userprio after jobs ran, and
 # -setprio for administrators only; condor_history newest first and
 # -forwards.
 #
-# checks: 79
+# checks: 86
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -184,6 +186,36 @@ check "condor_tail -f printed no line twice" test \
 done_job() { test -n "$(cm condor_history "$1" -af ProcId 2>/dev/null)"; }
 check "the job finished" wait_for 120 done_job "$T.0"
 check "condor_tail of a job that is not running fails" fails as_owner condor_tail "$T.0"
+
+# --- condor_tail of a job whose output is not streamed: from its machine ---
+printf '%s\n' 'universe = vanilla' 'executable = ticks.sh' 'arguments = 100' \
+	'output = nost.out' 'error = nost.err' '+StreamOut = false' \
+	'+StreamErr = false' 'queue' >nost.sub
+N=$(as_owner condor_submit nost.sub 2>&1 | cluster_of)
+check "a job whose output is not streamed queued" test -n "$N"
+ntails() { as_owner condor_tail "$N.0" 2>/dev/null | grep -q '^tick '; }
+check "condor_tail gets its output from its machine (SCHEDD_TAIL)" wait_for 120 ntails
+check "... and its error" grep -qx "to stderr" <<<"$(as_owner condor_tail -stderr "$N.0")"
+check "... at most -maxbytes of it" test \
+	"$(as_owner condor_tail -maxbytes 7 "$N.0" | wc -c)" -le 7
+if [ "$OWNER" != "$(id -un)" ] && id daemon >/dev/null 2>&1; then
+	err=$(CONDOR_CONFIG="$POOL/cm/condor_config" setpriv --reuid=daemon \
+	    --regid="$(id -g daemon)" --clear-groups condor_tail "$N.0" 2>&1)
+	rc=$?
+	check "the schedd refuses it to another user" test "$rc" -ne 0 -a \
+		-z "$(grep '^tick' <<<"$err")"
+else
+	skip "the schedd refuses it to another user" "needs root and user daemon"
+fi
+as_owner condor_tail -f "$N.0" >"$POOL/ntail.out" 2>"$POOL/ntail.err" &
+tpid=$!
+check "condor_tail -f from its machine ends when the job ends" wait_for 240 \
+	bash -c "! kill -0 $tpid 2>/dev/null"
+wait "$tpid"
+trc=$?
+check "... exits 0, having followed it ($(grep -c '^tick ' "$POOL/ntail.out") ticks)" \
+	test "$trc" = 0 -a "$(grep -c '^tick ' "$POOL/ntail.out")" -gt 0 -a \
+	"$(grep -c '^tick ' "$POOL/ntail.out")" = "$(grep '^tick ' "$POOL/ntail.out" | sort -u | wc -l)"
 
 # --- condor_tail of a standard job: its output comes by remote calls ---
 printf '%s\n' '#include <stdio.h>' '#include <stdlib.h>' '#include <unistd.h>' \
