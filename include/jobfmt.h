@@ -1,8 +1,9 @@
 /*
- * jobfmt.h: how condor_q and condor_history print chosen attributes of
+ * jobfmt.h: how condor_q, condor_history and condor_status print chosen attributes of
  * jobs, as HTCondor's tools do:
  *
- *   -af[:OPTS] ATTR...	the values, space separated, one job a line.
+ *   -af[:OPTS] ATTR...	the values, space separated, one job a line;
+ *			each ATTR a name or an expression of the ad.
  *			OPTS letters: j the job id (C.P) first; l each as
  *			"ATTR = value"; h a header line of the names; V
  *			strings quoted (ClassAd form); r expressions as
@@ -13,7 +14,7 @@
  *			(%d %i %u %x %X %o, %f %F %e %E %g %G, %s, %v
  *			the value as text, %V in ClassAd form; flags, width
  *			and precision allowed; %% a percent) filled with
- *			ATTR, escapes \n \t \\ understood.  An attribute
+ *			ATTR (a name or an expression), escapes \n \t \\ understood.  An attribute
  *			that is undefined, or of a type the conversion
  *			cannot show, prints nothing for that -format.
  *
@@ -44,6 +45,7 @@ struct jobfmt {
 	unsigned		  opts;		/* JOBFMT_* */
 	struct jobfmt_item	 *items;	/* -format, in order */
 	int			  nitems;
+	const char		 *id_attr;	/* j: this, not C.P (NULL) */
 };
 
 #define JOBFMT_JOBID	0x01	/* j */
@@ -56,6 +58,8 @@ struct jobfmt {
 #define JOBFMT_NEWLINE	0x80	/* n */
 #define JOBFMT_GAP	0x100	/* g */
 
+/* jobfmt_expr_valid: is TEXT an attribute name or an expression? */
+int	 jobfmt_expr_valid(const char *text);
 /* jobfmt_af_opts: take the letters after "-af:"; -1 with ERR if one is
  * not known. */
 int	 jobfmt_af_opts(struct jobfmt *, const char *letters, char *err,

@@ -33,11 +33,21 @@ int	 negotiator_reschedule(char *err, size_t errlen);
 /*
  * negotiator_priorities: every station the negotiator knows, highest
  * priority first, as ads with Name, Priority, Running, Idle, Users and
- * Advertising (whether its schedd advertises now).  Returns how many
+ * Advertising (whether its schedd advertises now), LastUpdate (when the
+ * indexes were last updated, seconds since the epoch).  Returns how many
  * were stored in *ADS (free with collector_free_ads), or -1 with a
  * message in ERR.
  */
 int	 negotiator_priorities(struct ad ***ads, char *err, size_t errlen);
+
+/*
+ * negotiator_set_priority: station NAME's index becomes PRIO (condor_userprio
+ * -setprio).  Administrators only: on the negotiator's own host through
+ * its Unix socket (the caller's uid), else with the pool key or a token.
+ * 0, or -1 with a message in ERR (refused, unreachable, a bad name).
+ */
+int	 negotiator_set_priority(const char *name, double prio, char *err,
+	    size_t errlen);
 
 /*
  * negotiator_annotate_submitters: set StationPriority, the station's

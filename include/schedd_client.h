@@ -73,6 +73,19 @@ int	 schedd_query(CLIENT *, const char *constraint, int history,
 void	 schedd_free_jobs(struct ad **jobs, int n);
 
 /*
+ * schedd_tail: a piece of running job CLUSTER.PROC's output (WHICH 0)
+ * or error (1) as its execute host holds it (SCHEDD_TAIL): the bytes
+ * from OFFSET (-1: the last MAX), at most MAX (and 64 KiB).  0 with
+ * *DATA (allocated, *LEN bytes, from *AT) and *SIZE, the file's size;
+ * -1 with a message in ERR and *CODE the schedd's errno (ESRCH: the job
+ * no longer runs), or 0 when it could not be asked.
+ */
+int	 schedd_tail(CLIENT *, int cluster, int proc, int which,
+	    long long offset, int max, char **data, size_t *len,
+	    long long *at, long long *size, int *code, char *err,
+	    size_t errlen);
+
+/*
  * schedd_action: apply ACTION (JOB_REMOVE, JOB_HOLD, JOB_RELEASE,
  * JOB_SET_PRIO, JOB_ADD_PRIO) with VALUE and REASON to the jobs
  * CONSTRAINT selects.  Returns 0 with *COUNT (changed) and *DENIED (not

@@ -14,7 +14,50 @@
 #include "schedd_client.h"
 #include "xalloc.h"
 
+static void	clean(char *);
+
 static const char af_letters[] = "jlhVr,tng";
+
+int
+jobfmt_expr_valid(const char *text)
+{
+	struct expr *e;
+	char err[64];
+
+	if (ad_name_valid(text))
+		return 1;
+	if ((e = expr_parse(text, err, sizeof(err))) == NULL)
+		return 0;
+	expr_free(e);
+	return 1;
+}
+
+/* TEXT (an attribute name or an expression) evaluated in AD. */
+static void
+item_eval(const struct ad *ad, const char *text, struct value *out)
+{
+	if (ad_name_valid(text))
+		ad_eval(ad, NULL, text, out);
+	else
+		expr_eval_text(text, ad, NULL, out);
+}
+
+/* The expression TEXT of AD as text for people, as -af shows it. */
+static char *
+expr_value_text(const struct ad *ad, const char *text)
+{
+	struct value v;
+	struct buf b;
+
+	if (ad_name_valid(text))
+		return job_value_text(ad, text);
+	expr_eval_text(text, ad, NULL, &v);
+	buf_init(&b);
+	value_print_plain(&v, NULL, &b);
+	value_free(&v);
+	clean(b.data);
+	return buf_take(&b);
+}
 
 int
 jobfmt_af_opts(struct jobfmt *f, const char *letters, char *err,
@@ -62,9 +105,9 @@ jobfmt_add_format(struct jobfmt *f, const char *fmt, const char *attr,
 	const char *p, *start = NULL, *letter = NULL;
 	size_t width = 0, prec = 0;
 
-	if (!ad_name_valid(attr)) {
-		snprintf(err, errlen, "-format: \"%.64s\" is not an attribute "
-		    "name", attr);
+	if (!jobfmt_expr_valid(attr)) {
+		snprintf(err, errlen, "-format: \"%.64s\" is neither an "
+		    "attribute name nor an expression", attr);
 		return -1;
 	}
 	for (p = fmt; *p != '\0'; p++) {
@@ -123,22 +166,57 @@ jobfmt_active(const struct jobfmt *f)
 	return f->naf > 0 || f->nitems > 0;
 }
 
+/* Append to B (space separated) the attribute names TEXT needs. */
+static void
+attrs_of(const char *text, struct buf *b)
+{
+	struct expr *e;
+	char err[64];
+
+	if (ad_name_valid(text)) {
+		buf_printf(b, "%s ", text);
+		return;
+	}
+	if ((e = expr_parse(text, err, sizeof(err))) == NULL)
+		return;
+	expr_references(e, b);
+	buf_addc(b, ' ');
+	expr_free(e);
+}
+
+/*
+ * The names go in the one allocation with the array, after its
+ * pointers, so that the caller's free() of the array frees them too.
+ */
 const char **
 jobfmt_attrs(const struct jobfmt *f)
 {
-	const char **v = xcalloc((size_t)f->naf + (size_t)f->nitems + 3,
-	    sizeof(*v));
-	size_t n = 0;
-	int i;
+	struct buf b;
+	const char **v;
+	char *text, *p, *save;
+	size_t n = 0, words = 0, i;
+	int k;
 
-	if (f->opts & JOBFMT_JOBID) {
-		v[n++] = "ClusterId";
-		v[n++] = "ProcId";
-	}
-	for (i = 0; i < f->naf; i++)
-		v[n++] = f->af[i];
-	for (i = 0; i < f->nitems; i++)
-		v[n++] = f->items[i].attr;
+	buf_init(&b);
+	if (f->opts & JOBFMT_JOBID)
+		buf_printf(&b, "%s ", f->id_attr != NULL ? f->id_attr :
+		    "ClusterId ProcId");
+	for (k = 0; k < f->naf; k++)
+		attrs_of(f->af[k], &b);
+	for (k = 0; k < f->nitems; k++)
+		attrs_of(f->items[k].attr, &b);
+	buf_addc(&b, '\0');
+	for (i = 0; i < b.len; i++)
+		if (b.data[i] == ' ')
+			words++;
+	v = xmalloc((words + 1) * sizeof(*v) + b.len);
+	text = (char *)(v + words + 1);
+	memcpy(text, b.data, b.len);
+	buf_free(&b);
+	for (p = strtok_r(text, " ", &save); p != NULL && n < words;
+	    p = strtok_r(NULL, " ", &save))
+		v[n++] = p;
+	v[n] = NULL;
 	return v;
 }
 
@@ -161,7 +239,7 @@ classad_text(const struct ad *ad, const char *name)
 	struct buf b;
 
 	buf_init(&b);
-	ad_eval(ad, NULL, name, &v);
+	item_eval(ad, name, &v);
 	if ((v.type == VAL_UNDEFINED || v.type == VAL_ERROR) &&
 	    (e = ad_lookup(ad, name)) != NULL)
 		expr_unparse(e, &b);
@@ -177,7 +255,13 @@ raw_text(const struct ad *ad, const char *name)
 {
 	const struct expr *e;
 	struct buf b;
+	char *text;
 
+	if (!ad_name_valid(name)) {	/* an expression: as written */
+		text = xstrdup(name);
+		clean(text);
+		return text;
+	}
 	if ((e = ad_lookup(ad, name)) == NULL)
 		return xstrdup("undefined");
 	buf_init(&b);
@@ -193,7 +277,7 @@ af_value(const struct jobfmt *f, const struct ad *ad, const char *name)
 		return raw_text(ad, name);
 	if (f->opts & JOBFMT_QUOTE)
 		return classad_text(ad, name);
-	return job_value_text(ad, name);
+	return expr_value_text(ad, name);
 }
 
 static const char *
@@ -212,7 +296,7 @@ jobfmt_header(const struct jobfmt *f, FILE *fp)
 	if (!(f->opts & JOBFMT_HEADER) || f->naf == 0)
 		return;
 	if (f->opts & JOBFMT_JOBID) {
-		fputs("ID", fp);
+		fputs(f->id_attr != NULL ? f->id_attr : "ID", fp);
 		first = 0;
 	}
 	for (i = 0; i < f->naf; i++) {
@@ -234,7 +318,7 @@ format_item(const struct jobfmt_item *it, const struct ad *ad, FILE *fp)
 		fputs(it->pre, fp);
 		return;
 	}
-	ad_eval(ad, NULL, it->attr, &v);
+	item_eval(ad, it->attr, &v);
 	switch (it->conv) {
 	case 'd': case 'i': case 'u': case 'x': case 'X': case 'o': {
 		long long i;
@@ -271,7 +355,8 @@ format_item(const struct jobfmt_item *it, const struct ad *ad, FILE *fp)
 		break;
 	}
 	default:	/* s, v, V */
-		if (v.type == VAL_UNDEFINED && ad_lookup(ad, it->attr) == NULL)
+		if (v.type == VAL_UNDEFINED && (!ad_name_valid(it->attr) ||
+		    ad_lookup(ad, it->attr) == NULL))
 			break;
 		if (it->conv == 'V')
 			text = classad_text(ad, it->attr);
@@ -279,7 +364,7 @@ format_item(const struct jobfmt_item *it, const struct ad *ad, FILE *fp)
 			text = xstrdup(v.u.s);
 			clean(text);
 		} else
-			text = job_value_text(ad, it->attr);
+			text = expr_value_text(ad, it->attr);
 		snprintf(spec, sizeof(spec), "%ss", it->spec);
 		n = asprintf(&out, spec, text);
 		break;
@@ -304,7 +389,13 @@ jobfmt_print(const struct jobfmt *f, const struct ad *ad, FILE *fp)
 		format_item(&f->items[i], ad, fp);
 	if (f->naf == 0)
 		return;
-	if (f->opts & JOBFMT_JOBID) {
+	if ((f->opts & JOBFMT_JOBID) && f->id_attr != NULL) {
+		s = expr_value_text(ad, f->id_attr);
+		fprintf(fp, (f->opts & JOBFMT_LABEL) ? "%s = %s" : "%.0s%s",
+		    f->id_attr, s);
+		free(s);
+		first = 0;
+	} else if (f->opts & JOBFMT_JOBID) {
 		(void)ad_get_int(ad, "ClusterId", &c);
 		(void)ad_get_int(ad, "ProcId", &p);
 		fprintf(fp, (f->opts & JOBFMT_LABEL) ? "ID = %lld.%lld" :

@@ -2,6 +2,8 @@
  * negotiator_client.c: the client side of negotiator_rpc.x (see
  * negotiator_client.h).
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,6 +129,43 @@ negotiator_priorities(struct ad ***ads, char *err, size_t errlen)
 	}
 	xdr_free((xdrproc_t)xdr_prio_res_x, (char *)&res);
 	return (int)n;
+}
+
+int
+negotiator_set_priority(const char *name, double prio, char *err,
+    size_t errlen)
+{
+	setprio_x arg;
+	status_x res;
+	struct stat st;
+	CLIENT *cl = NULL;
+	char *path;
+	int rc;
+
+	/* Here, the Unix socket tells the negotiator who we are. */
+	path = xasprintf("%s/.negotiator_socket", param("LOG") ?
+	    param("LOG") : ".");
+	if (stat(path, &st) == 0 && S_ISSOCK(st.st_mode))
+		cl = rpc_connect_unix(path, PROG_NEGOTIATOR, 1,
+		    (int)param_int("RPC_TIMEOUT", 20), err, errlen);
+	free(path);
+	if (cl == NULL && (cl = negotiator_connect(err, errlen)) == NULL)
+		return -1;
+	arg.name = (char *)name;
+	arg.prio = prio;
+	memset(&res, 0, sizeof(res));
+	rc = rpc_invoke(cl, NEGOTIATOR_SET_PRIORITY, (xdrproc_t)xdr_setprio_x,
+	    &arg, (xdrproc_t)xdr_status_x, &res, err, errlen);
+	rpc_close(cl);
+	if (rc == -1)
+		return -1;
+	if (res.code != 0) {
+		snprintf(err, errlen, "%s", res.message && *res.message ?
+		    res.message : strerror(res.code));
+		rc = -1;
+	}
+	xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
+	return rc;
 }
 
 int

@@ -41,6 +41,43 @@ rpc_timeout(void)
 	return t > 0 && t < 3600 ? (int)t : 20;
 }
 
+int
+schedd_tail(CLIENT *cl, int cluster, int proc, int which, long long offset,
+    int max, char **data, size_t *len, long long *at, long long *size,
+    int *code, char *err, size_t errlen)
+{
+	tail_x q;
+	tail_res_x res;
+
+	*code = 0;
+	*data = NULL;
+	*len = 0;
+	memset(&q, 0, sizeof(q));
+	q.cluster = cluster;
+	q.proc = proc;
+	q.which = which ? TAIL_ERROR : TAIL_OUTPUT;
+	q.offset = offset;
+	q.max = max;
+	memset(&res, 0, sizeof(res));
+	if (rpc_invoke(cl, SCHEDD_TAIL, (xdrproc_t)xdr_tail_x, &q,
+	    (xdrproc_t)xdr_tail_res_x, &res, err, errlen) == -1)
+		return -1;
+	if (res.code != 0) {
+		*code = res.code;
+		snprintf(err, errlen, "%s", res.message && *res.message ?
+		    res.message : strerror(res.code));
+		xdr_free((xdrproc_t)xdr_tail_res_x, (char *)&res);
+		return -1;
+	}
+	*len = res.data.data_len;
+	*data = xmalloc(*len + 1);
+	memcpy(*data, res.data.data_val, *len);
+	*at = res.offset;
+	*size = res.size;
+	xdr_free((xdrproc_t)xdr_tail_res_x, (char *)&res);
+	return 0;
+}
+
 CLIENT *
 schedd_connect(const char *addr, char *err, size_t errlen)
 {
@@ -860,22 +897,28 @@ job_select_free(struct job_select *sel)
 }
 
 /*
- * The attribute names after "-af" at ARGV[*I], up to an option or a job
- * (no attribute starts with a digit): *AF points at the first, *I at the
- * last; their number, or -1 (said) if there is none.
+ * The attributes (names or expressions) after "-af" at ARGV[*I], up to
+ * an option, a job (C or C.P) or what is no expression: *AF points at
+ * the first, *I at the last; their number, or -1 (said) if there is
+ * none.
  */
 static int
 af_args(int argc, char **argv, int *i, char ***af)
 {
+	const char *a;
 	int n = 0;
 
 	*af = argv + *i + 1;
-	while (*i + 1 < argc && ad_name_valid(argv[*i + 1])) {
+	while (*i + 1 < argc) {
+		a = argv[*i + 1];
+		if (a[0] == '-' || a[strspn(a, "0123456789.")] == '\0' ||
+		    !jobfmt_expr_valid(a))
+			break;
 		n++;
 		++*i;
 	}
 	if (n == 0)
-		log_warnx("-af needs at least one attribute name");
+		log_warnx("-af needs at least one attribute or expression");
 	return n > 0 ? n : -1;
 }
 

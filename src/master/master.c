@@ -29,8 +29,11 @@
  *	Serves MASTER_PROG (include/master_rpc.x) on MASTER_PORT at
  *	BIND_ADDRESS: MASTER_NULL (a ping), MASTER_OFF and MASTER_ON (stop
  *	or start one daemon of DAEMON_LIST, or all of them: condor_off,
- *	condor_on), MASTER_RECONFIG and MASTER_SHUTDOWN; changes need the
- *	caller in HOSTALLOW_WRITE.  Sends
+ *	condor_on), MASTER_RECONFIG (condor_reconfig: as SIGHUP),
+ *	MASTER_RESTART (condor_restart: one daemon stopped and started
+ *	again, or all of them and the master itself, which executes its
+ *	own program anew in the same process, with -f) and MASTER_SHUTDOWN;
+ *	changes need the caller in HOSTALLOW_WRITE.  Sends
  *	its ad (ADTYPE_MASTER) to the collector every
  *	MASTER_UPDATE_INTERVAL seconds so that condor_off HOST finds it.
  *
@@ -54,6 +57,7 @@
  */
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -61,6 +65,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -73,11 +78,14 @@
 #include "master.h"
 #include "master_rpc.h"
 #include "rpcutil.h"
+#include "version.h"
 #include "xalloc.h"
 
 static char	master_addr[ADDR_STRLEN];
 static long	update_timer;
 static int	lock_fd = -1;	/* $(LOCAL_DIR)/.master_lock, held */
+static char   **master_argv;	/* as started: condor_restart runs it again */
+static int	master_argc;
 
 /* The dispatcher rpcgen writes in master_rpc_svc.c. */
 void	master_prog_1(struct svc_req *, SVCXPRT *);
@@ -136,6 +144,86 @@ master_reconfig_1_svc(void *arg, status_x *res, struct svc_req *req)
 	return TRUE;
 }
 
+/* Close every descriptor from LOW on (close_range where the kernel has
+ * it, else one by one up to the limit). */
+static void
+closefrom_all(int low)
+{
+	long max = sysconf(_SC_OPEN_MAX);
+	int fd;
+
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, (unsigned)low, ~0U, 0) == 0)
+		return;
+#endif
+	if (max <= 0 || max > 65536)
+		max = 65536;
+	for (fd = low; fd < max; fd++)
+		close(fd);
+}
+
+/*
+ * condor_restart of the master: its daemons stopped, the master runs its
+ * own program again in this process (its pid, which scripts and the
+ * pid file know, stays), in the foreground since it is detached already.
+ * Run from the event loop, after the caller has had its answer.
+ */
+static void
+master_reexec(void *arg)
+{
+	char **av = xcalloc((size_t)master_argc + 2, sizeof(*av));
+	char exe[4096];
+	sigset_t none;
+	ssize_t n;
+	int i, k = 0, has_f = 0;
+
+	log_info("condor_restart: stopping every daemon, then the master "
+	    "starts again");
+	children_stop_all(param_double("SHUTDOWN_GRACEFUL_TIMEOUT", 20));
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0 || (size_t)n >= sizeof(exe) - 1) {
+		log_warn("cannot find the master's program; going on as "
+		    "before");
+		children_on("");
+		free(av);
+		return;
+	}
+	exe[n] = '\0';
+	av[k++] = master_argv[0];
+	for (i = 1; i < master_argc; i++) {
+		if (strcmp(master_argv[i], "-f") == 0)
+			has_f = 1;
+		av[k++] = master_argv[i];
+	}
+	if (!has_f)
+		av[k++] = "-f";
+	av[k] = NULL;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	/* Accepted connections are not close-on-exec: none may leak into
+	 * the new master and from there into its daemons. */
+	closefrom_all(3);
+	execv(exe, av);
+	log_warn("cannot run %s again; going on as before", exe);
+	children_on("");
+	free(av);
+}
+
+bool_t
+master_restart_1_svc(char **name, status_x *res, struct svc_req *req)
+{
+	if (!write_allowed(req, res))
+		return TRUE;
+	if (**name == '\0' || strcasecmp(*name, "MASTER") == 0) {
+		event_timer_add(0, master_reexec, NULL);
+		rpc_status_ok(res);
+	} else if (children_restart(*name) == -1)
+		rpc_status(res, ENOENT, "no such daemon in DAEMON_LIST");
+	else
+		rpc_status_ok(res);
+	return TRUE;
+}
+
 bool_t
 master_shutdown_1_svc(void *arg, status_x *res, struct svc_req *req)
 {
@@ -166,6 +254,8 @@ master_update(void *arg)
 	ad_set_int(ad, "MasterPid", (long long)getpid());
 	children_describe(daemons, sizeof(daemons));
 	ad_set_string(ad, "Daemons", daemons);
+	ad_set_string(ad, "CondorVersion", "$CondorVersion: " CONDOR_VERSION
+	    " " CONDOR_RELEASE_DATE " $");
 	if (collector_update(ADTYPE_MASTER, ad, err, sizeof(err)) == -1) {
 		log_warnx("cannot update the collector: %s", err);
 		/* The collector may simply not be up yet: try soon. */
@@ -384,5 +474,7 @@ static const struct daemon_ops master_ops = {
 int
 main(int argc, char **argv)
 {
+	master_argc = argc;
+	master_argv = argv;
 	return daemon_main(argc, argv, &master_ops);
 }

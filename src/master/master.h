@@ -31,6 +31,7 @@ int	children_listed(const char *name);	/* in DAEMON_LIST? */
 void	children_exited(pid_t pid, int status);
 int	children_off(const char *name);		/* 0, or -1: unknown */
 int	children_on(const char *name);
+int	children_restart(const char *name);	/* 0, or -1: unknown */
 void	children_signal(int signo);
 void	children_stop_all(double grace);	/* blocks until gone */
 int	children_describe(char *buf, size_t len);

@@ -276,6 +276,31 @@ child_on(struct child *c)
 	}
 }
 
+/* condor_restart -daemon NAME: stop it; children_exited starts it. */
+static void
+child_restart(struct child *c)
+{
+	c->off = 0;
+	c->restarts = 0;
+	if (c->state == CHILD_RUNNING) {
+		log_info("condor_restart: stopping %s to start it again",
+		    c->name);
+		c->state = CHILD_STOPPING;
+		kill(c->pid, SIGTERM);
+	} else if (c->state == CHILD_STOPPED || c->state == CHILD_BACKOFF) {
+		log_info("condor_restart: starting %s", c->name);
+		event_timer_cancel(c->timer);
+		c->timer = 0;
+		child_start(c);
+	}
+}
+
+int
+children_restart(const char *name)
+{
+	return children_each(name, child_restart);
+}
+
 int
 children_off(const char *name)
 {

@@ -56,7 +56,10 @@
  *	NEGOTIATOR_NULL (a ping), NEGOTIATOR_RESCHEDULE for callers in
  *	HOSTALLOW_WRITE,
  *	NEGOTIATOR_PRIORITIES (every station's index, highest first) for
- *	callers in HOSTALLOW_READ.  Calls COLLECTOR_PROG (queries and its
+ *	callers in HOSTALLOW_READ, NEGOTIATOR_SET_PRIORITY (condor_userprio
+ *	-setprio) for administrators in HOSTALLOW_WRITE.  Local callers may
+ *	also come through $(LOG)/.negotiator_socket, where their uid is
+ *	known (administrators who hold no pool key).  Calls COLLECTOR_PROG (queries and its
  *	own ad), SCHEDD_PROG (SCHEDD_NEXT_JOB, SCHEDD_MATCH) at each
  *	station's ScheddIpAddr, and STARTD_PROG (STARTD_VACATE) at a
  *	machine's StartdIpAddr.
@@ -236,6 +239,27 @@ negotiator_priorities_1_svc(void *arg, prio_res_x *res, struct svc_req *req)
 	return TRUE;
 }
 
+bool_t
+negotiator_set_priority_1_svc(setprio_x *arg, status_x *res,
+    struct svc_req *req)
+{
+	char from[64], err[256];
+
+	memset(res, 0, sizeof(*res));
+	if (!rpc_host_allowed(req, "HOSTALLOW_WRITE")) {
+		rpc_caller_ip(req, from, sizeof(from));
+		log_warnx("priority change from %s refused (HOSTALLOW_WRITE)",
+		    from);
+		rpc_status(res, EPERM, "not allowed to change priorities");
+		return TRUE;
+	}
+	if (prio_set(arg->name, arg->prio, err, sizeof(err)) == -1)
+		rpc_status(res, EINVAL, "%s", err);
+	else
+		rpc_status_ok(res);
+	return TRUE;
+}
+
 int
 negotiator_prog_1_freeresult(SVCXPRT *xprt, xdrproc_t xres, caddr_t res)
 {
@@ -247,7 +271,8 @@ static int
 negotiator_init(int argc, char **argv)
 {
 	struct sockaddr_in bound;
-	int fd;
+	char *socket_path;
+	int fd, ufd;
 
 	fd = rpc_listen_tcp(param("BIND_ADDRESS"),
 	    (int)param_int("NEGOTIATOR_PORT", 0), &bound);
@@ -260,6 +285,12 @@ negotiator_init(int argc, char **argv)
 	rpc_keepalive(fd);
 	if (rpc_serve(fd, PROG_NEGOTIATOR, 1, negotiator_prog_1) == NULL)
 		return -1;
+	/* Local administrators are known by their uid here. */
+	socket_path = xasprintf("%s/.negotiator_socket", param("LOG"));
+	if ((ufd = rpc_listen_unix(socket_path)) == -1 ||
+	    rpc_serve(ufd, PROG_NEGOTIATOR, 1, negotiator_prog_1) == NULL)
+		log_warn("cannot serve on %s", socket_path);
+	free(socket_path);
 	addr_advertised(&bound, host_name(), negotiator_addr);
 	daemon_write_address("negotiator", negotiator_addr);
 	log_info("serving at %s as %s", negotiator_addr, host_name());

@@ -30,6 +30,12 @@ void	prio_observe(struct ad **schedds, int n);
 int	prio_update(void);
 /* prio_reply: every station, highest first, for NEGOTIATOR_PRIORITIES. */
 void	prio_reply(prio_res_x *res);
+/*
+ * prio_set: station NAME's index becomes PRIO (clamped), the station
+ * added if it is new; saved at once.  0, or -1 with ERR (a bad name, a
+ * full table, a value that is not finite).
+ */
+int	prio_set(const char *name, double prio, char *err, size_t errlen);
 
 /* negotiator_match.c: one negotiation cycle. */
 

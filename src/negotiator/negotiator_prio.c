@@ -8,9 +8,11 @@
  * negotiator often must not climb faster than one that does not.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ad.h"
 #include "config.h"
@@ -25,6 +27,7 @@
 static struct updown	 prios;
 static char		*prio_path;
 static double		 last_update = -1;	/* monotime(); -1: never */
+static time_t		 last_update_wall;	/* the same, by the clock */
 static int		 save_failing;		/* log once per outage */
 static char		*bad_update_prio;	/* text we already warned of */
 
@@ -172,6 +175,7 @@ prio_update(void)
 	if (last_update >= 0 && now - last_update < 0.9 * (double)interval)
 		return 0;
 	last_update = now;
+	last_update_wall = time(NULL);
 	e = update_prio_expr();
 	for (i = 0; i < prios.n; i++) {
 		s = prios.v[i];
@@ -230,8 +234,30 @@ prio_reply(prio_res_x *res)
 		ad_set_int(ad, "Idle", order[i]->idle);
 		ad_set_int(ad, "Users", order[i]->users);
 		ad_set_bool(ad, "Advertising", order[i]->seen);
+		ad_set_int(ad, "LastUpdate", (long long)last_update_wall);
 		ad_to_xdr(ad, &res->stations.stations_val[i]);
 		ad_free(ad);
 	}
 	free(order);
+}
+
+int
+prio_set(const char *name, double prio, char *err, size_t errlen)
+{
+	struct updown_station *s;
+
+	if (!isfinite(prio)) {
+		snprintf(err, errlen, "a priority is a finite number");
+		return -1;
+	}
+	if ((s = updown_add(&prios, name)) == NULL) {
+		snprintf(err, errlen, "%s", errno == ENOSPC ?
+		    "too many stations" : "not a station name");
+		return -1;
+	}
+	log_info("station %s: priority %g -> %g (condor_userprio -setprio)",
+	    s->name, s->prio, updown_clamp(prio));
+	s->prio = updown_clamp(prio);
+	prio_save();
+	return 0;
 }

@@ -92,14 +92,17 @@
  *	SCHEDD_SUBMIT_MANY for several clusters in one transaction),
  *	queries (SCHEDD_QUERY, SCHEDD_QUERY_ATTRS), actions (SCHEDD_ACTION:
  *	remove, hold, release, priority), SCHEDD_EDIT (condor_qedit),
+ *	SCHEDD_TAIL (condor_tail: a piece of a running job's output as its
+ *	execute host holds it, for its owner or a super user, got from the
+ *	startd with STARTD_TAIL and the claim's capability),
  *	SCHEDD_RESCHEDULE and the shadows'
  *	job updates (SCHEDD_JOB_UPDATE, which may not change the attributes
  *	the schedd keeps: see schedd_rpc.x); SCHEDD_NULL is a ping.  Over TCP at BIND_ADDRESS:SCHEDD_PORT
  *	(ScheddIpAddr) it answers queries from HOSTALLOW_READ and
  *	SCHEDD_NEXT_JOB, SCHEDD_MATCH and SCHEDD_RESCHEDULE from
  *	HOSTALLOW_WRITE (the negotiator); submitting and changing jobs are
- *	refused there.  Calls COLLECTOR_PROG (its ad) and NEGOTIATOR_PROG
- *	(NEGOTIATOR_RESCHEDULE).
+ *	refused there.  Calls COLLECTOR_PROG (its ad), NEGOTIATOR_PROG
+ *	(NEGOTIATOR_RESCHEDULE) and STARTD_PROG (STARTD_TAIL).
  *
  * SIGNALS
  *	SIGTERM, SIGINT: send every shadow and every scheduler job's
@@ -154,6 +157,7 @@
 #include "rpcutil.h"
 #include "schedd.h"
 #include "schedd_rpc.h"
+#include "startd_rpc.h"
 #include "xalloc.h"
 
 #define SHUTDOWN_WAIT	10.0	/* seconds for shadows to leave */
@@ -376,6 +380,63 @@ schedd_edit_1_svc(job_edit_x *arg, job_action_res_x *res,
 	if (local_caller(req, &uid, "job edit", &res->code, &res->message,
 	    "jobs can be changed only on the schedd's host") == 0)
 		queue_edit(uid, arg, res);
+	return TRUE;
+}
+
+/* Seconds the schedd waits for a startd's piece of a job's output: it
+ * serves no one else meanwhile. */
+#define TAIL_TIMEOUT	5
+
+bool_t
+schedd_tail_1_svc(tail_x *arg, tail_res_x *res, struct svc_req *req)
+{
+	startd_tail_x q;
+	char msg[256], err[512], *addr = NULL, *claim = NULL;
+	CLIENT *cl;
+	uid_t uid;
+
+	memset(res, 0, sizeof(*res));
+	if (local_caller(req, &uid, "tail", &res->code, &res->message,
+	    "a job's output can be read only on the schedd's host") == -1)
+		return TRUE;
+	if ((res->code = queue_tail_allowed(uid, arg->cluster, arg->proc,
+	    msg, sizeof(msg))) != 0) {
+		res->message = xstrdup(msg);
+		return TRUE;
+	}
+	if (shadow_claim_of(arg->cluster, arg->proc, &addr, &claim) == -1) {
+		res->code = ESRCH;
+		res->message = xasprintf("job %d.%d has no claim to ask its "
+		    "machine with", arg->cluster, arg->proc);
+		return TRUE;
+	}
+	memset(&q, 0, sizeof(q));
+	q.capability = claim;
+	q.which = arg->which == TAIL_ERROR ? TAIL_ERROR : TAIL_OUTPUT;
+	q.offset = arg->offset < 0 ? -1 : arg->offset;
+	q.max = arg->max < 0 || arg->max > TAIL_MAX ? TAIL_MAX : arg->max;
+	if ((cl = rpc_connect(addr, PROG_STARTD, 1, TAIL_TIMEOUT, err,
+	    sizeof(err))) == NULL ||
+	    rpc_invoke(cl, STARTD_TAIL, (xdrproc_t)xdr_startd_tail_x, &q,
+	    (xdrproc_t)xdr_tail_res_x, res, err, sizeof(err)) == -1) {
+		xdr_free((xdrproc_t)xdr_tail_res_x, (char *)res);
+		memset(res, 0, sizeof(*res));
+		res->code = EIO;
+		res->message = xasprintf("cannot ask the machine of job "
+		    "%d.%d: %s", arg->cluster, arg->proc, err);
+	} else if (res->code == EPERM || res->code == ENOENT) {
+		/* The claim or its starter's directory is gone: the job
+		 * has left that machine, whatever the queue says yet. */
+		free(res->message);
+		res->code = ESRCH;
+		res->message = xasprintf("job %d.%d no longer runs on its "
+		    "machine", arg->cluster, arg->proc);
+	}
+	if (cl != NULL)
+		rpc_close(cl);
+	explicit_bzero(claim, strlen(claim));
+	free(claim);
+	free(addr);
 	return TRUE;
 }
 

@@ -124,6 +124,14 @@ void	 queue_action(uid_t caller, job_action_x *arg,
 	    job_action_res_x *res);
 void	 queue_job_update(uid_t caller, job_update_x *arg, status_x *res);
 void	 queue_edit(uid_t caller, job_edit_x *arg, job_action_res_x *res);
+/*
+ * queue_tail_allowed: may CALLER read running job CLUSTER.PROC's output
+ * (condor_tail)?  0, or an errno with a message in MSG: ENOENT no such
+ * job, EPERM not the caller's (root and QUEUE_SUPER_USERS may), ESRCH
+ * not running.
+ */
+int	 queue_tail_allowed(uid_t caller, int cluster, int proc, char *msg,
+	    size_t msglen);
 /* QUERY and QUERY_ATTRS (NAMES NULL: every attribute) into R. */
 struct query_reply;
 void	 queue_query(const char *constraint, int history, char **names,
@@ -257,6 +265,13 @@ int	 shadow_job_busy(int cluster, int proc);
 /* Ask a job's shadow to stop (SIGTERM, SIGKILL later if need be). */
 void	 shadow_stop(int cluster, int proc);
 int	 shadow_count(void);
+/*
+ * shadow_claim_of: the claim job CLUSTER.PROC runs on (its shadow's, or
+ * the one kept in SPOOL for an adopted shadow): 0 with ADDR, the
+ * startd's "<ip:port>", and CLAIM_ID set (free them; wipe the claim),
+ * or -1 if there is none.
+ */
+int	 shadow_claim_of(int cluster, int proc, char **addr, char **claim_id);
 /*
  * A shadow from before a restart that may still run: shadow_orphan
  * stops it; shadow_adopt keeps it (a running job's: the job runs on),

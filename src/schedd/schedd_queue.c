@@ -1710,6 +1710,33 @@ rights_free(struct rights *r)
 	r->owner = NULL;
 }
 
+int
+queue_tail_allowed(uid_t caller, int cluster, int proc, char *msg,
+    size_t msglen)
+{
+	struct rights rights;
+	struct job j;
+	int rc = 0;
+
+	if (job_find(cluster, proc, &j) == -1) {
+		snprintf(msg, msglen, "job %d.%d is not in the queue", cluster,
+		    proc);
+		return ENOENT;
+	}
+	rights_init(&rights, caller);
+	if (!rights_allow(&rights, &j)) {
+		snprintf(msg, msglen, "job %d.%d is %s's, not yours", cluster,
+		    proc, rights.owner ? rights.owner : "someone else");
+		rc = EPERM;
+	} else if (job_status(&j) != JOB_RUNNING) {
+		snprintf(msg, msglen, "job %d.%d is not running", cluster,
+		    proc);
+		rc = ESRCH;
+	}
+	rights_free(&rights);
+	return rc;
+}
+
 void
 queue_action(uid_t caller, job_action_x *arg, job_action_res_x *res)
 {

@@ -750,3 +750,21 @@ shadow_shutdown(double wait)
 		log_warnx("%d shadow(s) still running; the next schedd "
 		    "will stop them", shadow_count());
 }
+
+int
+shadow_claim_of(int cluster, int proc, char **addr, char **claim_id)
+{
+	struct shadow *s = shadow_find_job(cluster, proc);
+	char *machine;
+
+	if (s != NULL && !s->fence && s->claim_id != NULL &&
+	    s->startd_addr != NULL) {
+		*addr = xstrdup(s->startd_addr);
+		*claim_id = xstrdup(s->claim_id);
+		return 0;
+	}
+	if (claim_load(cluster, proc, addr, &machine, claim_id) == -1)
+		return -1;
+	free(machine);
+	return 0;
+}

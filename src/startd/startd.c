@@ -104,7 +104,9 @@
  *	HOSTALLOW_WRITE); STARTD_RELEASE_CLAIM and STARTD_CLAIM_ALIVE (a
  *	shadow asking whether its starter lives); STARTD_RECONNECT_JOB (a
  *	new shadow of a running job: its starter is told where, on its
- *	standard input).  Also serves
+ *	standard input); STARTD_TAIL (a piece of the job's output or
+ *	error from its starter's directory, for the holder of the claim's
+ *	capability: the schedd, for condor_tail).  Also serves
  *	STARTD_NULL, STARTD_QUERY and STARTD_KBDD_ACTIVITY (condor_kbdd's
  *	reports, refused over TCP) to local callers on the Unix-domain
  *	socket $(LOG)/.startd_socket.  Sends its ad (ADTYPE_STARTD) to the

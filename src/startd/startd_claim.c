@@ -35,6 +35,7 @@
  * RPC_TIMEOUT becomes SIGKILL of the starter (its job dies with it: the
  * starter set its parent-death signal).
  */
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -1263,6 +1264,75 @@ startd_reconnect_job_1_svc(reconnect_x *arg, status_x *res,
 	log_info("job %s has a new shadow at %s; its starter (pid %d) is told",
 	    c->job_id, a, (int)c->pid);
 	rpc_status(res, 0, "starter of job %s told", c->job_id);
+	return TRUE;
+}
+
+/*
+ * The piece of FILE that ARG asks for into RES (code, size, offset and
+ * data set); the file is read as it is now, while the job writes on.
+ */
+static void
+tail_read(const char *file, const startd_tail_x *arg, tail_res_x *res)
+{
+	struct stat st;
+	long long at, max = arg->max;
+	size_t got = 0;
+	ssize_t n;
+	int fd;
+
+	if ((fd = open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC)) == -1 || fstat(fd, &st) == -1 ||
+	    !S_ISREG(st.st_mode)) {
+		res->code = fd == -1 ? errno : EINVAL;
+		res->message = xasprintf("the job's %s: %s",
+		    arg->which == TAIL_ERROR ? "error" : "output",
+		    strerror(res->code));
+		if (fd != -1)
+			close(fd);
+		return;
+	}
+	if (max < 0 || max > TAIL_MAX)
+		max = TAIL_MAX;
+	at = arg->offset;
+	if (at < 0)
+		at = st.st_size > max ? (long long)st.st_size - max : 0;
+	res->size = st.st_size;
+	res->offset = at;
+	res->data.data_val = xmalloc(max > 0 ? (size_t)max : 1);
+	while (got < (size_t)max) {
+		n = pread(fd, res->data.data_val + got, (size_t)max - got,
+		    (off_t)(at + (long long)got));
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	res->data.data_len = (u_int)got;
+	close(fd);
+	res->message = xstrdup("");
+}
+
+bool_t
+startd_tail_1_svc(startd_tail_x *arg, tail_res_x *res, struct svc_req *req)
+{
+	struct claim *c = claim_by_capability(arg->capability);
+	char from[64], *file;
+
+	memset(res, 0, sizeof(*res));
+	if (c == NULL || c->pid <= 0) {
+		rpc_caller_ip(req, from, sizeof(from));
+		log_warnx("tail from %s refused: not the holder of a claim "
+		    "with a job", from);
+		res->code = EPERM;
+		res->message = xstrdup("not the holder of a claim here");
+		return TRUE;
+	}
+	/* The starter's names (starter.h) in its directory, dir_PID. */
+	file = xasprintf("%s/dir_%d/%s", param("EXECUTE"), (int)c->pid,
+	    arg->which == TAIL_ERROR ? "_condor_stderr" : "_condor_stdout");
+	tail_read(file, arg, res);
+	free(file);
 	return TRUE;
 }
 

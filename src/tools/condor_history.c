@@ -32,11 +32,14 @@ usage(FILE *fp)
 	    "usage: condor_history [-l | -json | -af[:OPTS] ATTR... | "
 	    "-format FMT ATTR...]\n"
 	    "                      [-name HOST] [-constraint EXPR]\n"
-	    "                      [-limit N] [OWNER | C | C.P]...\n"
+	    "                      [-limit N] [-forwards] "
+	    "[OWNER | C | C.P]...\n"
 	    "  -l               every attribute of each job\n"
 	    "  -json            every attribute, as a JSON array\n"
-	    "  -limit N         the N jobs that left the queue last (also "
-	    "-match N)\n"
+	    "  -limit N         only N jobs (also -match N): the N that left "
+	    "last,\n"
+	    "                   or with -forwards the N that left first\n"
+	    "  -forwards        oldest first (the default: newest first)\n"
 	    "  -af ATTR...      the named attributes, one job a line\n"
 	    "  -format FMT ATTR printf-like, as condor_q -format\n"
 	    "  -name HOST       the history of HOST's schedd\n"
@@ -77,7 +80,7 @@ main(int argc, char **argv)
 	const char **af;
 	struct ad **jobs;
 	char err[1024], *constraint;
-	int i, n, first = 1, from = 0;
+	int i, k, n, first = 1, count, forwards = 0;
 	long long limit = -1;
 	char *end;
 	CLIENT *cl;
@@ -94,6 +97,14 @@ main(int argc, char **argv)
 				    argv[i - (i == argc)]);
 				return 1;
 			}
+			continue;
+		}
+		if (strcmp(argv[i], "-forwards") == 0) {
+			forwards = 1;
+			continue;
+		}
+		if (strcmp(argv[i], "-backwards") == 0) {
+			forwards = 0;
 			continue;
 		}
 		if (job_select_arg(&sel, argc, argv, &i) == -1)
@@ -118,10 +129,14 @@ main(int argc, char **argv)
 		printf("%s\n", header);
 	else if (!sel.want_long)
 		jobfmt_header(&sel.print, stdout);
-	/* In the order they left the queue: -limit keeps the last. */
-	if (limit >= 0 && n > limit)
-		from = n - (int)limit;
-	for (i = from; i < n; i++) {
+	/*
+	 * The schedd gives them in the order they left the queue; shown
+	 * newest first, as HTCondor reads its history file backwards,
+	 * unless -forwards.  -limit keeps the first N shown.
+	 */
+	count = limit >= 0 && n > limit ? (int)limit : n;
+	for (k = 0; k < count; k++) {
+		i = forwards ? k : n - 1 - k;
 		if (sel.want_json)
 			ad_json_next(jobs[i], &first, stdout);
 		else if (sel.want_long)

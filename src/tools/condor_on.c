@@ -7,5 +7,5 @@
 int
 main(int argc, char **argv)
 {
-	return master_tool_main(argc, argv, 1);
+	return master_tool_main(argc, argv, MASTER_CMD_ON);
 }

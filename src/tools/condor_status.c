@@ -19,6 +19,7 @@
 #include "config.h"
 #include "daemon.h"
 #include "expr.h"
+#include "jobfmt.h"
 #include "log.h"
 #include "machine.h"
 #include "negotiator_client.h"
@@ -32,7 +33,7 @@ enum format {
 	FMT_TOTAL,		/* totals only */
 	FMT_LONG,		/* -l */
 	FMT_JSON,		/* -json */
-	FMT_AF,			/* -af ATTR... */
+	FMT_AF,			/* -af ATTR..., -format FMT ATTR */
 	FMT_COMPACT,		/* -compact: one line per machine */
 };
 
@@ -59,17 +60,31 @@ static void
 usage(FILE *fp)
 {
 	fprintf(fp,
-	    "usage: " PROG " [-l | -json | -af ATTR... | -compact | -total]\n"
-	    "                     [-avail | -run] [-submitters] "
-	    "[-constraint EXPR]\n"
+	    "usage: " PROG " [-l | -json | -af[:jlhVr,tng] ATTR... |\n"
+	    "                     -format FMT ATTR... | -compact | -total]\n"
+	    "                     [-avail | -run] [-submitters | -schedd | "
+	    "-master |\n"
+	    "                     -negotiator | -any] [-constraint EXPR]\n"
 	    "                     [-pool HOST:PORT] [NAME...]\n"
 	    "  -l               every attribute of each ad\n"
 	    "  -json            every attribute of each ad, as JSON\n"
-	    "  -af ATTR...      the named attributes, one machine a line\n"
+	    "  -af ATTR...      the attributes (or expressions), one ad a "
+	    "line;\n"
+	    "                   -af:h a heading, :j the Name first, :l "
+	    "labels,\n"
+	    "                   :, :t :n separators, :g a blank line, :V "
+	    "quoted,\n"
+	    "                   :r as written\n"
+	    "  -format FMT ATTR printf-like, repeatable: -format '%%s\\n' "
+	    "Name\n"
 	    "  -compact         one line per machine, its slots together\n"
 	    "  -avail           only machines that may start a job now\n"
 	    "  -run             only claimed machines, with their jobs\n"
 	    "  -submitters      the schedds: running, idle, users, priority\n"
+	    "  -schedd          the schedds' ads: running, idle, held jobs\n"
+	    "  -master          the masters' ads and the daemons they run\n"
+	    "  -negotiator      the negotiator's ad\n"
+	    "  -any             every ad the collector holds, by type\n"
 	    "  -total           only the totals by state\n"
 	    "  -constraint EXPR only ads for which EXPR is TRUE\n"
 	    "  -pool HOST:PORT  ask this collector instead of "
@@ -229,17 +244,47 @@ print_submitter(const struct ad *ad, const char *name)
 }
 
 static void
-print_af(const struct ad *ad, char **attrs, int nattrs)
+print_schedd(const struct ad *ad, const char *name)
 {
-	char *s;
-	int i;
+	char *machine, *running, *idle, *held;
 
-	for (i = 0; i < nattrs; i++) {
-		s = value_text(ad, attrs[i], NULL);
-		printf("%s%s", i ? " " : "", s);
-		free(s);
+	machine = value_text(ad, "Machine", name);
+	running = value_text(ad, "TotalRunningJobs", "?");
+	idle = value_text(ad, "TotalIdleJobs", "?");
+	held = value_text(ad, "TotalHeldJobs", "?");
+	printf("%-20s %-20s %11s %8s %8s\n", name, machine, running, idle,
+	    held);
+	free(machine);
+	free(running);
+	free(idle);
+	free(held);
+}
+
+/* -master, -negotiator, -any: a name and what its kind says. */
+static void
+print_daemon(const struct ad *ad, const char *name, int adtype)
+{
+	char *a, *b;
+
+	switch (adtype) {
+	case ADTYPE_MASTER:
+		a = value_text(ad, "Machine", name);
+		b = value_text(ad, "Daemons", "?");
+		printf("%-20s %-20s %s\n", name, a, b);
+		break;
+	case ADTYPE_NEGOTIATOR:
+		a = value_text(ad, "Machine", name);
+		b = value_text(ad, "CycleNumber", "?");
+		printf("%-20s %-20s %6s\n", name, a, b);
+		break;
+	default:
+		a = value_text(ad, "MyType", "?");
+		b = value_text(ad, "TargetType", "");
+		printf("%-16s %-16s %s\n", a, b, name);
+		break;
 	}
-	putchar('\n');
+	free(a);
+	free(b);
 }
 
 static struct group *
@@ -497,9 +542,12 @@ main(int argc, char **argv)
 	struct buf constraint, projection;
 	struct expr *e;
 	struct sockaddr_in sin;
-	char err[1024], **attrs = NULL, **names;
+	struct jobfmt pf;
+	char err[1024], **names;
 	const char *user_constraint = NULL, *pool = NULL, *filter = NULL;
-	int i, n, nattrs = 0, nnames = 0, submitters = 0, running = 0;
+	const char **af;
+	int i, n, nnames = 0, submitters = 0, running = 0;
+	int adtype = ADTYPE_STARTD;
 	int want_total = 0, want_long = 0, want_compact = 0, first = 1;
 	size_t nrows = 0, r;
 	time_t now = time(NULL);
@@ -508,6 +556,8 @@ main(int argc, char **argv)
 	/* A collector that hangs up must give an error, not kill us. */
 	signal(SIGPIPE, SIG_IGN);
 	names = xcalloc((size_t)argc, sizeof(*names));
+	memset(&pf, 0, sizeof(pf));
+	pf.id_attr = "Name";
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -519,15 +569,48 @@ main(int argc, char **argv)
 			want_long = 1;
 		} else if (strcmp(a, "-json") == 0) {
 			want_long = 2;
-		} else if (strcmp(a, "-af") == 0 ||
-		    strcmp(a, "-autoformat") == 0) {
-			attrs = argv + i + 1;
+		} else if (strncmp(a, "-af", 3) == 0 ||
+		    strncmp(a, "-autoformat", 11) == 0) {
+			const char *opts = a + (a[2] == 'f' ? 3 : 11);
+
+			if (*opts != '\0' && *opts != ':') {
+				fprintf(stderr, PROG ": unknown option %s\n",
+				    a);
+				usage(stderr);
+				return 1;
+			}
+			if (*opts == ':' && jobfmt_af_opts(&pf, opts + 1, err,
+			    sizeof(err)) == -1)
+				fatalx("%s", err);
+			/* Names and expressions up to the next option. */
+			pf.af = argv + i + 1;
 			while (i + 1 < argc && argv[i + 1][0] != '-') {
-				nattrs++;
+				if (!jobfmt_expr_valid(argv[i + 1]))
+					fatalx("-af: \"%s\" is neither an "
+					    "attribute name nor an expression",
+					    argv[i + 1]);
+				pf.naf++;
 				i++;
 			}
-			if (nattrs == 0)
+			if (pf.naf == 0)
 				fatalx("-af needs at least one attribute name");
+		} else if (strcmp(a, "-format") == 0) {
+			if (i + 2 >= argc)
+				fatalx("-format needs a format and an "
+				    "attribute");
+			if (jobfmt_add_format(&pf, argv[i + 1], argv[i + 2],
+			    err, sizeof(err)) == -1)
+				fatalx("%s", err);
+			i += 2;
+		} else if (strcmp(a, "-schedd") == 0 ||
+		    strcmp(a, "-scheduler") == 0) {
+			adtype = ADTYPE_SCHEDD;
+		} else if (strcmp(a, "-master") == 0) {
+			adtype = ADTYPE_MASTER;
+		} else if (strcmp(a, "-negotiator") == 0) {
+			adtype = ADTYPE_NEGOTIATOR;
+		} else if (strcmp(a, "-any") == 0) {
+			adtype = ADTYPE_ANY;
 		} else if (strcmp(a, "-compact") == 0) {
 			want_compact = 1;
 		} else if (strcmp(a, "-avail") == 0 ||
@@ -560,11 +643,12 @@ main(int argc, char **argv)
 	}
 	if (want_long)
 		fmt = want_long == 2 ? FMT_JSON : FMT_LONG;
-	else if (nattrs > 0)
+	else if (jobfmt_active(&pf))
 		fmt = FMT_AF;
 	else if (want_total)
 		fmt = FMT_TOTAL;
-	else if (want_compact && !submitters && !running)
+	else if (want_compact && !submitters && !running &&
+	    adtype == ADTYPE_STARTD)
 		fmt = FMT_COMPACT;
 
 	if (pool != NULL) {
@@ -581,7 +665,9 @@ main(int argc, char **argv)
 		expr_free(e);
 		buf_printf(&constraint, "(%s)", user_constraint);
 	}
-	if (filter != NULL && !submitters)
+	if (submitters)
+		adtype = ADTYPE_SCHEDD;
+	if (filter != NULL && adtype == ADTYPE_STARTD)
 		buf_printf(&constraint, "%s(%s)", constraint.len ? " && " : "",
 		    filter);
 
@@ -592,23 +678,20 @@ main(int argc, char **argv)
 	buf_init(&projection);
 	if (fmt == FMT_AF) {
 		buf_adds(&projection, "Name");
-		for (i = 0; i < nattrs; i++) {
-			if (!ad_name_valid(attrs[i])) {
-				buf_reset(&projection);	/* an expression */
-				break;
-			}
-			buf_printf(&projection, " %s", attrs[i]);
-		}
+		af = jobfmt_attrs(&pf);
+		for (i = 0; af[i] != NULL; i++)
+			buf_printf(&projection, " %s", af[i]);
+		free(af);
 	} else if (fmt == FMT_COMPACT)
 		buf_adds(&projection, "Name Machine State SlotType Cpus Memory "
 		    "GPUs TotalSlotCpus TotalSlotMemory TotalSlotGPUs LoadAvg "
 		    "Arch OpSys");
-	else if (fmt != FMT_LONG && fmt != FMT_JSON && !submitters)
+	else if (fmt != FMT_LONG && fmt != FMT_JSON &&
+	    adtype == ADTYPE_STARTD)
 		buf_adds(&projection, "Name State VirtualMemory Disk LoadAvg "
 		    "KeyboardIdle Arch OpSys RemoteUser JobId "
 		    "EnteredCurrentState");
-	n = collector_query_attrs(submitters ? ADTYPE_SCHEDD : ADTYPE_STARTD,
-	    constraint.data, projection.data, &ads, err, sizeof(err));
+	n = collector_query_attrs(adtype, constraint.data, projection.data, &ads, err, sizeof(err));
 	buf_free(&projection);
 	if (n == -1)
 		fatalx("cannot query the collector at %s: %s",
@@ -635,9 +718,20 @@ main(int argc, char **argv)
 	if (nrows > 1)
 		qsort(rows, nrows, sizeof(*rows), row_cmp);
 
-	if (fmt == FMT_TABLE && submitters)
+	if (fmt == FMT_AF)
+		jobfmt_header(&pf, stdout);
+	else if (fmt == FMT_TABLE && submitters)
 		printf("%-20s %8s %6s %6s %6s\n", "Name", "Running", "Idle",
 		    "Users", "Prio");
+	else if (fmt == FMT_TABLE && adtype == ADTYPE_SCHEDD)
+		printf("%-20s %-20s %11s %8s %8s\n", "Name", "Machine",
+		    "RunningJobs", "IdleJobs", "HeldJobs");
+	else if (fmt == FMT_TABLE && adtype == ADTYPE_MASTER)
+		printf("%-20s %-20s %s\n", "Name", "Machine", "Daemons");
+	else if (fmt == FMT_TABLE && adtype == ADTYPE_NEGOTIATOR)
+		printf("%-20s %-20s %6s\n", "Name", "Machine", "Cycle");
+	else if (fmt == FMT_TABLE && adtype == ADTYPE_ANY)
+		printf("%-16s %-16s %s\n", "MyType", "TargetType", "Name");
 	else if (fmt == FMT_TABLE && running)
 		printf("%-20s %-24s %-10s %5s\n", "Name", "RemoteUser",
 		    "JobId", "LdAvg");
@@ -657,7 +751,7 @@ main(int argc, char **argv)
 			ad_json_next(ad, &first, stdout);
 			break;
 		case FMT_AF:
-			print_af(ad, attrs, nattrs);
+			jobfmt_print(&pf, ad, stdout);
 			break;
 		case FMT_TOTAL:
 		case FMT_COMPACT:
@@ -665,6 +759,10 @@ main(int argc, char **argv)
 		case FMT_TABLE:
 			if (submitters)
 				print_submitter(ad, rows[r].name);
+			else if (adtype == ADTYPE_SCHEDD)
+				print_schedd(ad, rows[r].name);
+			else if (adtype != ADTYPE_STARTD)
+				print_daemon(ad, rows[r].name, adtype);
 			else if (running)
 				print_running(ad, rows[r].name);
 			else
@@ -674,7 +772,7 @@ main(int argc, char **argv)
 	}
 	if (fmt == FMT_COMPACT)
 		print_compact(rows, nrows);
-	if (!submitters && (fmt == FMT_TOTAL || fmt == FMT_COMPACT ||
+	if (adtype == ADTYPE_STARTD && (fmt == FMT_TOTAL || fmt == FMT_COMPACT ||
 	    (fmt == FMT_TABLE && !running))) {
 		if (fmt != FMT_TOTAL)
 			putchar('\n');
@@ -687,6 +785,7 @@ main(int argc, char **argv)
 		free(rows[r].name);
 	free(rows);
 	free(names);
+	jobfmt_free(&pf);
 	collector_free_ads(ads, n);
 	if (fflush(stdout) == EOF || ferror(stdout))
 		fatalx("cannot write the output");

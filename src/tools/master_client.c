@@ -1,6 +1,7 @@
 /*
- * master_client.c: condor_off and condor_on, which ask a host's master
- * to stop or start its daemons (master_rpc.x).
+ * master_client.c: condor_off, condor_on, condor_reconfig and
+ * condor_restart, which ask a host's master to stop, start, reconfigure
+ * or restart its daemons (master_rpc.x).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,21 +17,50 @@
 #include "rpcutil.h"
 #include "xalloc.h"
 
+static const struct {
+	const char	*verb;		/* what it does, for the usage */
+	const char	*word;		/* what it sent, for the report */
+} master_cmds[] = {
+	[MASTER_CMD_OFF] = { "stops", "off" },
+	[MASTER_CMD_ON] = { "starts", "on" },
+	[MASTER_CMD_RECONFIG] = { "makes re-read their configuration",
+	    "reconfig" },
+	[MASTER_CMD_RESTART] = { "stops and starts again (the master "
+	    "itself too, unless -daemon)", "restart" },
+};
+
 static int
-master_tool_usage(const char *prog, int status)
+master_tool_usage(const char *prog, enum master_cmd cmd, int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: %s [-daemon NAME] [HOST...]\n"
+	    "usage: %s %s[HOST...]\n"
 	    "  %s the daemons of DAEMON_LIST on each HOST (default: this\n"
-	    "  host) through its condor_master; -daemon names one of them\n"
-	    "  (COLLECTOR, NEGOTIATOR, SCHEDD, STARTD, KBDD).\n",
-	    prog, strstr(prog, "_on") ? "starts" : "stops");
+	    "  host) through its condor_master%s\n",
+	    prog, cmd == MASTER_CMD_RECONFIG ? "" :
+	    cmd == MASTER_CMD_RESTART ? "[-master | -daemon NAME] " :
+	    "[-daemon NAME] ", master_cmds[cmd].verb,
+	    cmd == MASTER_CMD_RECONFIG ? " (as SIGHUP does)." :
+	    "; -daemon names one of\n  them (COLLECTOR, NEGOTIATOR, SCHEDD, "
+	    "STARTD, KBDD).");
 	return status;
 }
 
-static int
-master_tool_one(const char *host, const char *daemon, int on)
+/* MASTER_RECONFIG has no arguments. */
+static bool_t
+xdr_no_args(XDR *xdrs, void *unused)
 {
+	return TRUE;
+}
+
+static int
+master_tool_one(const char *host, const char *daemon, enum master_cmd cmd)
+{
+	static const u_long procs[] = {
+		[MASTER_CMD_OFF] = MASTER_OFF,
+		[MASTER_CMD_ON] = MASTER_ON,
+		[MASTER_CMD_RECONFIG] = MASTER_RECONFIG,
+		[MASTER_CMD_RESTART] = MASTER_RESTART,
+	};
 	char err[512];
 	char *name = (char *)daemon;
 	CLIENT *cl;
@@ -43,9 +73,10 @@ master_tool_one(const char *host, const char *daemon, int on)
 		return 1;
 	}
 	memset(&res, 0, sizeof(res));
-	if (rpc_invoke(cl, on ? MASTER_ON : MASTER_OFF,
-	    (xdrproc_t)xdr_wrapstring, &name, (xdrproc_t)xdr_status_x, &res,
-	    err, sizeof(err)) == -1) {
+	if (rpc_invoke(cl, procs[cmd], cmd == MASTER_CMD_RECONFIG ?
+	    (xdrproc_t)xdr_no_args : (xdrproc_t)xdr_wrapstring,
+	    cmd == MASTER_CMD_RECONFIG ? NULL : &name,
+	    (xdrproc_t)xdr_status_x, &res, err, sizeof(err)) == -1) {
 		log_warnx("master of %s: %s", host ? host : param("HOST"),
 		    err);
 		rc = 1;
@@ -55,14 +86,14 @@ master_tool_one(const char *host, const char *daemon, int on)
 		rc = 1;
 	} else
 		printf("Sent \"%s\" to the master of %s\n",
-		    on ? "on" : "off", host ? host : param("HOST"));
+		    master_cmds[cmd].word, host ? host : param("HOST"));
 	xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
 	rpc_close(cl);
 	return rc;
 }
 
 int
-master_tool_main(int argc, char **argv, int on)
+master_tool_main(int argc, char **argv, enum master_cmd cmd)
 {
 	const char *daemon = "";
 	int i, rc = 0, hosts = 0;
@@ -70,22 +101,29 @@ master_tool_main(int argc, char **argv, int on)
 	common_init(argv[0]);
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "-help") == 0)
-			return master_tool_usage(log_progname(), 0);
-		if (strcmp(argv[i], "-daemon") == 0 ||
-		    strcmp(argv[i], "-subsystem") == 0) {
+			return master_tool_usage(log_progname(), cmd, 0);
+		if (cmd != MASTER_CMD_RECONFIG &&
+		    (strcmp(argv[i], "-daemon") == 0 ||
+		    strcmp(argv[i], "-subsystem") == 0)) {
 			if (++i == argc)
-				return master_tool_usage(log_progname(), 2);
+				return master_tool_usage(log_progname(), cmd,
+				    2);
 			daemon = argv[i];
+			continue;
+		}
+		if (cmd == MASTER_CMD_RESTART &&
+		    strcmp(argv[i], "-master") == 0) {
+			daemon = "MASTER";
 			continue;
 		}
 		if (argv[i][0] == '-') {
 			log_warnx("unknown option %s", argv[i]);
-			return master_tool_usage(log_progname(), 2);
+			return master_tool_usage(log_progname(), cmd, 2);
 		}
 		hosts++;
-		rc |= master_tool_one(argv[i], daemon, on);
+		rc |= master_tool_one(argv[i], daemon, cmd);
 	}
 	if (hosts == 0)
-		rc = master_tool_one(NULL, daemon, on);
+		rc = master_tool_one(NULL, daemon, cmd);
 	return rc;
 }

@@ -6,7 +6,9 @@
  * as a pool history query and its reply (condor_summary decodes what
  * the collector sends), whose samples are then formatted and parsed
  * back as the history file's records; and as a condor_qedit request,
- * whose value is parsed as the schedd parses it.
+ * whose value is parsed as the schedd parses it; and as a
+ * condor_userprio -setprio request (NEGOTIATOR_SET_PRIORITY), and as
+ * condor_tail's request to the schedd and the startd and their reply.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,8 +20,10 @@
 #include "buf.h"
 #include "expr.h"
 #include "collector_rpc.h"
+#include "negotiator_rpc.h"
 #include "poolhist.h"
 #include "schedd_rpc.h"
+#include "startd_rpc.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -31,6 +35,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	collector_history_query_x hq;
 	collector_history_res_x hr;
 	job_edit_x ed;
+	setprio_x sp;
+	tail_x tq;
+	startd_tail_x stq;
+	tail_res_x tr;
 	struct expr *e;
 	char err[256];
 	struct ad *ad;
@@ -113,6 +121,29 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    (e = expr_parse(ed.value, err, sizeof(err))) != NULL)
 		expr_free(e);
 	xdr_free((xdrproc_t)xdr_job_edit_x, (char *)&ed);
+	xdr_destroy(&xdr);
+
+	memset(&sp, 0, sizeof(sp));
+	xdrmem_create(&xdr, (char *)data, (u_int)size, XDR_DECODE);
+	if (xdr_setprio_x(&xdr, &sp) && strlen(sp.name) > 255)
+		abort();	/* the decoder's bound did not hold */
+	xdr_free((xdrproc_t)xdr_setprio_x, (char *)&sp);
+	xdr_destroy(&xdr);
+
+	memset(&tq, 0, sizeof(tq));
+	xdrmem_create(&xdr, (char *)data, (u_int)size, XDR_DECODE);
+	(void)xdr_tail_x(&xdr, &tq);
+	xdr_destroy(&xdr);
+	memset(&stq, 0, sizeof(stq));
+	xdrmem_create(&xdr, (char *)data, (u_int)size, XDR_DECODE);
+	(void)xdr_startd_tail_x(&xdr, &stq);
+	xdr_free((xdrproc_t)xdr_startd_tail_x, (char *)&stq);
+	xdr_destroy(&xdr);
+	memset(&tr, 0, sizeof(tr));
+	xdrmem_create(&xdr, (char *)data, (u_int)size, XDR_DECODE);
+	if (xdr_tail_res_x(&xdr, &tr) && tr.data.data_len > TAIL_MAX)
+		abort();	/* the decoder's bound did not hold */
+	xdr_free((xdrproc_t)xdr_tail_res_x, (char *)&tr);
 	xdr_destroy(&xdr);
 	return 0;
 }

@@ -4,7 +4,7 @@
  * their flags, widths and types, what cannot be shown, formats that are
  * refused, and hostile values.
  *
- * checks: 31
+ * checks: 37
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,6 +140,29 @@ main(void)
 	FMT("-format %n is refused", "%n", "ProcId", "refused");
 	FMT("-format with a huge width is refused", "%99999d", "ProcId",
 	    "refused");
+
+	AF("-af: an expression", "", "ImageSize*2 ProcId==3",
+	    "2048 true\n");
+	AF("-af:h: an expression's heading is its text", "h",
+	    "ImageSize+1", "ImageSize+1\n1025\n");
+	AF("-af:r: an expression as written", "r", "ImageSize*2",
+	    "ImageSize*2\n");
+	FMT("-format of an expression", "%d\n", "ImageSize / 2", "512\n");
+	FMT("-format %s of a string expression", "<%s>",
+	    "strcat(Owner, \"x\")", "<annx>");
+
+	memset(&f, 0, sizeof(f));
+	{
+		char *v[] = { "ImageSize * ProcId", "Owner" };
+
+		f.af = v;
+		f.naf = 2;
+		attrs = jobfmt_attrs(&f);
+		CHECK("an expression's attributes are asked for",
+		    attrs[0] != NULL && attrs[1] != NULL && attrs[2] != NULL &&
+		    attrs[3] == NULL && strcmp(attrs[2], "Owner") == 0);
+		free(attrs);
+	}
 
 	memset(&f, 0, sizeof(f));
 	(void)jobfmt_af_opts(&f, "j", err, sizeof(err));
