@@ -1,5 +1,5 @@
 /*
- * submit_test: the job description language (submit.c), table-driven:
+ * submit_test: the job description language (src/submit), table-driven:
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
  *
