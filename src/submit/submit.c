@@ -81,6 +81,36 @@ sub_pwarn(struct parser *p, int line, const char *fmt, ...)
 	r->warnings[r->nwarnings++] = buf_take(&b);
 }
 
+/*
+ * A notice: not a mistake, but what condor_submit chose for the user
+ * (the universe of a file that names none).  Each is given once.
+ */
+void __attribute__((format(printf, 2, 3)))
+sub_notice(struct parser *p, const char *fmt, ...)
+{
+	struct submit_result *r = p->res;
+	struct buf b;
+	va_list ap;
+	size_t i;
+
+	buf_init(&b);
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	for (i = 0; i < r->nnotices; i++)
+		if (strcmp(r->notices[i], b.data) == 0) {
+			buf_free(&b);
+			return;
+		}
+	if (r->nnotices >= SUBMIT_MAX_WARNINGS) {
+		buf_free(&b);
+		return;
+	}
+	r->notices = xreallocarray(r->notices, r->nnotices + 1,
+	    sizeof(*r->notices));
+	r->notices[r->nnotices++] = buf_take(&b);
+}
+
 /* A printable, bounded rendering of user text for messages. */
 const char *
 sub_shown(const char *s, char *buf, size_t len)
@@ -202,6 +232,10 @@ parser_free(struct parser *p)
 	free(p->stmts);
 	free(p->exe);
 	free(p->cwd);
+	free(p->relinked_path);
+	for (i = 0; i < p->nundefined; i++)
+		free(p->undefined[i]);
+	free(p->undefined);
 }
 
 int
@@ -221,7 +255,6 @@ submit_parse(const char *text, size_t len, const char *filename,
 	p.res = res;
 	p.err = err;
 	p.errlen = errlen;
-	p.exe_relinked = -1;
 	if (err != NULL && errlen > 0)
 		err[0] = '\0';
 	if (env->cwd != NULL)
@@ -273,6 +306,11 @@ submit_parse(const char *text, size_t len, const char *filename,
 	if (p.nstmts == 0) {
 		sub_perr(&p, lineno > 0 ? lineno : 1, "no queue statement: "
 		    "nothing to submit");
+		goto out;
+	}
+	if (p.nprocs == 0 && p.empty_match[0] != '\0') {
+		sub_perr(&p, p.stmts[p.nstmts - 1].line, "nothing to submit: "
+		    "%s (queue ... matching)", p.empty_match);
 		goto out;
 	}
 	if (p.nprocs == 0) {

@@ -17,15 +17,22 @@
  * ad: no proc's value depends on $(Process), and every statement that
  * queues procs has it with the same text.  Statements usually build
  * their attributes in the same order, so position I is tried first.
+ * A job's status is its own (hold = true): the schedd changes it job by
+ * job, and a job released must not keep its cluster's.
  */
 static int
 in_cluster(struct parser *p, const struct jattr *a, size_t i)
 {
+	static const char *const own[] = { "JobStatus", "HoldReason",
+	    "HoldReasonCode", "HoldReasonSubCode", NULL };
 	const struct jattrs *b;
 	size_t s, k;
 
 	if (a->deps & DEP_PROCESS)
 		return 0;
+	for (k = 0; own[k] != NULL; k++)
+		if (strcasecmp(a->name, own[k]) == 0)
+			return 0;
 	for (s = 0; s < p->nstmts; s++) {
 		b = &p->stmts[s].base;
 		if (p->stmts[s].count == 0)
@@ -143,6 +150,9 @@ submit_result_free(struct submit_result *res)
 	for (i = 0; i < res->nwarnings; i++)
 		free(res->warnings[i]);
 	free(res->warnings);
+	for (i = 0; i < res->nnotices; i++)
+		free(res->notices[i]);
+	free(res->notices);
 	memset(res, 0, sizeof(*res));
 }
 

@@ -1,9 +1,11 @@
 /*
  * submit_attrs.c: the keywords whose attributes take more than a few
- * lines to build: amounts, accounting, and file transfer.
+ * lines to build: amounts, accounting, file transfer, requests, and
+ * HTCondor's flags and limits.
  */
-#include <pwd.h>
+#include <ctype.h>
 #include <errno.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "expr.h"
 #include "submit_int.h"
 #include "xfer.h"
 #include "xalloc.h"
@@ -129,12 +132,20 @@ sub_put_transfer(struct parser *p, struct jattrs *j, struct kval *kv,
 	size_t n, i, nrm;
 	int d, on = 1, rc = -1;
 
+	/* HTCondor runs a program of the execute machine's under
+	 * transfer_executable = false; here the program always travels
+	 * (the same program, wherever it lives on both). */
 	k = &kv[KW_TRANSFER_EXECUTABLE];
-	if (k->text != NULL && WANT(k->deps) &&
-	    (sub_parse_bool(k->text, &on) == -1 || !on)) {
-		sub_perr(p, k->line, "transfer_executable must be true: the "
-		    "executable always travels with the job here");
-		return -1;
+	if (k->text != NULL && WANT(k->deps)) {
+		if (sub_parse_bool(k->text, &on) == -1) {
+			sub_perr(p, k->line, "transfer_executable must be true "
+			    "or false, not \"%.40s\"", k->text);
+			return -1;
+		}
+		if (!on)
+			sub_pwarn(p, k->line, "transfer_executable = false is "
+			    "not honoured here: the executable is sent with "
+			    "the job, not looked for on the execute machine");
 	}
 	k = &kv[KW_SHOULD_TRANSFER_FILES];
 	if (k->text != NULL) {
@@ -209,28 +220,35 @@ sub_put_transfer(struct parser *p, struct jattrs *j, struct kval *kv,
 		items = xfer_list_split(k->text, &n);
 		buf_init(&b);
 		for (i = 0; i < n; i++) {
-			if (strstr(items[i], "://") != NULL) {
-				sub_perr(p, k->line,
-				    "transfer_input_files: %s: "
-				    "only files of this host can be "
-				    "transferred, not URLs", sub_shown(items[i],
-				    shownbuf, sizeof(shownbuf)));
-				goto in_out;
+			const char *item = items[i];
+
+			/* A file: URL is a file of this host; another URL
+			 * cannot be fetched (HTCondor's plugins do). */
+			if (strncasecmp(item, "file://", 7) == 0 &&
+			    item[7] == '/')
+				item += 7;
+			else if (strstr(item, "://") != NULL) {
+				sub_pwarn(p, k->line, "transfer_input_files: "
+				    "%s is left out: only files of this host "
+				    "are transferred here, not URLs",
+				    sub_shown(item, shownbuf,
+				    sizeof(shownbuf)));
+				continue;
 			}
-			path = sub_path_join(iwd, items[i]);
+			path = sub_path_join(iwd, item);
 			if (p->env->check_files &&
 			    strstr(path, SUBMIT_CLUSTER_MACRO) == NULL &&
+			    strstr(path, "$$(") == NULL &&
 			    access(path, R_OK) == -1)
 				sub_pwarn(p, k->line,
 				    "transfer input file %s: %s "
 				    "(the job is held if it is still missing "
 				    "when it starts)", path, strerror(errno));
 			free(path);
-			buf_printf(&b, "%s%s", i ? "," : "", items[i]);
+			buf_printf(&b, "%s%s", b.len ? "," : "", item);
 		}
 		rc = sub_put_string(p, j, "TransferInput", b.data ? b.data : "",
 		    d, k->line);
-in_out:
 		buf_free(&b);
 		xfer_list_free(items, n);
 		if (rc == -1)
@@ -286,5 +304,183 @@ out_out:
 		if (rc == -1)
 			return -1;
 	}
+	return 0;
+}
+
+/*
+ * A request (request_memory, request_disk, request_cpus) that is not an
+ * amount: HTCondor's requests may be expressions, evaluated against the
+ * machine when the job is matched ("ifThenElse(MemoryUsage =!=
+ * undefined, MemoryUsage * 3 / 2, 1024)"), stored as written.  TEXT must
+ * parse; one that names no attribute must still come to a positive
+ * number (stored as one), and a lone word is taken for a mistyped
+ * amount.  Into J as NAME; -1 (the error recorded, saying WHAT the
+ * request must be, CONV converting an amount) if neither.
+ */
+static int
+put_request_expr(struct parser *p, struct jattrs *j, const struct kval *k,
+    int kw, const char *name, long long (*conv)(const char *),
+    const char *what)
+{
+	char err[256], shownbuf[80];
+	struct expr *e;
+	struct value v;
+	struct buf refs;
+	const char *s;
+	int lone = 1;
+
+	for (s = k->text; *s != '\0'; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			lone = 0;
+	if (lone || (e = expr_parse(k->text, err, sizeof(err))) == NULL) {
+		sub_perr(p, k->line, "%s must be %s, or an expression, not "
+		    "\"%s\"", sub_kw_names[kw], what, sub_shown(k->text,
+		    shownbuf, sizeof(shownbuf)));
+		return -1;
+	}
+	buf_init(&refs);
+	expr_references(e, &refs);
+	if (refs.len > 0) {
+		buf_free(&refs);
+		expr_free(e);
+		return sub_jattrs_put(p, j, name, xstrdup(k->text), k->deps,
+		    k->line);
+	}
+	buf_free(&refs);
+	expr_eval(e, NULL, NULL, &v);
+	expr_free(e);
+	/* A constant: what it comes to must be an amount. */
+	if (v.type == VAL_INT || v.type == VAL_REAL) {
+		char num[64];
+		long long n;
+
+		if (v.type == VAL_INT)
+			snprintf(num, sizeof(num), "%lld", v.u.i);
+		else
+			snprintf(num, sizeof(num), "%.17g", v.u.r);
+		if ((n = conv(num)) > 0) {
+			value_free(&v);
+			return sub_put_int(p, j, name, n, k->deps, k->line);
+		}
+	}
+	value_free(&v);
+	sub_perr(p, k->line, "%s must be %s, or an expression giving one, not "
+	    "\"%s\"", sub_kw_names[kw], what, sub_shown(k->text, shownbuf,
+	    sizeof(shownbuf)));
+	return -1;
+}
+
+/*
+ * The requests: RequestMemory (MB), RequestDisk (KB) and RequestCpus,
+ * each an amount with its units, or an expression (put_request_expr).
+ */
+int
+sub_put_requests(struct parser *p, struct jattrs *j, struct kval *kv,
+    int first)
+{
+	static const struct {
+		int		 kw;
+		const char	*attr;
+		long long	(*conv)(const char *);
+		const char	*what;
+	} req[] = {
+		{ KW_REQUEST_MEMORY, "RequestMemory", sub_memory_mb,
+		  "a positive amount of memory (MB, or with KB, MB, GB or TB)" },
+		{ KW_REQUEST_CPUS, "RequestCpus", sub_cpus,
+		  "a whole number of cores, 1 or more" },
+		{ KW_REQUEST_DISK, "RequestDisk", sub_disk_kb,
+		  "a positive amount of disk (KB, or with KB, MB, GB or TB)" },
+	};
+	const struct kval *k;
+	long long v;
+	size_t i;
+
+	for (i = 0; i < sizeof(req) / sizeof(req[0]); i++) {
+		k = &kv[req[i].kw];
+		if (k->text == NULL || *k->text == '\0' || !WANT(k->deps))
+			continue;
+		if ((v = req[i].conv(k->text)) > 0) {
+			if (sub_put_int(p, j, req[i].attr, v, k->deps,
+			    k->line) == -1)
+				return -1;
+		} else if (put_request_expr(p, j, k, req[i].kw, req[i].attr,
+		    req[i].conv, req[i].what) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/* A boolean keyword, if given, as the attribute NAME. */
+static int
+put_bool(struct parser *p, struct jattrs *j, const struct kval *k, int kw,
+    const char *name, int *on)
+{
+	*on = 0;
+	if (k->text == NULL)
+		return 0;
+	if (sub_parse_bool(k->text, on) == -1) {
+		sub_perr(p, k->line, "%s must be true or false, not \"%.40s\"",
+		    sub_kw_names[kw], k->text);
+		return -1;
+	}
+	return sub_jattrs_put(p, j, name, xstrdup(*on ? "true" : "false"),
+	    k->deps, k->line);
+}
+
+/* A whole number of jobs, 1 or more; -1 if TEXT is not one. */
+static long long
+jobs(const char *text)
+{
+	long long v;
+
+	return sub_parse_long(text, &v) == -1 || v < 1 ||
+	    v > SUBMIT_MAX_PROCS ? -1 : v;
+}
+
+/*
+ * HTCondor's keywords that set a flag or a limit: hold (the job is
+ * queued held: JobStatus 5, with HTCondor's code and reason for it),
+ * stream_output and stream_error (StreamOut, StreamErr: the job's
+ * output comes back while it runs), max_materialize and max_idle (how
+ * many of the cluster's jobs are in the queue at once, or idle at
+ * once: JobMaterializeLimit, JobMaterializeMaxIdle).
+ */
+int
+sub_put_extras(struct parser *p, struct jattrs *j, struct kval *kv,
+    int first)
+{
+	struct kval *k = &kv[KW_HOLD];
+	int on;
+
+	if (k->text != NULL && WANT(k->deps)) {
+		if (sub_parse_bool(k->text, &on) == -1) {
+			sub_perr(p, k->line, "hold must be true or false, not "
+			    "\"%.40s\"", k->text);
+			return -1;
+		}
+		if (on && (sub_put_int(p, j, "JobStatus", 5, k->deps,
+		    k->line) == -1 || sub_put_int(p, j, "HoldReasonCode", 15,
+		    k->deps, k->line) == -1 || sub_put_int(p, j,
+		    "HoldReasonSubCode", 0, k->deps, k->line) == -1 ||
+		    sub_put_string(p, j, "HoldReason", "submitted on hold at "
+		    "user's request", k->deps, k->line) == -1))
+			return -1;
+	}
+	k = &kv[KW_STREAM_OUTPUT];
+	if (WANT(k->deps) && put_bool(p, j, k, KW_STREAM_OUTPUT, "StreamOut",
+	    &on) == -1)
+		return -1;
+	k = &kv[KW_STREAM_ERROR];
+	if (WANT(k->deps) && put_bool(p, j, k, KW_STREAM_ERROR, "StreamErr",
+	    &on) == -1)
+		return -1;
+	if (WANT(kv[KW_MAX_MATERIALIZE].deps) && sub_put_amount(p, j, kv,
+	    KW_MAX_MATERIALIZE, "JobMaterializeLimit", jobs,
+	    "a whole number of jobs, 1 or more") == -1)
+		return -1;
+	if (WANT(kv[KW_MAX_IDLE].deps) && sub_put_amount(p, j, kv,
+	    KW_MAX_IDLE, "JobMaterializeMaxIdle", jobs,
+	    "a whole number of jobs, 1 or more") == -1)
+		return -1;
 	return 0;
 }

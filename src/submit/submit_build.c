@@ -118,9 +118,9 @@ sub_build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 	char *iwd = NULL, *path, shownbuf[64];
 	const char *s;
 	long long v, kib = 1;
-	int d, standard = 1, getenv_on = 0, i, rc = -1;
+	int d, standard, getenv_on = 0, i, rc = -1;
 	int universe = 1;	/* JobUniverse: 1, 5, 7 or 12 */
-	const char *uname = "standard";
+	const char *uname;
 	char *env = NULL;
 	const char *only;
 	size_t c;
@@ -129,61 +129,12 @@ sub_build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 	buf_init(&b);
 	buf_init(&refs);
 
-	/* Universe first: the executable's checks depend on it. */
-	k = &kv[KW_UNIVERSE];
-	if (k->text != NULL) {
-		if (strcasecmp(k->text, "standard") == 0) {
-			universe = 1;
-			uname = "standard";
-		} else if (strcasecmp(k->text, "vanilla") == 0) {
-			universe = 5;
-			uname = "vanilla";
-		} else if (strcasecmp(k->text, "scheduler") == 0) {
-			universe = 7;
-			uname = "scheduler";
-		} else if (strcasecmp(k->text, "local") == 0) {
-			universe = 12;
-			uname = "local";
-		} else {
-			sub_perr(p, k->line, "universe \"%s\" is not supported "
-			    "(standard, vanilla, scheduler or local)",
-			    sub_shown(k->text, shownbuf, sizeof(shownbuf)));
-			goto out;
-		}
-		standard = universe == 1;
-	}
-
-	/* Executable: relative to the current directory; a queue statement
-	 * may name another than the one before (its jobs' Cmd). */
-	k = &kv[KW_EXECUTABLE];
-	if (k->text == NULL || *k->text == '\0') {
-		sub_perr(p, qline, "no executable given before queue");
+	/* Universe and executable first: the rest depends on them. */
+	if (sub_build_program(p, kv, first, qline, j, &universe, &kib) == -1)
 		goto out;
-	}
-	if (k->deps & (DEP_PROCESS | DEP_CLUSTER)) {
-		sub_perr(p, k->line,
-		    "the executable cannot depend on $(Process) "
-		    "or $(Cluster): each queue statement names one");
-		goto out;
-	}
-	if (first) {
-		path = sub_path_join(p->cwd, k->text);
-		if (sub_check_executable(p, path, standard, k->line,
-		    &kib) == -1) {
-			free(path);
-			goto out;
-		}
-		if (p->exe == NULL)
-			p->exe = xstrdup(path);
-		sub_put_string(p, j, "Cmd", path, 0, k->line);
-		free(path);
-	} else if (kv[KW_UNIVERSE].deps & DEP_PROCESS) {
-		path = sub_path_join(p->cwd, k->text);
-		i = sub_check_executable(p, path, standard, k->line, &kib);
-		free(path);
-		if (i == -1)
-			goto out;
-	}
+	standard = universe == 1;
+	uname = universe == 1 ? "standard" : universe == 5 ? "vanilla" :
+	    universe == 7 ? "scheduler" : "local";
 
 	k = &kv[KW_ARGUMENTS];
 	if (WANT(k->deps)) {
@@ -227,7 +178,7 @@ sub_build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 		if (i == KW_INPUT && p->env->check_files &&
 		    strcmp(path, "/dev/null") != 0 &&
 		    strstr(path, SUBMIT_CLUSTER_MACRO) == NULL &&
-		    access(path, R_OK) == -1)
+		    strstr(path, "$$(") == NULL && access(path, R_OK) == -1)
 			sub_pwarn(p, k->line,
 			    "input file %s: %s (the job is held "
 			    "if it is still missing when it starts)", path,
@@ -471,7 +422,8 @@ sub_build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 			"Never", "Complete", "Error", "Always", NULL
 		};
 
-		s = "Complete";
+		/* HTCondor's default: mail only when asked for. */
+		s = "Never";
 		if (k->text != NULL) {
 			for (i = 0; values[i] != NULL; i++)
 				if (strcasecmp(k->text, values[i]) == 0)
@@ -497,9 +449,19 @@ sub_build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 	k = &kv[KW_BATCH_NAME];
 	s = k->text != NULL && *k->text != '\0' ? k->text :
 	    p->env->batch_name;
-	if (s != NULL && *s != '\0' && WANT(k->deps) &&
-	    sub_put_string(p, j, "JobBatchName", s, k->deps, k->line) == -1)
-		goto out;
+	if (s != NULL && *s != '\0' && WANT(k->deps)) {
+		/* JobBatchName = "name", written as the attribute: the
+		 * quotes are not part of the name. */
+		size_t n = strlen(s);
+		char *name = n >= 2 && s[0] == '"' && s[n - 1] == '"' ?
+		    xstrndup(s + 1, n - 2) : xstrdup(s);
+
+		i = sub_put_string(p, j, "JobBatchName", name, k->deps,
+		    k->line);
+		free(name);
+		if (i == -1)
+			goto out;
+	}
 
 	if (sub_put_transfer(p, j, kv, first, standard, iwd,
 	    kv[KW_INITIALDIR].deps) == -1)
@@ -538,18 +500,8 @@ sub_build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 		sub_put_int(p, j, "ImageSize", v, k->deps, k->line);
 	}
 
-	/* RequestMemory in MB; AllowedJobDuration in seconds. */
-	if (WANT(kv[KW_REQUEST_MEMORY].deps) && sub_put_amount(p, j, kv,
-	    KW_REQUEST_MEMORY, "RequestMemory", sub_memory_mb,
-	    "a positive amount of memory (MB, or with KB, MB, GB or TB)") == -1)
-		goto out;
-	if (WANT(kv[KW_REQUEST_CPUS].deps) && sub_put_amount(p, j, kv,
-	    KW_REQUEST_CPUS, "RequestCpus", sub_cpus,
-	    "a whole number of cores, 1 or more") == -1)
-		goto out;
-	if (WANT(kv[KW_REQUEST_DISK].deps) && sub_put_amount(p, j, kv,
-	    KW_REQUEST_DISK, "RequestDisk", sub_disk_kb,
-	    "a positive amount of disk (KB, or with KB, MB, GB or TB)") == -1)
+	/* RequestMemory in MB, RequestDisk in KB, RequestCpus. */
+	if (sub_put_requests(p, j, kv, first) == -1)
 		goto out;
 	/* RequestGpus only when some are asked for. */
 	k = &kv[KW_REQUEST_GPUS];
@@ -564,9 +516,13 @@ sub_build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 		if (v > 0)
 			sub_put_int(p, j, "RequestGpus", v, k->deps, k->line);
 	}
+	/* AllowedJobDuration in seconds. */
 	if (WANT(kv[KW_ALLOWED_JOB_DURATION].deps) && sub_put_amount(p, j, kv,
 	    KW_ALLOWED_JOB_DURATION, "AllowedJobDuration", sub_seconds,
 	    "a positive number of seconds") == -1)
+		goto out;
+
+	if (sub_put_extras(p, j, kv, first) == -1)
 		goto out;
 
 	/* Accounting starts at zero. */
@@ -587,10 +543,10 @@ sub_build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 		k = &cv[c];
 		if (!WANT(k->deps))
 			continue;
-		if (k->text == NULL) {
-			sub_perr(p, k->line, "+%s has no value", cnames[c]);
-			goto out;
-		}
+		/* "+Name =" with nothing sets nothing (files made by
+		 * tools have them). */
+		if (k->text == NULL)
+			continue;
 		if (sub_check_expr(p, cnames[c], k->text, k->line, NULL) == -1)
 			goto out;
 		if (jattrs_set(p, j, cnames[c], xstrdup(k->text), k->deps,

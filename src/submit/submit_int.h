@@ -10,6 +10,7 @@
  *   submit_keywords.c	the keywords and the checks of their values
  *   submit_args.c	arguments and environment, old and new syntax
  *   submit_build.c	a proc's job attributes from its keywords
+ *   submit_exe.c	the universe and the executable
  *   submit_attrs.c	the attributes that take more than a few lines
  *   submit_ad.c	the cluster ad and the proc ads
  *   submit_elf.c	whether a program is relinked for Condor
@@ -21,6 +22,7 @@
 
 #include <stddef.h>
 
+#include "ad.h"
 #include "submit.h"
 
 struct buf;
@@ -77,6 +79,11 @@ enum kw {
 	KW_NICE_USER,
 	KW_ACCOUNTING_GROUP,
 	KW_ACCOUNTING_GROUP_USER,
+	KW_HOLD,
+	KW_STREAM_OUTPUT,
+	KW_STREAM_ERROR,
+	KW_MAX_MATERIALIZE,
+	KW_MAX_IDLE,
 	NKW
 };
 
@@ -145,7 +152,14 @@ struct parser {
 	size_t			 nstmts, capstmts;
 	size_t			 nprocs;
 	char			*exe;		/* the cluster's executable */
-	int			 exe_relinked;	/* -1: not looked at yet */
+	char			*relinked_path;	/* the program last looked */
+	int			 relinked;	/* at: relinked? */
+	char			**undefined;	/* "LINE NAME" warned of */
+	size_t			 nundefined;
+	size_t			 undefined_seen;	/* expanded, in all */
+	char			 empty_match[256];	/* a "matching" pattern
+							   that matched none */
+	char			 undefined_last[AD_MAX_NAME + 1]; /* the last */
 	char			*cwd;
 	char			 arch[32];	/* this machine's, for */
 	char			 opsys[32];	/* the default requirements */
@@ -169,7 +183,7 @@ struct parser {
  * what it calls: FIRST is the statement's first proc). */
 #define WANT(deps)	(first || ((deps) & DEP_PROCESS))
 
-/* The keywords as written (lower case); KW -1: accepted and ignored. */
+/* The keywords as written (lower case). */
 struct keyword {
 	const char	*name;
 	int		 kw;
@@ -185,6 +199,8 @@ void	 sub_perr(struct parser *, int, const char *, ...)
 	    __attribute__((format(printf, 3, 4)));
 void	 sub_pwarn(struct parser *, int, const char *, ...)
 	    __attribute__((format(printf, 3, 4)));
+void	 sub_notice(struct parser *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
 const char *sub_shown(const char *, char *, size_t);
 char	*sub_trim(char *);
 void	 sub_lower(char *);
@@ -209,6 +225,7 @@ int	 sub_queue_stmt(struct parser *, const char *, int);
 
 /* submit_keywords.c */
 const struct keyword *sub_keyword_find(const char *);
+const char *sub_keyword_unhonoured(const char *);
 const char *sub_canonical(const char *);
 long long sub_disk_kb(const char *);
 long long sub_cpus(const char *);
@@ -222,9 +239,11 @@ int	 sub_check_expr(struct parser *, const char *, const char *, int,
 int	 sub_refs_name(const char *, const char *);
 int	 sub_limits_check(const char *, char *, size_t);
 int	 sub_acct_name_ok(const char *, int);
-int	 sub_check_executable(struct parser *, const char *, int, int,
-	    long long *);
 int	 sub_check_dir(struct parser *, const char *, int);
+
+/* submit_exe.c */
+int	 sub_build_program(struct parser *, struct kval *, int, int,
+	    struct jattrs *, int *, long long *);
 
 /* submit_args.c */
 int	 sub_is_new_style(const char *);
@@ -252,6 +271,8 @@ int	 sub_put_accounting(struct parser *, struct kval *, struct jattrs *,
 	    int);
 int	 sub_put_transfer(struct parser *, struct jattrs *, struct kval *, int,
 	    int, const char *, int);
+int	 sub_put_requests(struct parser *, struct jattrs *, struct kval *, int);
+int	 sub_put_extras(struct parser *, struct jattrs *, struct kval *, int);
 
 /* submit_ad.c */
 void	 sub_assemble(struct parser *);

@@ -67,7 +67,104 @@ static const struct keyword keywords[] = {
 	{ "nice_user",			KW_NICE_USER },
 	{ "accounting_group",		KW_ACCOUNTING_GROUP },
 	{ "accounting_group_user",	KW_ACCOUNTING_GROUP_USER },
+	{ "hold",			KW_HOLD },
+	{ "stream_output",		KW_STREAM_OUTPUT },
+	{ "stream_error",		KW_STREAM_ERROR },
+	{ "max_materialize",		KW_MAX_MATERIALIZE },
+	{ "max_idle",			KW_MAX_IDLE },
+	/* HTCondor takes a keyword's attribute name for it too. */
+	{ "requestmemory",		KW_REQUEST_MEMORY },
+	{ "requestcpus",		KW_REQUEST_CPUS },
+	{ "requestdisk",		KW_REQUEST_DISK },
+	{ "shouldtransferfiles",	KW_SHOULD_TRANSFER_FILES },
+	{ "whentotransferoutput",	KW_WHEN_TO_TRANSFER_OUTPUT },
+	{ "periodichold",		KW_PERIODIC_HOLD },
+	{ "periodicremove",		KW_PERIODIC_REMOVE },
+	{ "periodicrelease",		KW_PERIODIC_RELEASE },
+	{ "onexithold",			KW_ON_EXIT_HOLD },
+	{ "onexitremove",		KW_ON_EXIT_REMOVE },
+	{ "jobbatchname",		KW_BATCH_NAME },
+	{ "notifyuser",			KW_NOTIFY_USER },
+	{ "jobleaseduration",		KW_JOB_LEASE_DURATION },
+	{ "jobmaxvacatetime",		KW_JOB_MAX_VACATE_TIME },
 	{ NULL,				0 }
+};
+
+/*
+ * HTCondor's keywords this pool cannot honour: accepted, with a note
+ * saying what happens instead, so that a file written for HTCondor
+ * still runs and its author knows what is left out.
+ */
+static const struct {
+	const char	*name;
+	const char	*note;
+} unhonoured[] = {
+	{ "transfer_output",		"the job's output file always "
+	    "comes back to this host" },
+	{ "transfer_error",		"the job's error file always "
+	    "comes back to this host" },
+	{ "transfer_input",		"the job's input file always "
+	    "travels with it" },
+	{ "stream_input",		"the input file is sent before the "
+	    "job starts, not streamed" },
+	{ "copy_to_spool",		"the executable is always copied to "
+	    "the spool" },
+	{ "x509userproxy",		"no grid credentials are sent with "
+	    "jobs here" },
+	{ "use_x509userproxy",		"no grid credentials are sent with "
+	    "jobs here" },
+	{ "delegate_job_gsi_credentials_lifetime", "no grid credentials "
+	    "are sent with jobs here" },
+	{ "use_oauth_services",		"no OAuth credentials are sent with "
+	    "jobs here" },
+	{ "use_scitokens",		"no tokens are sent with jobs here" },
+	{ "docker_image",		"jobs do not run in containers here" },
+	{ "container_image",		"jobs do not run in containers here" },
+	{ "docker_network_type",	"jobs do not run in containers here" },
+	{ "docker_pull_policy",		"jobs do not run in containers here" },
+	{ "transfer_container",		"jobs do not run in containers here" },
+	{ "checkpoint_exit_code",	"a job that exits with it ends as "
+	    "with any other code (relink with condor_cc for checkpoints)" },
+	{ "transfer_checkpoint_files",	"only relinked programs are "
+	    "checkpointed here (condor_cc)" },
+	{ "output_destination",		"output files come back to the "
+	    "job's directory on this host" },
+	{ "load_profile",		"the job does not start from the "
+	    "owner's login profile" },
+	{ "machine_count",		"one machine a job: the parallel "
+	    "universe is not run here" },
+	{ "leave_in_queue",		"a job leaves the queue when it "
+	    "completes (condor_history keeps it)" },
+	{ "on_exit_hold_reason",	"the hold reason names the "
+	    "on_exit_hold expression" },
+	{ "on_exit_hold_subcode",	"the hold reason names the "
+	    "on_exit_hold expression" },
+	{ "periodic_hold_reason",	"the hold reason names the "
+	    "periodic_hold expression" },
+	{ "periodic_hold_subcode",	"the hold reason names the "
+	    "periodic_hold expression" },
+	{ "job_machine_attrs",		"the machine's attributes are not "
+	    "copied into the job's ad" },
+	{ "max_job_retirement_time",	"a job is vacated at once "
+	    "(job_max_vacate_time gives it time to finish)" },
+	{ "deferral_time",		"jobs are not deferred: it may run "
+	    "at once" },
+	{ "encrypt_input_files",	"files travel as the pool's "
+	    "transfers do" },
+	{ "encrypt_output_files",	"files travel as the pool's "
+	    "transfers do" },
+	{ "preserve_relative_paths",	"transferred files land in the "
+	    "job's directory by their base names" },
+	{ "max_transfer_input_mb",	"transfers are not limited in "
+	    "size" },
+	{ "max_transfer_output_mb",	"transfers are not limited in "
+	    "size" },
+	{ "want_graceful_removal",	"condor_rm stops a job at once" },
+	{ "keep_claim_idle",		"a machine is released when its job "
+	    "ends" },
+	{ "grid_resource",		"jobs are not sent to other batch "
+	    "systems" },
+	{ NULL,				NULL }
 };
 
 /* The name a keyword is stored under ("preferences" is "rank"). */
@@ -84,7 +181,8 @@ const char *const sub_kw_names[NKW] = {
 	"transfer_executable", "retry_until", "success_exit_code",
 	"job_max_vacate_time", "job_lease_duration", "request_gpus",
 	"concurrency_limits", "nice_user", "accounting_group",
-	"accounting_group_user",
+	"accounting_group_user", "hold", "stream_output", "stream_error",
+	"max_materialize", "max_idle",
 };
 
 const struct keyword *
@@ -95,6 +193,19 @@ sub_keyword_find(const char *lname)
 	for (k = keywords; k->name != NULL; k++)
 		if (strcmp(k->name, lname) == 0)
 			return k;
+	return NULL;
+}
+
+/* What happens instead of HTCondor's keyword LNAME (lower case), if it
+ * is one this pool cannot honour; NULL otherwise. */
+const char *
+sub_keyword_unhonoured(const char *lname)
+{
+	size_t i;
+
+	for (i = 0; unhonoured[i].name != NULL; i++)
+		if (strcmp(unhonoured[i].name, lname) == 0)
+			return unhonoured[i].note;
 	return NULL;
 }
 
@@ -327,54 +438,14 @@ sub_acct_name_ok(const char *s, int group)
 	return 1;
 }
 
-/* Look at the executable once: it exists, may run, is relinked. */
-int
-sub_check_executable(struct parser *p, const char *exe, int standard, int line,
-    long long *kib)
-{
-	struct stat st;
-	char err[256];
-	int r;
-
-	*kib = 1;
-	if (!p->env->check_files)
-		return 0;
-	if (stat(exe, &st) == -1) {
-		sub_perr(p, line, "executable %s: %s", exe, strerror(errno));
-		return -1;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		sub_perr(p, line, "executable %s is not a regular file", exe);
-		return -1;
-	}
-	if (access(exe, X_OK) == -1) {
-		sub_perr(p, line, "executable %s: not executable: %s", exe,
-		    strerror(errno));
-		return -1;
-	}
-	*kib = (st.st_size + 1023) / 1024;
-	if (*kib < 1)
-		*kib = 1;
-	if (!standard)
-		return 0;
-	if (p->exe_relinked < 0) {
-		r = submit_elf_relinked(exe, err, sizeof(err));
-		p->exe_relinked = r == 1;
-	}
-	if (!p->exe_relinked) {
-		sub_perr(p, line, "executable %s is not relinked for Condor: "
-		    "relink it with condor_cc, or use universe = vanilla", exe);
-		return -1;
-	}
-	return 0;
-}
-
 int
 sub_check_dir(struct parser *p, const char *dir, int line)
 {
 	struct stat st;
 
-	if (!p->env->check_files || strstr(dir, SUBMIT_CLUSTER_MACRO))
+	/* $(Cluster) is known once queued, $$() on the machine. */
+	if (!p->env->check_files || strstr(dir, SUBMIT_CLUSTER_MACRO) ||
+	    strstr(dir, "$$(") != NULL)
 		return 0;
 	if (stat(dir, &st) == -1) {
 		sub_perr(p, line, "initialdir %s: %s", dir, strerror(errno));

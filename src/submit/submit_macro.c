@@ -129,6 +129,32 @@ env_get(struct parser *p, const char *name)
 }
 
 /*
+ * An undefined macro expands to nothing, with a warning naming it and
+ * the line that uses it, once (a proc after another would repeat it).
+ */
+static void
+undefined_warn(struct parser *p, const char *name, int line)
+{
+	char *key = xasprintf("%d %s", line, name);
+	size_t i;
+
+	p->undefined_seen++;
+	snprintf(p->undefined_last, sizeof(p->undefined_last), "%s", name);
+	for (i = 0; i < p->nundefined; i++)
+		if (strcasecmp(p->undefined[i], key) == 0) {
+			free(key);
+			return;
+		}
+	if (p->nundefined < SUBMIT_MAX_WARNINGS) {
+		p->undefined = xreallocarray(p->undefined, p->nundefined + 1,
+		    sizeof(*p->undefined));
+		p->undefined[p->nundefined++] = key;
+	} else
+		free(key);
+	sub_pwarn(p, line, "undefined macro $(%s) expands to nothing", name);
+}
+
+/*
  * expand_ref: the reference that starts at TEXT ("$(NAME)",
  * "$(NAME:default)" or "$ENV(NAME)") into OUT; *END is set past it.
  * Returns 0 or -1 (the error recorded).
@@ -230,8 +256,9 @@ expand_ref(struct parser *p, const char *text, const char **end, int line,
 			buf_add(out, dflt, dlen);
 			return 0;
 		}
-		sub_perr(p, line, "undefined macro $(%s)", name);
-		return -1;
+		/* As HTCondor: nothing (a DAG's VARS may leave one out). */
+		undefined_warn(p, name, line);
+		return 0;
 	}
 	d->used = 1;
 	if (depth + 1 > SUBMIT_MAX_DEPTH) {
@@ -355,6 +382,7 @@ expand_func(struct parser *p, const char *text, size_t nlen,
 	struct expr *e;
 	long long iv;
 	int rc = -1;
+	size_t undefined = p->undefined_seen;
 
 	if ((close = strchr(open, ')')) == NULL) {
 		sub_perr(p, line, "unterminated %s", sub_shown(text, shownbuf,
@@ -392,8 +420,11 @@ expand_func(struct parser *p, const char *text, size_t nlen,
 			goto out;
 		}
 		if ((e = expr_parse(v, err, sizeof(err))) == NULL) {
-			sub_perr(p, line, "$INT: \"%s\" is not a number: %s",
-			    sub_shown(v, shownbuf, sizeof(shownbuf)), err);
+			sub_perr(p, line, "$INT: \"%s\" is not a number: %s%s%s%s",
+			    sub_shown(v, shownbuf, sizeof(shownbuf)), err,
+			    p->undefined_seen > undefined ? " (undefined: $(" : "",
+			    p->undefined_seen > undefined ? p->undefined_last : "",
+			    p->undefined_seen > undefined ? "))" : "");
 			goto out;
 		}
 		expr_eval(e, NULL, NULL, &ev);
@@ -405,8 +436,11 @@ expand_func(struct parser *p, const char *text, size_t nlen,
 			iv = (long long)ev.u.r;
 		else {
 			value_free(&ev);
-			sub_perr(p, line, "$INT: \"%s\" is not a number",
-			    sub_shown(v, shownbuf, sizeof(shownbuf)));
+			sub_perr(p, line, "$INT: \"%s\" is not a number%s%s%s",
+			    sub_shown(v, shownbuf, sizeof(shownbuf)),
+			    p->undefined_seen > undefined ? " (undefined: $(" : "",
+			    p->undefined_seen > undefined ? p->undefined_last : "",
+			    p->undefined_seen > undefined ? "))" : "");
 			goto out;
 		}
 		value_free(&ev);

@@ -288,6 +288,12 @@ items_matching(struct parser *p, struct items *it, char *rest, int line)
 		}
 		globfree(&g);
 		free(pat);
+		/* What matched nothing, for the message if nothing is
+		 * queued at all. */
+		if (it->nitems == 0 && p->empty_match[0] == '\0')
+			snprintf(p->empty_match, sizeof(p->empty_match),
+			    "%s matches %s", want == 2 ? "no directory" :
+			    "no file", w);
 	}
 	return 0;
 }

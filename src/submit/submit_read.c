@@ -141,6 +141,7 @@ static int
 parse_line(struct parser *p, char *s, int line)
 {
 	const struct keyword *kw;
+	const char *note;
 	char *eq, *name, *value, shownbuf[64], *self;
 	int kind, failed = 0;
 
@@ -197,15 +198,14 @@ parse_line(struct parser *p, char *s, int line)
 		return -1;
 	}
 	kw = sub_keyword_find(name);
-	if (kw == NULL)
-		kind = DEF_MACRO;
-	else if (kw->kw < 0) {
-		kind = DEF_IGNORED;
-		sub_pwarn(p, line,
-		    "%s is ignored: input and output files always "
-		    "travel between the hosts", name);
-	} else
+	if (kw != NULL)
 		kind = DEF_KEYWORD;
+	else if ((note = sub_keyword_unhonoured(name)) != NULL) {
+		kind = DEF_IGNORED;
+		sub_pwarn(p, line, "%s is HTCondor's, and not honoured here: "
+		    "%s", name, note);
+	} else
+		kind = DEF_MACRO;
 	self = self_expand(p, sub_canonical(name), value, line, &failed);
 	if (failed)
 		return -1;
@@ -451,7 +451,7 @@ sub_parse_text(struct parser *p, const char *text, size_t len, int depth,
 {
 	struct ifs ifs;
 	struct buf line;
-	size_t pos = 0, n, scanned = 0;
+	size_t pos = 0, n, e, scanned = 0;
 	int start = 1, cont = 0, r = -1, c, inlist = 0;
 
 	memset(&ifs, 0, sizeof(ifs));
@@ -471,9 +471,15 @@ sub_parse_text(struct parser *p, const char *text, size_t len, int depth,
 		pos += n + (nl != NULL);
 		if (line.len > 0 && line.data[line.len - 1] == '\r')
 			line.data[--line.len] = '\0';
-		cont = line.len > 0 && line.data[line.len - 1] == '\\';
+		/* A '\\' ends the line even with blanks after it (HTCondor
+		 * reads it so; they cannot be seen). */
+		for (e = line.len; e > 0 && (line.data[e - 1] == ' ' ||
+		    line.data[e - 1] == '\t'); e--)
+			;
+		cont = e > 0 && line.data[e - 1] == '\\';
 		if (cont) {
-			line.data[--line.len] = '\0';
+			line.len = e - 1;
+			line.data[line.len] = '\0';
 			if (pos < len)
 				continue;
 		}
