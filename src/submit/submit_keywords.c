@@ -362,7 +362,9 @@ sub_check_expr(struct parser *p, const char *what, const char *text, int line,
 	e = expr_parse(sub ? sub : text, err, sizeof(err));
 	free(sub);
 	if (e == NULL) {
-		sub_perr(p, line, "%s: %s", what, err);
+		/* The machine's values are filled into strings only. */
+		sub_perr(p, line, "%s: %s%s", what, err, strstr(text, "$$(") ?
+		    " ($$() goes inside a string: \"$$(Name)\")" : "");
 		return -1;
 	}
 	if (tree != NULL)

@@ -3,7 +3,7 @@
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
  *
- * checks: 967
+ * checks: 971
  */
 #include <sys/stat.h>
 
@@ -530,6 +530,8 @@ static const struct bad bad[] = {
 	  "stream_output must be true or false" },
 	{ "max_idle zero", "executable = /bin/true\nmax_idle = 0\nqueue\n",
 	  2, "max_idle must be" },
+	{ "machine value outside a string", "executable = /bin/true\n"
+	  "+S = $$(Name)\nqueue\n", 2, "goes inside a string" },
 	{ "machine directory", "universe = vanilla\n"
 	  "executable = /opt/$$(Arch)/prog\nqueue\n", 2, "not its directory" },
 	{ "unterminated", "executable = /bin/true\narguments = $(A\nqueue\n",
