@@ -385,7 +385,8 @@ sub_put_requests(struct parser *p, struct jattrs *j, struct kval *kv,
 		const char	*what;
 	} req[] = {
 		{ KW_REQUEST_MEMORY, "RequestMemory", sub_memory_mb,
-		  "a positive amount of memory (MB, or with KB, MB, GB or TB)" },
+		  "a positive amount of memory (MB, or with KB, MB, GB "
+		  "or TB)" },
 		{ KW_REQUEST_CPUS, "RequestCpus", sub_cpus,
 		  "a whole number of cores, 1 or more" },
 		{ KW_REQUEST_DISK, "RequestDisk", sub_disk_kb,

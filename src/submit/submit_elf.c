@@ -46,7 +46,7 @@ submit_elf_relinked(const char *path, char *err, size_t errlen)
 	size_t shnum, shstrndx, i;
 	int fd, rc = -1;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}

@@ -30,13 +30,16 @@
 static int
 exe_relinked(struct parser *p, const char *path)
 {
+	struct stat st;
 	char err[256];
 
 	if (p->relinked_path != NULL && strcmp(p->relinked_path, path) == 0)
 		return p->relinked;
 	free(p->relinked_path);
 	p->relinked_path = xstrdup(path);
-	p->relinked = submit_elf_relinked(path, err, sizeof(err)) == 1;
+	/* Only a regular file is opened (a FIFO would block). */
+	p->relinked = stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	    submit_elf_relinked(path, err, sizeof(err)) == 1;
 	return p->relinked;
 }
 
@@ -214,19 +217,19 @@ sub_build_program(struct parser *p, struct kval *kv, int first, int qline,
 			*universe = 5;
 		else
 			*universe = exe_relinked(p, path) ? 1 : 5;
-		if (first)
-			sub_notice(p, "no universe given: %s (%s %s)",
-			    *universe == 1 ? "standard" : "vanilla", k->text,
-			    machine ? "is chosen by each machine's $$() values,"
-			    " so it cannot be checked for relinking" :
-			    *universe == 1 ? "is relinked for Condor" :
-			    "is not relinked for Condor");
 	}
 	rc = 0;
 	if (first || (u->deps & DEP_PROCESS))
 		rc = machine ? check_machine_executable(p, path,
 		    *universe == 1, k->line, kib) : check_executable(p, path,
 		    *universe == 1, k->line, kib);
+	/* Said once the program is known to be there. */
+	if (rc == 0 && first && u->text == NULL)
+		sub_notice(p, "no universe given: %s (%s %s)",
+		    *universe == 1 ? "standard" : "vanilla", k->text,
+		    machine ? "is chosen by each machine's $$() values, so it "
+		    "cannot be checked for relinking" : *universe == 1 ?
+		    "is relinked for Condor" : "is not relinked for Condor");
 	if (rc == 0 && first) {
 		if (p->exe == NULL)
 			p->exe = xstrdup(path);

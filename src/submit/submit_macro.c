@@ -363,6 +363,17 @@ int_format(const char *fmt, char *out, size_t len)
 	return 0;
 }
 
+/* " (undefined: $(NAME))" when a macro was found undefined since
+ * the count was SEEN (what made a value useless), else "". */
+static const char *
+undef_note(const struct parser *p, size_t seen, char *buf, size_t len)
+{
+	if (p->undefined_seen <= seen)
+		return "";
+	snprintf(buf, len, " (undefined: $(%s))", p->undefined_last);
+	return buf;
+}
+
 /*
  * HTCondor's function macros at TEXT, whose name is NLEN bytes long:
  * $F[fpdnxbqauw](NAME), $BASENAME(NAME) ($Fnx), $DIRNAME(NAME) ($Fp)
@@ -377,6 +388,7 @@ expand_func(struct parser *p, const char *text, size_t nlen,
 {
 	const char *open = text + nlen, *close, *flags, *comma, *slash;
 	char shownbuf[64], fmt[64], err[256], *arg, *v, *base, *dot;
+	char note[AD_MAX_NAME + 32];
 	struct buf val, res;
 	struct value ev;
 	struct expr *e;
@@ -420,11 +432,9 @@ expand_func(struct parser *p, const char *text, size_t nlen,
 			goto out;
 		}
 		if ((e = expr_parse(v, err, sizeof(err))) == NULL) {
-			sub_perr(p, line, "$INT: \"%s\" is not a number: %s%s%s%s",
+			sub_perr(p, line, "$INT: \"%s\" is not a number: %s%s",
 			    sub_shown(v, shownbuf, sizeof(shownbuf)), err,
-			    p->undefined_seen > undefined ? " (undefined: $(" : "",
-			    p->undefined_seen > undefined ? p->undefined_last : "",
-			    p->undefined_seen > undefined ? "))" : "");
+			    undef_note(p, undefined, note, sizeof(note)));
 			goto out;
 		}
 		expr_eval(e, NULL, NULL, &ev);
@@ -436,11 +446,9 @@ expand_func(struct parser *p, const char *text, size_t nlen,
 			iv = (long long)ev.u.r;
 		else {
 			value_free(&ev);
-			sub_perr(p, line, "$INT: \"%s\" is not a number%s%s%s",
+			sub_perr(p, line, "$INT: \"%s\" is not a number%s",
 			    sub_shown(v, shownbuf, sizeof(shownbuf)),
-			    p->undefined_seen > undefined ? " (undefined: $(" : "",
-			    p->undefined_seen > undefined ? p->undefined_last : "",
-			    p->undefined_seen > undefined ? "))" : "");
+			    undef_note(p, undefined, note, sizeof(note)));
 			goto out;
 		}
 		value_free(&ev);
