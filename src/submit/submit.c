@@ -198,7 +198,14 @@ check_unused(struct parser *p)
 		}
 	/* As HTCondor: a warning, and the line does nothing. */
 	for (i = 0; i < p->ndefs; i++)
-		if (p->defs[i].kind == DEF_MACRO && !p->defs[i].used)
+		if (p->defs[i].kind == DEF_MACRO && !p->defs[i].used &&
+		    strncmp(p->defs[i].name, "request_", 8) == 0)
+			/* HTCondor's request of a machine's own resource
+			 * (request_Boats: machines with MACHINE_RESOURCE_). */
+			sub_pwarn(p, p->defs[i].line, "%s is HTCondor's, and "
+			    "not honoured here: only cpus, memory, disk and "
+			    "gpus are requested", p->defs[i].name);
+		else if (p->defs[i].kind == DEF_MACRO && !p->defs[i].used)
 			sub_pwarn(p, p->defs[i].line,
 			    "unknown command \"%s\", and "
 			    "no $(%s) uses it as a macro: ignored (a typing "

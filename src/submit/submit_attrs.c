@@ -444,7 +444,8 @@ jobs(const char *text)
  * stream_output and stream_error (StreamOut, StreamErr: the job's
  * output comes back while it runs), max_materialize and max_idle (how
  * many of the cluster's jobs are in the queue at once, or idle at
- * once: JobMaterializeLimit, JobMaterializeMaxIdle).
+ * once: JobMaterializeLimit, JobMaterializeMaxIdle), description
+ * (JobDescription).
  */
 int
 sub_put_extras(struct parser *p, struct jattrs *j, struct kval *kv,
@@ -475,6 +476,19 @@ sub_put_extras(struct parser *p, struct jattrs *j, struct kval *kv,
 	if (WANT(k->deps) && put_bool(p, j, k, KW_STREAM_ERROR, "StreamErr",
 	    &on) == -1)
 		return -1;
+	/* What the job is, in words (HTCondor's JobDescription). */
+	k = &kv[KW_DESCRIPTION];
+	if (k->text != NULL && WANT(k->deps)) {
+		size_t n = strlen(k->text);
+		char *d = n >= 2 && k->text[0] == '"' && k->text[n - 1] == '"' ?
+		    xstrndup(k->text + 1, n - 2) : xstrdup(k->text);
+
+		on = sub_put_string(p, j, "JobDescription", d, k->deps,
+		    k->line);
+		free(d);
+		if (on == -1)
+			return -1;
+	}
 	if (WANT(kv[KW_MAX_MATERIALIZE].deps) && sub_put_amount(p, j, kv,
 	    KW_MAX_MATERIALIZE, "JobMaterializeLimit", jobs,
 	    "a whole number of jobs, 1 or more") == -1)

@@ -72,6 +72,7 @@ static const struct keyword keywords[] = {
 	{ "stream_error",		KW_STREAM_ERROR },
 	{ "max_materialize",		KW_MAX_MATERIALIZE },
 	{ "max_idle",			KW_MAX_IDLE },
+	{ "description",		KW_DESCRIPTION },
 	/* HTCondor takes a keyword's attribute name for it too. */
 	{ "requestmemory",		KW_REQUEST_MEMORY },
 	{ "requestcpus",		KW_REQUEST_CPUS },
@@ -164,6 +165,36 @@ static const struct {
 	    "ends" },
 	{ "grid_resource",		"jobs are not sent to other batch "
 	    "systems" },
+	{ "coresize",			"the job's core file size is the "
+	    "execute host's limit" },
+	{ "kill_sig",			"a job is stopped with SIGTERM, then "
+	    "SIGKILL" },
+	{ "remove_kill_sig",		"a job is stopped with SIGTERM, then "
+	    "SIGKILL" },
+	{ "hold_kill_sig",		"a job is stopped with SIGTERM, then "
+	    "SIGKILL" },
+	{ "cron_minute",		"jobs are not run on a schedule" },
+	{ "cron_hour",			"jobs are not run on a schedule" },
+	{ "cron_day_of_month",		"jobs are not run on a schedule" },
+	{ "cron_day_of_the_month",	"jobs are not run on a schedule" },
+	{ "cron_month",			"jobs are not run on a schedule" },
+	{ "cron_day_of_week",		"jobs are not run on a schedule" },
+	{ "cron_day_of_the_week",	"jobs are not run on a schedule" },
+	{ "cron_prep_time",		"jobs are not run on a schedule" },
+	{ "cron_window",		"jobs are not run on a schedule" },
+	{ "deferral_window",		"jobs are not deferred" },
+	{ "deferral_prep_time",		"jobs are not deferred" },
+	{ "dagman_log",			"condor_dagman keeps its own log of "
+	    "its nodes" },
+	{ "dont_encrypt_input_files",	"files travel as the pool's "
+	    "transfers do" },
+	{ "dont_encrypt_output_files",	"files travel as the pool's "
+	    "transfers do" },
+	{ "log_xml",			"the user log is written as text" },
+	{ "match_list_length",		"the machines a job ran on are not "
+	    "listed in its ad" },
+	{ "submit_event_notes",		"the submit event has no notes" },
+	{ "stack_size",			"the stack is the execute host's" },
 	{ NULL,				NULL }
 };
 
@@ -182,7 +213,7 @@ const char *const sub_kw_names[NKW] = {
 	"job_max_vacate_time", "job_lease_duration", "request_gpus",
 	"concurrency_limits", "nice_user", "accounting_group",
 	"accounting_group_user", "hold", "stream_output", "stream_error",
-	"max_materialize", "max_idle",
+	"max_materialize", "max_idle", "description",
 };
 
 const struct keyword *

@@ -3,7 +3,7 @@
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
  *
- * checks: 971
+ * checks: 975
  */
 #include <sys/stat.h>
 
@@ -78,6 +78,8 @@ static const struct good good[] = {
 	  "\"LLM run\"" },
 	{ "custom with no value sets nothing", "executable = /bin/true\n"
 	  "+X =\nqueue\n", 1, 0, "X", NULL },
+	{ "description", "executable = /bin/true\ndescription = \"a b\"\n"
+	  "queue\n", 1, 0, "JobDescription", "\"a b\"" },
 	{ "hold status", "executable = /bin/true\nhold = true\nqueue\n", 1,
 	  0, "JobStatus", "5" },
 	{ "hold code", "executable = /bin/true\nhold = true\nqueue\n", 1,
