@@ -14,7 +14,7 @@ FUZZ_LIB_OBJ	:= $(patsubst %.c,obj/fuzz/lib/%.o,$(FUZZ_LIB_SRC))
 obj/fuzz/lib/%.o: %.c $(GEN_H)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -std=gnu11 \
-		-D_GNU_SOURCE $(CPPFLAGS) $(FUZZ_DEFS) -w -c -o $@ $<
+		-D_GNU_SOURCE $(CPPFLAGS) $(FUZZ_DEFS) -w -MMD -MP -c -o $@ $<
 
 obj/fuzz/libcommon_fuzz.a: $(FUZZ_LIB_OBJ)
 	rm -f $@
