@@ -195,6 +195,14 @@ static const struct {
 	    "listed in its ad" },
 	{ "submit_event_notes",		"the submit event has no notes" },
 	{ "stack_size",			"the stack is the execute host's" },
+	{ "require_gpus",		"GPUs are asked for by number only "
+	    "(request_gpus)" },
+	{ "gpus_minimum_capability",	"GPUs are asked for by number only "
+	    "(request_gpus)" },
+	{ "gpus_maximum_capability",	"GPUs are asked for by number only "
+	    "(request_gpus)" },
+	{ "gpus_minimum_memory",	"GPUs are asked for by number only "
+	    "(request_gpus)" },
 	{ NULL,				NULL }
 };
 
