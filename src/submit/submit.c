@@ -186,9 +186,11 @@ check_unused(struct parser *p)
 	int last = p->nstmts > 0 ? p->stmts[p->nstmts - 1].line : 0;
 	int lseq = p->nstmts > 0 ? p->stmts[p->nstmts - 1].seq : 0;
 
-	/* A setting after the last queue statement applies to no job. */
+	/* A setting after the last queue statement applies to no job
+	 * (one not honoured here was noted already). */
 	for (i = 0; i < p->ndefs; i++)
-		if (p->defs[i].kind != DEF_MACRO && p->defs[i].seq > lseq) {
+		if (p->defs[i].kind != DEF_MACRO &&
+		    p->defs[i].kind != DEF_IGNORED && p->defs[i].seq > lseq) {
 			sub_perr(p, p->defs[i].line,
 			    "%s%s comes after the last "
 			    "queue statement (line %d): it applies to no job",

@@ -3,7 +3,7 @@
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
  *
- * checks: 975
+ * checks: 979
  */
 #include <sys/stat.h>
 
@@ -80,6 +80,8 @@ static const struct good good[] = {
 	  "+X =\nqueue\n", 1, 0, "X", NULL },
 	{ "description", "executable = /bin/true\ndescription = \"a b\"\n"
 	  "queue\n", 1, 0, "JobDescription", "\"a b\"" },
+	{ "not honoured after the last queue", "executable = /bin/true\n"
+	  "queue\nx509userproxy = /tmp/x\n", 1, 0, "Cmd", "\"/bin/true\"" },
 	{ "hold status", "executable = /bin/true\nhold = true\nqueue\n", 1,
 	  0, "JobStatus", "5" },
 	{ "hold code", "executable = /bin/true\nhold = true\nqueue\n", 1,
