@@ -34,20 +34,27 @@ GEN_CLNT := $(filter-out obj/gen/condor_types_clnt.c,$(PROTOCOLS:%=obj/gen/%_cln
 # loop, descriptors, privileges).  src/common: what two or more of our
 # programs share that speaks Condor (configuration, expressions and ads,
 # the daemon skeleton and RPC helpers, protocol clients, the queue log,
-# the user log, the checkpoint file, the submit language).
+# the user log, the checkpoint file).  src/submit: the submit language
+# (condor_submit's, condor_dagman's and the schedd's).
 UTIL_SRC := $(wildcard src/util/*.c)
 LIBUTIL	:= obj/libcondor_util.a
 COMMON_SRC := $(wildcard src/common/*.c)
 COMMON_OBJ := $(COMMON_SRC:%.c=obj/%.o) $(GEN_XDR:%.c=%.o) $(GEN_CLNT:%.c=%.o)
 LIBCOMMON := obj/libcondor_common.a
-LIBS	:= $(LIBCOMMON) $(LIBUTIL)
+SUBMIT_SRC := $(wildcard src/submit/*.c)
+LIBSUBMIT := obj/libcondor_submit.a
+LIBS	:= $(LIBSUBMIT) $(LIBCOMMON) $(LIBUTIL)
+# The submit language speaks in ads and expressions, and the schedd's
+# client sends what it parsed: the two libraries are read as a group.
+LINK_LIBS := -Wl,--start-group $(LIBSUBMIT) $(LIBCOMMON) -Wl,--end-group \
+	$(LIBUTIL)
 
 # Daemons: src/DAEMON/*.c -> sbin/condor_DAEMON.  A program of its own
 # directory that users run goes to bin/ instead (USER_PROGRAMS:
 # src/P/*.c -> bin/condor_P): condor_dagman, which condor_submit_dag
 # queues and a user may run by hand, is in bin as in HTCondor.
 USER_PROGRAMS := dagman
-DAEMONS := $(filter-out common util tools libckpt libremote $(USER_PROGRAMS),$(sort $(notdir $(patsubst %/,%,$(dir $(wildcard src/*/*.c))))))
+DAEMONS := $(filter-out common util tools submit libckpt libremote $(USER_PROGRAMS),$(sort $(notdir $(patsubst %/,%,$(dir $(wildcard src/*/*.c))))))
 SBIN	:= $(DAEMONS:%=sbin/condor_%)
 
 # Commands: src/tools/condor_X.c -> bin/condor_X; the other files of
@@ -115,6 +122,10 @@ $(LIBCOMMON): $(COMMON_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
+$(LIBSUBMIT): $(SUBMIT_SRC:%.c=obj/%.o)
+	rm -f $@
+	ar rcs $@ $^
+
 $(LIBUTIL): $(UTIL_SRC:%.c=obj/%.o)
 	rm -f $@
 	ar rcs $@ $^
@@ -129,15 +140,16 @@ $(LIBTOOLS): $(TOOLS_LIB_OBJ)
 .SECONDEXPANSION:
 sbin/condor_%: $$(subst .c,.o,$$(addprefix obj/,$$(wildcard src/$$*/*.c))) $$(if $$(wildcard include/$$*_rpc.x),obj/gen/$$*_rpc_svc.o) $(LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LINK_LIBS) $(LDLIBS)
 
 $(USER_PROGRAMS:%=bin/condor_%): bin/condor_%: $$(subst .c,.o,$$(addprefix obj/,$$(wildcard src/$$*/*.c))) $(LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LINK_LIBS) $(LDLIBS)
 
 bin/condor_%: obj/src/tools/condor_%.o $(LIBTOOLS) $(LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $< $(LIBTOOLS) $(LIBS) $(LDLIBS) $(TOOL_LIBS_condor_$*)
+	$(CC) $(CFLAGS) -o $@ $< $(LIBTOOLS) $(LINK_LIBS) $(LDLIBS) \
+		$(TOOL_LIBS_condor_$*)
 
 # A unit test of a module that belongs to one program links that module
 # (UNIT_OBJ_name) and sees its directory's headers.
@@ -154,7 +166,7 @@ obj/tests/%_test: tests/unit/%_test.c $$(UNIT_OBJ_$$*) $(LIBS) tests/unit/test.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -Itests/unit \
 		$(patsubst obj/%/,-I%,$(dir $(UNIT_OBJ_$*))) -o $@ $< \
-		$(UNIT_OBJ_$*) $(LIBS) $(LDLIBS)
+		$(UNIT_OBJ_$*) $(LINK_LIBS) $(LDLIBS)
 
 # Per-program extras are added by the fragments below.
 extra:

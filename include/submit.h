@@ -54,6 +54,10 @@ struct submit_result {
 	char			**warnings;	/* "FILE:LINE: what" */
 	size_t			 nwarnings;
 	size_t			 warnings_dropped;	/* past the limit */
+	char			**notices;	/* what was chosen for the
+						   user: "no universe given:
+						   ..." */
+	size_t			 nnotices;
 };
 
 /* How the parser sees the submitter's world. */

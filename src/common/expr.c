@@ -78,7 +78,8 @@ enum expr_kind {
 	EK_UNARY,	/* op kids[0] */
 	EK_BINARY,	/* kids[0] op kids[1] */
 	EK_LOGIC,	/* kids[0] op kids[1] op ... (T_AND or T_OR) */
-	EK_COND,	/* kids[0] ? kids[1] : kids[2] */
+	EK_COND,	/* kids[0] ? kids[1] : kids[2]; with 2 kids,
+			   kids[0] ?: kids[1] */
 	EK_CALL,	/* funcs[op](kids...) */
 };
 
@@ -123,6 +124,7 @@ enum func {
 	F_REGEXP,
 	F_STRINGLISTMEMBER,
 	F_STRINGLISTIMEMBER,
+	F_STRINGLISTSINTERSECT,
 };
 
 /* Indexed by enum func; maxargs -1 means any number. */
@@ -154,6 +156,7 @@ static const struct {
 	{ "regexp", 2, 3 },
 	{ "stringListMember", 2, 3 },
 	{ "stringListIMember", 2, 3 },
+	{ "stringListsIntersect", 2, 3 },
 };
 #define NFUNCS	(sizeof(funcs) / sizeof(funcs[0]))
 
@@ -1234,6 +1237,23 @@ parse_cond(struct parser *p)
 		return NULL;
 	}
 	lex(p);
+	/* HTCondor's "A ?: B": A, unless it is UNDEFINED. */
+	if (p->tok == T_COLON) {
+		lex(p);
+		if ((b = parse_cond(p)) == NULL) {
+			expr_free(c);
+			return NULL;
+		}
+		p->depth--;
+		e = node_new(EK_COND, 0, 2);
+		e->kids[0] = c;
+		e->kids[1] = b;
+		if (!node_finish(p, e, pos)) {
+			expr_free(e);
+			return NULL;
+		}
+		return e;
+	}
 	if ((a = parse_cond(p)) == NULL) {
 		expr_free(c);
 		return NULL;
@@ -1418,6 +1438,11 @@ unparse(const struct expr *e, struct buf *b)
 		break;
 	case EK_COND:
 		unparse_paren(e->kids[0], prec_of(e->kids[0]) <= prec, b);
+		if (e->nkids == 2) {
+			buf_adds(b, " ?: ");
+			unparse(e->kids[1], b);
+			break;
+		}
 		buf_adds(b, " ? ");
 		unparse(e->kids[1], b);
 		buf_adds(b, " : ");
@@ -2232,7 +2257,8 @@ regexp_tame(const char *pattern)
 /*
  * regexp(PATTERN, TARGET[, OPTIONS]) (POSIX extended; "i" in OPTIONS
  * ignores case), stringListMember(ITEM, LIST[, DELIMS]) and its
- * case-blind twin (LIST parted at DELIMS, default ", "): booleans;
+ * case-blind twin (LIST parted at DELIMS, default ", "),
+ * stringListsIntersect(LIST, LIST[, DELIMS]): booleans;
  * UNDEFINED if an argument is, ERROR if one is not a string or the
  * pattern does not compile or is not tame (regexp_tame).
  */
@@ -2268,6 +2294,23 @@ eval_strings(int fn, const struct value *args, size_t n, struct value *out)
 	}
 	if (n == 3)
 		delims = args[2].u.s;
+	if (fn == F_STRINGLISTSINTERSECT) {
+		/* Whether the lists share an item (case counts). */
+		for (s = args[0].u.s; *s != '\0' && !found; s += want) {
+			const char *t;
+
+			s += strspn(s, delims);
+			want = strcspn(s, delims);
+			for (t = args[1].u.s; want > 0 && *t != '\0' &&
+			    !found; t += len) {
+				t += strspn(t, delims);
+				len = strcspn(t, delims);
+				found = len == want && strncmp(s, t, len) == 0;
+			}
+		}
+		set_bool(out, found);
+		return;
+	}
 	want = strlen(args[0].u.s);
 	for (s = args[1].u.s; *s != '\0' && !found; s += len) {
 		s += strspn(s, delims);
@@ -2309,6 +2352,7 @@ eval_call(const struct expr *e, const struct ad *my, const struct ad *target,
 	case F_REGEXP:
 	case F_STRINGLISTMEMBER:
 	case F_STRINGLISTIMEMBER:
+	case F_STRINGLISTSINTERSECT:
 		args = xreallocarray(NULL, e->nkids ? e->nkids : 1,
 		    sizeof(*args));
 		for (i = 0; i < e->nkids; i++)
@@ -2391,6 +2435,16 @@ eval(const struct expr *e, const struct ad *my, const struct ad *target,
 		break;
 	case EK_COND:
 		eval(e->kids[0], my, target, ctx, &l);
+		if (e->nkids == 2) {
+			if (l.type == VAL_UNDEFINED)
+				eval(e->kids[1], my, target, ctx, out);
+			else {
+				*out = l;
+				break;
+			}
+			value_free(&l);
+			break;
+		}
 		switch (truth(&l)) {
 		case -1:
 			set_undef(out);

@@ -175,6 +175,17 @@ wire_to_ad(const ad_x *x, int cluster, struct ad *ad, char *err,
 			    a->name ? a->name : "");
 			return -1;
 		}
+		if (strcmp(a->name, "JobStatus") == 0 &&
+		    strcmp(a->text, "5") == 0) {
+			/* hold = true: the job is queued held, as HTCondor
+			 * has it; the reason is the schedd's to give. */
+			ad_set_int(ad, "JobStatus", JOB_HELD);
+			ad_set_int(ad, "HoldReasonCode", 15);
+			ad_set_int(ad, "HoldReasonSubCode", 0);
+			ad_set_string(ad, "HoldReason",
+			    "submitted on hold at user's request");
+			continue;
+		}
 		if (queue_attr_in(schedd_sets, a->name))
 			continue;
 		expanded = submit_expand_cluster(a->text, cluster);

@@ -2,7 +2,7 @@
  * condor_submit: queue the jobs a job description file describes.  See
  * condor_submit(1) and condor_submit(5).
  *
- * The whole file is parsed and checked first (submit.c); only then is
+ * The whole file is parsed and checked first (src/submit); only then is
  * the cluster sent to the local schedd, so a mistake anywhere queues
  * nothing.
  */
@@ -196,6 +196,9 @@ main(int argc, char **argv)
 	buf_free(&text);
 	for (w = 0; w < res.nwarnings; w++)
 		log_warnx("%s", res.warnings[w]);
+	/* What was chosen for the user (on stderr: stdout is the count). */
+	for (w = 0; w < res.nnotices; w++)
+		log_warnx("%s", res.notices[w]);
 	if (res.warnings_dropped > 0)
 		log_warnx("%s: %zu more warning%s", name, res.warnings_dropped,
 		    res.warnings_dropped == 1 ? "" : "s");

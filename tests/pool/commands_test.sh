@@ -47,8 +47,8 @@ printf 'universe = vanilla\nexecutable = ./no-such-program\nqueue\n' >bad.sub
 bad_submit "missing executable" 2 "No such file"
 printf 'universe = vanilla\nexecutable = /bin/true\nqueue -1\n' >bad.sub
 bad_submit "queue -1" 3 "queue count"
-printf 'executable = /bin/true\nqueue\n' >bad.sub
-bad_submit "standard universe, not relinked" 1 "condor_cc"
+printf 'universe = standard\nexecutable = /bin/true\nqueue\n' >bad.sub
+bad_submit "standard universe, not relinked" 2 "condor_cc"
 printf 'universe = vanilla\nexecutable = /bin/true\nqueue 2\npriority = 50\nqueue\n' >bad.sub
 bad_submit "error after a queue" 4 "priority"
 check "no job was queued by the bad files" test "$(njobs)" -eq 0

@@ -121,6 +121,14 @@ for sub in "$dir"/*.sub; do
 			fail "$name: a warning names $loc and says \"$text\"" "$(head -c 300 "$work/err")"
 		fi
 	done < <(grep '^warning ' "$exp")
+	# "notice text": what condor_submit chose, said on stderr.
+	while read -r _ text; do
+		if grep -qF -- "condor_submit: $text" "$work/err"; then
+			pass "$name: condor_submit says \"$text\""
+		else
+			fail "$name: condor_submit says \"$text\"" "$(head -c 300 "$work/err")"
+		fi
+	done < <(grep '^notice ' "$exp")
 	want=$(sed -n 's/^jobs \([0-9]*\).*/\1/p' "$exp")
 	if [ "$rc" -eq 0 ] && [ "$njobs" = "$want" ]; then
 		pass "$name: $want job(s)"
@@ -131,7 +139,7 @@ for sub in "$dir"/*.sub; do
 	# (the value holds text), "P Attr !" (not in the ad).
 	while IFS= read -r line; do
 		line=${line%$'\r'}
-		case "$line" in ''|'#'*|jobs*|args*|warning*) continue ;; esac
+		case "$line" in ''|'#'*|jobs*|args*|warning*|notice*) continue ;; esac
 		read -r p attr op val <<<"$line"
 		val=${line#*" $attr $op"}
 		val=${val# }

@@ -3,7 +3,7 @@
  * functions, attribute scoping, parse errors, canonical unparsing,
  * references and clauses, and the bounds on nesting and recursion.
  *
- * checks: 491
+ * checks: 504
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -257,6 +257,16 @@ static const struct {
 	{ "stringListMember(\"AVX2\", \"sse4, avx2\")", "FALSE" },
 	{ "stringListIMember(\"AVX2\", \"sse4, avx2\")", "TRUE" },
 	{ "stringListMember(\"b\", \"a;b;c\", \";\")", "TRUE" },
+	{ "stringListsIntersect(\"a, b\", \"c,b\")", "TRUE" },
+	{ "stringListsIntersect(\"a, b\", \"c,B\")", "FALSE" },
+	{ "stringListsIntersect(\"\", \"\")", "FALSE" },
+	{ "stringListsIntersect(\"a;b\", \"b\", \";\")", "TRUE" },
+	{ "stringListsIntersect(NoSuch, \"b\")", "UNDEFINED" },
+	/* HTCondor's "?:": the left unless it is UNDEFINED */
+	{ "NoSuch ?: 1", "1" },
+	{ "Memory ?: 1", "64" },
+	{ "FALSE ?: 1", "FALSE" },
+	{ "700000 - ((NoSuch ?: 1) * 650000)", "50000" },
 	{ "stringListMember(\"a b\", \"a b,c\")", "FALSE" },
 	{ "stringListMember(\"x\", UNDEFINED)", "UNDEFINED" },
 	{ "toupper(Owner)", "\"BOB\"" },
@@ -348,6 +358,8 @@ static const struct {
 	const char	*want;	/* canonical form */
 } unparses[] = {
 	{ "a+b", "a + b" },
+	{ "a?:b", "a ?: b" },
+	{ "(a?:b)*2", "(a ?: b) * 2" },
 	{ "a+b*c", "a + b * c" },
 	{ "(a+b)*c", "(a + b) * c" },
 	{ "a-(b-c)", "a - (b - c)" },

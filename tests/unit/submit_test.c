@@ -1,9 +1,9 @@
 /*
- * submit_test: the job description language (submit.c), table-driven:
+ * submit_test: the job description language (src/submit), table-driven:
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
  *
- * checks: 859
+ * checks: 979
  */
 #include <sys/stat.h>
 
@@ -48,9 +48,61 @@ static const struct good good[] = {
 	{ "defaults err", "executable = /bin/true\nqueue\n", 1, 0,
 	  "Err", "\"/dev/null\"" },
 	{ "default universe", "executable = /bin/true\nqueue\n", 1, 0,
-	  "JobUniverse", "1" },
+	  "JobUniverse", "5" },
 	{ "default notification", "executable = /bin/true\nqueue\n", 1, 0,
-	  "Notification", "\"Complete\"" },
+	  "Notification", "\"Never\"" },
+	{ "undefined macro is nothing", "executable = /bin/true\n"
+	  "arguments = a $(NOPE) b\nqueue\n", 1, 0, "Args", "\"a  b\"" },
+	{ "undefined macro in macro", "A = x$(NOPE)\nexecutable = /bin/true\n"
+	  "arguments = $(A)\nqueue\n", 1, 0, "Args", "\"x\"" },
+	{ "request_memory expression", "executable = /bin/true\n"
+	  "request_memory = ifThenElse(MemoryUsage =!= undefined, "
+	  "MemoryUsage * 3 / 2, 1024)\nqueue\n", 1, 0, "RequestMemory",
+	  "ifThenElse(MemoryUsage =!= UNDEFINED, MemoryUsage * 3 / 2, 1024)" },
+	{ "request_disk expression", "executable = /bin/true\n"
+	  "request_disk = DiskUsage * 2\nqueue\n", 1, 0, "RequestDisk",
+	  "DiskUsage * 2" },
+	{ "request_cpus expression", "executable = /bin/true\n"
+	  "request_cpus = TARGET.Cpus\nqueue\n", 1, 0, "RequestCpus",
+	  "TARGET.Cpus" },
+	{ "request_memory constant expression", "executable = /bin/true\n"
+	  "request_memory = 1024 * 2\nqueue\n", 1, 0, "RequestMemory",
+	  "2048" },
+	{ "requestmemory alias", "executable = /bin/true\n"
+	  "RequestMemory = 3000\nqueue\n", 1, 0, "RequestMemory", "3000" },
+	{ "whentotransferoutput alias", "executable = /bin/true\n"
+	  "WhenToTransferOutput = ON_EXIT_OR_EVICT\nqueue\n", 1, 0,
+	  "WhenToTransferOutput", "\"ON_EXIT_OR_EVICT\"" },
+	{ "jobbatchname quoted", "executable = /bin/true\n"
+	  "JobBatchName = \"LLM run\"\nqueue\n", 1, 0, "JobBatchName",
+	  "\"LLM run\"" },
+	{ "custom with no value sets nothing", "executable = /bin/true\n"
+	  "+X =\nqueue\n", 1, 0, "X", NULL },
+	{ "description", "executable = /bin/true\ndescription = \"a b\"\n"
+	  "queue\n", 1, 0, "JobDescription", "\"a b\"" },
+	{ "not honoured after the last queue", "executable = /bin/true\n"
+	  "queue\nx509userproxy = /tmp/x\n", 1, 0, "Cmd", "\"/bin/true\"" },
+	{ "hold status", "executable = /bin/true\nhold = true\nqueue\n", 1,
+	  0, "JobStatus", "5" },
+	{ "hold code", "executable = /bin/true\nhold = true\nqueue\n", 1,
+	  0, "HoldReasonCode", "15" },
+	{ "hold reason", "executable = /bin/true\nhold = true\nqueue\n", 1,
+	  0, "HoldReason", "\"submitted on hold at user's request\"" },
+	{ "hold false", "executable = /bin/true\nhold = false\nqueue\n", 1,
+	  0, "JobStatus", NULL },
+	{ "no hold attribute", "executable = /bin/true\nhold = true\nqueue\n",
+	  1, 0, "Hold", NULL },
+	{ "stream_output", "executable = /bin/true\nstream_output = true\n"
+	  "queue\n", 1, 0, "StreamOut", "TRUE" },
+	{ "stream_error", "executable = /bin/true\nstream_error = False\n"
+	  "queue\n", 1, 0, "StreamErr", "FALSE" },
+	{ "max_materialize", "executable = /bin/true\nmax_materialize = 10\n"
+	  "queue 100\n", 100, 99, "JobMaterializeLimit", "10" },
+	{ "max_idle", "executable = /bin/true\nmax_idle = 5\nqueue 100\n",
+	  100, 0, "JobMaterializeMaxIdle", "5" },
+	{ "machine executable", "universe = vanilla\n"
+	  "executable = /bin/prog.$$(OpSys).$$(Arch)\nqueue\n", 1, 0, "Cmd",
+	  "\"/bin/prog.$$(OpSys).$$(Arch)\"" },
 	{ "default prio", "executable = /bin/true\nqueue\n", 1, 0,
 	  "UserPrio", "0" },
 	{ "default rank", "executable = /bin/true\nqueue\n", 1, 0,
@@ -453,8 +505,6 @@ static const struct bad bad[] = {
 	  "rank" },
 	{ "bad custom", "executable = /bin/true\n+X = 1 +\nqueue\n", 2,
 	  "X" },
-	{ "custom no value", "executable = /bin/true\n+X =\nqueue\n", 2,
-	  "no value" },
 	{ "bad custom name", "executable = /bin/true\n+1X = 1\nqueue\n", 2,
 	  "bad attribute name" },
 	{ "priority range", "executable = /bin/true\npriority = 21\nqueue\n",
@@ -471,10 +521,23 @@ static const struct bad bad[] = {
 	  "queue\n", 2, "environment" },
 	{ "rootdir relative", "executable = /bin/true\nrootdir = jail\n"
 	  "queue\n", 2, "rootdir" },
-	{ "undefined macro", "executable = /bin/true\narguments = $(NOPE)\n"
-	  "queue\n", 2, "undefined macro" },
-	{ "undefined macro in macro", "A = $(NOPE)\nexecutable = /bin/true\n"
-	  "arguments = $(A)\nqueue\n", 1, "undefined macro" },
+	{ "request_memory a word", "executable = /bin/true\n"
+	  "request_memory = lots\nqueue\n", 2, "request_memory must be" },
+	{ "request_memory negative expression", "executable = /bin/true\n"
+	  "request_memory = 1 - 2048\nqueue\n", 2, "request_memory must be" },
+	{ "request_cpus a string", "executable = /bin/true\n"
+	  "request_cpus = \"four\"\nqueue\n", 2, "request_cpus must be" },
+	{ "hold not a boolean", "executable = /bin/true\nhold = maybe\n"
+	  "queue\n", 2, "hold must be true or false" },
+	{ "stream_output not a boolean", "executable = /bin/true\n"
+	  "stream_output = sometimes\nqueue\n", 2,
+	  "stream_output must be true or false" },
+	{ "max_idle zero", "executable = /bin/true\nmax_idle = 0\nqueue\n",
+	  2, "max_idle must be" },
+	{ "machine value outside a string", "executable = /bin/true\n"
+	  "+S = $$(Name)\nqueue\n", 2, "goes inside a string" },
+	{ "machine directory", "universe = vanilla\n"
+	  "executable = /opt/$$(Arch)/prog\nqueue\n", 2, "not its directory" },
 	{ "unterminated", "executable = /bin/true\narguments = $(A\nqueue\n",
 	  2, "unterminated" },
 	{ "macro loop", "A = $(B)\nB = $(A)\nexecutable = /bin/true\n"
@@ -648,6 +711,7 @@ check_files(void)
 	struct submit_env env = { dir, test_environ, 1, NULL, NULL, NULL, 0 };
 	struct submit_result res;
 	char err[1024], *path, *text;
+	size_t i;
 	int rc;
 
 	path = xasprintf("%s/relinked", dir);
@@ -682,11 +746,80 @@ check_files(void)
 			    sizeof(err))
 	rc = PARSE("executable = relinked\nqueue\n");
 	CHECK("file relinked standard", rc == 0);
+	CHECK("file relinked: no universe, standard", rc == 0 &&
+	    res.nnotices == 1 && strstr(res.notices[0], "no universe given: "
+	    "standard (relinked is relinked for Condor)") != NULL);
+	submit_result_free(&res);
+	rc = PARSE("universe = standard\nexecutable = plain\nqueue\n");
+	CHECK("file plain standard refused", rc == -1 &&
+	    strstr(err, "f:2: ") == err && strstr(err, "condor_cc") &&
+	    strstr(err, "vanilla"));
 	submit_result_free(&res);
 	rc = PARSE("executable = plain\nqueue\n");
-	CHECK("file plain standard refused", rc == -1 &&
-	    strstr(err, "f:1: ") == err && strstr(err, "condor_cc") &&
-	    strstr(err, "vanilla"));
+	CHECK("file plain: no universe, vanilla", rc == 0 &&
+	    res.nnotices == 1 && strstr(res.notices[0], "no universe given: "
+	    "vanilla (plain is not relinked for Condor)") != NULL);
+	submit_result_free(&res);
+	rc = PARSE("executable = plain\nqueue\nexecutable = relinked\n"
+	    "queue\n");
+	CHECK("file two programs: a universe each", rc == 0 &&
+	    res.nnotices == 2 && res.nprocs == 2);
+	submit_result_free(&res);
+	rc = PARSE("executable = plain\narguments = $(Datatype) x\n"
+	    "queue 3\n");
+	CHECK("file undefined macro: one warning naming its line", rc == 0 &&
+	    res.nwarnings == 1 && strstr(res.warnings[0], "f:2: ") ==
+	    res.warnings[0] && strstr(res.warnings[0], "$(Datatype)") != NULL);
+	submit_result_free(&res);
+	rc = PARSE("universe = vanilla\nexecutable = plain.$$(Arch)\n"
+	    "queue\n");
+	CHECK("file machine executable, none yet: a warning", rc == 0 &&
+	    res.nwarnings == 1 && strstr(res.warnings[0], "no program "
+	    "matches") != NULL);
+	submit_result_free(&res);
+	rc = PARSE("universe = standard\nexecutable = p$$(Arch)\nqueue\n");
+	CHECK("file machine executable, standard, one not relinked", rc ==
+	    -1 && strstr(err, "f:2: ") == err && strstr(err, "plain is not "
+	    "relinked") != NULL);
+	submit_result_free(&res);
+	rc = PARSE("universe = standard\nexecutable = relinke$$(X)\n"
+	    "queue\n");
+	CHECK("file machine executable, standard, relinked", rc == 0);
+	submit_result_free(&res);
+	rc = PARSE("universe = vanilla\nexecutable = nodir/p.$$(Arch)\n"
+	    "queue\n");
+	CHECK("file machine executable, no directory", rc == -1 &&
+	    strstr(err, "nodir") != NULL);
+	submit_result_free(&res);
+	rc = PARSE("universe = vanilla\nexecutable = plain\n"
+	    "queue f matching *.nosuch\n");
+	CHECK("file matching nothing: the pattern named", rc == -1 &&
+	    strstr(err, "f:3: ") == err && strstr(err, "no file matches "
+	    "*.nosuch") != NULL);
+	submit_result_free(&res);
+	text = xasprintf("universe = vanilla\nexecutable = plain\n"
+	    "transfer_input_files = file://%s/in.0, http://example.org/x\n"
+	    "queue\n", dir);
+	rc = PARSE(text);
+	free(text);
+	CHECK("file transfer URLs: file: taken, http: left out with a "
+	    "warning", rc == 0 && res.nwarnings == 1 && strstr(res.warnings[0],
+	    "http://example.org/x is left out") != NULL);
+	text = NULL;
+	for (i = 0; rc == 0 && i < res.cluster.n; i++)
+		if (strcmp(res.cluster.attrs[i].name, "TransferInput") == 0)
+			text = res.cluster.attrs[i].text;
+	CHECK("file transfer URLs: TransferInput the file's path only",
+	    text != NULL && strstr(text, "/in.0") != NULL &&
+	    strstr(text, "file:") == NULL && strstr(text, "http") == NULL);
+	text = NULL;
+	submit_result_free(&res);
+	rc = PARSE("universe = vanilla\nexecutable = plain\n"
+	    "x509userproxy = /tmp/x509up\nqueue\n");
+	CHECK("file HTCondor keyword not honoured: a note", rc == 0 &&
+	    res.nwarnings == 1 && strstr(res.warnings[0], "f:3: ") ==
+	    res.warnings[0] && strstr(res.warnings[0], "not honoured") !=
+	    NULL);
 	submit_result_free(&res);
 	rc = PARSE("universe = standard\n\nexecutable = script\nqueue\n");
 	CHECK("file script standard refused", rc == -1 &&
