@@ -187,6 +187,10 @@ const struct config_default config_defaults[] = {
 	{ "MAX_SHADOW_EXCEPTIONS", "5",
 	    "failed shadows in a row before a job is put on hold (0: never)",
 	    0 },
+	{ "MAX_JOB_STARTS_WITHOUT_RUNNING", "10",
+	    "starts in a row that end before the job ran (the claim refused, "
+	    "the starter unable to start it) before the job is put on hold "
+	    "(0: never)", 0 },
 
 	/* Owner policy: the startd's control expressions and their parts. */
 	{ "BackgroundLoad", "0.3",

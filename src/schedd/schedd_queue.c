@@ -676,7 +676,8 @@ job_log_write(const struct job *j, int event, const char *reason,
 		break;
 	case ULOG_HELD:
 		rc = userlog_held(path, j->cluster, j->proc, reason,
-		    (int)job_int(j, "HoldReasonCode", 0));
+		    (int)job_int(j, "HoldReasonCode", 0),
+		    (int)job_int(j, "HoldReasonSubCode", 0));
 		break;
 	case ULOG_RELEASED:
 		rc = userlog_released(path, j->cluster, j->proc, reason);
@@ -1586,8 +1587,14 @@ action_one(const job_action_x *arg, const struct job *j, time_t now,
 		}
 		tx_unset(j, "HoldReason");
 		tx_unset(j, "HoldReasonCode");
+		tx_unset(j, "HoldReasonSubCode");
 		qlog_set_int(schedd_queue, j->cluster, j->proc,
 		    "NumShadowExceptions", 0);
+		/* Released, it gets MAX_JOB_STARTS_WITHOUT_RUNNING tries
+		 * afresh. */
+		if (job_has(j, "NumStartsWithoutRunning"))
+			qlog_set_int(schedd_queue, j->cluster, j->proc,
+			    "NumStartsWithoutRunning", 0);
 		return 1;
 	case JOB_SET_PRIO:
 	case JOB_ADD_PRIO:

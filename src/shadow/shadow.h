@@ -52,7 +52,7 @@ extern struct shadow_job sj;
 
 /* How this run ended, as the starter (or the shadow) saw it. */
 struct shadow_outcome {
-	int		 how;		/* EXIT_NORMAL..EXIT_FAILED */
+	int		 how;		/* EXIT_NORMAL..EXIT_NOT_STARTED */
 	int		 code;
 	double		 user_cpu, sys_cpu;	/* the job, this run */
 	long long	 image_size;		/* KiB */
@@ -185,6 +185,7 @@ void	report_reconnect_failed(long lease);
 /* Usage of this run and the totals; for the log and the queue. */
 void	report_usage_attrs(struct ad *, const struct shadow_outcome *);
 void	report_evicted(const struct shadow_outcome *);
+void	report_shadow_exception(const struct shadow_outcome *);
 /* A new checkpoint is in SPOOL: NumCkpts, LastCkptTime, ImageSize and
  * event 003; O's CPU is this run's so far. */
 void	report_checkpointed(const struct shadow_outcome *);

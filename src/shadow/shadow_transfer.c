@@ -508,7 +508,7 @@ shadow_exit_1_svc(exit_x *arg, status_x *res, struct svc_req *req)
 		rpc_status(res, EPERM, "refused");
 		return TRUE;
 	}
-	if (arg->how < EXIT_NORMAL || arg->how > EXIT_FAILED) {
+	if (arg->how < EXIT_NORMAL || arg->how > EXIT_NOT_STARTED) {
 		rpc_status(res, EINVAL, "unknown outcome %d", arg->how);
 		return TRUE;
 	}

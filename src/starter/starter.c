@@ -197,7 +197,10 @@ starter_fail(const char *why, int jobs_fault)
 	log_warnx("job %d.%d cannot run here: %s", job.cluster, job.proc,
 	    why);
 	memset(&x, 0, sizeof(x));
-	x.how = jobs_fault ? EXIT_FAILED : EXIT_VACATED_KILLED;
+	x.how = jobs_fault ? EXIT_FAILED : EXIT_NOT_STARTED;
+	/* A program that could not be executed: execve's errno, which
+	 * the job is held with (HoldReasonSubCode). */
+	x.code = jobs_fault ? job.exec_errno : 0;
 	x.message = (char *)why;
 	if (shadow_exit(&x) == -1)
 		starter_lost();
@@ -352,6 +355,7 @@ job_ended(int status, const struct rusage *ru)
 		if (job.over[0] != '\0') {
 			/* Over a limit: held, not run again elsewhere. */
 			x.how = EXIT_FAILED;
+			x.code = 0;
 			x.message = job.over;
 		}
 		if (shadow_exit(&x) == 0)

@@ -60,6 +60,8 @@ struct starter_job {
 	char		 memcg[PATH_MAX + 320];	/* v1: its directory, or "" */
 	int		 memcg_fd;	/* v1: that directory; -1 */
 	int		 exec_fd;	/* exec the job through it; -1 */
+	int		 exec_errno;	/* why its program could not be
+					   executed (execve's errno); 0 */
 
 	pid_t		 pid;		/* the job, its process group */
 	double		 started;	/* monotime of the spawn */

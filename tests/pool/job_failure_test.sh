@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# tests/pool/job_failure_test.sh: failures say why and stop.
+# Programs the execute machine cannot execute (a script with DOS line
+# endings, whose #! interpreter "/bin/sh\r" does not exist; a missing #!
+# interpreter; an interpreter without its exec bit; bytes that are no
+# program; a program for another architecture) are held at once with
+# HoldReasonCode 6, execve's errno as HoldReasonSubCode and "Failed to
+# execute '...'", started once, shown by condor_q -hold, written to the
+# user log (007 then 012 with its "Code 6 Subcode N" line) and kept in
+# condor_history after condor_rm.
+#
+# checks: 35
+set -u
+. "$(dirname "$0")/../lib/pool.sh"
+
+pool_init
+chmod 755 "$POOL"
+W=$POOL/work
+mkdir -p "$W"
+chmod 755 "$W"
+pool_config 'START : TRUE' 'STARTER_UPDATE_INTERVAL = 1' \
+	'MAX_JOB_STARTS = 10' 'VACATE_GRACE = 2' \
+	"JOB_SYSTEM_DIRS = /bin /sbin /lib /lib32 /lib64 /libx32 /usr /etc /opt $W"
+pool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD"
+pool_host exec1 "MASTER, STARTD"
+pool_start
+check "the schedd listens" wait_for 60 test -S "$POOL/cm/spool/.schedd_socket"
+check "the machine advertises" pool_wait_machines 1 60
+
+cd "$W" || exit 1
+cm() { on cm "$@"; }
+submit() {
+	cm condor_submit "$1" 2>&1 | sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p'
+}
+attr() { cm condor_q "$1" -af "$2" 2>/dev/null; }
+hist() { cm condor_history "$1" -af "$2" 2>/dev/null; }
+status_is() { test "$(attr "$1" JobStatus)" = "$2"; }
+ev() {	# LOG EVENT C: how many
+	grep -c "^$2 ($(printf '%03d' "$3").000.000)" "$1" 2>/dev/null
+}
+
+# --- 1. programs that cannot be executed ------------------------------
+printf '#!/bin/sh\r\necho hello\r\n' >crlf.sh
+printf '#!/nonexistent/bin/interp\necho hello\n' >nointerp.sh
+printf '#!/bin/sh\necho I am no interpreter\n' >interp
+chmod 644 interp
+printf '#!%s/interp\necho hello\n' "$W" >badinterp.sh
+head -c 2048 /dev/urandom | tr -d '#' >garbage.bin
+printf 'XX' | dd of=garbage.bin bs=1 count=2 conv=notrunc 2>/dev/null
+# /bin/true for another machine: e_machine (offset 18) says AArch64, or
+# x86-64 on an AArch64 host.
+cp /bin/true foreign.bin
+if [ "$(uname -m)" = aarch64 ]; then m='\x3e'; else m='\xb7'; fi
+printf "$m\\x00" | dd of=foreign.bin bs=1 seek=18 count=2 conv=notrunc 2>/dev/null
+chmod 755 crlf.sh nointerp.sh badinterp.sh garbage.bin foreign.bin
+
+declare -A JOB WANT_ERRNO WHAT
+WANT_ERRNO=([crlf.sh]=2 [nointerp.sh]=2 [badinterp.sh]=13 [garbage.bin]=8 [foreign.bin]=8)
+WHAT=([crlf.sh]="a CRLF script" [nointerp.sh]="a missing interpreter"
+    [badinterp.sh]="an interpreter without its exec bit"
+    [garbage.bin]="bytes that are no program"
+    [foreign.bin]="a program for another architecture")
+for x in crlf.sh nointerp.sh badinterp.sh garbage.bin foreign.bin; do
+	cat >"$x.sub" <<EOS
+universe   = vanilla
+executable = $x
+output     = $x.out
+log        = $x.log
+queue
+EOS
+	JOB[$x]=$(submit "$x.sub")
+done
+for x in crlf.sh nointerp.sh badinterp.sh garbage.bin foreign.bin; do
+	c=${JOB[$x]}
+	check "${WHAT[$x]}: held" wait_for 60 status_is "$c.0" 5
+	check "... HoldReasonCode 6, HoldReasonSubCode ${WANT_ERRNO[$x]} ($(attr "$c.0" HoldReasonCode) $(attr "$c.0" HoldReasonSubCode))" \
+		test "$(attr "$c.0" HoldReasonCode) $(attr "$c.0" HoldReasonSubCode)" = "6 ${WANT_ERRNO[$x]}"
+	r=$(attr "$c.0" HoldReason)
+	check "... HoldReason says so ($r)" \
+		test "${r#Failed to execute \'}" != "$r"
+	echo "$r" >"$x.reason"
+	check "... started at most once ($(attr "$c.0" NumJobStarts))" \
+		test "$(attr "$c.0" NumJobStarts)" -le 1
+done
+held_line() { cm condor_q -hold 2>/dev/null | grep -q "^ *$1\.0 .*Failed to execute"; }
+for x in crlf.sh garbage.bin; do
+	c=${JOB[$x]}
+	check "${WHAT[$x]}: condor_q -hold shows it and why" held_line "$c"
+	check "... its user log: 007 with the reason, then 012" \
+		test "$(ev "$x.log" 007 "$c") $(ev "$x.log" 012 "$c") $(ev "$x.log" 004 "$c")" = "1 1 0"
+	check "... 012 says the reason and \"Code 6 Subcode ${WANT_ERRNO[$x]}\"" \
+		grep -qxF "	Code 6 Subcode ${WANT_ERRNO[$x]}" "$x.log"
+	check "... 012's reason is the HoldReason" \
+		grep -qxF "	$(cat "$x.reason")" "$x.log"
+	check "... 007 says where" \
+		grep -q "^	Error from exec1: Failed to execute" "$x.log"
+done
+# condor_submit itself refuses a program without its exec bit.
+refused() {
+	local out
+	out=$(cm condor_submit "$1" 2>&1)
+	[[ $out != *submitted* && $out == *noexec.sh* ]]
+}
+cp crlf.sh noexec.sh
+chmod 644 noexec.sh
+sed 's/crlf.sh/noexec.sh/g' crlf.sh.sub >noexec.sub
+check "a program without its exec bit: condor_submit refuses it, naming it" \
+	refused noexec.sub
+for x in crlf.sh nointerp.sh badinterp.sh garbage.bin foreign.bin; do
+	cm condor_rm "${JOB[$x]}" >/dev/null 2>&1
+done
+c=${JOB[crlf.sh]}
+in_history() { test -n "$(hist "$1" ProcId)"; }
+check "removed, the held job goes to the history" wait_for 60 in_history "$c.0"
+check "... with HoldReasonCode 6 and its HoldReason ($(hist "$c.0" HoldReasonCode))" \
+	test "$(hist "$c.0" HoldReasonCode) $(hist "$c.0" HoldReasonSubCode)" = "6 2" -a \
+	"$(hist "$c.0" HoldReason)" = "$(cat crlf.sh.reason)"
