@@ -659,6 +659,7 @@ on_hangup(int fd, short revents, void *arg)
 	if (fd != watched_fd)
 		return;
 	watched_fd = -1;
+	shadow_left();
 	starter_gone("the starter's connection closed");
 }
 
@@ -671,13 +672,50 @@ shadow_watch_fd(int fd)
 	event_fd_add(fd, POLLRDHUP, on_hangup, NULL);
 }
 
+static int	leaving;	/* SIGTERM: going away on purpose */
+
+int
+shadow_is_leaving(void)
+{
+	return leaving;
+}
+
+static void
+leave_now(void *arg)
+{
+	shadow_exit(SHADOW_EXIT_REMOVED, arg != NULL ? "removed; the "
+	    "starter heard we are leaving" : "removed");
+}
+
+/* The starter heard we are leaving (our answer to its EXIT went out,
+ * or it hung up): nothing is left to do. */
+void
+shadow_left(void)
+{
+	if (leaving)
+		event_timer_add(0.0, leave_now, "");
+}
+
+/*
+ * SIGTERM: the job is removed or held.  The startd is asked to kill the
+ * job at once (STARTD_RELEASE_CLAIM); and so that the starter does not
+ * take our going for a cut link and wait for us under the job's lease,
+ * we stay (up to RPC_TIMEOUT) to tell it: every call of its from now on
+ * (its report of the killed job first) is answered ESHUTDOWN, "the
+ * shadow is going away on purpose", on its authenticated connection,
+ * and it stops the job and exits; the machine is free at once.
+ */
 static void
 on_term(int signo)
 {
 	struct ad *up;
+	int starter = sj.claimed && !finished && transfer_starter_known();
 
+	if (leaving)
+		shadow_exit(SHADOW_EXIT_REMOVED, "removed (signalled again)");
 	log_info("job %s: signal %d: the job is being removed or held",
 	    sj.id, signo);
+	leaving = 1;
 	release_claim();
 	if (sj.run_start > 0 && !finished) {
 		up = ad_new();
@@ -685,7 +723,15 @@ on_term(int signo)
 		schedd_update_job(up, 1);
 		ad_free(up);
 	}
-	shadow_exit(SHADOW_EXIT_REMOVED, "removed");
+	if (!starter)
+		shadow_exit(SHADOW_EXIT_REMOVED, "removed");
+	/* No outcome of the run counts any more: it is over. */
+	finished = 1;
+	event_timer_cancel(lease_timer);
+	log_info("job %s: telling the starter on %s we are going away on "
+	    "purpose", sj.id, sj.machine);
+	event_timer_add((double)timeout_param("RPC_TIMEOUT", 20), leave_now,
+	    NULL);
 }
 
 static void

@@ -65,9 +65,17 @@ struct shadow_outcome {
  * out first).  shadow_starter_alive: a call came from the starter; push
  * the deadline after which it counts as lost.  shadow_watch_fd: the
  * starter's connection; its hang-up means the starter is gone (or,
- * with a lease, disconnected).
+ * with a lease, disconnected).  shadow_is_leaving: SIGTERM came (the
+ * job is removed or held), and the starter's calls are answered
+ * ESHUTDOWN; shadow_left: the starter heard it, the shadow exits.
+ * transfer_starter_known: a starter said HELLO; transfer_leaving: fill
+ * RES with the ESHUTDOWN answer and return 1 while leaving, else 0.
  */
 void	shadow_outcome(const struct shadow_outcome *);
+int	shadow_is_leaving(void);
+void	shadow_left(void);
+int	transfer_starter_known(void);
+int	transfer_leaving(status_x *res);
 void	shadow_starter_alive(void);
 void	shadow_watch_fd(int fd);
 /*

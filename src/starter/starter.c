@@ -40,6 +40,9 @@
  *	for a job with a lease (JobLeaseDuration), only once the
  *	lease is over without the starter having come back to the shadow
  *	(SHADOW_RECONNECT, tried every second; starter_shadow.c).
+ *	A shadow that answers ESHUTDOWN is going away on purpose (the
+ *	job was removed or held): no lease holds the job then; it is
+ *	stopped and the starter exits at once.
  *	What differs per universe (vanilla now; standard with its remote
  *	system calls, sandbox and checkpoints later) is in
  *	starter_universe.c.
@@ -142,6 +145,9 @@ starter_give_up(const char *why)
 static void __attribute__((noreturn))
 starter_lost(void)
 {
+	if (shadow_is_leaving())
+		starter_give_up("stopped on purpose: the shadow went away "
+		    "because the job was removed or put on hold");
 	starter_give_up("lost the shadow");
 }
 
@@ -363,6 +369,10 @@ job_ended(int status, const struct rusage *ru)
 		if (!shadow_is_disconnected())
 			starter_lost();
 	}
+	if (shadow_is_leaving())
+		log_info("job %d.%d stopped on purpose: its shadow went away "
+		    "because the job was removed or put on hold", job.cluster,
+		    job.proc);
 	shadow_disconnect();
 	job_clean_dir(&job);
 	starter_exit(0);

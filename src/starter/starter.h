@@ -181,6 +181,9 @@ int	shadow_exit(exit_x *x);
 void	shadow_disconnect(void);
 /* A call went unanswered: the shadow is gone for good. */
 int	shadow_is_lost(void);
+/* The shadow answered ESHUTDOWN: it is going away on purpose (the job
+ * was removed or held); it is lost, and no lease keeps the job. */
+int	shadow_is_leaving(void);
 /*
  * The job's lease (JobLeaseDuration), once the job runs:
  * from then on a call that goes unanswered leaves the starter

@@ -7,9 +7,16 @@
 # HoldReasonCode 6, execve's errno as HoldReasonSubCode and "Failed to
 # execute '...'", started once, shown by condor_q -hold, written to the
 # user log (007 then 012 with its "Code 6 Subcode N" line) and kept in
-# condor_history after condor_rm.
+# condor_history after condor_rm; condor_submit refuses a program
+# without its exec bit.  A machine that cannot start the job (its
+# EXECUTE is a file) has it back MAX_JOB_STARTS_WITHOUT_RUNNING (3)
+# times, each 004 saying why, and then it is held (code 6) with the last
+# reason.  condor_rm and condor_hold of a job running with a lease of
+# 600 s free its machine at once (Idle again long before the lease):
+# the shadow tells the starter it is going away on purpose, and the
+# starter says so in its log.  An eviction by condor_vacate says why.
 #
-# checks: 35
+# checks: 52
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -21,11 +28,18 @@ chmod 755 "$W"
 pool_config 'START : TRUE' 'STARTER_UPDATE_INTERVAL = 1' \
 	'MAX_JOB_STARTS = 10' 'VACATE_GRACE = 2' \
 	"JOB_SYSTEM_DIRS = /bin /sbin /lib /lib32 /lib64 /libx32 /usr /etc /opt $W"
-pool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD"
-pool_host exec1 "MASTER, STARTD"
+pool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD" \
+	'MAX_JOB_STARTS_WITHOUT_RUNNING = 3'
+pool_host exec1 "MASTER, STARTD" 'START : TARGET.WantBroken =!= TRUE'
+# (With no job to look at, START is TRUE: the machine is Idle, not Owner.)
+pool_host exec2 "MASTER, STARTD" \
+	'START : TARGET.ClusterId =?= UNDEFINED || TARGET.WantBroken =?= TRUE'
 pool_start
 check "the schedd listens" wait_for 60 test -S "$POOL/cm/spool/.schedd_socket"
-check "the machine advertises" pool_wait_machines 1 60
+check "the machines advertise" pool_wait_machines 2 60
+# exec2 cannot start any job: a file stands where its EXECUTE was.
+rm -rf "$POOL/exec2/execute"
+echo "not a directory" >"$POOL/exec2/execute"
 
 cd "$W" || exit 1
 cm() { on cm "$@"; }
@@ -115,3 +129,77 @@ check "removed, the held job goes to the history" wait_for 60 in_history "$c.0"
 check "... with HoldReasonCode 6 and its HoldReason ($(hist "$c.0" HoldReasonCode))" \
 	test "$(hist "$c.0" HoldReasonCode) $(hist "$c.0" HoldReasonSubCode)" = "6 2" -a \
 	"$(hist "$c.0" HoldReason)" = "$(cat crlf.sh.reason)"
+
+# --- 2. a machine that cannot start the job, again and again ----------
+cat >broken.sub <<EOS
+universe   = vanilla
+executable = crlf.sh
+log        = broken.log
++WantBroken = True
+queue
+EOS
+B=$(submit broken.sub)
+check "a job no machine starts is held after MAX_JOB_STARTS_WITHOUT_RUNNING (3) starts" \
+	wait_for 120 status_is "$B.0" 5
+check "... started 3 times, NumStartsWithoutRunning 3 ($(attr "$B.0" NumJobStarts) $(attr "$B.0" NumStartsWithoutRunning))" \
+	test "$(attr "$B.0" NumJobStarts) $(attr "$B.0" NumStartsWithoutRunning)" = "3 3"
+r=$(attr "$B.0" HoldReason)
+names_why() {
+	[[ $(attr "$B.0" HoldReasonCode) == 6 &&
+	    $r == *MAX_JOB_STARTS_WITHOUT_RUNNING* &&
+	    $r == *"cannot create $POOL/exec2/execute/dir_"* ]]
+}
+check "... HoldReasonCode 6, the reason names the limit and the last cause ($r)" \
+	names_why
+check "... each eviction (004) in its user log says why ($(ev broken.log 004 "$B"))" \
+	test "$(ev broken.log 004 "$B")" = 3 -a \
+	"$(grep -c "^	cannot create $POOL/exec2/execute/dir_" broken.log)" = 3
+cm condor_rm "$B" >/dev/null 2>&1
+
+# --- 3. condor_rm and condor_hold of a running job free the machine ----
+printf '#!/bin/sh\necho started\nsleep 600\n' >long.sh
+chmod 755 long.sh
+cat >long.sub <<EOS
+universe           = vanilla
+executable         = long.sh
+output             = long.out
+log                = long.log
+job_lease_duration = 600
+queue
+EOS
+state1() { cm condor_status -af Name State 2>/dev/null | awk '$1 == "exec1" { print $2 }'; }
+state_is() { test "$(state1)" = "$1"; }
+started() { grep -q started long.out 2>/dev/null; }
+on_purpose() { grep -c "stopped on purpose" "$POOL/exec1/log/StarterLog" 2>/dev/null; }
+L=$(submit long.sub)
+check "a job with a lease of 600 s runs on exec1" wait_for 60 started
+check "... exec1 is Claimed" state_is Claimed
+before=$(on_purpose)
+cm condor_rm "$L" >/dev/null 2>&1
+check "condor_rm: exec1 is Idle again (not after the lease)" wait_for 60 state_is Idle
+check "... its StarterLog says the job was stopped on purpose" \
+	test "$(on_purpose)" -gt "${before:-0}"
+check "... the startd did not have to kill its starter" \
+	bash -c "! grep -q 'ignores its kill order' '$POOL/exec1/log/StartLog'"
+: >long.out
+H=$(submit long.sub)
+check "another runs on exec1" wait_for 60 started
+before=$(on_purpose)
+cm condor_hold "$H" >/dev/null 2>&1
+check "condor_hold: the job is held" wait_for 60 status_is "$H.0" 5
+check "... exec1 is Idle again (not after the lease)" wait_for 60 state_is Idle
+check "... its StarterLog says the job was stopped on purpose" \
+	test "$(on_purpose)" -gt "${before:-0}"
+check "... the startd did not have to kill its starter" \
+	bash -c "! grep -q 'ignores its kill order' '$POOL/exec1/log/StartLog'"
+cm condor_rm "$H" >/dev/null 2>&1
+
+# --- 4. an eviction says why -------------------------------------------
+: >long.out
+V=$(submit long.sub)
+check "a third runs on exec1" wait_for 60 started
+on exec1 condor_vacate exec1 >/dev/null 2>&1
+evicted() { test "$(ev long.log 004 "$V")" -ge 1; }
+check "condor_vacate: 004 in the user log" wait_for 60 evicted
+check "... saying why" grep -q "^	the execute machine vacated the job" long.log
+cm condor_rm "$V" >/dev/null 2>&1
