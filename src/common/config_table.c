@@ -146,6 +146,9 @@ const struct config_default config_defaults[] = {
 	    "periodic_hold, periodic_remove and periodic_release", 0 },
 	{ "NEGOTIATOR_INTERVAL", "60",
 	    "seconds between negotiation cycles", 0 },
+	{ "MATCH_TIMEOUT", "20",
+	    "seconds a machine given out waits for its claim before it is "
+	    "offered again", 0 },
 	{ "PERIODIC_CHECKPOINT_INTERVAL", "3 * $(HOUR)",
 	    "seconds between periodic checkpoints of a running job", 0 },
 	{ "CLASSAD_LIFETIME", "900",

@@ -1251,7 +1251,7 @@ queue_local_job_pid(int cluster, int proc, pid_t pid,
 }
 
 void
-queue_local_hold(int cluster, int proc, const char *reason)
+queue_local_hold(int cluster, int proc, const char *reason, int subcode)
 {
 	struct job j;
 	time_t now = time(NULL);
@@ -1268,6 +1268,9 @@ queue_local_hold(int cluster, int proc, const char *reason)
 	qlog_set_string(schedd_queue, cluster, proc, "HoldReason", reason);
 	/* HTCondor's code for a job that could not start. */
 	qlog_set_int(schedd_queue, cluster, proc, "HoldReasonCode", 6);
+	/* The exec's errno, when it was the exec that failed. */
+	qlog_set_int(schedd_queue, cluster, proc, "HoldReasonSubCode",
+	    subcode);
 	queue_commit(1);
 	if (job_find(cluster, proc, &j) == 0)
 		job_log_event(&j, ULOG_HELD, reason);

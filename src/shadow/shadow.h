@@ -52,7 +52,7 @@ extern struct shadow_job sj;
 
 /* How this run ended, as the starter (or the shadow) saw it. */
 struct shadow_outcome {
-	int		 how;		/* EXIT_NORMAL..EXIT_NOT_STARTED */
+	int		 how;		/* EXIT_NORMAL... */
 	int		 code;
 	double		 user_cpu, sys_cpu;	/* the job, this run */
 	long long	 image_size;		/* KiB */

@@ -607,7 +607,7 @@ static int
 exec_errno_jobs(int err)
 {
 	switch (err) {
-	case ENOENT:		/* its #! interpreter or loader is missing */
+	case ENOENT:		/* its #! interpreter or loader: none */
 	case EACCES:		/* ... or not executable */
 	case ENOEXEC:		/* not a program for this machine */
 	case ELIBBAD:

@@ -16,7 +16,7 @@
 # the shadow tells the starter it is going away on purpose, and the
 # starter says so in its log.  An eviction by condor_vacate says why.
 #
-# checks: 52
+# checks: 57
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -26,11 +26,24 @@ W=$POOL/work
 mkdir -p "$W"
 chmod 755 "$W"
 pool_config 'START : TRUE' 'STARTER_UPDATE_INTERVAL = 1' \
-	'MAX_JOB_STARTS = 10' 'VACATE_GRACE = 2' \
+	'MAX_JOB_STARTS = 10' 'VACATE_GRACE = 2' 'MATCH_TIMEOUT = 5' \
 	"JOB_SYSTEM_DIRS = /bin /sbin /lib /lib32 /lib64 /libx32 /usr /etc /opt $W"
+# The schedd's shadow program: once $W/drop_next exists, once, one that
+# never claims the machine it was given (a match never activated).
+cat >"$W/shadow_wrap" <<EOS
+#!/bin/sh
+if [ -e $W/drop_next ] && mkdir $W/dropped 2>/dev/null; then
+	exit 107
+fi
+exec $RELEASE/sbin/condor_shadow "\$@"
+EOS
+chmod 755 "$W/shadow_wrap"
 pool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD" \
-	'MAX_JOB_STARTS_WITHOUT_RUNNING = 3'
-pool_host exec1 "MASTER, STARTD" 'START : TARGET.WantBroken =!= TRUE'
+	'MAX_JOB_STARTS_WITHOUT_RUNNING = 3' "SHADOW = $W/shadow_wrap"
+# exec1 advertises only when its state changes: a match whose claim
+# never comes is given up by MATCH_TIMEOUT, not by its next ad.
+pool_host exec1 "MASTER, STARTD" 'START : TARGET.WantBroken =!= TRUE' \
+	'STARTD_UPDATE_INTERVAL = 600'
 # (With no job to look at, START is TRUE: the machine is Idle, not Owner.)
 pool_host exec2 "MASTER, STARTD" \
 	'START : TARGET.ClusterId =?= UNDEFINED || TARGET.WantBroken =?= TRUE'
@@ -203,3 +216,39 @@ evicted() { test "$(ev long.log 004 "$V")" -ge 1; }
 check "condor_vacate: 004 in the user log" wait_for 60 evicted
 check "... saying why" grep -q "^	the execute machine vacated the job" long.log
 cm condor_rm "$V" >/dev/null 2>&1
+
+# --- 5. a match never activated -----------------------------------------
+printf '#!/bin/sh\necho ok\n' >ok.sh
+chmod 755 ok.sh
+cat >ok.sub <<EOS
+universe   = vanilla
+executable = ok.sh
+output     = ok.out
+log        = ok.log
+queue
+EOS
+: >drop_next
+D=$(submit ok.sub)
+done_ok() { test "$(hist "$D.0" JobStatus)" = 4; }
+check "a match whose claim never comes: the machine is offered again, the job runs" \
+	wait_for 120 done_ok
+check "... the negotiator gave the match up after MATCH_TIMEOUT" \
+	grep -q "exec1: no claim came for its match of .* (MATCH_TIMEOUT 5): it is offered again" \
+	"$POOL/cm/log/NegotiatorLog"
+
+# --- 6. the scheduler universe ----------------------------------------
+cat >sched.sub <<EOS
+universe   = scheduler
+executable = crlf.sh
+log        = sched.log
+queue
+EOS
+S=$(submit sched.sub)
+check "a scheduler-universe job that cannot be executed is held" \
+	wait_for 60 status_is "$S.0" 5
+r=$(attr "$S.0" HoldReason)
+check "... code 6, subcode 2, \"Failed to execute\" ($r)" \
+	test "$(attr "$S.0" HoldReasonCode) $(attr "$S.0" HoldReasonSubCode) ${r%%\'*}" = "6 2 Failed to execute "
+check "... its user log: 012 with \"Code 6 Subcode 2\"" \
+	grep -qxF "	Code 6 Subcode 2" sched.log
+cm condor_rm "$S" >/dev/null 2>&1
