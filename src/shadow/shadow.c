@@ -709,7 +709,9 @@ static void
 on_term(int signo)
 {
 	struct ad *up;
-	int starter = sj.claimed && !finished && transfer_starter_known();
+	/* (A starter we lost under a lease would not hear us.) */
+	int starter = sj.claimed && !finished && !disconnected &&
+	    transfer_starter_known();
 
 	if (leaving)
 		shadow_exit(SHADOW_EXIT_REMOVED, "removed (signalled again)");

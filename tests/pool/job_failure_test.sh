@@ -16,7 +16,7 @@
 # the shadow tells the starter it is going away on purpose, and the
 # starter says so in its log.  An eviction by condor_vacate says why.
 #
-# checks: 57
+# checks: 59
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -113,6 +113,7 @@ held_line() { cm condor_q -hold 2>/dev/null | grep -q "^ *$1\.0 .*Failed to exec
 for x in crlf.sh garbage.bin; do
 	c=${JOB[$x]}
 	check "${WHAT[$x]}: condor_q -hold shows it and why" held_line "$c"
+	check "... condor_q -hold -af: its codes" bash -c "CONDOR_CONFIG=$POOL/cm/condor_config $RELEASE/bin/condor_q -hold -af ClusterId HoldReasonCode HoldReasonSubCode | grep -qx '$c 6 ${WANT_ERRNO[$x]}'"
 	check "... its user log: 007 with the reason, then 012" \
 		test "$(ev "$x.log" 007 "$c") $(ev "$x.log" 012 "$c") $(ev "$x.log" 004 "$c")" = "1 1 0"
 	check "... 012 says the reason and \"Code 6 Subcode ${WANT_ERRNO[$x]}\"" \
