@@ -417,7 +417,6 @@ finish(void *arg)
 			 * once, with execve's errno, never tried again. */
 			hold_code = 6;
 			hold_subcode = o->code;
-			hold("%s", o->message);
 		}
 		hold("Error from %s: %s", sj.machine, o->message);
 	case EXIT_NOT_STARTED:

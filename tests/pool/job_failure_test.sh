@@ -4,11 +4,11 @@
 # endings, whose #! interpreter "/bin/sh\r" does not exist; a missing #!
 # interpreter; an interpreter without its exec bit; bytes that are no
 # program; a program for another architecture) are held at once with
-# HoldReasonCode 6, execve's errno as HoldReasonSubCode and "Failed to
-# execute '...'", started once, shown by condor_q -hold, written to the
-# user log (007 then 012 with its "Code 6 Subcode N" line) and kept in
-# condor_history after condor_rm; condor_submit refuses a program
-# without its exec bit.  A machine that cannot start the job (its
+# HoldReasonCode 6, execve's errno as HoldReasonSubCode and "Error from
+# exec1: Failed to execute '...'", started once, shown by condor_q
+# -hold, written to the user log (007 then 012 with its "Code 6 Subcode
+# N" line) and kept in condor_history after condor_rm; condor_submit
+# refuses a program without its exec bit.  A machine that cannot start the job (its
 # EXECUTE is a file) has it back MAX_JOB_STARTS_WITHOUT_RUNNING (3)
 # times, each 004 saying why, and then it is held (code 6) with the last
 # reason.  condor_rm and condor_hold of a job running with a lease of
@@ -104,12 +104,12 @@ for x in crlf.sh nointerp.sh badinterp.sh garbage.bin foreign.bin; do
 		test "$(attr "$c.0" HoldReasonCode) $(attr "$c.0" HoldReasonSubCode)" = "6 ${WANT_ERRNO[$x]}"
 	r=$(attr "$c.0" HoldReason)
 	check "... HoldReason says so ($r)" \
-		test "${r#Failed to execute \'}" != "$r"
+		test "${r#Error from exec1: Failed to execute \'}" != "$r"
 	echo "$r" >"$x.reason"
 	check "... started at most once ($(attr "$c.0" NumJobStarts))" \
 		test "$(attr "$c.0" NumJobStarts)" -le 1
 done
-held_line() { cm condor_q -hold 2>/dev/null | grep -q "^ *$1\.0 .*Failed to execute"; }
+held_line() { cm condor_q -hold 2>/dev/null | grep -q "^ *$1\.0 .*Error from exec1: Failed to execute"; }
 for x in crlf.sh garbage.bin; do
 	c=${JOB[$x]}
 	check "${WHAT[$x]}: condor_q -hold shows it and why" held_line "$c"
