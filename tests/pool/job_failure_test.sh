@@ -8,13 +8,14 @@
 # exec1: Failed to execute '...'", started once, shown by condor_q
 # -hold, written to the user log (007 then 012 with its "Code 6 Subcode
 # N" line) and kept in condor_history after condor_rm; condor_submit
-# refuses a program without its exec bit.  A machine that cannot start the job (its
-# EXECUTE is a file) has it back MAX_JOB_STARTS_WITHOUT_RUNNING (3)
-# times, each 004 saying why, and then it is held (code 6) with the last
-# reason.  condor_rm and condor_hold of a job running with a lease of
-# 600 s free its machine at once (Idle again long before the lease):
-# the shadow tells the starter it is going away on purpose, and the
-# starter says so in its log.  An eviction by condor_vacate says why.
+# refuses a program without its exec bit.  A machine that cannot start
+# the job (its EXECUTE is a file) has it back
+# MAX_JOB_STARTS_WITHOUT_RUNNING (3) times, each 004 saying why, and
+# then it is held (code 6) with the last reason.  condor_rm and
+# condor_hold of a job running with a lease of 600 s free its machine at
+# once (Idle again long before the lease): the shadow tells the starter
+# it is going away on purpose, and the starter says so in its log.  An
+# eviction by condor_vacate says why.
 #
 # checks: 59
 set -u
