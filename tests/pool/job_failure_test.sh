@@ -15,7 +15,9 @@
 # condor_hold of a job running with a lease of 600 s free its machine at
 # once (Idle again long before the lease): the shadow tells the starter
 # it is going away on purpose, and the starter says so in its log.  An
-# eviction by condor_vacate says why.
+# eviction by condor_vacate says why.  A match whose shadow never claims
+# the machine frees it after MATCH_TIMEOUT.  A scheduler-universe
+# program that cannot be executed is held the same way.
 #
 # checks: 59
 set -u
