@@ -19,6 +19,7 @@
 #define ULOG_EXECUTE		1
 #define ULOG_CHECKPOINTED	3
 #define ULOG_EVICTED		4
+#define ULOG_SHADOW_EXCEPTION	7
 #define ULOG_TERMINATED		5
 #define ULOG_ABORTED		9
 #define ULOG_SUSPENDED		10
@@ -72,8 +73,13 @@ int	userlog_execute(const char *path, int cluster, int proc,
 	    const char *startd_addr, const char *machine_name);
 int	userlog_checkpointed(const char *path, int cluster, int proc,
 	    const struct ulog_usage *);
+/* 004: REASON (may be NULL) on a line of its own after the byte
+ * counts, as HTCondor writes it. */
 int	userlog_evicted(const char *path, int cluster, int proc,
-	    int checkpointed, const struct ulog_usage *);
+	    int checkpointed, const struct ulog_usage *, const char *reason);
+/* 007: the shadow could not go on with the job, for REASON. */
+int	userlog_shadow_exception(const char *path, int cluster, int proc,
+	    const char *reason, const struct ulog_usage *);
 int	userlog_terminated(const char *path, int cluster, int proc,
 	    int by_signal, int code, const struct ulog_usage *);
 int	userlog_aborted(const char *path, int cluster, int proc,
@@ -89,8 +95,10 @@ int	userlog_reconnected(const char *path, int cluster, int proc,
 	    const char *machine, const char *startd_addr);
 int	userlog_reconnect_failed(const char *path, int cluster, int proc,
 	    const char *machine, long seconds);
+/* 012: the HoldReason, then "Code N Subcode M" (HoldReasonCode,
+ * HoldReasonSubCode). */
 int	userlog_held(const char *path, int cluster, int proc,
-	    const char *reason, int code);
+	    const char *reason, int code, int subcode);
 int	userlog_released(const char *path, int cluster, int proc,
 	    const char *reason);
 

@@ -149,6 +149,9 @@ const struct config_default config_defaults[] = {
 	    "periodic_hold, periodic_remove and periodic_release", 0 },
 	{ "NEGOTIATOR_INTERVAL", "60",
 	    "seconds between negotiation cycles", 0 },
+	{ "MATCH_TIMEOUT", "20",
+	    "seconds a machine given out waits for its claim before it is "
+	    "offered again", 0 },
 	{ "PERIODIC_CHECKPOINT_INTERVAL", "3 * $(HOUR)",
 	    "seconds between periodic checkpoints of a running job", 0 },
 	{ "CLASSAD_LIFETIME", "900",
@@ -190,6 +193,10 @@ const struct config_default config_defaults[] = {
 	{ "MAX_SHADOW_EXCEPTIONS", "5",
 	    "failed shadows in a row before a job is put on hold (0: never)",
 	    0 },
+	{ "MAX_JOB_STARTS_WITHOUT_RUNNING", "10",
+	    "starts in a row that end before the job ran (the claim refused, "
+	    "the starter unable to start it) before the job is put on hold "
+	    "(0: never)", 0 },
 
 	/* Owner policy: the startd's control expressions and their parts. */
 	{ "BackgroundLoad", "0.3",

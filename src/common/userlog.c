@@ -89,6 +89,24 @@ userlog_write(const char *path, int event, int cluster, int proc,
 	return rc;
 }
 
+/*
+ * TEXT as one line of an event: a newline in a reason (from a starter,
+ * from a policy expression) would end the line and start what a reader
+ * takes for something else.  Returns a static buffer.
+ */
+static const char *
+one_line(const char *text)
+{
+	static char line[1024];
+	size_t i;
+
+	snprintf(line, sizeof(line), "%s", text);
+	for (i = 0; line[i] != '\0'; i++)
+		if (line[i] == '\n' || line[i] == '\r')
+			line[i] = ' ';
+	return line;
+}
+
 /* "Usr D HH:MM:SS, Sys D HH:MM:SS" */
 static void
 usage_pair(struct buf *b, double user, double sys)
@@ -181,7 +199,7 @@ userlog_checkpointed(const char *path, int cluster, int proc,
 
 int
 userlog_evicted(const char *path, int cluster, int proc, int checkpointed,
-    const struct ulog_usage *u)
+    const struct ulog_usage *u, const char *reason)
 {
 	struct buf b;
 
@@ -190,8 +208,23 @@ userlog_evicted(const char *path, int cluster, int proc, int checkpointed,
 	    "\t(0) Job was not checkpointed.\n");
 	run_usage(&b, "\t\t", u);
 	run_bytes(&b, u);
+	if (reason != NULL && *reason != '\0')
+		buf_printf(&b, "\t%s\n", one_line(reason));
 	return write_body(path, ULOG_EVICTED, cluster, proc,
 	    "Job was evicted.", &b);
+}
+
+int
+userlog_shadow_exception(const char *path, int cluster, int proc,
+    const char *reason, const struct ulog_usage *u)
+{
+	struct buf b;
+
+	buf_init(&b);
+	buf_printf(&b, "\t%s\n", one_line(reason != NULL ? reason : ""));
+	run_bytes(&b, u);
+	return write_body(path, ULOG_SHADOW_EXCEPTION, cluster, proc,
+	    "Shadow exception!", &b);
 }
 
 int
@@ -298,11 +331,12 @@ userlog_reconnect_failed(const char *path, int cluster, int proc,
 
 int
 userlog_held(const char *path, int cluster, int proc, const char *reason,
-    int code)
+    int code, int subcode)
 {
 	char tail[64];
 
-	snprintf(tail, sizeof(tail), "\tCode %d Subcode 0\n", code);
+	snprintf(tail, sizeof(tail), "\tCode %d Subcode %d\n", code,
+	    subcode);
 	return event_with_reason(path, ULOG_HELD, cluster, proc,
 	    "Job was held.", reason, tail);
 }

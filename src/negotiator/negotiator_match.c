@@ -18,8 +18,10 @@
  * advertised in a later second than the match.  A match whose claim
  * never comes (its shadow failed) frees the machine once its startd has
  * advertised MATCH_CLAIM_GRACE seconds after the match without it, and
- * after MATCH_CLAIM_WAIT seconds in any case.  A partitionable slot given N jobs in one
- * cycle waits until its NumClaims has moved by N.
+ * after MATCH_TIMEOUT seconds in any case (the startd knows nothing of
+ * a match until its claim comes: the machine is held for one here, and
+ * here alone, and never longer than that).  A partitionable slot
+ * given N jobs in one cycle waits until its NumClaims has moved by N.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -70,7 +72,6 @@ static size_t			 nrecent, caprecent;
 /* How long a match may keep its machine out of reach at most: a
  * safeguard against clocks that disagree (seconds). */
 #define RECENT_MATCH_MAX	600
-#define MATCH_CLAIM_WAIT	30	/* seconds a match waits for its claim */
 #define MATCH_CLAIM_GRACE	5	/* ... when its startd speaks meanwhile */
 
 struct cycle_ctx {
@@ -171,12 +172,26 @@ machine_name_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* Does AD show the outcome of match R? */
+/* Seconds a machine given out waits for its claim: MATCH_TIMEOUT. */
+static long
+match_timeout(void)
+{
+	long t = param_int("MATCH_TIMEOUT", 20);
+
+	return t > 0 ? t : 20;
+}
+
+/*
+ * Does AD show the outcome of match R?  *EXPIRED is set when R is
+ * given up only because its claim did not come within MATCH_TIMEOUT.
+ */
 static int
-recent_settled(const struct recent_match *r, const struct ad *ad, time_t now)
+recent_settled(const struct recent_match *r, const struct ad *ad, time_t now,
+    int *expired)
 {
 	long long claims = ad_int_or(ad, "NumClaims", -1);
 
+	*expired = 0;
 	if (now - r->when >= RECENT_MATCH_MAX)
 		return 1;
 	if (r->claims >= 0 && claims >= 0) {
@@ -190,7 +205,7 @@ recent_settled(const struct recent_match *r, const struct ad *ad, time_t now)
 		 * booking (the startd counts what is free). */
 		if (heard_from(ad) >= (long long)r->when + MATCH_CLAIM_GRACE)
 			return 1;
-		return now - r->when >= MATCH_CLAIM_WAIT;
+		return *expired = now - r->when >= match_timeout();
 	}
 	return heard_from(ad) > (long long)r->when;
 }
@@ -207,7 +222,7 @@ recent_apply(struct match_machine *machines, size_t n)
 	struct match_machine key, *m;
 	time_t now = time(NULL);
 	size_t i = 0;
-	int keep;
+	int keep, expired;
 
 	qsort(machines, n, sizeof(*machines), machine_name_cmp);
 	memset(&key, 0, sizeof(key));
@@ -216,11 +231,16 @@ recent_apply(struct match_machine *machines, size_t n)
 		key.name = recent[i].name;
 		m = bsearch(&key, machines, n, sizeof(*machines),
 		    machine_name_cmp);
-		if (m != NULL && !recent_settled(&recent[i], m->ad, now)) {
+		if (m != NULL && !recent_settled(&recent[i], m->ad, now,
+		    &expired)) {
 			free(m->state);
 			m->state = xstrdup("Matched");
 			keep = 1;
-		}
+		} else if (m != NULL && expired)
+			log_info("%s: no claim came for its match of %ld s ago "
+			    "(MATCH_TIMEOUT %ld): it is offered again",
+			    recent[i].name, (long)(now - recent[i].when),
+			    match_timeout());
 		if (keep) {
 			i++;
 			continue;

@@ -348,6 +348,7 @@ void	 queue_local_started(int cluster, int proc, pid_t pid,
 void	 queue_local_job_pid(int cluster, int proc, pid_t pid,
 	    unsigned long long start);
 /* J cannot be started: held with REASON. */
-void	 queue_local_hold(int cluster, int proc, const char *reason);
+void	 queue_local_hold(int cluster, int proc, const char *reason,
+	    int subcode);
 
 #endif

@@ -580,7 +580,7 @@ local_start(const struct job *j)
 	struct launch l;
 	struct pollfd pfd;
 	struct keeper *k;
-	char why[512];
+	char why[1024], *cmd;
 	int go[2], rp[2], cluster = j->cluster, proc = j->proc;
 	unsigned long long start;
 	ssize_t n;
@@ -589,7 +589,7 @@ local_start(const struct job *j)
 	if (launch_prepare(j, &l, why, sizeof(why)) == -1) {
 		launch_free(&l);
 		log_warnx("job %d.%d cannot run: %s", cluster, proc, why);
-		queue_local_hold(cluster, proc, why);
+		queue_local_hold(cluster, proc, why, 0);
 		return -1;
 	}
 	if (local_mkdir() == -1) {
@@ -654,13 +654,21 @@ local_start(const struct job *j)
 	if (rep.stage != STAGE_NONE) {
 		if (rep.stage < STAGE_FORK || rep.stage > STAGE_EXEC)
 			rep.stage = STAGE_EXEC;
-		snprintf(why, sizeof(why), "the schedd cannot %s for the "
-		    "scheduler-universe job: %s", stage_names[rep.stage],
-		    strerror(rep.err));
+		if (rep.stage == STAGE_EXEC) {
+			/* As for a job on a machine (condor_starter(8)). */
+			cmd = job_string(j, "Cmd");
+			snprintf(why, sizeof(why), "Failed to execute '%s': %s",
+			    cmd != NULL ? cmd : "", strerror(rep.err));
+			free(cmd);
+		} else
+			snprintf(why, sizeof(why), "the schedd cannot %s for "
+			    "the scheduler-universe job: %s",
+			    stage_names[rep.stage], strerror(rep.err));
 		log_warnx("job %d.%d: %s", cluster, proc, why);
 		if (k != NULL)
 			k->failed = 1;
-		queue_local_hold(cluster, proc, why);
+		queue_local_hold(cluster, proc, why, rep.stage == STAGE_EXEC ?
+		    rep.err : 0);
 		return -1;
 	}
 	if (k != NULL) {

@@ -697,7 +697,8 @@ job_log_write(const struct job *j, int event, const char *reason,
 		break;
 	case ULOG_HELD:
 		rc = userlog_held(path, j->cluster, j->proc, reason,
-		    (int)job_int(j, "HoldReasonCode", 0));
+		    (int)job_int(j, "HoldReasonCode", 0),
+		    (int)job_int(j, "HoldReasonSubCode", 0));
 		break;
 	case ULOG_RELEASED:
 		rc = userlog_released(path, j->cluster, j->proc, reason);
@@ -1274,7 +1275,7 @@ queue_local_job_pid(int cluster, int proc, pid_t pid,
 }
 
 void
-queue_local_hold(int cluster, int proc, const char *reason)
+queue_local_hold(int cluster, int proc, const char *reason, int subcode)
 {
 	struct job j;
 	time_t now = time(NULL);
@@ -1291,6 +1292,9 @@ queue_local_hold(int cluster, int proc, const char *reason)
 	qlog_set_string(schedd_queue, cluster, proc, "HoldReason", reason);
 	/* HTCondor's code for a job that could not start. */
 	qlog_set_int(schedd_queue, cluster, proc, "HoldReasonCode", 6);
+	/* The exec's errno, when it was the exec that failed. */
+	qlog_set_int(schedd_queue, cluster, proc, "HoldReasonSubCode",
+	    subcode);
 	queue_commit(1);
 	if (job_find(cluster, proc, &j) == 0)
 		job_log_event(&j, ULOG_HELD, reason);
@@ -1610,8 +1614,14 @@ action_one(const job_action_x *arg, const struct job *j, time_t now,
 		}
 		tx_unset(j, "HoldReason");
 		tx_unset(j, "HoldReasonCode");
+		tx_unset(j, "HoldReasonSubCode");
 		qlog_set_int(schedd_queue, j->cluster, j->proc,
 		    "NumShadowExceptions", 0);
+		/* Released, it gets MAX_JOB_STARTS_WITHOUT_RUNNING tries
+		 * afresh. */
+		if (job_has(j, "NumStartsWithoutRunning"))
+			qlog_set_int(schedd_queue, j->cluster, j->proc,
+			    "NumStartsWithoutRunning", 0);
 		return 1;
 	case JOB_SET_PRIO:
 	case JOB_ADD_PRIO:

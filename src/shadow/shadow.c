@@ -61,8 +61,13 @@
  *	its startd says the starter is gone (STARTD_CLAIM_ALIVE), it is
  *	waited for instead (022) until it comes back (SHADOW_RECONNECT,
  *	024) or the lease is over (025, then evicted).  A job the execute
- *	host cannot run for the job's own sake (a program it cannot
- *	execute) is held with the starter's reason.
+ *	host cannot run for the job's own sake is held with the starter's
+ *	reason (007, then 012); a program it could not execute with
+ *	HoldReasonCode 6 and HoldReasonSubCode the exec's errno.  A job
+ *	sent back without having run (the starter could not start it,
+ *	the claim was refused or unanswered) counts in
+ *	NumStartsWithoutRunning; the MAX_JOB_STARTS_WITHOUT_RUNNING-th in
+ *	a row holds it (code 6) with the last reason.  Every 004 says why.
  *
  * PROTOCOL
  *	Serves SHADOW_PROG (include/shadow_rpc.x) over TCP to its starter
@@ -86,7 +91,7 @@
  *
  * CONFIGURATION
  *	SPOOL, BIND_ADDRESS, HOST, RPC_TIMEOUT, STARTER_TIMEOUT, MAIL,
- *	SHADOW_LOG, LOG.
+ *	MAX_JOB_STARTS_WITHOUT_RUNNING, SHADOW_LOG, LOG.
  *
  * FILES
  *	$(LOG)/ShadowLog, shared by all shadows (each line carries the
@@ -267,9 +272,10 @@ release_claim(void)
 static int	is_standard(void);
 static void	match_expanded(void);
 
-/* HTCondor's HoldReasonCode of the next hold, if it has one: 12 an
+/* HTCondor's HoldReasonCode of the next hold, if it has one: 6 the
+ * program could not be executed (HoldReasonSubCode its errno), 12 an
  * output, 13 an input could not be transferred. */
-static int	hold_code;
+static int	hold_code, hold_subcode;
 
 /* Hold the job for REASON and exit 112. */
 static void __attribute__((noreturn, format(printf, 1, 2)))
@@ -287,6 +293,7 @@ hold(const char *fmt, ...)
 	ad_set_string(up, "HoldReason", reason);
 	if (hold_code != 0)
 		ad_set_int(up, "HoldReasonCode", hold_code);
+	ad_set_int(up, "HoldReasonSubCode", hold_subcode);
 	schedd_update_job(up, 3);
 	ad_free(up);
 	shadow_exit(SHADOW_EXIT_HELD, "held");
@@ -309,6 +316,52 @@ shadow_hold_soon(const char *reason)
 		return;
 	snprintf(hold_reason, sizeof(hold_reason), "%s", reason);
 	event_timer_add(0.0, hold_now, NULL);
+}
+
+/*
+ * The job goes back to the queue without having run (its starter could
+ * not start it, the startd refused or did not answer the claim): one
+ * more start without a run (NumStartsWithoutRunning, in the queue so
+ * that it survives the shadow and the schedd).  The
+ * MAX_JOB_STARTS_WITHOUT_RUNNING-th in a row holds it with WHY, rather
+ * than have it matched, started and sent back for ever.  UP (may be
+ * NULL) carries more attributes for the same update.
+ */
+static void
+requeue_unrun(struct ad *up, const char *why)
+{
+	long long n = 0, max = param_int("MAX_JOB_STARTS_WITHOUT_RUNNING",
+	    10);
+	struct ad *own = NULL;
+
+	if (up == NULL)
+		up = own = ad_new();
+	(void)ad_get_int(sj.ad, "NumStartsWithoutRunning", &n);
+	n = n >= 0 ? n + 1 : 1;
+	ad_set_int(up, "NumStartsWithoutRunning", n);
+	schedd_update_job(up, 3);
+	if (own != NULL)
+		ad_free(own);
+	if (max > 0 && n >= max) {
+		/* HTCondor's code for a job that could not be started. */
+		hold_code = 6;
+		hold_subcode = 0;
+		hold("The job was started %lld times in a row and never ran "
+		    "(MAX_JOB_STARTS_WITHOUT_RUNNING is %lld); the last time: "
+		    "%s", n, max, why);
+	}
+	log_info("job %s: back to the queue without having run (%lld in a "
+	    "row): %s", sj.id, n, why);
+}
+
+/* The job ran: a count of starts without a run begins again. */
+static void
+ran(struct ad *up)
+{
+	long long n;
+
+	if (ad_get_int(sj.ad, "NumStartsWithoutRunning", &n) == 0 && n != 0)
+		ad_set_int(up, "NumStartsWithoutRunning", 0);
 }
 
 /* Finish from the loop, once the starter's reply went out. */
@@ -347,6 +400,7 @@ finish(void *arg)
 			ad_set_int(up, "ExitSignal", o->code);
 		ad_set_int(up, "CompletionDate", (long long)time(NULL));
 		report_usage_attrs(up, o);
+		ran(up);
 		schedd_update_job(up, 5);
 		ad_free(up);
 		report_terminated(o);
@@ -357,12 +411,30 @@ finish(void *arg)
 		report_usage_attrs(up, o);
 		schedd_update_job(up, 3);
 		ad_free(up);
+		/* As HTCondor's shadow: the exception (007) saying where,
+		 * then the hold (012). */
+		report_shadow_exception(o);
+		if (o->code > 0) {
+			/* A program the machine could not execute: held at
+			 * once, with execve's errno, never tried again. */
+			hold_code = 6;
+			hold_subcode = o->code;
+		}
 		hold("Error from %s: %s", sj.machine, o->message);
+	case EXIT_NOT_STARTED:
+		log_info("job %s: %s could not start it: %s", sj.id,
+		    sj.machine, o->message);
+		report_usage_attrs(up, o);
+		report_evicted(o);
+		requeue_unrun(up, o->message);
+		ad_free(up);
+		shadow_exit(SHADOW_EXIT_REQUEUE, "the job could not start");
 	default:
 		if (o->message[0] != '\0')
 			log_info("job %s leaves %s: %s", sj.id, sj.machine,
 			    o->message);
 		report_usage_attrs(up, o);
+		ran(up);
 		schedd_update_job(up, 3);
 		ad_free(up);
 		/* After 025 the job is back in the queue, not evicted:
@@ -588,6 +660,7 @@ on_hangup(int fd, short revents, void *arg)
 	if (fd != watched_fd)
 		return;
 	watched_fd = -1;
+	shadow_left();
 	starter_gone("the starter's connection closed");
 }
 
@@ -600,13 +673,52 @@ shadow_watch_fd(int fd)
 	event_fd_add(fd, POLLRDHUP, on_hangup, NULL);
 }
 
+static int	leaving;	/* SIGTERM: going away on purpose */
+
+int
+shadow_is_leaving(void)
+{
+	return leaving;
+}
+
+static void
+leave_now(void *arg)
+{
+	shadow_exit(SHADOW_EXIT_REMOVED, arg != NULL ? "removed; the "
+	    "starter heard we are leaving" : "removed");
+}
+
+/* The starter heard we are leaving (our answer to its EXIT went out,
+ * or it hung up): nothing is left to do. */
+void
+shadow_left(void)
+{
+	if (leaving)
+		event_timer_add(0.0, leave_now, "");
+}
+
+/*
+ * SIGTERM: the job is removed or held.  The startd is asked to kill the
+ * job at once (STARTD_RELEASE_CLAIM); and so that the starter does not
+ * take our going for a cut link and wait for us under the job's lease,
+ * we stay (up to RPC_TIMEOUT) to tell it: every call of its from now on
+ * (its report of the killed job first) is answered ESHUTDOWN, "the
+ * shadow is going away on purpose", on its authenticated connection,
+ * and it stops the job and exits; the machine is free at once.
+ */
 static void
 on_term(int signo)
 {
 	struct ad *up;
+	/* (A starter we lost under a lease would not hear us.) */
+	int starter = sj.claimed && !finished && !disconnected &&
+	    transfer_starter_known();
 
+	if (leaving)
+		shadow_exit(SHADOW_EXIT_REMOVED, "removed (signalled again)");
 	log_info("job %s: signal %d: the job is being removed or held",
 	    sj.id, signo);
+	leaving = 1;
 	release_claim();
 	if (sj.run_start > 0 && !finished) {
 		up = ad_new();
@@ -614,7 +726,15 @@ on_term(int signo)
 		schedd_update_job(up, 1);
 		ad_free(up);
 	}
-	shadow_exit(SHADOW_EXIT_REMOVED, "removed");
+	if (!starter)
+		shadow_exit(SHADOW_EXIT_REMOVED, "removed");
+	/* No outcome of the run counts any more: it is over. */
+	finished = 1;
+	event_timer_cancel(lease_timer);
+	log_info("job %s: telling the starter on %s we are going away on "
+	    "purpose", sj.id, sj.machine);
+	event_timer_add((double)timeout_param("RPC_TIMEOUT", 20), leave_now,
+	    NULL);
 }
 
 static void
@@ -942,6 +1062,7 @@ claim_machine(const char *addr)
 	if (cl == NULL) {
 		log_warnx("job %s: cannot reach the startd of %s: %s", sj.id,
 		    sj.machine, err);
+		requeue_unrun(NULL, err);
 		shadow_exit(SHADOW_EXIT_REQUEUE, "no startd");
 	}
 	memset(&c, 0, sizeof(c));
@@ -957,12 +1078,16 @@ claim_machine(const char *addr)
 	if (r == -1) {
 		log_warnx("job %s: the startd of %s did not answer the claim: "
 		    "%s", sj.id, sj.machine, err);
+		requeue_unrun(NULL, err);
 		shadow_exit(SHADOW_EXIT_REQUEUE, "no answer to the claim");
 	}
 	if (res.code != 0) {
 		log_info("job %s: %s refused the claim: %s", sj.id,
 		    sj.machine, res.message ? res.message : "");
+		snprintf(err, sizeof(err), "%s refused the claim: %s",
+		    sj.machine, res.message ? res.message : "");
 		xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
+		requeue_unrun(NULL, err);
 		shadow_exit(SHADOW_EXIT_REQUEUE, "claim refused");
 	}
 	log_info("job %s: claimed %s (%s)", sj.id, sj.machine,

@@ -53,7 +53,7 @@ extern struct shadow_job sj;
 
 /* How this run ended, as the starter (or the shadow) saw it. */
 struct shadow_outcome {
-	int		 how;		/* EXIT_NORMAL..EXIT_FAILED */
+	int		 how;		/* EXIT_NORMAL... */
 	int		 code;
 	double		 user_cpu, sys_cpu;	/* the job, this run */
 	long long	 image_size;		/* KiB */
@@ -66,9 +66,17 @@ struct shadow_outcome {
  * out first).  shadow_starter_alive: a call came from the starter; push
  * the deadline after which it counts as lost.  shadow_watch_fd: the
  * starter's connection; its hang-up means the starter is gone (or,
- * with a lease, disconnected).
+ * with a lease, disconnected).  shadow_is_leaving: SIGTERM came (the
+ * job is removed or held), and the starter's calls are answered
+ * ESHUTDOWN; shadow_left: the starter heard it, the shadow exits.
+ * transfer_starter_known: a starter said HELLO; transfer_leaving: fill
+ * RES with the ESHUTDOWN answer and return 1 while leaving, else 0.
  */
 void	shadow_outcome(const struct shadow_outcome *);
+int	shadow_is_leaving(void);
+void	shadow_left(void);
+int	transfer_starter_known(void);
+int	transfer_leaving(status_x *res);
 void	shadow_starter_alive(void);
 void	shadow_watch_fd(int fd);
 /*
@@ -186,6 +194,7 @@ void	report_reconnect_failed(long lease);
 /* Usage of this run and the totals; for the log and the queue. */
 void	report_usage_attrs(struct ad *, const struct shadow_outcome *);
 void	report_evicted(const struct shadow_outcome *);
+void	report_shadow_exception(const struct shadow_outcome *);
 /* A new checkpoint is in SPOOL: NumCkpts, LastCkptTime, ImageSize and
  * event 003; O's CPU is this run's so far. */
 void	report_checkpointed(const struct shadow_outcome *);

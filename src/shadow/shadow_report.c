@@ -175,16 +175,47 @@ report_reconnect_failed(long lease)
 	}
 }
 
+/* Why the job left its machine, for 004: the starter's word, or one. */
+static void
+evicted_reason(const struct shadow_outcome *o, char *out, size_t len)
+{
+	if (o != NULL && o->message[0] != '\0')
+		snprintf(out, len, "%s", o->message);
+	else if (o != NULL && o->how == EXIT_VACATED_CKPT)
+		snprintf(out, len, "%s vacated the job after its checkpoint",
+		    sj.machine);
+	else
+		snprintf(out, len, "%s vacated the job", sj.machine);
+}
+
 void
 report_evicted(const struct shadow_outcome *o)
 {
 	struct ulog_usage u;
+	char why[ERRSTR_MAX + 64];
 
 	usage_of(o, &u);
+	evicted_reason(o, why, sizeof(why));
 	if (has_userlog() && shadow_as_owner() == 0) {
 		log_result(userlog_evicted(sj.userlog, sj.cluster, sj.proc,
-		    o != NULL && o->how == EXIT_VACATED_CKPT, &u),
+		    o != NULL && o->how == EXIT_VACATED_CKPT, &u, why),
 		    "the evicted event");
+		shadow_as_self();
+	}
+}
+
+void
+report_shadow_exception(const struct shadow_outcome *o)
+{
+	struct ulog_usage u;
+	char why[ERRSTR_MAX + 300];
+
+	usage_of(o, &u);
+	snprintf(why, sizeof(why), "Error from %s: %s", sj.machine,
+	    o->message);
+	if (sj.userlog != NULL && shadow_as_owner() == 0) {
+		log_result(userlog_shadow_exception(sj.userlog, sj.cluster,
+		    sj.proc, why, &u), "the shadow exception event");
 		shadow_as_self();
 	}
 }

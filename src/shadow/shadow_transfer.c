@@ -55,6 +55,21 @@ transfer_init(void)
 }
 
 
+int
+transfer_starter_known(void)
+{
+	return greeted;
+}
+
+int
+transfer_leaving(status_x *res)
+{
+	if (!shadow_is_leaving())
+		return 0;
+	rpc_status(res, ESHUTDOWN, "the job was removed or put on hold");
+	return 1;
+}
+
 /* Is REQ from our starter?  If not, log it (the caller refuses). */
 int
 transfer_from_starter(struct svc_req *req, const char *what)
@@ -187,6 +202,11 @@ shadow_get_1_svc(get_x *arg, get_res_x *res, struct svc_req *req)
 	if (!transfer_from_starter(req, "GET")) {
 		res->code = EPERM;
 		res->message = xstrdup("refused");
+		return TRUE;
+	}
+	if (shadow_is_leaving()) {
+		res->code = ESHUTDOWN;
+		res->message = xstrdup("the job was removed or put on hold");
 		return TRUE;
 	}
 	if (arg->length < 0 || arg->length > SHADOW_CHUNK ||
@@ -344,6 +364,8 @@ shadow_put_1_svc(put_x *arg, status_x *res, struct svc_req *req)
 		rpc_status(res, EPERM, "refused");
 		return TRUE;
 	}
+	if (transfer_leaving(res))
+		return TRUE;
 	if (arg->offset < 0 || arg->offset > MAX_FILE_OFFSET) {
 		rpc_status(res, EINVAL, "bad offset");
 		return TRUE;
@@ -464,6 +486,8 @@ shadow_ckpt_commit_1_svc(ckpt_commit_x *arg, status_x *res,
 		rpc_status(res, EPERM, "refused");
 		return TRUE;
 	}
+	if (transfer_leaving(res))
+		return TRUE;
 	if (ckpt_fd == -1) {
 		rpc_status(res, EINVAL, "no checkpoint was sent");
 		return TRUE;
@@ -481,6 +505,8 @@ shadow_event_1_svc(event_x *arg, status_x *res, struct svc_req *req)
 		rpc_status(res, EPERM, "refused");
 		return TRUE;
 	}
+	if (transfer_leaving(res))
+		return TRUE;
 	switch (arg->event) {
 	case EVENT_SUSPENDED:
 		report_suspended(1);
@@ -508,7 +534,11 @@ shadow_exit_1_svc(exit_x *arg, status_x *res, struct svc_req *req)
 		rpc_status(res, EPERM, "refused");
 		return TRUE;
 	}
-	if (arg->how < EXIT_NORMAL || arg->how > EXIT_FAILED) {
+	if (transfer_leaving(res)) {
+		shadow_left();
+		return TRUE;
+	}
+	if (arg->how < EXIT_NORMAL || arg->how > EXIT_NOT_STARTED) {
 		rpc_status(res, EINVAL, "unknown outcome %d", arg->how);
 		return TRUE;
 	}

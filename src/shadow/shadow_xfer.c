@@ -494,6 +494,8 @@ shadow_output_begin_1_svc(xfer_begin_x *arg, status_x *res,
 		rpc_status(res, EPERM, "refused");
 		return TRUE;
 	}
+	if (transfer_leaving(res))
+		return TRUE;
 	out_begin(arg, res);
 	return TRUE;
 }
@@ -508,6 +510,8 @@ shadow_output_end_1_svc(xfer_end_x *arg, status_x *res, struct svc_req *req)
 		rpc_status(res, EPERM, "refused");
 		return TRUE;
 	}
+	if (transfer_leaving(res))
+		return TRUE;
 	if (out_fd == -1) {
 		rpc_status(res, EINVAL, "no output was begun");
 		return TRUE;

@@ -43,6 +43,9 @@
  *	for a job with a lease (JobLeaseDuration), only once the
  *	lease is over without the starter having come back to the shadow
  *	(SHADOW_RECONNECT, tried every second; starter_shadow.c).
+ *	A shadow that answers ESHUTDOWN is going away on purpose (the
+ *	job was removed or held): no lease holds the job then; it is
+ *	stopped and the starter exits at once.
  *	What differs per universe (vanilla now; standard with its remote
  *	system calls, sandbox and checkpoints later) is in
  *	starter_universe.c.
@@ -147,6 +150,9 @@ starter_give_up(const char *why)
 static void __attribute__((noreturn))
 starter_lost(void)
 {
+	if (shadow_is_leaving())
+		starter_give_up("stopped on purpose: the shadow went away "
+		    "because the job was removed or put on hold");
 	starter_give_up("lost the shadow");
 }
 
@@ -202,7 +208,10 @@ starter_fail(const char *why, int jobs_fault)
 	log_warnx("job %d.%d cannot run here: %s", job.cluster, job.proc,
 	    why);
 	memset(&x, 0, sizeof(x));
-	x.how = jobs_fault ? EXIT_FAILED : EXIT_VACATED_KILLED;
+	x.how = jobs_fault ? EXIT_FAILED : EXIT_NOT_STARTED;
+	/* A program that could not be executed: execve's errno, which
+	 * the job is held with (HoldReasonSubCode). */
+	x.code = jobs_fault ? job.exec_errno : 0;
 	x.message = (char *)why;
 	if (shadow_exit(&x) == -1)
 		starter_lost();
@@ -357,6 +366,7 @@ job_ended(int status, const struct rusage *ru)
 		if (job.over[0] != '\0') {
 			/* Over a limit: held, not run again elsewhere. */
 			x.how = EXIT_FAILED;
+			x.code = 0;
 			x.message = job.over;
 		}
 		if (shadow_exit(&x) == 0)
@@ -364,6 +374,10 @@ job_ended(int status, const struct rusage *ru)
 		if (!shadow_is_disconnected())
 			starter_lost();
 	}
+	if (shadow_is_leaving())
+		log_info("job %d.%d stopped on purpose: its shadow went away "
+		    "because the job was removed or put on hold", job.cluster,
+		    job.proc);
 	shadow_disconnect();
 	job_clean_dir(&job);
 	starter_exit(0);

@@ -67,6 +67,8 @@ struct starter_job {
 	char		 memcg[PATH_MAX + 320];	/* v1: its directory, or "" */
 	int		 memcg_fd;	/* v1: that directory; -1 */
 	int		 exec_fd;	/* exec the job through it; -1 */
+	int		 exec_errno;	/* why its program could not be
+					   executed (execve's errno); 0 */
 
 	pid_t		 pid;		/* the job, its process group */
 	double		 started;	/* monotime of the spawn */
@@ -186,6 +188,9 @@ int	shadow_exit(exit_x *x);
 void	shadow_disconnect(void);
 /* A call went unanswered: the shadow is gone for good. */
 int	shadow_is_lost(void);
+/* The shadow answered ESHUTDOWN: it is going away on purpose (the job
+ * was removed or held); it is lost, and no lease keeps the job. */
+int	shadow_is_leaving(void);
 /*
  * The job's lease (JobLeaseDuration), once the job runs:
  * from then on a call that goes unanswered leaves the starter

@@ -625,6 +625,80 @@ job_child(struct starter_job *job, char **argv, char **envp, int errfd,
 	child_fail(errfd, STAGE_EXEC);
 }
 
+/*
+ * Is ERR, execve's, about the program itself (its format, its #!
+ * interpreter, its permissions), so that no machine would run it?
+ * Running out of memory or descriptors is this machine's trouble.
+ */
+static int
+exec_errno_jobs(int err)
+{
+	switch (err) {
+	case ENOENT:		/* its #! interpreter or loader: none */
+	case EACCES:		/* ... or not executable */
+	case ENOEXEC:		/* not a program for this machine */
+	case ELIBBAD:
+	case E2BIG:		/* its arguments and environment */
+	case ENOTDIR:
+	case ELOOP:
+	case EISDIR:
+	case ENAMETOOLONG:
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The reason a job whose program could not be executed is held with:
+ * HTCondor's "Failed to execute 'CMD': TEXT", and for a script, what is
+ * wrong with its #! line (a carriage return at its end is the usual
+ * cause: a script written with DOS line endings).
+ */
+static void
+exec_failure(struct starter_job *job, int err, char *out, size_t outlen)
+{
+	char path[PATH_MAX + 64], line[256], *cmd, *nl, *p, *q;
+	ssize_t n;
+	int fd, cr = 0;
+
+	cmd = job_string(job, "Cmd");
+	snprintf(out, outlen, "Failed to execute '%s': %s",
+	    cmd != NULL ? cmd : STARTER_EXE, strerror(err));
+	free(cmd);
+	if (err != ENOENT && err != EACCES)
+		return;
+	/* (The starter sees the execute directory where it made it.) */
+	snprintf(path, sizeof(path), "%s/%s", job->dir, STARTER_EXE);
+	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1)
+		return;
+	n = read(fd, line, sizeof(line) - 1);
+	close(fd);
+	if (n < 3 || line[0] != '#' || line[1] != '!')
+		return;
+	line[n] = '\0';
+	if ((nl = strchr(line, '\n')) == NULL)
+		return;
+	*nl = '\0';
+	for (p = line + 2; *p == ' ' || *p == '\t'; p++)
+		;
+	for (q = p; *q != '\0' && *q != ' ' && *q != '\t' && *q != '\r';
+	    q++)
+		;
+	cr = *q == '\r' && q[1] == '\0';
+	*q = '\0';
+	if (*p == '\0')
+		return;
+	n = (ssize_t)strlen(out);
+	if (cr)
+		snprintf(out + n, outlen - (size_t)n, " (its #! interpreter "
+		    "is \"%s\\r\": the script has DOS (CRLF) line endings)",
+		    p);
+	else
+		snprintf(out + n, outlen - (size_t)n, " (its #! interpreter "
+		    "%s %s)", p, err == ENOENT ? "does not exist" :
+		    "cannot be executed");
+}
+
 int
 job_spawn(struct starter_job *job, char *err, size_t errlen,
     int *jobs_fault)
@@ -704,21 +778,23 @@ job_spawn(struct starter_job *job, char *err, size_t errlen,
 		}
 		if (f.stage < STAGE_SETSID || f.stage > STAGE_EXEC)
 			f.stage = STAGE_EXEC;
-		if (f.stage == STAGE_CHDIR && job->shared_fs)
+		/* A program no machine can run is the job's fault: it is
+		 * held, never tried again elsewhere; so is an initialdir
+		 * on the shared file system its owner cannot enter (it is
+		 * there: owner_shared_fs saw it).  Anything else is ours. */
+		if (f.stage == STAGE_EXEC && exec_errno_jobs(f.err)) {
+			*jobs_fault = 1;
+			job->exec_errno = f.err;
+			exec_failure(job, f.err, err, errlen);
+		} else if (f.stage == STAGE_CHDIR && job->shared_fs) {
+			*jobs_fault = 1;
 			snprintf(err, errlen, "cannot enter its initialdir %s "
 			    "as %s: %s", job->iwd, job->user,
 			    strerror(f.err));
-		else
+		} else
 			snprintf(err, errlen, "cannot %s %s: %s",
 			    stage_names[f.stage], f.stage == STAGE_EXEC ?
 			    "the job" : "for the job", strerror(f.err));
-		/* Only a program this machine cannot run is the job's
-		 * fault, and an initialdir on the shared file system its
-		 * owner cannot enter (it is there: owner_shared_fs saw
-		 * it); anything else is ours. */
-		*jobs_fault = (f.stage == STAGE_EXEC && (f.err == ENOEXEC ||
-		    f.err == ELIBBAD || f.err == E2BIG)) ||
-		    (f.stage == STAGE_CHDIR && job->shared_fs);
 		goto out;
 	}
 	job->pid = pid;

@@ -38,6 +38,30 @@ static long	 lease;		/* seconds; 0: none */
 static double	 last_ok;	/* monotime of the last answered call */
 static char	*lease_capability, *lease_host;
 static int	 refused;	/* said once: the shadow's port refuses us */
+static int	 leaving;	/* the shadow said it is going away */
+
+/*
+ * CODE and MESSAGE, a reply of the shadow's: ESHUTDOWN says the shadow
+ * is going away on purpose (the job was removed or held).  Then no
+ * lease holds the job here: the shadow is lost for good, and whoever
+ * calls next stops the job and the starter (shadow_is_leaving).
+ */
+static void
+heard(int code, const char *message)
+{
+	if (code != ESHUTDOWN || leaving)
+		return;
+	leaving = 1;
+	lost = 1;
+	log_info("the shadow at %s is going away on purpose (%s): stopping "
+	    "the job", shadow_addr, message ? message : "");
+}
+
+int
+shadow_is_leaving(void)
+{
+	return leaving;
+}
 
 int
 shadow_is_lost(void)
@@ -225,6 +249,7 @@ shadow_get_file(int which, int fd, long long limit, long long *got,
 		if (res.code != 0) {
 			int code = res.code;
 
+			heard(code, res.message);
 			snprintf(err, errlen, "%s", res.message ?
 			    res.message : "refused");
 			xdr_free((xdrproc_t)xdr_get_res_x, (char *)&res);
@@ -272,6 +297,7 @@ shadow_xfer_open(char *addr, size_t addrlen, char *err, size_t errlen)
 		return -1;
 	}
 	code = res.code;
+	heard(code, res.message);
 	snprintf(err, errlen, "%s", res.message ? res.message : "");
 	snprintf(addr, addrlen, "%s", res.addr ? res.addr : "");
 	xdr_free((xdrproc_t)xdr_xfer_open_res_x, (char *)&res);
@@ -301,6 +327,7 @@ call_status(unsigned long proc, const char *what, xdrproc_t xargs,
 		return -1;
 	}
 	code = res.code;
+	heard(code, res.message);
 	snprintf(err, errlen, "%s", res.message ? res.message : "");
 	xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
 	return code;
@@ -340,7 +367,8 @@ shadow_put(int which, long long offset, const char *data, size_t len)
 	    (xdrproc_t)xdr_status_x, &res) == -1)
 		return -1;
 	code = res.code;
-	if (code != 0)
+	heard(code, res.message);
+	if (code != 0 && !leaving)
 		log_warnx("the shadow refused output: %s", res.message ?
 		    res.message : "");
 	xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
@@ -389,6 +417,7 @@ shadow_ckpt_commit(ckpt_commit_x *c, char *err, size_t errlen)
 	    &res) == -1)
 		return -1;
 	code = res.code;
+	heard(code, res.message);
 	snprintf(err, errlen, "%s", res.message ? res.message : "");
 	xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
 	return code;
@@ -406,6 +435,7 @@ shadow_event(int event, const char *text)
 	if (call(SHADOW_EVENT, "EVENT", (xdrproc_t)xdr_event_x, &e,
 	    (xdrproc_t)xdr_status_x, &res) == -1)
 		return -1;
+	heard(res.code, res.message);
 	xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
 	return 0;
 }
@@ -426,7 +456,8 @@ shadow_exit(exit_x *x)
 	if (call(SHADOW_EXIT, "EXIT", (xdrproc_t)xdr_exit_x, x,
 	    (xdrproc_t)xdr_status_x, &res) == -1)
 		return -1;
-	if (res.code != 0)
+	heard(res.code, res.message);
+	if (res.code != 0 && !leaving)
 		log_warnx("the shadow refused the exit report: %s",
 		    res.message ? res.message : "");
 	xdr_free((xdrproc_t)xdr_status_x, (char *)&res);

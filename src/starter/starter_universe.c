@@ -96,6 +96,17 @@
 #define STANDARD_CKPT_FILE	"_condor_ckpt"
 #define STANDARD_CKPT_STATUS	85	/* CONDOR_VACATE_STATUS */
 
+/* Why the job leaves before its end, for the shadow's 004. */
+static const char *
+universe_leave_reason(const struct starter_job *job)
+{
+	if (job->leave == LEAVE_KILL)
+		return "the execute machine killed the job (its KILL policy, "
+		    "its startd's shutdown, or the claim's release)";
+	return "the execute machine vacated the job (its owner policy, "
+	    "condor_vacate, a higher priority, or its startd's shutdown)";
+}
+
 /* Fetch WHICH from the shadow into NAME, created for the job. */
 static int
 fetch(struct starter_job *job, int which, const char *name, mode_t mode,
@@ -252,6 +263,7 @@ vanilla_finish(struct starter_job *job, int status, exit_x *x)
 		 * run starts the output afresh anyway. */
 		x->how = EXIT_VACATED_KILLED;
 		x->code = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+		x->message = (char *)universe_leave_reason(job);
 		return xfer_send_outputs(job, 1);
 	}
 	while ((r = vanilla_ship(job, STARTER_SHIP_PER_TICK)) == 1)
@@ -742,6 +754,7 @@ standard_finish(struct starter_job *job, int status, exit_x *x)
 		return vanilla_finish(job, status, x);
 	x->how = EXIT_VACATED_KILLED;
 	x->code = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	x->message = (char *)universe_leave_reason(job);
 	if (job->leave != LEAVE_VACATE || !WIFEXITED(status) ||
 	    WEXITSTATUS(status) != STANDARD_CKPT_STATUS)
 		return 0;

@@ -1016,6 +1016,7 @@ main(int argc, char **argv)
 	struct machines m;
 	struct job_select sel;
 	char err[1024], *constraint, *addr;
+	const char *only;
 	int i, global = 0, want_analyze = 0, rc;
 
 	common_init(argv[0]);
@@ -1045,6 +1046,13 @@ main(int argc, char **argv)
 		else if (job_select_arg(&sel, argc, argv, &i) == -1)
 			return 1;
 	}
+	/* -hold and -run select the jobs; -af, -l and -json may still say
+	 * how to print them ("condor_q -hold -af HoldReason"). */
+	only = fmt == FMT_HOLD ? "JobStatus == 5" : fmt == FMT_RUN ?
+	    "JobStatus == 2" : NULL;
+	if (only != NULL && (sel.want_json || sel.want_long ||
+	    jobfmt_active(&sel.print)))
+		fmt = FMT_TABLE;
 	if (want_analyze)
 		fmt = FMT_ANALYZE;
 	else if (fmt != FMT_TABLE)
@@ -1056,9 +1064,7 @@ main(int argc, char **argv)
 	else if (jobfmt_active(&sel.print))
 		fmt = FMT_AF;
 
-	if ((constraint = job_select_constraint(&sel, fmt == FMT_HOLD ?
-	    "JobStatus == 5" : fmt == FMT_RUN ? "JobStatus == 2" : NULL)) ==
-	    NULL)
+	if ((constraint = job_select_constraint(&sel, only)) == NULL)
 		return 1;
 
 	if (global)
