@@ -857,32 +857,37 @@ class Ctx:
         self.depth = 0
 
 
-SPECIAL = {"my", "self", "parent", "target", "toplevel", "root"}
+def find_attr(ctx, scope, name, unscoped=True):
+    """Look name up from scope: (ad where found, expr), (None, ("adref",
+    ad)) for MY, TARGET, PARENT and the like, or (None, None).
 
-
-def find_attr(ctx, scope, name):
-    """Unscoped reference: (ad where found, expr) or a special ad or None."""
+    The ad is searched, then the ads it is nested in; a special name
+    not defined as an attribute is taken at the first level: MY (or
+    SELF) is the ad searched, PARENT the ad it is nested in.  Past the
+    outermost ad is the match context, where TARGET names the other
+    ad.  Only then, and only for an unscoped name in a top-level ad,
+    the other ad is searched (HTCondor's alternate scope)."""
     cur = scope
     ln = name.lower()
+    top = None
     while cur is not None:
         e = cur.lookup(name)
         if e is not None:
             return cur, e
-        if ln in SPECIAL:
-            if ln in ("my", "self"):
-                return None, ("adref", scope_top(scope))
-            if ln == "target":
-                t = scope_top(scope)
-                return None, ("adref", t.other if t is not None else None)
-            if ln == "parent":
-                return None, ("adref", cur.parent)
+        if ln in ("my", "self"):
+            return None, ("adref", cur)
+        if ln == "parent":
+            return None, ("adref", cur.parent)
+        if ln in ("toplevel", "root"):
             return None, ("adref", ctx.my)
+        top = cur
         cur = cur.parent
-    top = scope_top(scope)
-    if top is not None and top.alt is not None:
-        e = top.alt.lookup(name)
+    if ln == "target" and top is not None:
+        return None, ("adref", top.other)
+    if unscoped and scope is not None and scope.alt is not None:
+        e = scope.alt.lookup(name)
         if e is not None:
-            return top.alt, e
+            return scope.alt, e
     return None, None
 
 
@@ -998,7 +1003,7 @@ def select(ctx, base, name):
     if base is ERROR:
         return ERROR
     if isinstance(base, CAd):
-        ad, x = find_attr(ctx, base, name)
+        ad, x = find_attr(ctx, base, name, unscoped=False)
         if x is None:
             return UNDEF
         if x[0] == "adref":
@@ -1194,6 +1199,8 @@ def f_listcompare(ctx, name, args, scope):
 @fn("time")
 def f_time(ctx, name, args, scope):
     import time
+    if args:
+        return ERROR
     return int(time.time())
 
 
@@ -1586,19 +1593,36 @@ def regexp_helper(pattern, target, replace, opts):
         return ERROR
     if replace is None:
         return r.search(target) is not None
-    full = replace is not None and "f" in opts
-    find_all = replace is not None and "g" in opts
+    # HTCondor's loop (fnCall.cpp regexp_helper): after an empty match
+    # the next try is anchored and must not be empty; when that fails
+    # one character is copied (a NUL past the end) and the search goes
+    # on, and a start past the end of the target is an error.
+    full = "f" in opts
+    find_all = "g" in opts
     out = []
     idx = 0
+    empty = False
     while True:
-        m = r.search(target, idx)
-        if m is None:
-            break
+        if idx > len(target):
+            return ERROR
+        if empty:
+            m = r.match(target, idx)
+            if m is not None and m.end() == idx:
+                m = None
+            if m is None:
+                out.append(target[idx] if idx < len(target) else "\0")
+                idx += 1
+                empty = False
+                continue
+        else:
+            m = r.search(target, idx)
+            if m is None:
+                break
         if full:
             out.append(target[idx:m.start()])
         groups = [m.group(0)] + [g if g is not None else ""
                                  for g in m.groups()]
-        # PCRE's substring list holds only the groups up to the last set one
+        # pcre2_match's count: the last group set, plus one
         ngroups = 1
         for gi in range(len(m.groups()), 0, -1):
             if m.group(gi) is not None:
@@ -1619,17 +1643,8 @@ def regexp_helper(pattern, target, replace, opts):
             else:
                 out.append(ch)
             j += 1
-        if m.end() == m.start():
-            if m.end() < len(target) and find_all:
-                if full:
-                    out.append(target[m.end()])
-                idx = m.end() + 1
-            else:
-                idx = m.end()
-                if find_all:
-                    break
-        else:
-            idx = m.end()
+        idx = m.end()
+        empty = m.start() == m.end()
         if not find_all:
             break
     if full:
