@@ -1965,7 +1965,14 @@ def evaluate(text, my, target):
 # ---------------------------------------------------------------- generator
 
 class Gen:
-    """Typed random expressions over every operator and type."""
+    """Typed random expressions over every operator and type.
+
+    expr(t, depth) makes an expression meant to have type t (int, real,
+    str, bool, list, ad); now and then an operand of another type, or
+    undefined or error, is put in its place, so that the promotion,
+    error and three-valued rules are exercised too."""
+
+    TYPES = ["int", "real", "str", "bool", "list", "ad"]
 
     def __init__(self, seed):
         self.r = pyrandom.Random(seed)
@@ -1976,80 +1983,215 @@ class Gen:
     def lit(self, t):
         r = self.r
         if t == "int":
-            return self.pick(["0", "1", "2", "3", "-1", "7", "10", "-13", "100",
-                              "255", "1024", "65536", "9223372036854775807",
-                              "-9223372036854775807", str(r.randint(-50, 50))])
+            return self.pick(["0", "1", "2", "3", "-1", "7", "10", "-13",
+                              "100", "255", "1024", "65536",
+                              "9223372036854775807", str(r.randint(-50, 50)),
+                              "RequestMemory", "Memory", "Cpus", "ImageSize",
+                              "TARGET.Memory", "MY.RequestCpus", "KeyboardIdle",
+                              "JobMemTwice", "Nested.y", "ClusterId"])
         if t == "real":
             return self.pick(["0.0", "0.5", "1.0", "2.5", "-2.5", "3.75",
                               "1e10", "1.5e-3", "-0.25", "100.0", "1e300",
-                              "%.3f" % r.uniform(-100, 100)])
+                              "%.3f" % r.uniform(-100, 100), "Ratio",
+                              "LoadAvg", "MY.Ratio", "TARGET.LoadAvg"])
         if t == "str":
             return self.pick(['"abc"', '"ABC"', '""', '"x"', '"12"', '"2.5"',
-                              '"alice"', '"a,b,c"', '"True"', '"Hello World"'])
+                              '"alice"', '"a,b,c"', '"True"', '"Hello World"',
+                              "Owner", "Cmd", "OpSys", "Machine",
+                              "TARGET.Arch", "Nested.z", "Sites", "Shared",
+                              "TARGET.Shared"])
         if t == "bool":
-            return self.pick(["true", "false", "TRUE", "False"])
+            return self.pick(["true", "false", "TRUE", "False", "NiceUser",
+                              "WantCheckpoint", "TARGET.HasDocker",
+                              "Requirements", "TARGET.Start"])
         if t == "undef":
-            return self.pick(["undefined", "MemoryUsage", "NoSuchAttr"])
+            return self.pick(["undefined", "MemoryUsage", "NoSuchAttr", "a",
+                              "TARGET.Owner", "Nested.w"])
         if t == "err":
-            return self.pick(["error", "(1/0)", '("a" + 1)'])
+            return self.pick(["error", "(1/0)", '("a" + 1)', "{1}[5]"])
         if t == "list":
             return self.pick(["{}", "{1,2,3}", "{1.5,2}", '{"a","b"}',
-                              "MyList", "{undefined,1}"])
+                              "MyList", "{undefined,1}", "Names",
+                              '{1, "a", 2.5}'])
         if t == "ad":
             return self.pick(["[a = 1]", "[]", "Nested", "[x = 2; y = x + 1]"])
-        if t == "attr":
-            return self.pick(["RequestMemory", "Ratio", "Owner", "Cmd",
-                              "Memory", "Cpus", "TARGET.Memory", "MY.Ratio",
-                              "KeyboardIdle", "OpSys", "Machine", "ImageSize",
-                              "MY.RequestMemory", "TARGET.Cpus", "Circ_A"])
         raise ValueError(t)
 
-    TYPES = ["int", "real", "str", "bool", "undef", "err", "list", "ad"]
+    def wrong(self, t):
+        """An operand of some other kind than t."""
+        return self.lit(self.pick([x for x in self.TYPES + ["undef", "err"]
+                                   if x != t]))
+
+    def e(self, t, depth):
+        r = self.r
+        if r.random() < 0.08:
+            return self.wrong(t)
+        if depth <= 0 or r.random() < 0.25:
+            return self.lit(t)
+        d = depth - 1
+        g = getattr(self, "g_" + t)
+        return g(d)
+
+    def num(self, d):
+        return self.e(self.pick(["int", "int", "real", "bool"]), d)
+
+    def any(self, d):
+        return self.e(self.pick(self.TYPES), d)
+
+    def g_int(self, d):
+        r = self.r
+        k = r.randrange(12)
+        if k < 3:
+            return "(%s %s %s)" % (self.e("int", d), self.pick(["+", "-", "*"]),
+                                   self.e("int", d))
+        if k == 3:
+            return "(%s %s %s)" % (self.e("int", d), self.pick(["/", "%"]),
+                                   self.pick(["1", "2", "3", "-7", "0",
+                                              self.e("int", d)]))
+        if k == 4:
+            return "(%s %s %s)" % (self.e("int", d), self.pick(["&", "|", "^"]),
+                                   self.e("int", d))
+        if k == 5:
+            return "(%s %s %d)" % (self.e("int", d),
+                                   self.pick(["<<", ">>", ">>>"]),
+                                   r.randint(1, 62))
+        if k == 6:
+            return self.pick(["-", "~", "+"]) + "(" + self.e("int", d) + ")"
+        if k == 7:
+            return "(%s ? %s : %s)" % (self.e("bool", d), self.e("int", d),
+                                       self.e("int", d))
+        if k == 8:
+            return self.pick(["size(%s)" % self.e("str", d),
+                              "size(%s)" % self.e("list", d),
+                              "int(%s)" % self.any(d),
+                              "floor(%s)" % self.num(d),
+                              "ceiling(%s)" % self.num(d),
+                              "round(%s)" % self.num(d),
+                              "strcmp(%s, %s)" % (self.e("str", d), self.e("str", d)),
+                              "stricmp(%s, %s)" % (self.e("str", d), self.e("str", d)),
+                              "stringListSize(%s)" % self.e("str", d),
+                              "versioncmp(%s, %s)" % (self.e("str", d), self.e("str", d))])
+        if k == 9:
+            return self.pick(["sum(%s)", "min(%s)", "max(%s)"]) % (
+                "{%s}" % ", ".join(self.num(d) for _ in range(r.randint(0, 3))))
+        if k == 10:
+            return "{%s}[%d]" % (", ".join(self.e("int", d)
+                                           for _ in range(r.randint(1, 3))),
+                                 r.randint(0, 2))
+        return self.pick(["[a = %s; b = a * 2].b", "ifThenElse(%s, 1, 2)",
+                          "quantize(%s, 4)", "pow(%s, 2)",
+                          "(%s ?: 5)"]) % self.pick([self.e("int", d),
+                                                     self.e("bool", d)])
+
+    def g_real(self, d):
+        r = self.r
+        k = r.randrange(7)
+        if k < 3:
+            return "(%s %s %s)" % (self.num(d), self.pick(["+", "-", "*", "/"]),
+                                   self.e("real", d))
+        if k == 3:
+            return "-(" + self.e("real", d) + ")"
+        if k == 4:
+            return self.pick(["real(%s)" % self.any(d),
+                              "avg({%s, %s})" % (self.num(d), self.num(d)),
+                              "pow(%s, %s)" % (self.num(d), self.pick(["0.5", "2", "-1"])),
+                              "quantize(%s, 2.5)" % self.num(d)])
+        if k == 5:
+            return "(%s ? %s : %s)" % (self.e("bool", d), self.e("real", d),
+                                       self.num(d))
+        return "%s(%s)" % (self.pick(["max", "min", "sum"]),
+                           "{%s, %s}" % (self.e("real", d), self.num(d)))
+
+    def g_str(self, d):
+        r = self.r
+        k = r.randrange(8)
+        if k == 0:
+            return "strcat(%s)" % ", ".join(self.any(d)
+                                            for _ in range(r.randint(0, 3)))
+        if k == 1:
+            return "%s(%s)" % (self.pick(["toUpper", "toLower", "string"]),
+                               self.any(d))
+        if k == 2:
+            return "substr(%s, %s%s)" % (self.e("str", d),
+                                         self.pick(["0", "1", "-2", "5"]),
+                                         self.pick(["", ", 2", ", -1", ", 0"]))
+        if k == 3:
+            return "join(%s, %s)" % (self.pick(['","', '" "', '""']),
+                                     self.pick([self.e("list", d),
+                                                self.e("str", d) + ", " +
+                                                self.any(d)]))
+        if k == 4:
+            return "(%s ? %s : %s)" % (self.e("bool", d), self.e("str", d),
+                                       self.e("str", d))
+        if k == 5:
+            return "%s(%s, %s, %s)" % (self.pick(["replace", "replaceAll",
+                                                  "regexps"]),
+                                       self.pick(['"a"', '"[0-9]+"', '"^."',
+                                                  '"(l+)(i)"', '"c"']),
+                                       self.e("str", d),
+                                       self.pick(['"X"', r'"<\\1>"', '""']))
+        if k == 6:
+            return "interval(%s)" % self.e("int", d)
+        return "{%s}[0]" % self.e("str", d)
+
+    def g_bool(self, d):
+        r = self.r
+        k = r.randrange(9)
+        if k < 2:
+            t = self.pick(["int", "real", "str", "int", "bool"])
+            return "(%s %s %s)" % (self.e(t, d),
+                                   self.pick(["<", "<=", ">", ">=", "==", "!="]),
+                                   self.e(self.pick([t, t, "int", "real"]), d))
+        if k == 2:
+            t = self.pick(self.TYPES + ["undef"])
+            return "(%s %s %s)" % (self.e(t, d) if t != "undef" else self.lit(t),
+                                   self.pick(["=?=", "=!=", "is", "isnt"]),
+                                   self.any(d))
+        if k < 5:
+            return "(%s %s %s)" % (self.e("bool", d), self.pick(["&&", "||"]),
+                                   self.pick([self.e("bool", d), self.lit("undef"),
+                                              self.e("bool", d)]))
+        if k == 5:
+            return "!(%s)" % self.e("bool", d)
+        if k == 6:
+            return "%s(%s)" % (self.pick(["isUndefined", "isError", "isString",
+                                          "isInteger", "isReal", "isBoolean",
+                                          "isList", "isClassAd", "bool"]),
+                               self.any(d))
+        if k == 7:
+            return self.pick([
+                "member(%s, %s)" % (self.any(d), self.e("list", d)),
+                "identicalMember(%s, %s)" % (self.any(d), self.e("list", d)),
+                "regexp(%s, %s)" % (self.pick(['"^a"', '"[0-9]"', '"ic"']),
+                                    self.e("str", d)),
+                "stringListMember(%s, %s)" % (self.e("str", d), self.e("str", d)),
+                "stringListIMember(%s, %s)" % (self.e("str", d), self.e("str", d)),
+                "anyCompare(%s, %s, %s)" % (self.pick(['"<"', '"=="', '"is"']),
+                                            self.e("list", d), self.num(d)),
+                "allCompare(%s, %s, %s)" % (self.pick(['">"', '"!="']),
+                                            self.e("list", d), self.num(d)),
+                "versionGT(%s, %s)" % (self.e("str", d), self.pick(['"8.9"', '"1.10"']))])
+        return "(%s ? %s : %s)" % (self.any(d), self.e("bool", d),
+                                   self.e("bool", d))
+
+    def g_list(self, d):
+        r = self.r
+        k = r.randrange(3)
+        if k == 0:
+            return "{%s}" % ", ".join(self.any(d) for _ in range(r.randint(0, 3)))
+        if k == 1:
+            return "split(%s)" % self.e("str", d)
+        return self.pick(["splitUserName(%s)", "splitSlotName(%s)"]) % \
+            self.e("str", d)
+
+    def g_ad(self, d):
+        return "[a = %s; b = %s]" % (self.any(d), self.any(d))
 
     def expr(self, depth):
-        r = self.r
-        if depth <= 0 or r.random() < 0.3:
-            t = self.pick(self.TYPES + ["attr", "int", "real", "bool"])
-            return self.lit(t)
-        kind = r.random()
-        a = lambda: self.expr(depth - 1)
-        if kind < 0.45:
-            op = self.pick(["+", "-", "*", "/", "%", "<", "<=", ">", ">=",
-                            "==", "!=", "=?=", "=!=", "is", "isnt", "&&",
-                            "||", "&", "|", "^", "+", "*", "==", "&&", "||"])
-            return "(%s %s %s)" % (a(), op, a())
-        if kind < 0.5:
-            op = self.pick(["<<", ">>", ">>>"])
-            return "(%s %s %d)" % (self.pick(["1", "-8", "255", "-1",
-                                              "RequestMemory", "3"]), op,
-                                   r.randint(1, 62))
-        if kind < 0.6:
-            return "%s%s" % (self.pick(["-", "+", "!", "~", "- ", "!"]),
-                             "(" + a() + ")")
-        if kind < 0.68:
-            return "(%s ? %s : %s)" % (a(), a(), a())
-        if kind < 0.7:
-            return "(%s ?: %s)" % (a(), a())
-        if kind < 0.74:
-            return "{%s}[%d]" % (",".join(a() for _ in range(r.randint(1, 3))),
-                                 r.randint(-1, 3))
-        if kind < 0.77:
-            return "[a = %s; b = a].%s" % (a(), self.pick(["a", "b", "c"]))
-        f = self.pick([
-            "isUndefined(%s)", "isError(%s)", "isString(%s)",
-            "isInteger(%s)", "isReal(%s)", "isBoolean(%s)", "isList(%s)",
-            "isClassAd(%s)", "int(%s)", "real(%s)", "string(%s)",
-            "bool(%s)", "floor(%s)", "ceiling(%s)", "round(%s)",
-            "size(%s)", "toUpper(%s)", "toLower(%s)", "strcat(%s, %s)",
-            "ifThenElse(%s, %s, %s)", "sum({%s, %s})", "avg({%s, %s})",
-            "min({%s, %s})", "max({%s, %s})", "member(%s, {1, \"abc\", 2.5})",
-            "identicalMember(%s, {1, \"abc\", 2.5})", "strcmp(%s, %s)",
-            "stricmp(%s, %s)", "substr(\"abcdef\", %s)", "pow(%s, 2)",
-            "quantize(%s, 4)", "regexp(\"^a\", %s)",
-            "stringListMember(%s, \"abc,alice,x\")", "interval(%s)",
-            "versioncmp(%s, \"8.1\")", "join(\",\", %s, %s)"])
-        n = f.count("%s")
-        return f % tuple(a() for _ in range(n))
+        t = self.pick(self.TYPES + ["int", "real", "bool", "str"])
+        if t in ("list", "ad") and self.r.random() < 0.5:
+            t = "int"
+        return self.e(t, depth)
 
 
 def generate(n, seed, my, target):
