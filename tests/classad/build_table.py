@@ -316,7 +316,9 @@ def build():
     # ------------------------------------------------------------ ternary
     group("ternary", "c ? a : b: c a number or boolean picks; undefined c is"
           " undefined; any other c is error; only the picked branch is"
-          " evaluated", "a ?: b is a unless a is undefined")
+          " evaluated", "a ?: b is a unless a is undefined; it binds like a"
+          " subscript, its right operand a primary with selections and"
+          " subscripts: a ?: b + 1 is (a ?: b) + 1")
     for c in SMALL + ["1", "0.0", "MemoryUsage", "NiceUser", "Owner"]:
         for a, b in [("1", "2"), ('"yes"', "error"), ("error", '"no"'),
                      ("undefined", "2.5")]:
@@ -332,7 +334,12 @@ def build():
        ("error ?: 1", "error"), ("false ?: 1", "false"),
        ("true ? false ? 1 : 2 : 3", "2"), ("false ? 1 : true ? 2 : 3", "2"),
        ("MemoryUsage > 0 ? 1 : 2", "undefined"),
-       ("RequestMemory > 1024 ? \"big\" : \"small\"", '"big"')])
+       ("RequestMemory > 1024 ? \"big\" : \"small\"", '"big"'),
+       ("MemoryUsage ?: 1024 + 1", "1025"), ("1 + MemoryUsage ?: 5", "6"),
+       ("MemoryUsage ?: RequestMemory * 2", "4096"), ("x ?: -1", "-1"),
+       ("x ?: -y", "error"), ("undefined ? : 3", "3"),
+       ("MemoryUsage ?: Nested.y", "2"), ("MemoryUsage ?: MyList[1]", "2"),
+       ("undefined ?: undefined ?: 4", "4")])
 
     # ------------------------------------------------------------ precedence
     group("precedence", "C-like precedence and left associativity")

@@ -216,6 +216,14 @@ def lex(s):
             text = convert_escapes("".join(parts))
             toks.append(("str" if c == '"' else "id", text))
             continue
+        if c == "?":
+            k = i + 1
+            while k < n and s[k] in " \t\n\r\f\v":
+                k += 1
+            if k < n and s[k] == ":":
+                toks.append(("p", "?:"))
+                i = k + 1
+                continue
         for p in PUNCT:
             if s.startswith(p, i):
                 toks.append(("p", p))
@@ -326,9 +334,6 @@ class Parser:
             self.expect(":")
             b = self.expr()
             return ("cond", c, a, b)
-        if self.accept("?:"):
-            b = self.expr()
-            return ("elvis", c, b)
         return c
 
     def binary(self, level):
@@ -363,6 +368,9 @@ class Parser:
                 b = self.expr()
                 self.expect("]")
                 e = ("sub", e, b)
+            elif self.accept("?:"):
+                # a ?: b binds like a subscript: b is a postfix expression
+                e = ("elvis", e, self.postfix())
             else:
                 return e
 
