@@ -32,6 +32,10 @@ def line(expr, want=None):
         return
     SEEN.add(expr)
     got = R.evaluate(expr, MY, TARGET)
+    if got is None and want is None:
+        return      # outside the model: only hand-checked lines for it
+    if got is None:
+        got = want
     if want is not None and got != want:
         BAD.append("%s: want %s, model %s" % (expr, want, got))
     assert "\t" not in expr and "\n" not in got and "\t" not in got, expr
@@ -87,7 +91,9 @@ HEADER = """\
 #   real("NaN"); strings in double quotes with only '"' escaped (as
 #   \\"); true, false, undefined, error; lists as "{ 1,2 }" (elements
 #   unparsed as written, not evaluated: {1+1} is "{ 1 + 1 }"); ads as
-#   "[ a = 1 ]"; the empty list "{  }" and ad "[  ]".
+#   "[ a = 1 ]" (attributes in the order written; HTCondor's own order
+#   is its hash table's); the empty list "{  }" and ad "[  ]"; times as
+#   relTime("01:30") and absTime("1970-01-01T00:00:00-00:00").
 # Values made into strings by the language itself (string(), strcat(),
 # toUpper() of a number, ...) use the new syntax, as HTCondor does:
 #   string(2.5) is "2.500000000000000E+00".
@@ -953,6 +959,56 @@ def build():
              [("isInteger(time())", "true"), ("time() > 1700000000", "true"),
               ("isString(formatTime(0))", "true") if False else
               ("time(1)", "error")])
+
+    fn_group("reltime", ["relTime(n): a relative time, printed"
+                         ' relTime("[days+]hh:mm:ss") without leading zero'
+                         " fields; as a string without relTime(\"...\")"],
+             over("relTime(%s)", ["0", "5", "59", "90", "3661", "90061", "-90",
+                                  "1.5", "undefined", "error", "true", "{}",
+                                  "KeyboardIdle", "RequestMemory"]) +
+             over("%s(relTime(90))", ["isReltime", "isAbstime", "isInteger",
+                                     "int", "real", "string", "bool"]) +
+             ["relTime(1, 2)", "relTime()", "relTime(relTime(7))"],
+             [("relTime(90)", 'relTime("01:30")'), ("relTime(5)", 'relTime("05")'),
+              ("relTime(3661)", 'relTime("01:01:01")'),
+              ("relTime(90061)", 'relTime("1+01:01:01")'),
+              ("relTime(-90)", 'relTime("-01:30")'), ("relTime(1.5)", 'relTime("1.5")'),
+              ("string(relTime(90))", '"01:30"'), ("int(relTime(90))", "90"),
+              ("isReltime(relTime(1))", "true"), ("relTime(true)", "error"),
+              ("relTime(undefined)", "undefined"), ("relTime(1, 2)", "error")])
+
+    fn_group("abstime", ["absTime(seconds, offset): an absolute time in the"
+                         " zone offset seconds east of UTC, printed"
+                         ' absTime("yyyy-mm-ddThh:mm:ss+hh:mm") (an offset of'
+                         " 0 prints as -00:00)"],
+             over("absTime(%s, 0)", ["0", "86400", "1700000000", "1.5", "undefined",
+                                     "error", "true", "{}", "relTime(60)"]) +
+             over("absTime(1700000000, %s)", ["3600", "-18000", "1.5", "-1",
+                                              "relTime(7200)", '"x"', "undefined"]) +
+             over("%s(absTime(0, 0))", ["isAbstime", "isReltime", "int", "real",
+                                        "string", "bool"]) +
+             ["absTime(1, 2, 3)"],
+             [("absTime(0, 0)", 'absTime("1970-01-01T00:00:00-00:00")'),
+              ("absTime(1700000000, 3600)", 'absTime("2023-11-14T23:13:20+01:00")'),
+              ("string(absTime(86400, -18000))", '"1970-01-01T19:00:00-05:00"'),
+              ("isAbstime(absTime(0, 0))", "true"), ("int(absTime(86400, 3600))", "86400"),
+              ("absTime(0, -1)", "error"), ("absTime(undefined, 0)", "undefined"),
+              ("bool(absTime(0, 0))", "error")])
+
+    fn_group("formattime", ["formatTime(t [, format]): strftime of the time in its"
+                            " own zone; a relative time is error"],
+             over('formatTime(absTime(%s, 0), "%%Y-%%m-%%d %%H:%%M:%%S")',
+                  ["0", "86399", "951782400", "1700000000"]) +
+             over('formatTime(absTime(1700000000, %s), "%%H:%%M %%j %%a %%b")',
+                  ["0", "3600", "-18000", "43200"]) +
+             over("formatTime(%s)", ["relTime(5)", "undefined", "error", '"x"',
+                                     "{}"]) +
+             ['formatTime(absTime(0, 0), 5)', 'formatTime(absTime(0, 0), undefined)',
+              'formatTime(1, "%Y", 3)', "isString(formatTime())"],
+             [('formatTime(absTime(0, 0), "%Y-%m-%d %H:%M:%S")', '"1970-01-01 00:00:00"'),
+              ('formatTime(absTime(951782400, 0), "%Y-%m-%d")', '"2000-02-29"'),
+              ("formatTime(relTime(5))", "error"), ("formatTime(undefined)", "error"),
+              ("isString(formatTime())", "true"), ('formatTime(1, "%Y", 3)', "error")])
 
     fn_group("debug", ["debug(x) is x"],
              over("debug(%s)", SMALL) + ["debug()"],

@@ -90,6 +90,25 @@ class CAd:
         return None if e is None else e[1]
 
 
+class RelTime:
+    """A relative time (seconds)."""
+
+    def __init__(self, secs):
+        self.secs = secs
+
+
+class AbsTime:
+    """An absolute time: seconds since the epoch and a zone offset."""
+
+    def __init__(self, secs, offset):
+        self.secs = secs
+        self.offset = offset
+
+
+class Unmodelled(Exception):
+    """Something the model does not cover (operators on times)."""
+
+
 def is_bool(v):
     return type(v) is bool
 
@@ -495,7 +514,47 @@ def unparse_value(v, old=True):
     if isinstance(v, CAd):
         return "[ " + "; ".join(fmt_name(n) + " = " + unparse_expr(e, old)
                                 for n, e in v.attrs.values()) + " ]"
+    if isinstance(v, RelTime):
+        return 'relTime("' + reltime_string(v.secs) + '")'
+    if isinstance(v, AbsTime):
+        return 'absTime("' + abstime_string(v) + '")'
     raise TypeError(v)
+
+
+def abstime_string(t):
+    import time as _time
+    tz = t.offset
+    sign = "+" if tz > 0 else "-"
+    tz = abs(tz)
+    tm = _time.gmtime(t.secs + t.offset)
+    return (_time.strftime("%Y-%m-%dT%H:%M:%S", tm) +
+            "%s%02d:%02d" % (sign, tz // 3600, (tz // 60) % 60))
+
+
+def reltime_string(r):
+    out = ""
+    if r < 0:
+        out = "-"
+        r = -r
+    frac = r - math.floor(r)
+    days = int(r)
+    hrs = days % 86400
+    mins = hrs % 3600
+    secs = (mins % 60) + frac
+    days //= 86400
+    hrs //= 3600
+    mins //= 60
+    g = lambda x: "%02g" % x
+    if days:
+        return out + ("%d+%02d:%02d:%02d" % (days, hrs, mins, int(secs)) if frac == 0
+                      else "%d+%02d:%02d:%s" % (days, hrs, mins, g(secs)))
+    if hrs:
+        return out + ("%02d:%02d:%02d" % (hrs, mins, int(secs)) if frac == 0
+                      else "%02d:%02d:%s" % (hrs, mins, g(secs)))
+    if mins:
+        return out + ("%02d:%02d" % (mins, int(secs)) if frac == 0
+                      else "%02d:%s" % (mins, g(secs)))
+    return out + ("%02d" % int(secs) if frac == 0 else g(secs))
 
 
 OPSTR_NEW = {"=?=": " is ", "=!=": " isnt "}
@@ -569,6 +628,10 @@ def strtod(s):
 
 def to_real(v):
     """convertValueToRealValue: (ok, value)."""
+    if isinstance(v, RelTime):
+        return True, float(v.secs)
+    if isinstance(v, AbsTime):
+        return True, float(v.secs)
     if v is UNDEF:
         return False, UNDEF
     if v is ERROR or isinstance(v, (CList, CAd)):
@@ -592,6 +655,8 @@ def c_double_to_ll(r):
 
 
 def to_int(v):
+    if isinstance(v, (RelTime, AbsTime)):
+        return True, c_double_to_ll(float(v.secs))
     if v is UNDEF:
         return False, UNDEF
     if v is ERROR or isinstance(v, (CList, CAd)):
@@ -610,6 +675,10 @@ def to_int(v):
 
 
 def to_string(v):
+    if isinstance(v, RelTime):
+        return True, reltime_string(v.secs)
+    if isinstance(v, AbsTime):
+        return True, abstime_string(v)
     if v is UNDEF:
         return False, UNDEF
     if v is ERROR:
@@ -654,6 +723,10 @@ def coerce(a, b):
 
 
 def vtype(v):
+    if isinstance(v, RelTime):
+        return "reltime"
+    if isinstance(v, AbsTime):
+        return "abstime"
     if v is UNDEF:
         return "undef"
     if v is ERROR:
@@ -688,6 +761,8 @@ def cmp_num(op, a, b):
 
 
 def do_compare(op, a, b):
+    if isinstance(a, (RelTime, AbsTime)) or isinstance(b, (RelTime, AbsTime)):
+        raise Unmodelled("comparison of a time value")
     if op in ("=?=", "=!="):
         ta, tb = vtype(a), vtype(b)
         if ta != tb:
@@ -791,6 +866,8 @@ def do_bitwise(op, a, b):
 
 def binop(op, a, b):
     """A strict binary operator on two values."""
+    if isinstance(a, (RelTime, AbsTime)) or isinstance(b, (RelTime, AbsTime)):
+        raise Unmodelled("operator on a time value")
     if a is ERROR or b is ERROR:
         return ERROR
     if a is UNDEF or b is UNDEF:
@@ -803,6 +880,8 @@ def binop(op, a, b):
 
 
 def unop(op, v):
+    if isinstance(v, (RelTime, AbsTime)):
+        raise Unmodelled("operator on a time value")
     if op == "+":
         if is_bool(v) or is_str(v) or isinstance(v, (CList, CAd)):
             return ERROR
@@ -1061,7 +1140,8 @@ def f_istype(ctx, name, args, scope):
     v = ev(ctx, args[0], scope)
     t = {"isundefined": "undef", "iserror": "err", "isstring": "str",
          "isinteger": "int", "isreal": "real", "islist": "list",
-         "isclassad": "ad", "isboolean": "bool"}.get(name)
+         "isclassad": "ad", "isboolean": "bool", "isabstime": "abstime",
+         "isreltime": "reltime"}.get(name)
     if t is None:
         return False
     return vtype(v) == t
@@ -1412,6 +1492,8 @@ def f_bool(ctx, name, args, scope):
         return v
     if is_int(v) or is_real(v):
         return v != 0
+    if isinstance(v, RelTime):
+        return v.secs != 0
     if is_str(v):
         if v.lower() == "false":
             return False
@@ -1575,6 +1657,92 @@ def f_debug(ctx, name, args, scope):
     if len(args) != 1:
         return ERROR
     return ev(ctx, args[0], scope)
+
+
+@fn("relTime")
+def f_reltime(ctx, name, args, scope):
+    if len(args) != 1:
+        return ERROR
+    if args[0][0] == "lit" and is_str(args[0][1]):
+        raise Unmodelled("relTime of a string literal")
+    v = ev(ctx, args[0], scope)
+    if v is UNDEF:
+        return UNDEF
+    if is_int(v):
+        return RelTime(((v + (1 << 31)) % (1 << 32)) - (1 << 31))
+    if is_real(v):
+        return RelTime(v)
+    if isinstance(v, RelTime):
+        return v
+    if isinstance(v, AbsTime):
+        return RelTime(v.secs)
+    if is_str(v):
+        return RelTime(0)
+    return ERROR
+
+
+@fn("absTime")
+def f_abstime(ctx, name, args, scope):
+    # Only with an explicit zone offset: otherwise the value depends on
+    # the local time zone.
+    if len(args) != 2:
+        if len(args) == 1 and args[0][0] == "lit" and is_str(args[0][1]):
+            raise Unmodelled("absTime of a string literal")
+        if len(args) in (0, 1):
+            raise Unmodelled("absTime in the local time zone")
+        return ERROR
+    v = ev(ctx, args[0], scope)
+    o = ev(ctx, args[1], scope)
+    if is_int(o):
+        off = ((o + (1 << 31)) % (1 << 32)) - (1 << 31)
+    elif is_real(o):
+        off = int(o)
+    elif isinstance(o, RelTime):
+        off = int(o.secs)
+    else:
+        return ERROR
+    if v is UNDEF:
+        return UNDEF
+    if is_int(v):
+        if off == -1:
+            return ERROR
+        return AbsTime(((v + (1 << 31)) % (1 << 32)) - (1 << 31), off)
+    if is_real(v):
+        return AbsTime(int(v), off)
+    if isinstance(v, AbsTime):
+        return v
+    if isinstance(v, RelTime):
+        return AbsTime(int(v.secs), off)
+    return ERROR
+
+
+@fn("formatTime")
+def f_formattime(ctx, name, args, scope):
+    import time as _time
+    if len(args) == 0:
+        return _time.strftime("%c")
+    if len(args) > 2:
+        return ERROR
+    t = ev(ctx, args[0], scope)
+    if isinstance(t, RelTime):
+        return ERROR
+    if is_int(t) or is_real(t):
+        raise Unmodelled("formatTime in the local time zone")
+    if not isinstance(t, AbsTime):
+        if isinstance(t, CAd):
+            raise Unmodelled("formatTime of an ad")
+        return ERROR
+    fmt = "%c"
+    if len(args) == 2:
+        f = ev(ctx, args[1], scope)
+        if not is_str(f):
+            return ERROR
+        fmt = f
+    if any(x in fmt for x in ("%Z", "%z", "%c", "%x", "%X", "%+")):
+        raise Unmodelled("formatTime with a zone or locale format")
+    if fmt == "":
+        raise Unmodelled("formatTime with an empty format")
+    return _time.strftime(fmt, _time.gmtime(t.secs + t.offset))
 
 
 # -- regular expressions (PCRE; Python's re agrees on what we use)
@@ -1967,6 +2135,8 @@ def evaluate(text, my, target):
         v = ev(ctx, e, my)
     except (EvalFail, RecursionError):
         return "error"
+    except Unmodelled:
+        return None
     return unparse_value(v, old=True)
 
 
@@ -2251,6 +2421,7 @@ def main(argv):
         path = argv[2] if len(argv) > 2 else os.path.join(HERE, "semantics.tab")
         bad = 0
         n = 0
+        unmodelled = 0
         for group, expr, want, no in read_table(path):
             n += 1
             if want is None:
@@ -2258,11 +2429,15 @@ def main(argv):
                 bad += 1
                 continue
             got = evaluate(expr, my, target)
+            if got is None:
+                unmodelled += 1
+                continue
             if got != want:
                 bad += 1
                 print("%s:%d: [%s] %s\twant %s\tmodel %s" %
                       (path, no, group, expr, want, got))
-        print("%d lines, %d disagree" % (n, bad))
+        print("%d lines, %d outside the model, %d disagree" %
+              (n, unmodelled, bad))
         return 1 if bad else 0
     if cmd == "eval":
         exprs = argv[2:] or [l.rstrip("\n") for l in sys.stdin]
