@@ -14,7 +14,7 @@
 #
 # CLASSAD_EVAL names another evaluator program.
 #
-# checks: >=97
+# checks: >=100
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 dir=$top/tests/classad

@@ -650,7 +650,8 @@ def to_real(v):
 
 def c_double_to_ll(r):
     if math.isnan(r) or math.isinf(r) or r >= 2.0 ** 63 or r < -2.0 ** 63:
-        return INT_MIN          # what x86-64 gives for the out-of-range cast
+        # undefined behaviour in HTCondor's C++ (x86-64 gives INT64_MIN)
+        raise Unmodelled("real out of the range of integers")
     return int(r)
 
 
@@ -1514,7 +1515,7 @@ def f_round(ctx, name, args, scope):
     if not ok:
         return ERROR
     if math.isnan(r) or math.isinf(r):
-        return INT_MIN
+        raise Unmodelled("real out of the range of integers")
     if name == "floor":
         x = math.floor(r)
     elif name in ("ceil", "ceiling"):
@@ -1534,7 +1535,7 @@ def f_math2(ctx, name, args, scope):
             try:
                 return c_double_to_ll(math.pow(float(a), float(b)) + 0.5)
             except OverflowError:
-                return INT_MIN
+                raise Unmodelled("pow out of the range of integers")
         ok1, ra = to_real(a)
         ok2, rb = to_real(b)
         if not (ok1 and ok2):
@@ -2383,7 +2384,9 @@ def generate(n, seed, my, target):
         if e in seen or "\t" in e:
             continue
         seen.add(e)
-        out.append((e, evaluate(e, my, target)))
+        v = evaluate(e, my, target)
+        if v is not None:
+            out.append((e, v))
     return out
 
 

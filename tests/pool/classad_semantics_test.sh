@@ -6,5 +6,5 @@
 # generated expressions; see tests/classad/classad_test.sh.  Skipped
 # while the evaluator driver is not built.
 #
-# checks: >=97
+# checks: >=100
 exec bash "$(dirname "$0")/../classad/classad_test.sh"
