@@ -417,7 +417,9 @@ def build():
        ("(1).a", "error"), ('"s".a', "error"), ("true.a", "error"),
        ("undefined.a", "undefined"), ("[a = 1; a2 = a * 10].a2", "10"),
        ("[c = c].c", "undefined"), ("[c = d; d = c].c", "undefined"),
-       ("[c = c + 1].c", "undefined"), ("[a = 1].a + [a = 2].a", "3")])
+       ("[c = c + 1].c", "undefined"), ("[a = 1].a + [a = 2].a", "3"),
+       ("isInteger(CurrentTime)", "true"), ("CurrentTime > 1700000000", "true"),
+       ("[CurrentTime = 5].CurrentTime", "5")])
 
     group("subscript", "list[i] with an integer from 0 (out of range is error);"
           " ad[\"name\"]; anything else error")

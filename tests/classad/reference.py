@@ -968,6 +968,8 @@ def find_attr(ctx, scope, name, unscoped=True):
             return None, ("adref", cur.parent)
         if ln in ("toplevel", "root"):
             return None, ("adref", ctx.my)
+        if ln == "currenttime":
+            return cur, ("call", "time", [])
         top = cur
         cur = cur.parent
     if ln == "target" and top is not None:
@@ -1024,6 +1026,8 @@ def _ev(ctx, e, scope):
             return UNDEF
         if x[0] == "adref":
             return UNDEF if x[1] is None else x[1]
+        if ad is None:
+            return ev(ctx, x, scope)
         return eval_attr_in(ctx, ad, x)
     if k == "sel":
         base = ev(ctx, e[1], scope)
