@@ -433,15 +433,19 @@ class Parser:
             return ("list", items)
         if t == ("p", "["):
             attrs = []
-            while not self.accept("]"):
+            while True:
+                while self.accept(";"):     # empty entries are allowed
+                    pass
+                if self.accept("]"):
+                    break
                 n = self.next()
                 if n[0] != "id":
                     raise ParseError("attribute name expected in ad")
                 self.expect("=")
+                attrs = [x for x in attrs if x[0].lower() != n[1].lower()]
                 attrs.append((n[1], self.expr()))
-                if self.accept("]"):
-                    break
-                self.expect(";")
+                if self.peek() not in (("p", ";"), ("p", "]")):
+                    raise ParseError("; or ] expected in ad")
             return ("ad", attrs)
         raise ParseError("unexpected token %r" % (t,))
 
