@@ -21,11 +21,13 @@ AUTH_CONDOR credential says (src/common/auth.c): -k KEYFILE as the pool
 -m flips a bit of the MAC, -o SECONDS moves the call's time, -r sends
 the very same signed call again on a new connection and prints both
 outcomes, -i IDENTITY claims another identity than the key's or token's.
+-g WORD adds "has WORD" or "lacks WORD" after the outcome: whether WORD
+(an attribute's name, say) is anywhere in the reply's bytes.
 
 HOST:PORT may be the path of a Unix-domain socket instead.
 
 usage: rpccall.py [-s SOURCE_IP] [-k KEYFILE | -t TOKENFILE] [-m] [-r]
-                  [-o SECONDS] [-i IDENTITY] HOST:PORT PROGRAM VERSION PROC
+                  [-o SECONDS] [-i IDENTITY] [-g WORD] HOST:PORT PROGRAM VERSION PROC
                   [ARG...]
    e.g. rpccall.py -s 127.0.0.2 127.0.0.1:4000 0x2c0d0001 1 2 i:1 s: s:
 """
@@ -127,7 +129,7 @@ def outcome(reply):
     return " ".join(out)
 
 
-def send(host, port, source, call):
+def send(host, port, source, call, grep=None):
     if host is None:
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         s.settimeout(20)
@@ -140,7 +142,11 @@ def send(host, port, source, call):
         s.connect((host, int(port)))
     s.sendall(struct.pack(">I", len(call) | 0x80000000) + call)
     try:
-        return outcome(recv_record(s))
+        reply = recv_record(s)
+        if grep is not None:
+            return outcome(reply) + (" has " if grep.encode() in reply
+                                     else " lacks ") + grep
+        return outcome(reply)
     except (EOFError, OSError):
         return "none"
     finally:
@@ -151,7 +157,8 @@ def main():
     args = sys.argv[1:]
     source = None
     opts = {}
-    while args and args[0] in ("-s", "-k", "-t", "-m", "-r", "-o", "-i"):
+    while args and args[0] in ("-s", "-k", "-t", "-m", "-r", "-o", "-i",
+                               "-g"):
         flag = args.pop(0)[1]
         if flag in "mr":
             opts[flag] = True
@@ -173,7 +180,7 @@ def main():
         # xid, CALL, RPC version 2, program, version, procedure, no auth
         call = struct.pack(">IIIIIIIIII", 0x5eed, 0, 2, prog, vers, proc,
                            0, 0, 0, 0) + body
-    out = send(host, port, source, call)
+    out = send(host, port, source, call, opts.get("g"))
     if opts.get("r"):
         out += " | " + send(host, port, source, call)
     print(out)
