@@ -288,7 +288,8 @@ spawn(int cluster, int proc, char *const *args, const char *startd_addr,
 			n++;
 		env = xcalloc(n + 2, sizeof(*env));
 		for (i = 0; i < n; i++)
-			if (strncmp(environ[i], "CONDOR_CLAIM_KEY_FD=", 20) != 0)
+			if (strncmp(environ[i], "CONDOR_CLAIM_KEY_FD=",
+			    20) != 0)
 				env[k++] = environ[i];
 		if (key_pipe[0] != -1)
 			env[k++] = (char *)"CONDOR_CLAIM_KEY_FD=3";
