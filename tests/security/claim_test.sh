@@ -62,9 +62,10 @@ chmod 700 "$W"
 held() { test "$(on cm condor_q "$1.0" -af JobStatus 2>/dev/null)" = 5; }
 
 # --- 1. $$(ClaimId): the machine's claim id copied into the queue. ------
-printf 'universe = vanilla\nexecutable = /bin/true\n+Leak = "$$(ClaimId)"\nqueue\n' \
+# (A job that runs instead stays in the queue, where condor_q shows it.)
+printf 'universe = vanilla\nexecutable = /bin/sleep\narguments = 300\n+Leak = "$$(ClaimId)"\nqueue\n' \
 	>"$W/leak.sub"
-printf 'universe = vanilla\nexecutable = /bin/true\n+Leak2 = "$$([ClaimId])"\nqueue\n' \
+printf 'universe = vanilla\nexecutable = /bin/sleep\narguments = 300\n+Leak2 = "$$([ClaimId])"\nqueue\n' \
 	>"$W/leak2.sub"
 chown $VICTIM "$W"/leak*.sub
 submit() { (cd "$W" && as $VICTIM condor_submit "$1" 2>&1 |
@@ -73,7 +74,8 @@ leak=$(submit leak.sub)
 check "a job naming \$\$(ClaimId) is submitted" test -n "$leak"
 check "... its shadow holds it rather than expand it" wait_for 90 held "$leak"
 no_match_exp() {
-	! on cm condor_q -l "$1.0" | grep -qi "^MATCH_EXP_$2"
+	on cm condor_q -l "$1.0" | grep -q "^ClusterId" &&
+	    ! on cm condor_q -l "$1.0" | grep -qi "^MATCH_EXP_$2"
 }
 verdict "\$\$(ClaimId) copied into the job as MATCH_EXP_Leak" \
 	no_match_exp "$leak" Leak
@@ -82,6 +84,7 @@ private_reason() {
 }
 check "... the hold reason says the attribute is private" \
 	private_reason "$leak"
+on cm condor_rm "$leak" >/dev/null 2>&1
 leak2=$(submit leak2.sub)
 check "a job naming \$\$([ClaimId]) is held too" wait_for 90 held "$leak2"
 verdict "\$\$([ClaimId]) copied into the job as MATCH_EXP_Leak2" \
@@ -166,9 +169,12 @@ verdict "SHADOW_RECONNECT with the stolen id and the starter's pid ($out)" \
 	test "${out%% \'*}" != "0 0"
 check "... refused and logged by the shadow" \
 	grep -q "job $cluster.0: RECONNECT from 127.0.0.1 refused" "$CM/log/ShadowLog"
-out=$(arpc -g secret "$shadow_addr" 0x2c0d0006 1 2 i:2 h:0 i:4096)
-got_nothing() { [[ $out == "0 "*" lacks secret" && $out != "0 0 "* ]]; }
-verdict "SHADOW_GET of the job's standard input ($out)" got_nothing
+# Then, on the connection a RECONNECT would have made the starter's,
+# the job's standard input.
+out=$(arpc -g secret "$shadow_addr" 0x2c0d0006 1 11 "s:$id" s:exec1 \
+	"i:$starter_pid" --then 2 i:2 h:0 i:4096)
+got_nothing() { [[ $out == *" ; 0 "*" lacks secret" && $out != *" ; 0 0 "* ]]; }
+verdict "SHADOW_GET of the job's standard input after it ($out)" got_nothing
 out=$(arpc "$startd" 0x2c0d0003 1 4 "s:$id")
 verdict "STARTD_RELEASE_CLAIM with the stolen id ($out)" \
 	test "${out%% \'*}" != "0 0"
@@ -180,7 +186,8 @@ as $ATTACKER bash -c 'exec 3<<<"$1$1"; CONDOR_CLAIM_KEY_FD=3 exec "$2" -fence "$
 refusals=$(grep -c "release from 127.0.0.1 refused" "$E1/log/StartLog")
 check "... the startd refused both releases and the fence's ($refusals)" \
 	test "$refusals" -ge 2
-verdict "the attacker's releases and fences stopped the victim's job" running
+unkilled() { running && ! grep -q "killing job $cluster.0" "$E1/log/StarterLog"; }
+verdict "the attacker's releases and fences stopped the victim's job" unkilled
 
 # --- 5. The shadow acts for the victim: no pool key, no claim. -----------
 spid=$(sed -n "s/.*job $cluster.0: shadow starting (pid \([0-9]*\)).*/\1/p" \
