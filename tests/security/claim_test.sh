@@ -17,11 +17,12 @@
 #     shadow's key descriptor);
 #   - to find the pool key in the memory of the shadow, which acts for
 #     the victim, or the claim in its environment;
-#   - to read the daemons' logs for addresses, pids and ids.
+#   - to read the daemons' logs for addresses, pids and ids;
+#   - to find the pool key in condor_dagman's memory, run by root.
 # Each attack is a verdict; the victim's job must complete with its
 # output whole.
 #
-# checks: 33
+# checks: 35
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -30,7 +31,7 @@ VICTIM=nobody
 if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null ||
     ! [ -x /usr/bin/python3 ] ||
     ! id "$ATTACKER" >/dev/null 2>&1 || ! id "$VICTIM" >/dev/null 2>&1; then
-	for i in $(seq 33); do
+	for i in $(seq 35); do
 		echo "SKIP claim check $i: needs root, setpriv, /usr/bin/python3 and users $ATTACKER and $VICTIM"
 	done
 	exit 0
@@ -245,5 +246,23 @@ verdict "the victim's starter called the attacker's listener" \
 	test ! -e "$POOL/home.$ATTACKER/caught"
 kill "$listener" 2>/dev/null
 wait "$listener" 2>/dev/null
+
+# --- 6. condor_dagman acts for its user, even run by root. --------------
+printf 'universe = vanilla\nexecutable = /bin/sleep\narguments = 300\nqueue\n' \
+	>"$W/node.sub"
+printf 'JOB A node.sub\n' >"$W/d.dag"
+(cd "$W" && CONDOR_CONFIG=$CM/condor_config exec "$RELEASE/bin/condor_dagman" \
+	-Dag d.dag >/dev/null 2>&1) &
+dagman=$!
+node_queued() { [ -n "$(on cm condor_q -af ClusterId 2>/dev/null)" ]; }
+check "condor_dagman run by root submits its node" wait_for 60 node_queued
+dagman_keyless() { kill -0 "$dagman" && ! holds_key "$dagman"; }
+verdict "the pool key in the memory of condor_dagman run by root" \
+	dagman_keyless
+kill "$dagman" 2>/dev/null
+wait "$dagman" 2>/dev/null
+for c in $(on cm condor_q -af ClusterId 2>/dev/null); do
+	on cm condor_rm "$c" >/dev/null 2>&1
+done
 pool_stop
 exit 0
