@@ -45,11 +45,23 @@ int		 ad_delete(struct ad *, const char *name);	/* 0 or -1 */
 /* ad_merge: copy every attribute of FROM into TO, replacing. */
 void		 ad_merge(struct ad *to, const struct ad *from);
 /*
+ * Private attributes: what the startd puts in its machine ad for the
+ * pool's daemons alone (the claim id and its kin).  No reply to a caller
+ * below the DAEMON level carries one, and no copy of a machine's
+ * attributes into a job ($$() expansion) takes one.  ad_attr_private
+ * says whether NAME is one (case-insensitive); ad_strip_private deletes
+ * every one from AD.
+ */
+int		 ad_attr_private(const char *name);
+void		 ad_strip_private(struct ad *);
+/*
  * ad_match_expand: for each attribute X of JOB whose text holds
  * $$(Name) or $$(Name:default), MATCH_EXP_X into OUT: the text with
  * each reference replaced by MACHINE's Name (a string's characters) or
  * the default.  0, or -1 with ERR naming what MACHINE lacks (the
- * attributes it could expand are in OUT).
+ * attributes it could expand are in OUT).  A private attribute of
+ * MACHINE (ad_attr_private) is never expanded: naming one is an error,
+ * and $$([expr]) sees the ad without them.
  * ad_match_apply: each X of JOB replaced by its MATCH_EXP_X.
  */
 int		 ad_match_expand(const struct ad *job,

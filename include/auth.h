@@ -87,6 +87,15 @@ const char	*auth_level_name(enum auth_level);
 int	 auth_pool_key_load(int create, char *err, size_t errlen);
 int	 auth_have_pool_key(void);
 void	 auth_forget_pool_key(void);
+/*
+ * auth_client_acts_for_user: this process acts for a user (a shadow,
+ * condor_dagman): it forgets the key if it has it and never loads it,
+ * even as root, so that nothing it forks for the user (the system-call
+ * server) can hold it; it calls as itself.
+ * auth_client_pool_key_refused: whether that was called.
+ */
+void	 auth_client_acts_for_user(void);
+int	 auth_client_pool_key_refused(void);
 /* The key itself, for tests and condor_token_create: NULL if none. */
 const uint8_t *auth_pool_key(void);
 
@@ -199,6 +208,20 @@ int	 auth_list_match(const char *list, const char *identity,
  * (2 * NBYTES + 1 bytes). */
 void	 auth_random_hex(char *out, size_t nbytes);
 #define AUTH_CLAIM_ID_BYTES	16
+/*
+ * auth_claim_key: the key of job CLUSTER.PROC's claim, made with machine
+ * claim id CLAIM_ID: the HMAC-SHA-256, under the pool key, of
+ * "condor-claim-1", the id and " CLUSTER.PROC", in hexadecimal into OUT
+ * (at least AUTH_CLAIM_KEY_LEN + 1 bytes).  Only the pool's daemons can
+ * make it: the schedd, which gives it to the job's shadow, and the
+ * startd, which checks it and gives it to the job's starter.  It, not
+ * the claim id, is what the shadow presents to claim, reconnect and
+ * release, and what the starter and the shadow prove to each other; a
+ * claim id alone claims nothing.  0, or -1 (EINVAL: no pool key).
+ */
+#define AUTH_CLAIM_KEY_LEN	64
+int	 auth_claim_key(const char *claim_id, int cluster, int proc,
+	    char *out, size_t outlen);
 struct ad_x;
 void	 auth_strip_private(struct ad_x *x, int owned);
 int	 auth_caller_is_daemon(void);

@@ -869,6 +869,40 @@ fail:
 	return NULL;
 }
 
+/* ---- Private attributes ---- */
+
+/*
+ * The one list of them.  ClaimId claims the machine; the others are
+ * names a claim's secret has had or may have, kept private should a
+ * startd ever advertise them.
+ */
+static const char *const private_attrs[] = {
+	"ClaimId",
+	"ClaimIds",
+	"ClaimKey",
+	"Capability",
+};
+
+int
+ad_attr_private(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(private_attrs) / sizeof(private_attrs[0]); i++)
+		if (strcasecmp(name, private_attrs[i]) == 0)
+			return 1;
+	return 0;
+}
+
+void
+ad_strip_private(struct ad *ad)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(private_attrs) / sizeof(private_attrs[0]); i++)
+		(void)ad_delete(ad, private_attrs[i]);
+}
+
 /* ---- $$(Attr): what the matched machine says ---- */
 
 #define MATCH_EXP_PREFIX	"MATCH_EXP_"
@@ -966,15 +1000,20 @@ match_expr(const struct ad *machine, const char *text, size_t len,
 }
 
 int
-ad_match_expand(const struct ad *job, const struct ad *machine,
+ad_match_expand(const struct ad *job, const struct ad *whole,
     struct ad *out, char *err, size_t errlen)
 {
 	struct buf text, b;
+	struct ad *machine;
 	char name[AD_MAX_NAME + 1], *exp;
 	const char *s, *ref, *close, *colon;
 	size_t i, len;
 	int rc = 0, failed;
 
+	/* What the job may see of the machine: never its secrets, not even
+	 * through an expression. */
+	machine = ad_copy(whole);
+	ad_strip_private(machine);
 	buf_init(&text);
 	buf_init(&b);
 	for (i = 0; i < ad_count(job); i++) {
@@ -1018,6 +1057,13 @@ ad_match_expand(const struct ad *job, const struct ad *machine,
 			}
 			memcpy(name, ref + 3, len);
 			name[len] = '\0';
+			if (ad_attr_private(name)) {
+				snprintf(err, errlen, "%s: $$(%s) names a "
+				    "private attribute of the machine, which "
+				    "no job may see", ad_name_at(job, i), name);
+				failed = 1;
+				break;
+			}
 			exp = colon ? xstrndup(colon + 1,
 			    (size_t)(close - colon - 1)) : NULL;
 			if (match_value(machine, name, exp,
@@ -1050,6 +1096,7 @@ ad_match_expand(const struct ad *job, const struct ad *machine,
 	}
 	buf_free(&text);
 	buf_free(&b);
+	ad_free(machine);
 	return rc;
 }
 

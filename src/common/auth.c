@@ -41,6 +41,7 @@
 #include <rpc/rpc.h>
 #include <rpc/svc_auth.h>
 
+#include "ad.h"
 #include "auth.h"
 #include "condor_types.h"
 #include "config.h"
@@ -53,10 +54,12 @@
 #define MAC_LABEL	"condor-rpc-1"
 #define TOKEN_LABEL	"condor-token-1"
 #define TOKEN_MAGIC	"CONDOR-TOKEN-1"
+#define CLAIM_LABEL	"condor-claim-1"
 #define SKEW_DEFAULT	300
 
 static uint8_t	pool_key[AUTH_KEY_LEN];
 static int	have_pool_key;
+static int	acts_for_user;	/* auth_client_acts_for_user was called */
 
 static long
 clock_skew(void)
@@ -257,6 +260,43 @@ auth_forget_pool_key(void)
 	have_pool_key = 0;
 }
 
+void
+auth_client_acts_for_user(void)
+{
+	auth_forget_pool_key();
+	acts_for_user = 1;
+}
+
+int
+auth_client_pool_key_refused(void)
+{
+	return acts_for_user;
+}
+
+int
+auth_claim_key(const char *claim_id, int cluster, int proc, char *out,
+    size_t outlen)
+{
+	struct hmac_sha256 h;
+	uint8_t mac[SHA256_LEN];
+	char job[32];
+
+	if (!have_pool_key || outlen < 2 * SHA256_LEN + 1 ||
+	    claim_id == NULL || *claim_id == '\0') {
+		errno = EINVAL;
+		return -1;
+	}
+	snprintf(job, sizeof(job), " %d.%d", cluster, proc);
+	hmac_sha256_init(&h, pool_key, AUTH_KEY_LEN);
+	hmac_sha256_update(&h, CLAIM_LABEL, sizeof(CLAIM_LABEL));
+	hmac_sha256_update(&h, claim_id, strlen(claim_id));
+	hmac_sha256_update(&h, job, strlen(job));
+	hmac_sha256_final(&h, mac);
+	hex(mac, sizeof(mac), out);
+	explicit_bzero(mac, sizeof(mac));
+	return 0;
+}
+
 /* Tokens. */
 
 static int
@@ -427,8 +467,9 @@ client_credential(void)
 		return;
 	client.looked = 1;
 	/* A command run by whoever may read the key (root, the pool's
-	 * administrator) calls as the pool. */
-	if (param("SEC_POOL_KEY_FILE") != NULL &&
+	 * administrator) calls as the pool; a process acting for a user
+	 * never does, even as root. */
+	if (!acts_for_user && param("SEC_POOL_KEY_FILE") != NULL &&
 	    access(param("SEC_POOL_KEY_FILE"), R_OK) == 0 &&
 	    auth_pool_key_load(0, err, sizeof(err)) == 0) {
 		client.method = AUTH_BY_POOL;
@@ -1196,8 +1237,7 @@ auth_strip_private(struct ad_x *x, int owned)
 	for (i = j = 0; i < x->attrs.attrs_len; i++) {
 		attr_x *a = &x->attrs.attrs_val[i];
 
-		if (a->name != NULL &&
-		    strcasecmp(a->name, AUTH_CLAIM_ID_ATTR) == 0) {
+		if (a->name != NULL && ad_attr_private(a->name)) {
 			if (owned) {
 				if (a->text != NULL)
 					explicit_bzero(a->text,

@@ -72,6 +72,7 @@
 #include <unistd.h>
 
 #include "ad.h"
+#include "auth.h"
 #include "config.h"
 #include "daemon.h"
 #include "dagman.h"
@@ -383,6 +384,9 @@ main(int argc, char **argv)
 	double t0;
 
 	common_init(argv[0]);
+	/* DAGMan acts for its user, even when root runs it: it submits as
+	 * that user on the schedd's socket and never holds the pool key. */
+	auth_client_acts_for_user();
 	signal(SIGPIPE, SIG_IGN);
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];

@@ -4,7 +4,9 @@
  * A shadow is started as "$(SHADOW) CLUSTER.PROC STARTD_ADDR MACHINE" in
  * a process group of its own, with the schedd's identity (root in a
  * real pool: the shadow switches to the job owner around each access to
- * the owner's files), a clean signal mask and no descriptor but 0-2.
+ * the owner's files), a clean signal mask and no descriptor but 0-2
+ * and, when it has a claim, 3: a pipe with the key of the claim for this
+ * job (auth_claim_key; CONDOR_CLAIM_KEY_FD=3), never the claim id.
  * posix_spawn keeps that cheap however large the queue makes the
  * schedd.  Its exit status says what became of the job; see
  * queue_shadow_exited.  A shadow asked to stop gets SIGTERM, and
@@ -36,6 +38,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "config.h"
 #include "event.h"
 #include "log.h"
@@ -195,8 +198,8 @@ forget_claim(struct shadow *s)
 
 /*
  * Start the SHADOW program with arguments ARGS (after its name) for
- * job CLUSTER.PROC, the claim id in its environment; a fence (see
- * shadow_reaped) if FENCE.
+ * job CLUSTER.PROC, the key of its claim (made from the claim id) on a
+ * pipe; a fence (see shadow_reaped) if FENCE.
  */
 static pid_t
 spawn(int cluster, int proc, char *const *args, const char *startd_addr,
@@ -207,11 +210,11 @@ spawn(int cluster, int proc, char *const *args, const char *startd_addr,
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	const char *exe = param("SHADOW");
-	char id[32], *argv[6];
+	char id[32], *argv[6], key[AUTH_CLAIM_KEY_LEN + 2];
 	sigset_t none, dflt;
-	size_t i;
+	size_t i, n;
 	pid_t pid;
-	int rc;
+	int rc, key_pipe[2];
 
 	if (exe == NULL || *exe == '\0') {
 		log_warnx("SHADOW is not set");
@@ -233,30 +236,69 @@ spawn(int cluster, int proc, char *const *args, const char *startd_addr,
 	posix_spawnattr_setsigmask(&attr, &none);
 	posix_spawnattr_setsigdefault(&attr, &dflt);
 	posix_spawnattr_setpgroup(&attr, 0);
-	posix_spawn_file_actions_init(&fa);
-	/* RPC connections accepted by libtirpc are not close-on-exec. */
-	posix_spawn_file_actions_addclosefrom_np(&fa, 3);
-	{
-		char **env, *idvar = NULL;
-		size_t n = 0, k = 0;
+	/* The claim's key for this job goes down a pipe, the shadow's
+	 * descriptor 3: never in its environment, where a job it forks
+	 * or a reader of /proc could find it, nor the claim id itself. */
+	key_pipe[0] = key_pipe[1] = -1;
+	if (claim_id != NULL) {
+		if (auth_claim_key(claim_id, cluster, proc, key,
+		    sizeof(key)) == -1) {
+			log_warnx("cannot start the shadow for job %s: no "
+			    "pool key to make its claim's key", id);
+			posix_spawnattr_destroy(&attr);
+			errno = EPERM;
+			return -1;
+		}
+		if (pipe2(key_pipe, O_CLOEXEC) == -1) {
+			log_warn("cannot start the shadow for job %s: pipe",
+			    id);
+			explicit_bzero(key, sizeof(key));
+			posix_spawnattr_destroy(&attr);
+			return -1;
+		}
+		/* 65 bytes: within the pipe's buffer, it never blocks. */
+		n = strlen(key);
+		key[n] = '\n';
+		if (write(key_pipe[1], key, n + 1) != (ssize_t)(n + 1))
+			log_warn("job %s: cannot give its shadow the claim's "
+			    "key", id);
+		explicit_bzero(key, sizeof(key));
+		close(key_pipe[1]);
+		key_pipe[1] = -1;
+		/* dup2 onto itself would keep close-on-exec. */
+		if (key_pipe[0] == 3) {
+			int fd = fcntl(3, F_DUPFD_CLOEXEC, 4);
 
+			close(3);
+			key_pipe[0] = fd;
+		}
+	}
+	posix_spawn_file_actions_init(&fa);
+	if (key_pipe[0] != -1)
+		posix_spawn_file_actions_adddup2(&fa, key_pipe[0], 3);
+	/* RPC connections accepted by libtirpc are not close-on-exec. */
+	posix_spawn_file_actions_addclosefrom_np(&fa, key_pipe[0] != -1 ? 4 :
+	    3);
+	{
+		char **env;
+		size_t k = 0;
+
+		n = 0;
 		while (environ[n] != NULL)
 			n++;
 		env = xcalloc(n + 2, sizeof(*env));
 		for (i = 0; i < n; i++)
-			if (strncmp(environ[i], "CONDOR_CLAIM_ID=", 16) != 0)
+			if (strncmp(environ[i], "CONDOR_CLAIM_KEY_FD=",
+			    20) != 0)
 				env[k++] = environ[i];
-		if (claim_id != NULL)
-			env[k++] = idvar = xasprintf("CONDOR_CLAIM_ID=%s",
-			    claim_id);
+		if (key_pipe[0] != -1)
+			env[k++] = (char *)"CONDOR_CLAIM_KEY_FD=3";
 		env[k] = NULL;
 		rc = posix_spawn(&pid, exe, &fa, &attr, argv, env);
-		if (idvar != NULL) {
-			explicit_bzero(idvar, strlen(idvar));
-			free(idvar);
-		}
 		free(env);
 	}
+	if (key_pipe[0] != -1)
+		close(key_pipe[0]);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
 	if (rc != 0) {

@@ -971,25 +971,49 @@ check_files(void)
 	sj.exe_size = st.st_size;
 }
 
-/* The machine's claim id, from the schedd (CONDOR_CLAIM_ID), if any. */
+/*
+ * The key of the job's claim (auth_claim_key), from the schedd: not the
+ * machine's claim id, which only the pool's daemons hold, but what the
+ * schedd made of it for this job with the pool key.  It comes down a
+ * pipe whose descriptor CONDOR_CLAIM_KEY_FD names, never in the
+ * environment or on the command line.
+ */
 static char	claim_id[CAPABILITY_MAX + 1];
 
-/* Take the claim id out of the environment: nothing we start inherits it. */
+/* Read the claim's key from the schedd's pipe: nothing we start inherits
+ * the pipe, and no other process can read it. */
 static void
 take_claim_id(void)
 {
-	const char *id = getenv("CONDOR_CLAIM_ID");
-	size_t i, len;
+	const char *var = getenv("CONDOR_CLAIM_KEY_FD");
+	char buf[CAPABILITY_MAX + 2], *end;
+	size_t i, len = 0;
+	ssize_t n;
+	long fd;
 
-	if (id != NULL && (len = strlen(id)) >= 32 && len <= CAPABILITY_MAX) {
-		for (i = 0; i < len && isxdigit((unsigned char)id[i]); i++)
-			;
-		if (i == len)
-			memcpy(claim_id, id, len + 1);
+	if (var == NULL)
+		return;
+	fd = strtol(var, &end, 10);
+	unsetenv("CONDOR_CLAIM_KEY_FD");
+	if (*end != '\0' || fd < 3 || fd > 1024)
+		return;
+	while (len < sizeof(buf) - 1) {
+		n = read((int)fd, buf + len, sizeof(buf) - 1 - len);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
 	}
-	if (id != NULL)
-		explicit_bzero((char *)id, strlen(id));
-	unsetenv("CONDOR_CLAIM_ID");
+	close((int)fd);
+	buf[len] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	len = strlen(buf);
+	for (i = 0; i < len && isxdigit((unsigned char)buf[i]); i++)
+		;
+	if (i == len && len == AUTH_CLAIM_KEY_LEN)
+		memcpy(claim_id, buf, len + 1);
+	explicit_bzero(buf, sizeof(buf));
 }
 
 /*
@@ -1246,6 +1270,9 @@ main(int argc, char **argv)
 	int gone, reconnecting = 0, tries;
 
 	shadow_parent = getppid();
+	/* The shadow acts for the job's owner: it never holds the pool key,
+	 * so neither does the system-call server it forks for the job. */
+	auth_client_acts_for_user();
 	take_claim_id();
 	if (argc == 2 && strcmp(argv[1], "-h") == 0) {
 		usage();

@@ -897,16 +897,27 @@ eval_true(const struct ad *my, const struct ad *target, const char *name,
 
 static int	capability_equal(const char *, const char *);
 
-/* Which claim id CAP is: its index, or -1 if none. */
+/*
+ * Which claim id the key CAP of job CLUSTER.PROC was made with
+ * (auth_claim_key): its index, or -1 if none.  The claim id itself is
+ * not accepted: whoever saw it (in a log, a leaked ad) cannot make the
+ * key without the pool key, so only the schedd that was matched, and
+ * the shadow it gave the key to, can claim.
+ */
 static int
-claim_id_index(const char *cap)
+claim_id_index(const char *cap, long long cluster, long long proc)
 {
+	char key[AUTH_CLAIM_KEY_LEN + 1];
 	int i, found = -1;
 
 	claim_init_once();
+	if (cluster < 0 || cluster > INT_MAX || proc < 0 || proc > INT_MAX)
+		return -1;
 	for (i = 0; i < nclaim_ids; i++)
-		if (capability_equal(cap, claim_ids[i]))
+		if (auth_claim_key(claim_ids[i], (int)cluster, (int)proc, key,
+		    sizeof(key)) == 0 && capability_equal(cap, key))
 			found = i;
+	explicit_bzero(key, sizeof(key));
 	return found;
 }
 
@@ -986,11 +997,13 @@ startd_request_claim_1_svc(claim_x *arg, status_x *res, struct svc_req *req)
 		goto out;
 	}
 	snprintf(jobid, sizeof(jobid), "%lld.%lld", cluster, proc);
-	if ((idx = claim_id_index(arg->capability)) == -1) {
+	if ((idx = claim_id_index(arg->capability, cluster, proc)) == -1) {
 		log_warnx("claim for job %s from %s refused: not this "
-		    "machine's claim id", jobid, from);
+		    "machine's claim id (no key of a claim of this job)",
+		    jobid, from);
 		rpc_status(res, EPERM, "not this machine's claim id: a claim "
-		    "needs a match from the negotiator");
+		    "needs a match from the negotiator, and the key the "
+		    "matched schedd makes of it for this job");
 		goto out;
 	}
 	/* A fresh look: the owner may have come back since the match. */
@@ -1242,8 +1255,19 @@ startd_reconnect_job_1_svc(reconnect_x *arg, status_x *res,
 	char line[AD_X_MAX_NAME + 16];
 	size_t i, n;
 
+	char from[64];
+
 	memset(res, 0, sizeof(*res));
-	if (c == NULL || c->pid <= 0 || c->pipe_fd == -1 || c->msg != NULL) {
+	rpc_caller_ip(req, from, sizeof(from));
+	if (c == NULL) {
+		/* Only the claim's key moves a starter: a claim id, however
+		 * it was learnt, does not. */
+		log_warnx("reconnect from %s refused: not the key of a claim "
+		    "here", from);
+		rpc_status(res, ENOENT, "no starter of that claim here");
+		return TRUE;
+	}
+	if (c->pid <= 0 || c->pipe_fd == -1 || c->msg != NULL) {
 		rpc_status(res, ENOENT, "no starter of that claim here");
 		return TRUE;
 	}

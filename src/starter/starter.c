@@ -101,6 +101,7 @@
 #include <rpc/rpc.h>
 
 #include "ad.h"
+#include "auth.h"
 #include "config.h"
 #include "daemon.h"
 #include "event.h"
@@ -570,6 +571,9 @@ main(int argc, char **argv)
 		return strcmp(argv[1], "-h") == 0 ? 0 : 2;
 	}
 	common_init(argv[0]);
+	/* The starter acts for the job: it proves itself to the shadow with
+	 * the claim's key alone and never holds the pool key. */
+	auth_client_acts_for_user();
 	logpath = param("STARTER_LOG");
 	if (param("LOG") != NULL)
 		daemon_mkdir(param("LOG"), 0755);

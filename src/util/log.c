@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,11 +43,18 @@ log_progname(void)
 int
 log_open_file(const char *path)
 {
+	struct stat st;
 	int fd;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	/* A daemon's log names addresses, pids and jobs an attacker could
+	 * use: readable by its owner and group only, even if an older
+	 * release made it readable by all. */
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
 	if (fd == -1)
 		return -1;
+	if (fstat(fd, &st) == 0 && st.st_uid == geteuid() &&
+	    (st.st_mode & 007) != 0)
+		(void)fchmod(fd, st.st_mode & 0770);
 	if (log_fd != -1)
 		close(log_fd);
 	log_fd = fd;

@@ -21,11 +21,17 @@ AUTH_CONDOR credential says (src/common/auth.c): -k KEYFILE as the pool
 -m flips a bit of the MAC, -o SECONDS moves the call's time, -r sends
 the very same signed call again on a new connection and prints both
 outcomes, -i IDENTITY claims another identity than the key's or token's.
+-g WORD adds "has WORD" or "lacks WORD" after the outcome: whether WORD
+(an attribute's name, say) is anywhere in the reply's bytes.
+"--then PROC ARG..." after the arguments makes a second call, of the
+same program and version, on the same connection (a server that trusts
+a connection once a call on it was accepted), unsigned; its outcome
+follows the first's after " ; ".
 
 HOST:PORT may be the path of a Unix-domain socket instead.
 
 usage: rpccall.py [-s SOURCE_IP] [-k KEYFILE | -t TOKENFILE] [-m] [-r]
-                  [-o SECONDS] [-i IDENTITY] HOST:PORT PROGRAM VERSION PROC
+                  [-o SECONDS] [-i IDENTITY] [-g WORD] HOST:PORT PROGRAM VERSION PROC
                   [ARG...]
    e.g. rpccall.py -s 127.0.0.2 127.0.0.1:4000 0x2c0d0001 1 2 i:1 s: s:
 """
@@ -127,7 +133,7 @@ def outcome(reply):
     return " ".join(out)
 
 
-def send(host, port, source, call):
+def send(host, port, source, call, grep=None, then=None):
     if host is None:
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         s.settimeout(20)
@@ -140,7 +146,18 @@ def send(host, port, source, call):
         s.connect((host, int(port)))
     s.sendall(struct.pack(">I", len(call) | 0x80000000) + call)
     try:
-        return outcome(recv_record(s))
+        replies = [recv_record(s)]
+        if then is not None:
+            s.sendall(struct.pack(">I", len(then) | 0x80000000) + then)
+            replies.append(recv_record(s))
+        outs = []
+        for reply in replies:
+            o = outcome(reply)
+            if grep is not None:
+                o += (" has " if grep.encode() in reply
+                      else " lacks ") + grep
+            outs.append(o)
+        return " ; ".join(outs)
     except (EOFError, OSError):
         return "none"
     finally:
@@ -151,7 +168,8 @@ def main():
     args = sys.argv[1:]
     source = None
     opts = {}
-    while args and args[0] in ("-s", "-k", "-t", "-m", "-r", "-o", "-i"):
+    while args and args[0] in ("-s", "-k", "-t", "-m", "-r", "-o", "-i",
+                               "-g"):
         flag = args.pop(0)[1]
         if flag in "mr":
             opts[flag] = True
@@ -166,6 +184,14 @@ def main():
     else:
         host, _, port = args[0].strip("<>").rpartition(":")
     prog, vers, proc = (int(x, 0) for x in args[1:4])
+    then = None
+    if "--then" in args:
+        i = args.index("--then")
+        tproc = int(args[i + 1], 0)
+        tbody = b"".join(xdr_arg(a) for a in args[i + 2:])
+        then = struct.pack(">IIIIIIIIII", 0x5eee, 0, 2, prog, vers, tproc,
+                           0, 0, 0, 0) + tbody
+        args = args[:i]
     body = b"".join(xdr_arg(a) for a in args[4:])
     if "k" in opts or "t" in opts:
         call = signed_call(0x5eed, prog, vers, proc, body, opts)
@@ -173,7 +199,7 @@ def main():
         # xid, CALL, RPC version 2, program, version, procedure, no auth
         call = struct.pack(">IIIIIIIIII", 0x5eed, 0, 2, prog, vers, proc,
                            0, 0, 0, 0) + body
-    out = send(host, port, source, call)
+    out = send(host, port, source, call, opts.get("g"), then)
     if opts.get("r"):
         out += " | " + send(host, port, source, call)
     print(out)

@@ -3,7 +3,7 @@
  * and without the index, typed getters, printing, text parsing, and the
  * wire form including hostile input.
  *
- * checks: 144
+ * checks: 148
  */
 #include <rpc/rpc.h>
 
@@ -627,6 +627,40 @@ test_match_expand(void)
 	ad_free(m);
 }
 
+/* A machine's private attributes never reach a job. */
+static void
+test_private(void)
+{
+	struct ad *job = ad_new(), *m = ad_new(), *exp = ad_new();
+	char err[256];
+
+	ad_set_string(m, "Name", "exec1");
+	ad_set_string(m, "ClaimId", "0123456789abcdef0123456789abcdef");
+	CHECK("ClaimId is private, whatever its case; Name is not",
+	    ad_attr_private("ClaimId") && ad_attr_private("claimid") &&
+	    !ad_attr_private("Name"));
+	ad_set_string(job, "Leak", "$$(ClaimId)");
+	CHECK("$$(ClaimId) is an error saying the attribute is private",
+	    ad_match_expand(job, m, exp, err, sizeof(err)) == -1 &&
+	    strstr(err, "private") != NULL &&
+	    ad_lookup(exp, "MATCH_EXP_Leak") == NULL);
+	ad_delete(job, "Leak");
+	ad_set_string(job, "Leak2", "$$([ClaimId])");
+	ad_set_string(job, "Leak3", "$$([strcat(\"x\", ClaimId)])");
+	ad_set_string(job, "Leak4", "$$(CLAIMID:none)");
+	CHECK("$$([expr]) does not see it, nor does a default hide it",
+	    ad_match_expand(job, m, exp, err, sizeof(err)) == -1 &&
+	    ad_lookup(exp, "MATCH_EXP_Leak2") == NULL &&
+	    ad_lookup(exp, "MATCH_EXP_Leak3") == NULL &&
+	    ad_lookup(exp, "MATCH_EXP_Leak4") == NULL);
+	ad_strip_private(m);
+	CHECK("ad_strip_private deletes it and keeps the rest",
+	    ad_lookup(m, "ClaimId") == NULL && ad_lookup(m, "Name") != NULL);
+	ad_free(exp);
+	ad_free(job);
+	ad_free(m);
+}
+
 int
 main(void)
 {
@@ -643,5 +677,6 @@ main(void)
 	test_xdr_hostile();
 	check_json();
 	test_match_expand();
+	test_private();
 	TEST_EXIT();
 }

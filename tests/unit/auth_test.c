@@ -5,7 +5,7 @@
  * replay cache, ALLOW/DENY lists by identity and host, and which
  * callers each level admits.  The wire protocol is tried against real
  * daemons by tests/security/security_test.sh.
- * checks: 49
+ * checks: 54
  */
 #include <sys/stat.h>
 
@@ -269,6 +269,37 @@ levels(void)
 	    auth_allowed(&pool, AUTH_READ, why, sizeof(why)));
 }
 
+/* A claim's key: the pool's daemons alone make it, one per claim and
+ * job; a process acting for a user has no pool key to make it with. */
+static void
+claim_keys(void)
+{
+	const char *id = "0123456789abcdef0123456789abcdef";
+	const char *id2 = "fedcba9876543210fedcba9876543210";
+	const char *who;
+	char a[AUTH_CLAIM_KEY_LEN + 1], b[AUTH_CLAIM_KEY_LEN + 1];
+	char c[AUTH_CLAIM_KEY_LEN + 1], err[256];
+
+	CHECK("a claim's key, with the pool key",
+	    auth_pool_key_load(0, err, sizeof(err)) == 0 &&
+	    auth_claim_key(id, 1, 0, a, sizeof(a)) == 0 &&
+	    strlen(a) == AUTH_CLAIM_KEY_LEN);
+	CHECK("the same claim and job give the same key, another job or "
+	    "claim another", auth_claim_key(id, 1, 0, b, sizeof(b)) == 0 &&
+	    strcmp(a, b) == 0 && auth_claim_key(id, 1, 1, c, sizeof(c)) == 0 &&
+	    strcmp(a, c) != 0 && auth_claim_key(id2, 1, 0, c, sizeof(c)) == 0 &&
+	    strcmp(a, c) != 0);
+	CHECK("the key does not hold the claim id", strstr(a, id) == NULL);
+	auth_client_acts_for_user();
+	CHECK("acting for a user, a process forgets the pool key and makes "
+	    "no claim's key", !auth_have_pool_key() &&
+	    auth_client_pool_key_refused() &&
+	    auth_claim_key(id, 1, 0, b, sizeof(b)) == -1);
+	who = auth_client_identity();
+	CHECK("... nor calls as the pool, though it may read the key file",
+	    who == NULL || strcmp(who, AUTH_POOL_IDENTITY) != 0);
+}
+
 int
 main(void)
 {
@@ -287,6 +318,7 @@ main(void)
 	replays();
 	lists();
 	levels();
+	claim_keys();	/* last: the process then acts for a user */
 	{
 		char path[128];
 

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "ad.h"
+#include "auth.h"
 #include "buf.h"
 #include "config.h"
 #include "daemon.h"
@@ -319,7 +320,9 @@ static int
 run_shadow(const char *machine, during_fn during, double delay)
 {
 	char *exe = xasprintf("%s/sbin/condor_shadow", top), id[32], *claim_id;
+	char key[AUTH_CLAIM_KEY_LEN + 1], err[256];
 	long long c = 0;
+	int kp[2];
 	double deadline = monotime() + 60, claimed = 0;
 	int status, done = 0;
 	pid_t pid, r;
@@ -334,15 +337,32 @@ run_shadow(const char *machine, during_fn during, double delay)
 	/* A job that writes its pid there must not be mistaken for the
 	 * previous one before it has run. */
 	unlink("pid.txt");
-	/* What the schedd passes its shadow: the claim id the negotiator
-	 * had from the machine's ad. */
+	/* What the schedd passes its shadow: the key it makes, with the
+	 * pool key, of the claim id the negotiator had from the machine's
+	 * ad, down a pipe. */
 	claim_id = startd_pid > 0 ? startd_attr("ClaimId") : xstrdup("");
+	key[0] = '\0';
+	if (*claim_id != '\0' && (auth_have_pool_key() ||
+	    auth_pool_key_load(0, err, sizeof(err)) == 0))
+		(void)auth_claim_key(claim_id, (int)c, 0, key, sizeof(key));
+	if (pipe(kp) == -1)
+		kp[0] = kp[1] = -1;
+	else {
+		/* 64 bytes: the pipe holds them. */
+		if (key[0] != '\0')
+			(void)!write(kp[1], key, strlen(key));
+		close(kp[1]);
+	}
 	if ((pid = fork()) == 0) {
-		if (*claim_id != '\0')
-			setenv("CONDOR_CLAIM_ID", claim_id, 1);
+		if (key[0] != '\0' && kp[0] != -1) {
+			dup2(kp[0], 3);
+			setenv("CONDOR_CLAIM_KEY_FD", "3", 1);
+		}
 		execl(exe, exe, id, startd_addr, machine, (char *)NULL);
 		_exit(127);
 	}
+	if (kp[0] != -1)
+		close(kp[0]);
 	free(exe);
 	free(claim_id);
 	while (monotime() < deadline) {
