@@ -32,11 +32,18 @@
  * O(program size x subject length) time and O(program size x groups
  * tracked) memory, whatever the pattern.
  *
+ * A search allocates its working memory afresh (nothing is shared
+ * between calls); with no thread alive it skips to the next byte that
+ * can begin a match, so a pattern that cannot match empty costs little
+ * on text where it rarely starts.
+ *
  * Matching is PCRE's: the leftmost match wins, and among matches that
  * start there, the one PCRE's backtracking would find first (alternation
  * tries left to right; greedy quantifiers prefer more, lazy fewer).
  * Captures are those of that match (a group inside a repetition holds
- * its last iteration).  ^ without RX_MULTILINE matches at the subject's
+ * its last iteration; where an iteration of a repeated group matched
+ * the empty string, as in (a*)*b, the group may report the iteration
+ * before it, not PCRE's empty span: the whole match is still PCRE's).  ^ without RX_MULTILINE matches at the subject's
  * start only; with it also after each newline except one that ends the
  * subject.  $ (and \Z) matches at the end and before a newline that ends
  * the subject; with RX_MULTILINE $ matches before every newline.  "."
@@ -100,9 +107,9 @@ size_t		 rx_ngroups(const struct rx *);
 
 /*
  * rx_search: find the first match in SUBJECT[0..LEN) that starts at or
- * after byte START (the text before START is still seen by ^ in
- * multiline mode, \b and lookbehind-free assertions; \G matches at
- * START).  Returns 1 on a match, 0 otherwise (also when START > LEN).
+ * after byte START (the text before START is still seen: ^ matches only
+ * at 0, or after a newline in multiline mode, and \b looks at the byte
+ * before START; \G matches at START).  Returns 1 on a match, 0 otherwise (also when START > LEN).
  * On a match, GROUPS[0..NGROUPS) receive group 0 (the whole match) and
  * groups 1..NGROUPS-1; groups the pattern lacks or that did not take part
  * are RX_UNSET.  GROUPS may be NULL when NGROUPS is 0.  Memory

@@ -81,6 +81,8 @@ struct rx {
 	int	 nregs;		/* loop registers */
 	int	 nthreads;	/* I_SET and I_MATCH count: most live threads */
 	int	 anchored;	/* every match starts at the search's start */
+	int	 has_first;	/* every match begins with a byte of first */
+	byteset	 first;
 };
 
 struct parser {
@@ -1221,6 +1223,55 @@ rx_options(const char *opts)
 	return flags;
 }
 
+/*
+ * The bytes a match can begin with: the union of the sets reachable from
+ * the start without consuming a byte (assertions taken as true).  When
+ * the match instruction is reachable so, a match can be empty and there
+ * is no such set.  The search skips, with no thread alive, to the next
+ * byte that can begin one.
+ */
+static void
+first_bytes(struct rx *rx)
+{
+	int *stack, *seen, sp = 0, pc;
+
+	stack = xreallocarray(NULL, 2 * (size_t)rx->nprog + 2, sizeof(int));
+	seen = xcalloc(rx->nprog, sizeof(int));
+	memset(rx->first, 0, sizeof(rx->first));
+	rx->has_first = 1;
+	stack[sp++] = 0;
+	while (sp > 0 && rx->has_first) {
+		pc = stack[--sp];
+		if (seen[pc])
+			continue;
+		seen[pc] = 1;
+		switch (rx->prog[pc].op) {
+		case I_SET:
+			set_merge(rx->first, rx->sets[rx->prog[pc].x]);
+			break;
+		case I_MATCH:
+			rx->has_first = 0;
+			break;
+		case I_JMP:
+			stack[sp++] = rx->prog[pc].x;
+			break;
+		case I_SPLIT:
+			stack[sp++] = rx->prog[pc].x;
+			stack[sp++] = rx->prog[pc].y;
+			break;
+		case I_PROGRESS:
+			stack[sp++] = pc + 1;
+			stack[sp++] = rx->prog[pc].y;
+			break;
+		default:
+			stack[sp++] = pc + 1;
+			break;
+		}
+	}
+	free(stack);
+	free(seen);
+}
+
 struct rx *
 rx_compilen(const char *pattern, size_t patlen, int flags, char *err,
     size_t errlen)
@@ -1267,6 +1318,7 @@ rx_compilen(const char *pattern, size_t patlen, int flags, char *err,
 		    (ps.prog[1].x == A_BOS || ps.prog[1].x == A_START);
 		ps.prog = NULL;
 		ps.sets = NULL;
+		first_bytes(rx);
 	}
 	for (i = 0; i < ps.nnodes; i++)
 		free(ps.nodes[i].kids);
@@ -1462,6 +1514,14 @@ rx_search(const struct rx *rx, const char *subject, size_t len,
 
 	for (pos = start;; pos++) {
 		/* A thread starting here ranks below every earlier one. */
+		if (!matched && clist->n == 0 && rx->has_first &&
+		    !rx->anchored) {
+			/* Nothing alive: on to a byte that can begin a match. */
+			while (pos < len && !set_has(rx->first, vm.s[pos]))
+				pos++;
+			if (pos >= len)
+				break;
+		}
 		if (!matched && (pos == start || !rx->anchored))
 			add_thread(&vm, clist, 0, pos, init);
 		else if (clist->n == 0)
