@@ -26,12 +26,13 @@
  * conditionals, recursion, callouts, (*VERB)s, \K \R \X \p \P \C.
  *
  * Limits, so that a hostile pattern cannot exhaust memory or time: a
- * pattern is at most RX_MAX_PATTERN bytes; a count in {n,m} is at most RX_MAX_REPEAT; the compiled program is at
- * most RX_MAX_PROG instructions (counted repetitions are expanded);
- * groups nest at most RX_MAX_DEPTH deep.  Matching costs
- * O(program size x subject length) time and O(program size x groups
- * tracked) memory, whatever the pattern.
- *
+ * pattern is at most RX_MAX_PATTERN bytes; a count in {n,m} is at most
+ * RX_MAX_REPEAT; the compiled program is at most RX_MAX_PROG
+ * instructions (counted repetitions are expanded); groups nest at most
+ * RX_MAX_DEPTH deep.  A search costs O(program size x subject length)
+ * time and O(program size x (groups asked for + 64)) memory, whatever
+ * the pattern.
+
  * A search allocates its working memory afresh (nothing is shared
  * between calls); with no thread alive it skips to the next byte that
  * can begin a match, so a pattern that cannot match empty costs little
@@ -43,12 +44,24 @@
  * Captures are those of that match (a group inside a repetition holds
  * its last iteration; where an iteration of a repeated group matched
  * the empty string, as in (a*)*b, the group may report the iteration
- * before it, not PCRE's empty span: the whole match is still PCRE's).  ^ without RX_MULTILINE matches at the subject's
- * start only; with it also after each newline except one that ends the
- * subject.  $ (and \Z) matches at the end and before a newline that ends
- * the subject; with RX_MULTILINE $ matches before every newline.  "."
+ * before it rather than PCRE's empty span; the whole match is still
+ * PCRE's).  ^ without RX_MULTILINE matches at the subject's start only;
+ * with it also after each newline except one that ends the subject.  $
+ * (and \Z) matches at the end and before a newline that ends the
+ * subject; with RX_MULTILINE $ matches before every newline.  "."
  * matches any byte but newline unless RX_DOTALL.
  *
+ * For the ClassAd functions (OPTS their options string, or NULL):
+ *   int f = rx_options(OPTS);
+ *   struct rx *rx = rx_compile(pattern, f, err, sizeof(err));
+ *   NULL: the result is ERROR (err says why);
+ *   regexp(), regexpMember(), stringListRegexpMember():
+ *       rx_search(rx, s, strlen(s), 0, NULL, 0)
+ *   regexps(p, s, t, OPTS):  rx_subst(rx, s, strlen(s), t, f, NULL, NULL)
+ *   replace(p, s, t, OPTS):  the same with f | RX_FULL
+ *   replaceall(p, s, t, OPTS): the same with f | RX_FULL | RX_GLOBAL
+ *   rx_free(rx).
+
  * Thread safety: a compiled struct rx is read-only once compiled and
  * may be searched from several threads at once.
  */
@@ -109,7 +122,8 @@ size_t		 rx_ngroups(const struct rx *);
  * rx_search: find the first match in SUBJECT[0..LEN) that starts at or
  * after byte START (the text before START is still seen: ^ matches only
  * at 0, or after a newline in multiline mode, and \b looks at the byte
- * before START; \G matches at START).  Returns 1 on a match, 0 otherwise (also when START > LEN).
+ * before START; \G matches at START).  Returns 1 on a match, 0
+ * otherwise (also when START > LEN).
  * On a match, GROUPS[0..NGROUPS) receive group 0 (the whole match) and
  * groups 1..NGROUPS-1; groups the pattern lacks or that did not take part
  * are RX_UNSET.  GROUPS may be NULL when NGROUPS is 0.  Memory

@@ -354,7 +354,8 @@ parse_escape(struct parser *ps, int inclass, int *byte, byteset s)
 	case 'E': return E_NOTHING;
 	case 'c':
 		if (ps->p >= ps->end || *ps->p < 32 || *ps->p > 126) {
-			fail(ps, "\\c must be followed by a printable character");
+			fail(ps, "\\c must be followed by a printable "
+			    "character");
 			return E_ERROR;
 		}
 		v = *ps->p++;
@@ -1516,7 +1517,7 @@ rx_search(const struct rx *rx, const char *subject, size_t len,
 		/* A thread starting here ranks below every earlier one. */
 		if (!matched && clist->n == 0 && rx->has_first &&
 		    !rx->anchored) {
-			/* Nothing alive: on to a byte that can begin a match. */
+			/* Nothing alive: on to a byte that can begin one. */
 			while (pos < len && !set_has(rx->first, vm.s[pos]))
 				pos++;
 			if (pos >= len)
