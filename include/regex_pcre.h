@@ -134,13 +134,16 @@ int		 rx_search(const struct rx *, const char *subject, size_t len,
 
 /*
  * rx_expand: append to OUT the template TMPL with \0..\9 replaced by
- * that group's text in SUBJECT (empty when the group is not among
- * GROUPS[0..NGROUPS) or took no part); any other backslash is copied as
- * it is, and so is the character after it (HTCondor's "backslash
- * expansion": "\\n" stays a backslash and an n).
+ * that group's text in SUBJECT (GROUPS[0..NGROUPS) as rx_search gave
+ * them); any other backslash is copied as it is, and so is the character
+ * after it (HTCondor's "backslash expansion": "\\n" stays a backslash
+ * and an n).  As HTCondor does with PCRE, a group that took no part is
+ * empty if a higher-numbered group took part, and an error otherwise:
+ * returns 0, or -1 when TMPL names a group past the last one that took
+ * part (OUT then holds part of the text).
  */
 struct buf;
-void		 rx_expand(const char *tmpl, const char *subject,
+int		 rx_expand(const char *tmpl, const char *subject,
 		    const struct rx_match *groups, size_t ngroups,
 		    struct buf *out);
 
@@ -153,10 +156,13 @@ void		 rx_expand(const char *tmpl, const char *subject,
  *   - with RX_FULL: SUBJECT with the first match (with RX_GLOBAL, every
  *     match) replaced by the expanded template; SUBJECT unchanged when
  *     nothing matches.
+ * Returns NULL when the template names a group past the last that took
+ * part in a match (see rx_expand; the ClassAd result is ERROR).
  * Global replacement goes on after each match; after an empty match it
- * first steps over one byte (so "x*" on "abxd" gives "-a-b--d-" for "-",
- * as PCRE and Perl do).  *NMATCH (when not NULL) receives the number of
- * matches replaced.
+ * first tries for a non-empty match at the same place, then steps over
+ * one byte (as PCRE and Perl do: "x*" on "abxd" with "-" gives
+ * "-a-b--d-", "|a" on "a" gives "---").  *NMATCH (when not NULL)
+ * receives the number of matches replaced.
  */
 char		*rx_subst(const struct rx *, const char *subject, size_t len,
 		    const char *tmpl, int opts, size_t *outlen, size_t *nmatch);

@@ -1475,14 +1475,18 @@ add_thread(struct vm *vm, struct tlist *l, int pc0, size_t pos,
 	}
 }
 
-int
-rx_search(const struct rx *rx, const char *subject, size_t len,
-    size_t start, struct rx_match *groups, size_t ngroups)
+/*
+ * rx_search, and with NONEMPTY a search for a match that begins at START
+ * and is not empty (for global substitution after an empty match).
+ */
+static int
+search(const struct rx *rx, const char *subject, size_t len, size_t start,
+    struct rx_match *groups, size_t ngroups, int nonempty)
 {
 	struct vm vm;
 	struct tlist a, b, *clist = &a, *nlist = &b, *t;
 	size_t pos, *init, *best, i;
-	int matched = 0, k;
+	int matched = 0, anchored = rx->anchored || nonempty, k;
 
 	if (start > len)
 		return 0;
@@ -1516,14 +1520,14 @@ rx_search(const struct rx *rx, const char *subject, size_t len,
 	for (pos = start;; pos++) {
 		/* A thread starting here ranks below every earlier one. */
 		if (!matched && clist->n == 0 && rx->has_first &&
-		    !rx->anchored) {
+		    !anchored) {
 			/* Nothing alive: on to a byte that can begin one. */
 			while (pos < len && !set_has(rx->first, vm.s[pos]))
 				pos++;
 			if (pos >= len)
 				break;
 		}
-		if (!matched && (pos == start || !rx->anchored))
+		if (!matched && (pos == start || !anchored))
 			add_thread(&vm, clist, 0, pos, init);
 		else if (clist->n == 0)
 			break;
@@ -1533,6 +1537,8 @@ rx_search(const struct rx *rx, const char *subject, size_t len,
 			size_t *caps = &clist->caps[(size_t)k * vm.nslot];
 
 			if (in->op == I_MATCH) {
+				if (nonempty && pos == start)
+					continue;
 				matched = 1;
 				memcpy(best, caps, vm.ncap * sizeof(size_t));
 				/* Lower-priority threads can only lose. */
@@ -1573,23 +1579,37 @@ rx_search(const struct rx *rx, const char *subject, size_t len,
 	return matched;
 }
 
-void
+int
+rx_search(const struct rx *rx, const char *subject, size_t len,
+    size_t start, struct rx_match *groups, size_t ngroups)
+{
+	return search(rx, subject, len, start, groups, ngroups, 0);
+}
+
+int
 rx_expand(const char *tmpl, const char *subject,
     const struct rx_match *groups, size_t ngroups, struct buf *out)
 {
 	const char *p;
-	size_t g;
+	size_t g, last = 0;
 
+	/* As PCRE counts them: one past the highest group that took part. */
+	for (g = 0; g < ngroups; g++)
+		if (groups[g].so != RX_UNSET)
+			last = g + 1;
 	for (p = tmpl; *p != '\0'; p++) {
 		if (*p == '\\' && p[1] >= '0' && p[1] <= '9') {
 			g = (size_t)(p[1] - '0');
 			p++;
-			if (g < ngroups && groups[g].so != RX_UNSET)
+			if (g >= last)
+				return -1;
+			if (groups[g].so != RX_UNSET)
 				buf_add(out, subject + groups[g].so,
 				    groups[g].eo - groups[g].so);
 		} else
 			buf_addc(out, *p);
 	}
+	return 0;
 }
 
 char *
@@ -1599,25 +1619,40 @@ rx_subst(const struct rx *rx, const char *subject, size_t len,
 	struct rx_match m[10];
 	struct buf out;
 	size_t pos = 0, last = 0, count = 0;
+	int after_empty = 0;
 
 	buf_init(&out);
-	while (pos <= len && rx_search(rx, subject, len, pos, m, 10)) {
+	while (pos <= len) {
+		if (after_empty) {
+			/*
+			 * After an empty match, a non-empty one may start at
+			 * the same place (PCRE and Perl); else step over a
+			 * byte, keeping it.
+			 */
+			after_empty = 0;
+			if (!search(rx, subject, len, pos, m, 10, 1)) {
+				if (pos >= len)
+					break;
+				if (opts & RX_FULL)
+					buf_add(&out, subject + pos, 1);
+				last = ++pos;
+				continue;
+			}
+		} else if (!search(rx, subject, len, pos, m, 10, 0))
+			break;
 		count++;
 		if (opts & RX_FULL)
 			buf_add(&out, subject + last, m[0].so - last);
-		rx_expand(tmpl, subject, m, 10, &out);
-		last = m[0].eo;
+		if (rx_expand(tmpl, subject, m, 10, &out) == -1) {
+			buf_free(&out);
+			if (nmatch != NULL)
+				*nmatch = count;
+			return NULL;
+		}
+		last = pos = m[0].eo;
 		if (!(opts & RX_GLOBAL))
 			break;
-		pos = m[0].eo;
-		if (m[0].eo == m[0].so) {
-			/* An empty match: step over a byte, keeping it. */
-			if (pos >= len)
-				break;
-			if (opts & RX_FULL)
-				buf_add(&out, subject + pos, 1);
-			last = ++pos;
-		}
+		after_empty = m[0].so == m[0].eo;
 	}
 	if (opts & RX_FULL)
 		buf_add(&out, subject + last, len - last);
