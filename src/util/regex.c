@@ -1426,9 +1426,18 @@ add_thread(struct vm *vm, struct tlist *l, int pc0, size_t pos,
 			continue;
 		}
 		pc = f.pc;
-		if (vm->mark[pc] == pos + 1)
-			continue;
-		vm->mark[pc] = pos + 1;
+		/*
+		 * A loop's progress test is not marked: reached again at
+		 * this position it may hold another register (the end of an
+		 * iteration begun here, not earlier) and must then leave the
+		 * loop.  A chain of them leads outwards, through at most
+		 * RX_MAX_LOOPREGS loops, so the work stays bounded.
+		 */
+		if (prog[pc].op != I_PROGRESS) {
+			if (vm->mark[pc] == pos + 1)
+				continue;
+			vm->mark[pc] = pos + 1;
+		}
 		switch (prog[pc].op) {
 		case I_JMP:
 			vm->stack[sp++].pc = prog[pc].x;
@@ -1501,7 +1510,10 @@ search(const struct rx *rx, const char *subject, size_t len, size_t start,
 		    ngroups : (size_t)rx->ngroups + 1);
 	vm.nslot = vm.ncap + rx->nregs;
 	vm.mark = xcalloc(rx->nprog, sizeof(size_t));
-	/* Each instruction is pushed at most once, each save restores once. */
+	/*
+	 * A marked instruction is visited once and pushes at most two
+	 * frames; a progress test pops one and pushes one.
+	 */
 	vm.stack = xreallocarray(NULL, 2 * (size_t)rx->nprog + 2,
 	    sizeof(*vm.stack));
 	vm.work = xreallocarray(NULL, vm.nslot, sizeof(size_t));

@@ -14,7 +14,7 @@
  * test against Python's re on a few thousand generated patterns in the
  * subset where the two agree, comparing match and the span of group 0.
  *
- * checks: 393
+ * checks: 394
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -903,12 +903,14 @@ static const char diff_py[] =
     "    fl = 0\n"
     "    for c in o.strip('-'): fl |= F[c]\n"
     "    try:\n"
-    "        m = re.compile(p, fl).search(s)\n"
+    "        r = re.compile(p, fl)\n"
     "    except Exception:\n"
     "        print('E'); continue\n"
-    "    if not m: print('no'); continue\n"
+    "    m = r.search(s)\n"
+    "    sub = r.sub(lambda m: b'<' + m.group(0) + b'>', s).hex() or '-'\n"
+    "    if not m: print('no', sub); continue\n"
     "    print(' '.join('%d,%d' % m.span(i) if m.span(i)[0] >= 0 else '-'\n"
-    "                   for i in range(m.re.groups + 1)))\n";
+    "                   for i in range(m.re.groups + 1)), sub)\n";
 
 struct dcase;
 static void diff_report(const struct dcase *, const char *, const char *,
@@ -949,7 +951,8 @@ test_differential(void)
 	char path[] = "/tmp/regex_diff.XXXXXX", line[1024], err[256];
 	char mine[1024];
 	size_t i, j, compared = 0, bad = 0, allcompared = 0, allbad = 0;
-	size_t ng;
+	size_t ng, subbad = 0, sublen;
+	char *sub, *pysub, subhex[2 * 1024 + 2];
 	struct gen g;
 	int fd;
 	FILE *f, *py;
@@ -959,6 +962,8 @@ test_differential(void)
 		SKIP("differential: python3 agrees", "no python3");
 		SKIP("differential: python3 agrees on every group",
 		    "no python3");
+		SKIP("differential: python3's re.sub() agrees with "
+		    "replaceall()", "no python3");
 		SKIP("differential: most patterns compared", "no python3");
 		return;
 	}
@@ -1028,6 +1033,23 @@ test_differential(void)
 			rx_free(rx);
 			continue;
 		}
+		/* The last word is re.sub()'s replaceall(), in hex. */
+		pysub = strrchr(line, ' ');
+		*pysub++ = '\0';
+		if (rx != NULL) {
+			sub = rx_subst(rx, dc[i].subj, dc[i].len, "<\\0>",
+			    RX_FULL | RX_GLOBAL, &sublen, NULL);
+			subhex[0] = '\0';
+			for (j = 0; sub != NULL && j < sublen &&
+			    j < sizeof(subhex) / 2 - 1; j++)
+				snprintf(subhex + 2 * j, 3, "%02x",
+				    (unsigned char)sub[j]);
+			if (sub == NULL || strcmp(subhex[0] ? subhex : "-",
+			    pysub) != 0)
+				diff_report(&dc[i], sub ? subhex : "NULL",
+				    pysub, subbad++);
+			free(sub);
+		}
 		if (rx == NULL)
 			snprintf(mine, sizeof(mine), "E");
 		else if (rx_search(rx, dc[i].subj, dc[i].len, 0, m, 64)) {
@@ -1052,12 +1074,14 @@ test_differential(void)
 		pclose(py);
 	unlink(path);
 	printf("differential: %zu of %d compared, %zu differ; every group "
-	    "of %zu compared, %zu differ\n", compared, DIFF_CASES, bad,
-	    allcompared, allbad);
+	    "of %zu compared, %zu differ; %zu replaceall() differ\n",
+	    compared, DIFF_CASES, bad, allcompared, allbad, subbad);
 	CHECK("differential: python3 agrees on match and group 0",
 	    bad == 0 && compared > 0);
 	CHECK("differential: python3 agrees on every group",
 	    allbad == 0 && allcompared > DIFF_CASES / 2);
+	CHECK("differential: python3's re.sub() agrees with replaceall()",
+	    subbad == 0 && compared > 0);
 	CHECK("differential: most patterns compared",
 	    compared >= DIFF_CASES * 9 / 10);
 	for (i = 0; i < DIFF_CASES; i++) {
