@@ -30,9 +30,9 @@
  * RX_MAX_REPEAT; the compiled program is at most RX_MAX_PROG
  * instructions (counted repetitions are expanded); groups nest at most
  * RX_MAX_DEPTH deep.  A search costs O(program size x subject length)
- * time and O(program size x (groups asked for + 64)) memory, whatever
+ * time and O(program size x (groups asked for + 16)) memory, whatever
  * the pattern.
-
+ *
  * A search allocates its working memory afresh (nothing is shared
  * between calls); with no thread alive it skips to the next byte that
  * can begin a match, so a pattern that cannot match empty costs little
@@ -41,12 +41,16 @@
  * Matching is PCRE's: the leftmost match wins, and among matches that
  * start there, the one PCRE's backtracking would find first (alternation
  * tries left to right; greedy quantifiers prefer more, lazy fewer).
- * Captures are those of that match (a group inside a repetition holds
- * its last iteration; where an iteration of a repeated group matched
- * the empty string, as in (a*)*b, the group may report the iteration
- * before it rather than PCRE's empty span; the whole match is still
- * PCRE's).  ^ without RX_MULTILINE matches at the subject's start only;
- * with it also after each newline except one that ends the subject.  $
+ * An iteration of an unbounded repetition that matches the empty
+ * string leaves the loop, as in PCRE.  Captures are those of that match
+ * (a group inside a repetition holds its last iteration).  Known
+ * differences from PCRE: the captures of a counted repetition of a group
+ * that can match empty ((x*?){2,4}); and in a pattern with more than 16
+ * unbounded repetitions of something that can match empty, the 17th and
+ * later of them, where an empty iteration ends its path instead of
+ * leaving the loop, which can change the match.  ^ without
+ * RX_MULTILINE matches at the subject's start only; with it also after
+ * each newline except one that ends the subject.  $
  * (and \Z) matches at the end and before a newline that ends the
  * subject; with RX_MULTILINE $ matches before every newline.  "."
  * matches any byte but newline unless RX_DOTALL.

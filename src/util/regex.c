@@ -65,11 +65,12 @@ enum op {
  * register costs a word per thread; past this many such loops the rest
  * are compiled without (their empty iterations simply die).
  */
-#define RX_MAX_LOOPREGS	64
+#define RX_MAX_LOOPREGS	16
 
 struct inst {
 	uint8_t	 op;
 	int	 x, y;
+	int	 loop;		/* innermost loop register around it, or -1 */
 };
 
 struct rx {
@@ -79,6 +80,9 @@ struct rx {
 	int	 nsets;
 	int	 ngroups;
 	int	 nregs;		/* loop registers */
+	int	 loop_parent[RX_MAX_LOOPREGS];	/* enclosing one, or -1 */
+	size_t	*markbase;	/* per instruction: its first mark slot */
+	size_t	 nmarks;
 	int	 nthreads;	/* I_SET and I_MATCH count: most live threads */
 	int	 anchored;	/* every match starts at the search's start */
 	int	 has_first;	/* every match begins with a byte of first */
@@ -97,6 +101,8 @@ struct parser {
 	struct inst *prog;
 	int	 nprog, capprog;
 	int	 nregs;
+	int	 loop;		/* the loop being compiled, or -1 */
+	int	 loop_parent[RX_MAX_LOOPREGS];
 	int	 failed;
 	char	*err;
 	size_t	 errlen;
@@ -1034,6 +1040,7 @@ emit(struct parser *ps, int op, int x, int y)
 	ps->prog[ps->nprog].op = op;
 	ps->prog[ps->nprog].x = x;
 	ps->prog[ps->nprog].y = y;
+	ps->prog[ps->nprog].loop = ps->loop;
 	return ps->nprog++;
 }
 
@@ -1072,6 +1079,7 @@ static void
 compile_rep(struct parser *ps, const struct node *nd)
 {
 	int kid = nd->kids[0], i, top, split, reg = -1, progress = -1;
+	int outer = ps->loop;
 
 	for (i = 0; i < nd->min && !ps->failed; i++)
 		if (nd->max >= 0 || i + 1 < nd->min)
@@ -1079,8 +1087,10 @@ compile_rep(struct parser *ps, const struct node *nd)
 	if (ps->failed)
 		return;
 	if (nd->max < 0) {
-		if (ps->nregs < RX_MAX_LOOPREGS && nullable(ps, kid))
+		if (ps->nregs < RX_MAX_LOOPREGS && nullable(ps, kid)) {
 			reg = ps->nregs++;
+			ps->loop_parent[reg] = outer;
+		}
 		if (nd->min > 0) {
 			/*
 			 * The last required copy loops:
@@ -1089,10 +1099,13 @@ compile_rep(struct parser *ps, const struct node *nd)
 			top = ps->nprog;
 			if (reg >= 0 && emit(ps, I_MARK, reg, 0) < 0)
 				return;
+			if (reg >= 0)
+				ps->loop = reg;
 			compile_node(ps, kid);
 			if (reg >= 0 &&
 			    (progress = emit(ps, I_PROGRESS, reg, 0)) < 0)
 				return;
+			ps->loop = outer;
 			if ((split = emit(ps, I_SPLIT, 0, 0)) < 0)
 				return;
 			ps->prog[split].x = nd->greedy ? top : split + 1;
@@ -1106,10 +1119,13 @@ compile_rep(struct parser *ps, const struct node *nd)
 				return;
 			if (reg >= 0 && emit(ps, I_MARK, reg, 0) < 0)
 				return;
+			if (reg >= 0)
+				ps->loop = reg;
 			compile_node(ps, kid);
 			if (reg >= 0 &&
 			    (progress = emit(ps, I_PROGRESS, reg, 0)) < 0)
 				return;
+			ps->loop = outer;
 			if (emit(ps, I_JMP, split, 0) < 0)
 				return;
 			ps->prog[split].x = nd->greedy ? split + 1 :
@@ -1273,6 +1289,34 @@ first_bytes(struct rx *rx)
 	free(seen);
 }
 
+/*
+ * Dedupe slots.  A thread's future at an instruction that consumes
+ * nothing depends, besides the instruction, on which of the loops
+ * around it began their current iteration at this very position (an
+ * empty iteration leaves the loop).  If an outer one did, every inner
+ * one did too, so that state is how many of the loops, from the
+ * innermost outwards, began here: 0 to the number of loops around the
+ * instruction, each its own slot.  A thread about to consume a byte has
+ * one slot: once the byte is consumed, no loop began at the new
+ * position.
+ */
+static void
+mark_slots(struct rx *rx)
+{
+	int pc, r;
+	size_t n = 0;
+
+	rx->markbase = xreallocarray(NULL, rx->nprog, sizeof(size_t));
+	for (pc = 0; pc < rx->nprog; pc++) {
+		rx->markbase[pc] = n++;
+		if (rx->prog[pc].op == I_SET || rx->prog[pc].op == I_MATCH)
+			continue;
+		for (r = rx->prog[pc].loop; r >= 0; r = rx->loop_parent[r])
+			n++;
+	}
+	rx->nmarks = n;
+}
+
 struct rx *
 rx_compilen(const char *pattern, size_t patlen, int flags, char *err,
     size_t errlen)
@@ -1293,6 +1337,7 @@ rx_compilen(const char *pattern, size_t patlen, int flags, char *err,
 	    RX_EXTENDED);
 	ps.err = err;
 	ps.errlen = errlen;
+	ps.loop = -1;
 	root = parse_alt(&ps);
 	if (root >= 0 && ps.p < ps.end) {
 		/* Only an unmatched ")" stops the top level early. */
@@ -1312,6 +1357,9 @@ rx_compilen(const char *pattern, size_t patlen, int flags, char *err,
 		rx->nsets = ps.nsets;
 		rx->ngroups = ps.ngroups;
 		rx->nregs = ps.nregs;
+		memcpy(rx->loop_parent, ps.loop_parent,
+		    sizeof(rx->loop_parent));
+		mark_slots(rx);
 		for (i = 0; i < ps.nprog; i++)
 			if (ps.prog[i].op == I_SET || ps.prog[i].op == I_MATCH)
 				rx->nthreads++;
@@ -1342,6 +1390,7 @@ rx_free(struct rx *rx)
 		return;
 	free(rx->prog);
 	free(rx->sets);
+	free(rx->markbase);
 	free(rx);
 }
 
@@ -1434,9 +1483,17 @@ add_thread(struct vm *vm, struct tlist *l, int pc0, size_t pos,
 		 * RX_MAX_LOOPREGS loops, so the work stays bounded.
 		 */
 		if (prog[pc].op != I_PROGRESS) {
-			if (vm->mark[pc] == pos + 1)
+			size_t slot = vm->rx->markbase[pc];
+			int r;
+
+			if (prog[pc].op != I_SET && prog[pc].op != I_MATCH)
+				for (r = prog[pc].loop; r >= 0 &&
+				    vm->work[vm->ncap + r] == pos;
+				    r = vm->rx->loop_parent[r])
+					slot++;
+			if (vm->mark[slot] == pos + 1)
 				continue;
-			vm->mark[pc] = pos + 1;
+			vm->mark[slot] = pos + 1;
 		}
 		switch (prog[pc].op) {
 		case I_JMP:
@@ -1509,12 +1566,12 @@ search(const struct rx *rx, const char *subject, size_t len, size_t start,
 		vm.ncap = 2 * (int)(ngroups - 1 < (size_t)rx->ngroups ?
 		    ngroups : (size_t)rx->ngroups + 1);
 	vm.nslot = vm.ncap + rx->nregs;
-	vm.mark = xcalloc(rx->nprog, sizeof(size_t));
+	vm.mark = xcalloc(rx->nmarks, sizeof(size_t));
 	/*
-	 * A marked instruction is visited once and pushes at most two
-	 * frames; a progress test pops one and pushes one.
+	 * Each mark slot is taken once and pushes at most two frames; a
+	 * progress test pops one and pushes one.
 	 */
-	vm.stack = xreallocarray(NULL, 2 * (size_t)rx->nprog + 2,
+	vm.stack = xreallocarray(NULL, 2 * rx->nmarks + 2,
 	    sizeof(*vm.stack));
 	vm.work = xreallocarray(NULL, vm.nslot, sizeof(size_t));
 	init = xreallocarray(NULL, vm.nslot, sizeof(size_t));
