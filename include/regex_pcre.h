@@ -64,8 +64,9 @@
  *   regexps(p, s, t, OPTS):  rx_subst(rx, s, strlen(s), t, f, NULL, NULL)
  *   replace(p, s, t, OPTS):  the same with f | RX_FULL
  *   replaceall(p, s, t, OPTS): the same with f | RX_FULL | RX_GLOBAL
- *   rx_free(rx).
-
+ *   (HTCondor's own g and f letters in OPTS are honoured by all three)
+ *   rx_subst returning NULL: ERROR too; rx_free(rx) in every case.
+ *
  * Thread safety: a compiled struct rx is read-only once compiled and
  * may be searched from several threads at once.
  */

@@ -7,8 +7,9 @@
  * position, assert, match), and the program run over the subject one
  * byte at a time with every live thread kept in a list ordered by
  * priority.  Lower-priority threads that reach the same instruction at
- * the same position are dropped, so a search costs at most one visit per
- * instruction per byte: no pattern can make it exponential, which
+ * the same position (in the same state of the loops around it, see
+ * mark_slots) are dropped, so a search costs a bounded number of visits
+ * per instruction per byte: no pattern can make it exponential, which
  * matters because users' patterns run inside the negotiator and schedd.
  * Keeping the list in priority order (a split's first branch before its
  * second, threads started earlier before later ones) makes the match
