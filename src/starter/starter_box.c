@@ -649,7 +649,8 @@ box_fork(struct starter_job *job)
 
 	if (job->cg_fd >= 0) {
 		memset(&a, 0, sizeof(a));
-		a.flags = CLONE_INTO_CGROUP;
+		/* (A standard job has a PID namespace in its cgroup too.) */
+		a.flags = CLONE_INTO_CGROUP | (job->pidns ? CLONE_NEWPID : 0);
 		a.exit_signal = SIGCHLD;
 		a.cgroup = (uint64_t)job->cg_fd;
 		if ((r = syscall(SYS_clone3, &a, sizeof(a))) >= 0) {
@@ -1069,14 +1070,13 @@ box_vanilla_root(struct starter_job *job)
 	if (bind_in(root, "/dev", "/dev", 1, 0, NULL) == -1 ||
 	    bind_in(root, "/sys", "/sys", 1, 1, NULL) == -1)
 		return -1;
-	if (job->pidns) {
-		/* A /proc of its own namespace: its processes alone. */
-		if (snprintf(name, sizeof(name), "%s/proc", root) >=
-		    (int)sizeof(name) || mkdir_p(name, NULL) == -1 ||
-		    mount("proc", name, "proc", MS_NOSUID | MS_NODEV |
-		    MS_NOEXEC, NULL) == -1)
-			return -1;
-	} else if (bind_in(root, "/proc", "/proc", 0, 0, NULL) == -1)
+	/* A /proc of its own, never the host's: of its own namespace
+	 * (its processes alone), or, in a cgroup, showing the processes
+	 * of its account alone (hidepid). */
+	if (snprintf(name, sizeof(name), "%s/proc", root) >=
+	    (int)sizeof(name) || mkdir_p(name, NULL) == -1 ||
+	    mount("proc", name, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+	    job->pidns ? NULL : "hidepid=invisible") == -1)
 		return -1;
 	snprintf(shm, sizeof(shm), "%s/dev/shm", root);
 	if (access(shm, F_OK) == 0 &&
@@ -1098,11 +1098,62 @@ box_vanilla_root(struct starter_job *job)
 
 /* ---- the standard box ---- */
 
+#ifndef FSOPEN_CLOEXEC
+#define FSOPEN_CLOEXEC		0x00000001
+#define FSCONFIG_SET_STRING	1
+#define FSCONFIG_CMD_CREATE	6
+#define FSMOUNT_CLOEXEC		0x00000001
+#endif
+#ifndef MOUNT_ATTR_NOEXEC
+#define MOUNT_ATTR_NOEXEC	0x00000008
+#endif
+
+/*
+ * The standard job's /proc, at descriptor AT (close-on-exec): a procfs
+ * of its own, made in the child as root once it is in the job's PID
+ * namespace, and mounted nowhere (fsmount gives the root of a detached
+ * mount).  ".." from its root is its root: no name through it leads to
+ * the host's files, unlike the host's /proc, whose ".." is the host's
+ * "/".  It shows only the processes of the job's account (hidepid) and
+ * nothing but them (subset=pid: no sys, no sysrq-trigger, no kcore); a
+ * kernel too old for those two options gets a procfs without them,
+ * still detached and still of the job's namespace.  0 or -1.
+ */
+int
+box_proc_fd(int at)
+{
+	int fs, mnt;
+
+	if ((fs = (int)syscall(SYS_fsopen, "proc", FSOPEN_CLOEXEC)) == -1)
+		return -1;
+	if (syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "hidepid",
+	    "invisible", 0) == -1 && errno != EINVAL)
+		goto fail;
+	if (syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "subset", "pid",
+	    0) == -1 && errno != EINVAL)
+		goto fail;
+	if (syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) ==
+	    -1)
+		goto fail;
+	mnt = (int)syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC,
+	    MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+	close(fs);
+	if (mnt == -1)
+		return -1;
+	if (mnt != at && (dup3(mnt, at, O_CLOEXEC) == -1 || close(mnt) == -1))
+		return -1;
+	return 0;
+fail:
+	close(fs);
+	return -1;
+}
+
 int
 box_standard_filter(struct starter_job *job, int exec_fd, int proc_fd)
 {
 	struct sock_filter f[BOX_FILTER_MAX];
-	struct box_filter_extra x = { exec_fd, proc_fd, 1 };
+	/* userfaultfd and the helper's clone: a restore's alone. */
+	struct box_filter_extra x = { exec_fd, proc_fd, job->resuming };
 	struct sock_fprog prog;
 	int n;
 

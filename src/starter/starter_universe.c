@@ -74,6 +74,7 @@
 #include <unistd.h>
 
 #include "ad.h"
+#include "ckptfile.h"
 #include "config.h"
 #include "queue_log.h"
 #include "event.h"
@@ -555,13 +556,17 @@ ckpt_setup(struct starter_job *job, char *err, size_t errlen)
 	}
 	job->notify_fd = p[0];
 	fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_NONBLOCK);
-	job->give_fds[1] = move_to(open("/proc", O_PATH | O_DIRECTORY |
-	    O_CLOEXEC), STANDARD_PROC_FD);
-	if (job->give_fds[1] == -1) {
+	/* As root the child makes the job a /proc of its own, inside the
+	 * box (standard_root_setup).  A starter that is not root builds
+	 * no box: the job is its own user, unconfined, and gets the /proc
+	 * it could open anyway. */
+	if (geteuid() != 0 && (job->give_fds[1] = move_to(open("/proc",
+	    O_PATH | O_DIRECTORY | O_CLOEXEC), STANDARD_PROC_FD)) == -1) {
 		snprintf(err, errlen, "/proc: %s", strerror(errno));
 		return -1;
 	}
-	if (param_bool("STARTER_USERFAULTFD", 0)) {
+	/* Only a restore uses it, and only a resuming job has one. */
+	if (job->resuming && param_bool("STARTER_USERFAULTFD", 0)) {
 		job->give_fds[2] = move_to(open("/dev/userfaultfd", O_RDWR |
 		    O_CLOEXEC), STANDARD_UFFD_FD);
 		if (job->give_fds[2] == -1)
@@ -573,6 +578,30 @@ ckpt_setup(struct starter_job *job, char *err, size_t errlen)
 	event_fd_add(job->notify_fd, POLLIN, ckpt_notified, job);
 	ckpt_arm(job);
 	return 0;
+}
+
+/*
+ * Whether the executable fetched is a checkpoint (its marker says so
+ * and its entry is the restart's): only then may the job have what a
+ * restore alone needs.  A program that claims to be one gains nothing
+ * it could not have by writing a checkpoint of its own.
+ */
+static int
+standard_resuming(struct starter_job *job)
+{
+	struct ckpt_file_info ci;
+	char path[PATH_MAX + 64], why[256];
+	int r;
+
+	snprintf(path, sizeof(path), "%s/%s", job->dir, STARTER_EXE);
+	if (ckpt_open(path, &ci, why, sizeof(why)) == -1)
+		return 0;
+	r = ci.marker.is_ckpt != 0 && !ci.is_core;
+	ckpt_close(&ci);
+	if (r)
+		log_info("job %d.%d resumes from its checkpoint", job->cluster,
+		    job->proc);
+	return r;
 }
 
 /*
@@ -620,6 +649,13 @@ standard_prepare(struct starter_job *job, char *err, size_t errlen,
 		return -1;
 	if (standard_relinked(job, err, errlen, jobs_fault) == -1)
 		return -1;
+	job->resuming = standard_resuming(job);
+	if (geteuid() == 0) {
+		/* Its directory is its root: HOME and the rest are "/". */
+		job->dir_is_root = 1;
+		/* Its own PID namespace, which its /proc shows. */
+		job->pidns = 1;
+	}
 	if (standard_connect(job, err, errlen) == -1)
 		return -1;
 	/* Its standard files are at the shadow: nothing to ship here. */
@@ -668,12 +704,15 @@ standard_prepare(struct starter_job *job, char *err, size_t errlen,
 	return 0;
 }
 
-/* As root, before the job becomes EXECUTE_USER: its root. */
+/* As root, before the job becomes EXECUTE_USER: its /proc (in its
+ * PID namespace already) and its root. */
 static int
 standard_root_setup(struct starter_job *job)
 {
 	if (geteuid() != 0)
 		return 0;
+	if (box_proc_fd(STANDARD_PROC_FD) == -1)
+		return -1;
 	if (chroot(job->dir) == -1 || chdir("/") == -1)
 		return -1;
 	job->chrooted = 1;
