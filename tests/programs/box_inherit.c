@@ -18,6 +18,7 @@
  *   escape N DEPTH         a file created through ../ of descriptor N
  *   uffd N                 a userfaultfd, or its device, inherited
  *   uffd-syscall OK|errno  whether the userfaultfd call is allowed
+ *   proc-foreign N         processes of other accounts its /proc shows
  *
  * and tries to create argv[2] in the host's directory argv[1] through
  * "../" (1 to 16 times) of every directory descriptor it has, with
@@ -183,6 +184,18 @@ early(int argc, char **argv, char **envp)
 			continue;
 		say("dirfd %d top=%s\n", fd, top_of(fd));
 		escape(fd, dir, name);
+	}
+	/* Processes of other accounts: none, in a /proc of its own. */
+	nfd = proc == -1 ? -1 : openat(proc, ".", O_RDONLY | O_DIRECTORY |
+	    O_CLOEXEC);
+	if (nfd != -1 && (d = fdopendir(nfd)) != NULL) {
+		i = 0;
+		while ((e = readdir(d)) != NULL)
+			if (atoi(e->d_name) > 0 && fstatat(proc, e->d_name,
+			    &st, 0) == 0 && st.st_uid != getuid())
+				i++;
+		closedir(d);
+		say("proc-foreign %d\n", i);
 	}
 	if (proc != -1 && (fd = openat(proc, "self/mountinfo", O_RDONLY |
 	    O_CLOEXEC)) != -1) {

@@ -20,13 +20,13 @@
 # a leak, but for a vanilla job its own execute directory and the way
 # to it, which its box holds at their own paths.
 #
-# checks: 21
+# checks: 24
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 . "$(dirname "$0")/../lib/standard_pool.sh"
 
 if [ "$(id -u)" != 0 ] || ! command -v objcopy >/dev/null; then
-	for i in $(seq 21); do
+	for i in $(seq 24); do
 		echo "SKIP box inherit check $i: needs root (the box) and objcopy"
 	done
 	exit 0
@@ -119,6 +119,8 @@ for j in std1 std2 van; do
 	l=$(leaks "$W/$j.out")
 	check "$j: nothing it inherits names the host outside its box${l:+ ($(echo $l | head -c 300))}" \
 		test -z "$l"
+	check "$j: its /proc shows no process of another account (not the host's)" \
+		grep -qx 'proc-foreign 0' "$W/$j.out"
 done
 for j in std1 std2; do
 	check "$j: its /proc is its own, and \"..\" from it leads nowhere" \
