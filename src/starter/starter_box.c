@@ -34,8 +34,9 @@
  * (System V and POSIX queues: no other job's shared memory), and, when
  * ALLOW_NETWORK_FOR_JOBS is false, the network (a loopback only).  Its
  * root is a new one: the system's directories (JOB_SYSTEM_DIRS: /usr,
- * /etc, ...) and /dev, /proc, /sys, read-only; its execute directory at
- * the same path, read-write; and a private /tmp, /var/tmp and /dev/shm,
+ * /etc, ...) and /dev, /sys, read-only; a /proc of its own (of its PID
+ * namespace, or, in a cgroup, one that shows its account's processes
+ * alone: never the host's); its execute directory at the same path, read-write; and a private /tmp, /var/tmp and /dev/shm,
  * all three the directory _condor_tmp inside its execute directory.
  * Nothing else of the machine is there: no /home, no other job's
  * directory, none of the pool's own files; only a job run as its owner
@@ -48,7 +49,7 @@
  * which goes through execveat on a descriptor the exec closes; nothing
  * in the job's file (.preinit_array, constructors, code that never
  * calls the library) runs outside it.  Its chroot and personality are
- * in starter_universe.c.
+ * in starter_universe.c; its /proc is box_proc_fd's, below.
  */
 #include <sys/file.h>
 #include <sys/ioctl.h>

@@ -25,9 +25,12 @@
  * the execute directory and hands it to the job at STANDARD_CKPT_FD
  * (CONDOR_CKPT_FILE=fd:N: the job never opens a file by name here),
  * with a pipe for the library's "ok"/"failed" lines at
- * STANDARD_NOTIFY_FD and an O_PATH descriptor of /proc at
- * STANDARD_PROC_FD, which the library uses before the outer filter and
- * closes (src/libckpt/ckpt_proc.c).  Every PERIODIC_CHECKPOINT_INTERVAL
+ * STANDARD_NOTIFY_FD and a /proc of the job's own at STANDARD_PROC_FD,
+ * which the library uses before the outer filter and closes
+ * (src/libckpt/ckpt_proc.c).  That /proc is made by the child, as root,
+ * in the job's own PID namespace, and mounted nowhere (box_proc_fd):
+ * ".." from it is itself, where from the host's /proc it would be the
+ * host's "/", past the chroot.  Every PERIODIC_CHECKPOINT_INTERVAL
  * seconds the job gets SIGUSR2 (checkpoint and go on: it is frozen
  * while it writes, there is no forked writer in the sandbox); on "ok"
  * the file goes to the shadow (PUT FILE_CHECKPOINT in SHADOW_CHUNK
@@ -46,8 +49,12 @@
  * unprivileged user in a chroot, so with vm.unprivileged_userfaultfd=0
  * it may have one only if STARTER_USERFAULTFD is true: the starter then
  * opens /dev/userfaultfd (as root) and hands it at STANDARD_UFFD_FD
- * (CONDOR_UFFD_FD=N); the restart makes its userfaultfd from it and
- * closes it before any of the program runs.  The machine's owner
+ * (CONDOR_UFFD_FD=N), to a job resuming from its checkpoint alone (a
+ * fresh one has no restore, and its filter refuses the userfaultfd
+ * call too); the restart, the checkpoint's entry point, makes its
+ * userfaultfd from it and closes it before any of the program runs
+ * (a file crafted to pass for a checkpoint reaches it all the same:
+ * the checkpoint is the job's own).  The machine's owner
  * chooses: a userfaultfd lets a program stall the kernel in its page
  * faults, which the sysctl's default withholds from users.  The
  * library's "restore ..." lines say which way it went, and the
@@ -87,7 +94,8 @@
 
 /* Where the job finds its connection to the shadow. */
 #define STANDARD_SYSCALL_FD	1000
-/* Its checkpoint file, the library's report pipe and /proc. */
+/* Its checkpoint file, the library's report pipe, its own /proc and,
+ * resuming, /dev/userfaultfd. */
 #define STANDARD_CKPT_FD	1001
 #define STANDARD_NOTIFY_FD	1002
 #define STANDARD_PROC_FD	1003
@@ -631,6 +639,22 @@ standard_relinked(struct starter_job *job, char *err, size_t errlen,
 	return -1;
 }
 
+/* What a standard job writes to its local standard output (code that
+ * bypasses the library): dropped. */
+static void
+standard_drain(int fd, short revents, void *arg)
+{
+	char buf[4096];
+	ssize_t n;
+
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		;
+	if (n == 0 || (n == -1 && errno != EAGAIN && errno != EINTR)) {
+		event_fd_del(fd);
+		close(fd);
+	}
+}
+
 static int
 standard_prepare(struct starter_job *job, char *err, size_t errlen,
     int *jobs_fault)
@@ -642,6 +666,7 @@ standard_prepare(struct starter_job *job, char *err, size_t errlen,
 	static char rseq[] = "GLIBC_TUNABLES=glibc.pthread.rseq=0";
 	static char nofork[] = "CONDOR_CKPT_FORK=0";
 	long chunk = param_int("REMOTE_IO_CHUNK", 65536);
+	int in[2], out[2];
 
 	*jobs_fault = 0;
 	if (fetch(job, FILE_EXECUTABLE, STARTER_EXE, 0755, job->exe_size,
@@ -661,12 +686,18 @@ standard_prepare(struct starter_job *job, char *err, size_t errlen,
 	/* Its standard files are at the shadow: nothing to ship here. */
 	job->ship_out = job->ship_err = 0;
 	job->err_is_out = 1;
-	job->stdin_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	job->stdout_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	if (job->stdin_fd == -1 || job->stdout_fd == -1) {
-		snprintf(err, errlen, "/dev/null: %s", strerror(errno));
+	/* Its local descriptors 0 to 2 are pipes to the starter, not a
+	 * file of the host outside its root: its input at its end, its
+	 * output read and dropped. */
+	if (pipe2(in, O_CLOEXEC) == -1 || pipe2(out, O_CLOEXEC) == -1) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		return -1;
 	}
+	close(in[1]);
+	job->stdin_fd = in[0];
+	job->stdout_fd = out[1];
+	fcntl(out[0], F_SETFL, fcntl(out[0], F_GETFL) | O_NONBLOCK);
+	event_fd_add(out[0], POLLIN, standard_drain, NULL);
 	snprintf(fdvar, sizeof(fdvar), "CONDOR_SYSCALL_FD=%d",
 	    STANDARD_SYSCALL_FD);
 	snprintf(chunkvar, sizeof(chunkvar), "REMOTE_IO_CHUNK=%ld",

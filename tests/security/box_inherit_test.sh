@@ -77,9 +77,9 @@ all_gone() { gone "$S1" && gone "$S2" && gone "$L" && gone "$V"; }
 check "the four jobs complete" wait_for 240 all_gone
 
 # leaks FILE: the lines of FILE that name what is outside the box.  A
-# descriptor may be /dev/null, a socket or pipe, its own checkpoint file
-# (at its root), its procfs (a detached mount: "/"), or, for a vanilla
-# job, a file in its own directory; "..", followed from a directory,
+# descriptor may be a socket or pipe, its own checkpoint file (at its
+# root), its procfs (a detached mount: "/"), or, for a vanilla job,
+# /dev/null or a file in its own directory (both in its box); "..", followed from a directory,
 # must end at its root or nowhere; nothing may name the pool but the
 # vanilla job's own directory and the way to it.
 leaks() {
@@ -101,7 +101,8 @@ leaks() {
 	}
 	$1 == "fd" {
 		t = $3
-		if (t == "/dev/null" || t ~ /^(socket|pipe):\[[0-9]+\]$/ ||
+		if ((own != "" && t == "/dev/null") ||
+		    t ~ /^(socket|pipe):\[[0-9]+\]$/ ||
 		    t == "/_condor_ckpt" || t == "/")
 			next
 		if (own != "" && index(t, own "/") == 1)
