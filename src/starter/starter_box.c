@@ -36,8 +36,9 @@
  * root is a new one: the system's directories (JOB_SYSTEM_DIRS: /usr,
  * /etc, ...) and /dev, /sys, read-only; a /proc of its own (of its PID
  * namespace, or, in a cgroup, one that shows its account's processes
- * alone: never the host's); its execute directory at the same path, read-write; and a private /tmp, /var/tmp and /dev/shm,
- * all three the directory _condor_tmp inside its execute directory.
+ * alone: never the host's); its execute directory at the same path,
+ * read-write; and a private /tmp, /var/tmp and /dev/shm, all three the
+ * directory _condor_tmp inside its execute directory.
  * Nothing else of the machine is there: no /home, no other job's
  * directory, none of the pool's own files; only a job run as its owner
  * on a shared file system sees SHARED_FILESYSTEM_DIRS too

@@ -79,9 +79,10 @@ check "the four jobs complete" wait_for 240 all_gone
 # leaks FILE: the lines of FILE that name what is outside the box.  A
 # descriptor may be a socket or pipe, its own checkpoint file (at its
 # root), its procfs (a detached mount: "/"), or, for a vanilla job,
-# /dev/null or a file in its own directory (both in its box); "..", followed from a directory,
-# must end at its root or nowhere; nothing may name the pool but the
-# vanilla job's own directory and the way to it.
+# /dev/null or a file in its own directory (both in its box); "..",
+# followed from a directory, must end at its root or nowhere; nothing
+# may name the pool but the vanilla job's own directory and the way to
+# it.
 leaks() {
 	local own
 	own=$(sed -n 's/^env _CONDOR_SCRATCH_DIR=//p' "$1")
