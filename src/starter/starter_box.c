@@ -651,8 +651,7 @@ box_fork(struct starter_job *job)
 
 	if (job->cg_fd >= 0) {
 		memset(&a, 0, sizeof(a));
-		/* (A standard job has a PID namespace in its cgroup too.) */
-		a.flags = CLONE_INTO_CGROUP | (job->pidns ? CLONE_NEWPID : 0);
+		a.flags = CLONE_INTO_CGROUP;
 		a.exit_signal = SIGCHLD;
 		a.cgroup = (uint64_t)job->cg_fd;
 		if ((r = syscall(SYS_clone3, &a, sizeof(a))) >= 0) {
@@ -1074,12 +1073,22 @@ box_vanilla_root(struct starter_job *job)
 		return -1;
 	/* A /proc of its own, never the host's: of its own namespace
 	 * (its processes alone), or, in a cgroup, showing the processes
-	 * of its account alone (hidepid). */
+	 * of its account alone (hidepid).  A kernel older than 5.8 knows
+	 * no "invisible", and there every procfs of a namespace shares
+	 * its options (hidepid would hide the host's processes from the
+	 * host): the host's /proc then, as the log says. */
 	if (snprintf(name, sizeof(name), "%s/proc", root) >=
-	    (int)sizeof(name) || mkdir_p(name, NULL) == -1 ||
-	    mount("proc", name, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
-	    job->pidns ? NULL : "hidepid=invisible") == -1)
+	    (int)sizeof(name) || mkdir_p(name, NULL) == -1)
 		return -1;
+	if (mount("proc", name, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+	    job->pidns ? NULL : "hidepid=invisible") == -1) {
+		if (job->pidns || errno != EINVAL ||
+		    bind_in(root, "/proc", "/proc", 0, 0, NULL) == -1)
+			return -1;
+		log_warnx("job %d.%d: this kernel cannot give it a /proc "
+		    "that hides other accounts' processes: it sees the "
+		    "host's", job->cluster, job->proc);
+	}
 	snprintf(shm, sizeof(shm), "%s/dev/shm", root);
 	if (access(shm, F_OK) == 0 &&
 	    bind_in(root, tmp, "/dev/shm", 0, 1, NULL) == -1)
@@ -1113,13 +1122,13 @@ box_vanilla_root(struct starter_job *job)
 /*
  * The standard job's /proc, at descriptor AT (close-on-exec): a procfs
  * of its own, made in the child as root once it is in the job's PID
- * namespace, and mounted nowhere (fsmount gives the root of a detached
+ * namespace (if it has one), and mounted nowhere (fsmount gives the root of a detached
  * mount).  ".." from its root is its root: no name through it leads to
  * the host's files, unlike the host's /proc, whose ".." is the host's
  * "/".  It shows only the processes of the job's account (hidepid) and
  * nothing but them (subset=pid: no sys, no sysrq-trigger, no kcore); a
  * kernel too old for those two options gets a procfs without them,
- * still detached and still of the job's namespace.  0 or -1.
+ * still detached.  0 or -1.
  */
 int
 box_proc_fd(int at)

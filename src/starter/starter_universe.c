@@ -28,7 +28,8 @@
  * STANDARD_NOTIFY_FD and a /proc of the job's own at STANDARD_PROC_FD,
  * which the library uses before the outer filter and closes
  * (src/libckpt/ckpt_proc.c).  That /proc is made by the child, as root,
- * in the job's own PID namespace, and mounted nowhere (box_proc_fd):
+ * in the job's PID namespace if it has one, showing its account's
+ * processes alone, and mounted nowhere (box_proc_fd):
  * ".." from it is itself, where from the host's /proc it would be the
  * host's "/", past the chroot.  Every PERIODIC_CHECKPOINT_INTERVAL
  * seconds the job gets SIGUSR2 (checkpoint and go on: it is frozen
@@ -675,12 +676,9 @@ standard_prepare(struct starter_job *job, char *err, size_t errlen,
 	if (standard_relinked(job, err, errlen, jobs_fault) == -1)
 		return -1;
 	job->resuming = standard_resuming(job);
-	if (geteuid() == 0) {
-		/* Its directory is its root: HOME and the rest are "/". */
+	/* Its directory will be its root: HOME and the rest are "/". */
+	if (geteuid() == 0)
 		job->dir_is_root = 1;
-		/* Its own PID namespace, which its /proc shows. */
-		job->pidns = 1;
-	}
 	if (standard_connect(job, err, errlen) == -1)
 		return -1;
 	/* Its standard files are at the shadow: nothing to ship here. */
@@ -736,7 +734,7 @@ standard_prepare(struct starter_job *job, char *err, size_t errlen,
 }
 
 /* As root, before the job becomes EXECUTE_USER: its /proc (in its
- * PID namespace already) and its root. */
+ * PID namespace already, if it has one) and its root. */
 static int
 standard_root_setup(struct starter_job *job)
 {
