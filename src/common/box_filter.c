@@ -16,9 +16,11 @@
  * starter hands over; and a resuming job's restore needs a userfaultfd
  * and a helper process (clone with no flags).  A program that finds
  * these doors gains nothing: whatever it executes, and any process it
- * makes, inherits every filter, the chroot, the account and the cgroup,
- * and the /proc it reaches is that of an unprivileged account of its
- * own.
+ * makes, inherits every filter, the chroot, the account and the cgroup;
+ * the /proc it reaches is a procfs of the job's own, mounted nowhere
+ * (".." from it is itself), showing its account's processes alone; and
+ * only a resuming job's filter lets the userfaultfd call and the clone
+ * through.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -168,10 +168,11 @@ uint64_t ckpt_start_brk(void);
 /*
  * /proc under Condor (ckpt_proc.c): /proc/self/maps, stat and exe,
  * opened before the sandbox's outer filter from the starter's
- * CONDOR_PROC_FD and kept.  ckpt_proc_cache opens them into FDS (-1
- * each when there is no CONDOR_PROC_FD); ckpt_proc_open gives a fresh
- * descriptor of PATH at offset 0 (the caller closes it), from the cache
- * when it has PATH, else opened by name.
+ * CONDOR_PROC_FD (the job's own procfs) and kept.  ckpt_proc_cache
+ * opens them into FDS (-1 each when there is no CONDOR_PROC_FD);
+ * ckpt_proc_open gives a fresh descriptor of PATH at offset 0 (the
+ * caller closes it), from the cache when it has PATH, else opened by
+ * name.
  */
 #define CKPT_PROC_N		3
 #define CKPT_PROC_FD_LOW	900

@@ -6,9 +6,11 @@
  * (no /proc there) and the outer seccomp filter refuses every open made
  * through the gate, so the start-up code (and a restart, before it
  * installs the filter) opens them once, relative to the /proc directory
- * the starter hands over as an O_PATH descriptor in CONDOR_PROC_FD, and
- * keeps them; the /proc descriptor itself is closed at once, before any
- * of the program runs.  Outside Condor nothing is cached: the files are
+ * the starter hands over in CONDOR_PROC_FD (a procfs of the job's own,
+ * mounted nowhere: nothing of the host's files is reachable from it),
+ * and keeps them; the /proc descriptor itself is closed here, before
+ * main (a program's .preinit_array runs earlier, and finds only that
+ * procfs).  Outside Condor nothing is cached: the files are
  * opened by name each time, as before.
  */
 #include <errno.h>

@@ -92,6 +92,8 @@ struct starter_job {
 	int		 syscall_fd;	/* connected; the job's until spawned;
 					   0: none */
 	int		 chrooted;	/* the child entered job->dir as / */
+	int		 dir_is_root;	/* it will: its paths are "/" */
+	int		 resuming;	/* its executable is a checkpoint */
 	char		**extra_env;	/* NAME=VALUE for the job, or NULL */
 	char		*assigned_gpus;	/* the slot's AssignedGPUs, or NULL */
 	/* Descriptors the job inherits that the starter closes once it
@@ -237,6 +239,7 @@ int	box_memory_killed(struct starter_job *);
 void	box_memory_end(struct starter_job *);
 int	box_vanilla_root(struct starter_job *);
 int	box_standard_filter(struct starter_job *, int exec_fd, int proc_fd);
+int	box_proc_fd(int at);
 
 /* starter_owner.c: whether the job runs as its owner (UID_DOMAIN; 1,
  * with job->uid, gid, user set; else 0: box_account gives it an

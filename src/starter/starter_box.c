@@ -34,9 +34,11 @@
  * (System V and POSIX queues: no other job's shared memory), and, when
  * ALLOW_NETWORK_FOR_JOBS is false, the network (a loopback only).  Its
  * root is a new one: the system's directories (JOB_SYSTEM_DIRS: /usr,
- * /etc, ...) and /dev, /proc, /sys, read-only; its execute directory at
- * the same path, read-write; and a private /tmp, /var/tmp and /dev/shm,
- * all three the directory _condor_tmp inside its execute directory.
+ * /etc, ...) and /dev, /sys, read-only; a /proc of its own (of its PID
+ * namespace, or, in a cgroup, one that shows its account's processes
+ * alone: never the host's); its execute directory at the same path,
+ * read-write; and a private /tmp, /var/tmp and /dev/shm, all three the
+ * directory _condor_tmp inside its execute directory.
  * Nothing else of the machine is there: no /home, no other job's
  * directory, none of the pool's own files; only a job run as its owner
  * on a shared file system sees SHARED_FILESYSTEM_DIRS too
@@ -48,7 +50,7 @@
  * which goes through execveat on a descriptor the exec closes; nothing
  * in the job's file (.preinit_array, constructors, code that never
  * calls the library) runs outside it.  Its chroot and personality are
- * in starter_universe.c.
+ * in starter_universe.c; its /proc is box_proc_fd's, below.
  */
 #include <sys/file.h>
 #include <sys/ioctl.h>
@@ -1069,15 +1071,24 @@ box_vanilla_root(struct starter_job *job)
 	if (bind_in(root, "/dev", "/dev", 1, 0, NULL) == -1 ||
 	    bind_in(root, "/sys", "/sys", 1, 1, NULL) == -1)
 		return -1;
-	if (job->pidns) {
-		/* A /proc of its own namespace: its processes alone. */
-		if (snprintf(name, sizeof(name), "%s/proc", root) >=
-		    (int)sizeof(name) || mkdir_p(name, NULL) == -1 ||
-		    mount("proc", name, "proc", MS_NOSUID | MS_NODEV |
-		    MS_NOEXEC, NULL) == -1)
-			return -1;
-	} else if (bind_in(root, "/proc", "/proc", 0, 0, NULL) == -1)
+	/* A /proc of its own, never the host's: of its own namespace
+	 * (its processes alone), or, in a cgroup, showing the processes
+	 * of its account alone (hidepid).  A kernel older than 5.8 knows
+	 * no "invisible", and there every procfs of a namespace shares
+	 * its options (hidepid would hide the host's processes from the
+	 * host): the host's /proc then, as the log says. */
+	if (snprintf(name, sizeof(name), "%s/proc", root) >=
+	    (int)sizeof(name) || mkdir_p(name, NULL) == -1)
 		return -1;
+	if (mount("proc", name, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+	    job->pidns ? NULL : "hidepid=invisible") == -1) {
+		if (job->pidns || errno != EINVAL ||
+		    bind_in(root, "/proc", "/proc", 0, 0, NULL) == -1)
+			return -1;
+		log_warnx("job %d.%d: this kernel cannot give it a /proc "
+		    "that hides other accounts' processes: it sees the "
+		    "host's", job->cluster, job->proc);
+	}
 	snprintf(shm, sizeof(shm), "%s/dev/shm", root);
 	if (access(shm, F_OK) == 0 &&
 	    bind_in(root, tmp, "/dev/shm", 0, 1, NULL) == -1)
@@ -1098,11 +1109,62 @@ box_vanilla_root(struct starter_job *job)
 
 /* ---- the standard box ---- */
 
+#ifndef FSOPEN_CLOEXEC
+#define FSOPEN_CLOEXEC		0x00000001
+#define FSCONFIG_SET_STRING	1
+#define FSCONFIG_CMD_CREATE	6
+#define FSMOUNT_CLOEXEC		0x00000001
+#endif
+#ifndef MOUNT_ATTR_NOEXEC
+#define MOUNT_ATTR_NOEXEC	0x00000008
+#endif
+
+/*
+ * The standard job's /proc, at descriptor AT (close-on-exec): a procfs
+ * of its own, made in the child as root once it is in the job's PID
+ * namespace (if it has one), and mounted nowhere (fsmount gives the root of a detached
+ * mount).  ".." from its root is its root: no name through it leads to
+ * the host's files, unlike the host's /proc, whose ".." is the host's
+ * "/".  It shows only the processes of the job's account (hidepid) and
+ * nothing but them (subset=pid: no sys, no sysrq-trigger, no kcore); a
+ * kernel too old for those two options gets a procfs without them,
+ * still detached.  0 or -1.
+ */
+int
+box_proc_fd(int at)
+{
+	int fs, mnt;
+
+	if ((fs = (int)syscall(SYS_fsopen, "proc", FSOPEN_CLOEXEC)) == -1)
+		return -1;
+	if (syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "hidepid",
+	    "invisible", 0) == -1 && errno != EINVAL)
+		goto fail;
+	if (syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "subset", "pid",
+	    0) == -1 && errno != EINVAL)
+		goto fail;
+	if (syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) ==
+	    -1)
+		goto fail;
+	mnt = (int)syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC,
+	    MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+	close(fs);
+	if (mnt == -1)
+		return -1;
+	if (mnt != at && (dup3(mnt, at, O_CLOEXEC) == -1 || close(mnt) == -1))
+		return -1;
+	return 0;
+fail:
+	close(fs);
+	return -1;
+}
+
 int
 box_standard_filter(struct starter_job *job, int exec_fd, int proc_fd)
 {
 	struct sock_filter f[BOX_FILTER_MAX];
-	struct box_filter_extra x = { exec_fd, proc_fd, 1 };
+	/* userfaultfd and the helper's clone: a restore's alone. */
+	struct box_filter_extra x = { exec_fd, proc_fd, job->resuming };
 	struct sock_fprog prog;
 	int n;
 

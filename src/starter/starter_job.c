@@ -402,6 +402,7 @@ static char **
 job_environment(struct starter_job *job, char *err, size_t errlen)
 {
 	char *env = job_string(job, "Env"), **vars, **base, id[32];
+	const char *dir;
 	int n, nb = 0, i;
 
 	n = jobenv_parse(env, &vars, err, errlen);
@@ -411,11 +412,15 @@ job_environment(struct starter_job *job, char *err, size_t errlen)
 	snprintf(id, sizeof(id), "%d.%d", job->cluster, job->proc);
 	base = xcalloc(1, sizeof(*base));
 	nb = jobenv_set(&base, nb, "PATH", JOB_PATH);
-	nb = jobenv_set(&base, nb, "HOME", job->dir);
-	nb = jobenv_set(&base, nb, "TMPDIR", job->dir);
+	/* Names of the job's own directory as the job sees it: a chrooted
+	 * job's is "/"; the host's path of it would name what is outside
+	 * its box. */
+	dir = job->dir_is_root ? "/" : job->dir;
+	nb = jobenv_set(&base, nb, "HOME", dir);
+	nb = jobenv_set(&base, nb, "TMPDIR", dir);
 	nb = jobenv_set(&base, nb, "USER", job->user);
 	nb = jobenv_set(&base, nb, "LOGNAME", job->user);
-	nb = jobenv_set(&base, nb, "_CONDOR_SCRATCH_DIR", job->dir);
+	nb = jobenv_set(&base, nb, "_CONDOR_SCRATCH_DIR", dir);
 	nb = jobenv_set(&base, nb, "CONDOR_JOB_ID", id);
 	for (i = 0; i < n; i++) {
 		char *eq = strchr(vars[i], '=');

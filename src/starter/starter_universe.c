@@ -25,9 +25,13 @@
  * the execute directory and hands it to the job at STANDARD_CKPT_FD
  * (CONDOR_CKPT_FILE=fd:N: the job never opens a file by name here),
  * with a pipe for the library's "ok"/"failed" lines at
- * STANDARD_NOTIFY_FD and an O_PATH descriptor of /proc at
- * STANDARD_PROC_FD, which the library uses before the outer filter and
- * closes (src/libckpt/ckpt_proc.c).  Every PERIODIC_CHECKPOINT_INTERVAL
+ * STANDARD_NOTIFY_FD and a /proc of the job's own at STANDARD_PROC_FD,
+ * which the library uses before the outer filter and closes
+ * (src/libckpt/ckpt_proc.c).  That /proc is made by the child, as root,
+ * in the job's PID namespace if it has one, showing its account's
+ * processes alone, and mounted nowhere (box_proc_fd):
+ * ".." from it is itself, where from the host's /proc it would be the
+ * host's "/", past the chroot.  Every PERIODIC_CHECKPOINT_INTERVAL
  * seconds the job gets SIGUSR2 (checkpoint and go on: it is frozen
  * while it writes, there is no forked writer in the sandbox); on "ok"
  * the file goes to the shadow (PUT FILE_CHECKPOINT in SHADOW_CHUNK
@@ -46,8 +50,12 @@
  * unprivileged user in a chroot, so with vm.unprivileged_userfaultfd=0
  * it may have one only if STARTER_USERFAULTFD is true: the starter then
  * opens /dev/userfaultfd (as root) and hands it at STANDARD_UFFD_FD
- * (CONDOR_UFFD_FD=N); the restart makes its userfaultfd from it and
- * closes it before any of the program runs.  The machine's owner
+ * (CONDOR_UFFD_FD=N), to a job resuming from its checkpoint alone (a
+ * fresh one has no restore, and its filter refuses the userfaultfd
+ * call too); the restart, the checkpoint's entry point, makes its
+ * userfaultfd from it and closes it before any of the program runs
+ * (a file crafted to pass for a checkpoint reaches it all the same:
+ * the checkpoint is the job's own).  The machine's owner
  * chooses: a userfaultfd lets a program stall the kernel in its page
  * faults, which the sysctl's default withholds from users.  The
  * library's "restore ..." lines say which way it went, and the
@@ -74,6 +82,7 @@
 #include <unistd.h>
 
 #include "ad.h"
+#include "ckptfile.h"
 #include "config.h"
 #include "queue_log.h"
 #include "event.h"
@@ -86,7 +95,8 @@
 
 /* Where the job finds its connection to the shadow. */
 #define STANDARD_SYSCALL_FD	1000
-/* Its checkpoint file, the library's report pipe and /proc. */
+/* Its checkpoint file, the library's report pipe, its own /proc and,
+ * resuming, /dev/userfaultfd. */
 #define STANDARD_CKPT_FD	1001
 #define STANDARD_NOTIFY_FD	1002
 #define STANDARD_PROC_FD	1003
@@ -567,13 +577,17 @@ ckpt_setup(struct starter_job *job, char *err, size_t errlen)
 	}
 	job->notify_fd = p[0];
 	fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_NONBLOCK);
-	job->give_fds[1] = move_to(open("/proc", O_PATH | O_DIRECTORY |
-	    O_CLOEXEC), STANDARD_PROC_FD);
-	if (job->give_fds[1] == -1) {
+	/* As root the child makes the job a /proc of its own, inside the
+	 * box (standard_root_setup).  A starter that is not root builds
+	 * no box: the job is its own user, unconfined, and gets the /proc
+	 * it could open anyway. */
+	if (geteuid() != 0 && (job->give_fds[1] = move_to(open("/proc",
+	    O_PATH | O_DIRECTORY | O_CLOEXEC), STANDARD_PROC_FD)) == -1) {
 		snprintf(err, errlen, "/proc: %s", strerror(errno));
 		return -1;
 	}
-	if (param_bool("STARTER_USERFAULTFD", 0)) {
+	/* Only a restore uses it, and only a resuming job has one. */
+	if (job->resuming && param_bool("STARTER_USERFAULTFD", 0)) {
 		job->give_fds[2] = move_to(open("/dev/userfaultfd", O_RDWR |
 		    O_CLOEXEC), STANDARD_UFFD_FD);
 		if (job->give_fds[2] == -1)
@@ -585,6 +599,30 @@ ckpt_setup(struct starter_job *job, char *err, size_t errlen)
 	event_fd_add(job->notify_fd, POLLIN, ckpt_notified, job);
 	ckpt_arm(job);
 	return 0;
+}
+
+/*
+ * Whether the executable fetched is a checkpoint (its marker says so
+ * and its entry is the restart's): only then may the job have what a
+ * restore alone needs.  A program that claims to be one gains nothing
+ * it could not have by writing a checkpoint of its own.
+ */
+static int
+standard_resuming(struct starter_job *job)
+{
+	struct ckpt_file_info ci;
+	char path[PATH_MAX + 64], why[256];
+	int r;
+
+	snprintf(path, sizeof(path), "%s/%s", job->dir, STARTER_EXE);
+	if (ckpt_open(path, &ci, why, sizeof(why)) == -1)
+		return 0;
+	r = ci.marker.is_ckpt != 0 && !ci.is_core;
+	ckpt_close(&ci);
+	if (r)
+		log_info("job %d.%d resumes from its checkpoint", job->cluster,
+		    job->proc);
+	return r;
 }
 
 /*
@@ -614,6 +652,22 @@ standard_relinked(struct starter_job *job, char *err, size_t errlen,
 	return -1;
 }
 
+/* What a standard job writes to its local standard output (code that
+ * bypasses the library): dropped. */
+static void
+standard_drain(int fd, short revents, void *arg)
+{
+	char buf[4096];
+	ssize_t n;
+
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		;
+	if (n == 0 || (n == -1 && errno != EAGAIN && errno != EINTR)) {
+		event_fd_del(fd);
+		close(fd);
+	}
+}
+
 static int
 standard_prepare(struct starter_job *job, char *err, size_t errlen,
     int *jobs_fault)
@@ -625,6 +679,7 @@ standard_prepare(struct starter_job *job, char *err, size_t errlen,
 	static char rseq[] = "GLIBC_TUNABLES=glibc.pthread.rseq=0";
 	static char nofork[] = "CONDOR_CKPT_FORK=0";
 	long chunk = param_int("REMOTE_IO_CHUNK", 65536);
+	int in[2], out[2];
 
 	*jobs_fault = 0;
 	if (fetch(job, FILE_EXECUTABLE, STARTER_EXE, 0755, job->exe_size,
@@ -632,17 +687,27 @@ standard_prepare(struct starter_job *job, char *err, size_t errlen,
 		return -1;
 	if (standard_relinked(job, err, errlen, jobs_fault) == -1)
 		return -1;
+	job->resuming = standard_resuming(job);
+	/* Its directory will be its root: HOME and the rest are "/". */
+	if (geteuid() == 0)
+		job->dir_is_root = 1;
 	if (standard_connect(job, err, errlen) == -1)
 		return -1;
 	/* Its standard files are at the shadow: nothing to ship here. */
 	job->ship_out = job->ship_err = 0;
 	job->err_is_out = 1;
-	job->stdin_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	job->stdout_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	if (job->stdin_fd == -1 || job->stdout_fd == -1) {
-		snprintf(err, errlen, "/dev/null: %s", strerror(errno));
+	/* Its local descriptors 0 to 2 are pipes to the starter, not a
+	 * file of the host outside its root: its input at its end, its
+	 * output read and dropped. */
+	if (pipe2(in, O_CLOEXEC) == -1 || pipe2(out, O_CLOEXEC) == -1) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		return -1;
 	}
+	close(in[1]);
+	job->stdin_fd = in[0];
+	job->stdout_fd = out[1];
+	fcntl(out[0], F_SETFL, fcntl(out[0], F_GETFL) | O_NONBLOCK);
+	event_fd_add(out[0], POLLIN, standard_drain, NULL);
 	snprintf(fdvar, sizeof(fdvar), "CONDOR_SYSCALL_FD=%d",
 	    STANDARD_SYSCALL_FD);
 	snprintf(chunkvar, sizeof(chunkvar), "REMOTE_IO_CHUNK=%ld",
@@ -680,12 +745,15 @@ standard_prepare(struct starter_job *job, char *err, size_t errlen,
 	return 0;
 }
 
-/* As root, before the job becomes EXECUTE_USER: its root. */
+/* As root, before the job becomes EXECUTE_USER: its /proc (in its
+ * PID namespace already, if it has one) and its root. */
 static int
 standard_root_setup(struct starter_job *job)
 {
 	if (geteuid() != 0)
 		return 0;
+	if (box_proc_fd(STANDARD_PROC_FD) == -1)
+		return -1;
 	if (chroot(job->dir) == -1 || chdir("/") == -1)
 		return -1;
 	job->chrooted = 1;
