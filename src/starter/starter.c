@@ -357,6 +357,7 @@ job_ended(int status, const struct rusage *ru)
 		if (job.over[0] != '\0') {
 			/* Over a limit: held, not run again elsewhere. */
 			x.how = EXIT_FAILED;
+			x.code = job.over_code;
 			x.message = job.over;
 		}
 		if (shadow_exit(&x) == 0)

@@ -23,6 +23,7 @@
 #include "config.h"
 #include "dagfile.h"
 #include "daemon.h"
+#include "fdio.h"
 #include "log.h"
 #include "rpcutil.h"
 #include "schedd_client.h"
@@ -301,8 +302,9 @@ write_file(const char *path, const struct buf *text)
 	char *tmp = xasprintf("%s.tmp", path);
 	FILE *fp;
 
-	if ((fp = fopen(tmp, "w")) == NULL) {
-		log_warn("%s", tmp);
+	if ((fp = fd_fopen_aside(path, tmp)) == NULL) {
+		log_warnx("%s: %s", errno == ELOOP || errno == EFTYPE_USER ?
+		    path : tmp, fd_user_strerror(errno));
 		free(tmp);
 		return -1;
 	}

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fdio.h"
 #include "log.h"
 
 static const char	*log_name = "condor";
@@ -44,7 +45,9 @@ log_open_file(const char *path)
 {
 	int fd;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	/* A log may lie in a directory its writer does not control alone
+	 * (a DAG's DAGFILE.dagman.out): never through a planted link. */
+	fd = fd_open_user(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
 	if (fd == -1)
 		return -1;
 	if (log_fd != -1)
