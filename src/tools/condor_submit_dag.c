@@ -445,8 +445,13 @@ main(int argc, char **argv)
 	/* 3. What an earlier run left. */
 	subfile = xasprintf("%s.condor.sub", o.dagfile);
 	if (!o.force && rescue == NULL && lstat(subfile, &st) == 0) {
-		log_warnx("%s exists (a DAG already submitted?); use -f to "
-		    "overwrite", subfile);
+		if (!S_ISREG(st.st_mode))
+			log_warnx("%s %s; remove it, or use -f to replace it",
+			    subfile, fd_user_strerror(S_ISLNK(st.st_mode) ?
+			    ELOOP : EFTYPE_USER));
+		else
+			log_warnx("%s exists (a DAG already submitted?); use "
+			    "-f to overwrite", subfile);
 		return 1;
 	}
 	if ((dagman = dagman_path()) == NULL)
