@@ -501,7 +501,7 @@ out_begin(const xfer_begin_x *b, status_x *res)
 			fail("Transfer output file %s cannot be written to %s: "
 			    "%s", e->name, out_dest, fd_user_strerror(r));
 		rpc_status(res, r, "cannot write %s: %s", out_dest,
-		    strerror(r));
+		    fd_user_strerror(r));
 		free(out_dest);
 		out_dest = NULL;
 		return r;
