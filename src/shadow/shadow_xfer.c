@@ -488,6 +488,17 @@ out_begin(const xfer_begin_x *b, status_x *res)
 		out_fd = out_evicted ? open(out_tmp, O_WRONLY | O_CREAT |
 		    O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600) :
 		    fd_create_aside(out_dest, out_tmp, 0600);
+		/* Spooled on eviction in the shadow's own directory, the
+		 * file is still the owner's, and written as the owner. */
+		if (out_fd != -1 && out_evicted && shadow_is_root() &&
+		    fchown(out_fd, sj.uid, sj.gid) == -1) {
+			int e = errno;
+
+			close(out_fd);
+			out_fd = -1;
+			unlink(out_tmp);
+			errno = e;
+		}
 		if (out_fd == -1) {
 			r = errno;
 			free(out_tmp);
@@ -660,6 +671,25 @@ lost:
 	return -1;
 }
 
+/*
+ * SIZE bytes of the stream into the output begun, written as its owner
+ * (its quota applies, root's privileges do not): the job's data is never
+ * written as root, in its directory or spooled on eviction.
+ */
+static int
+recv_as_owner(long long size, uint32_t *crc)
+{
+	int r, e;
+
+	if (shadow_as_owner() == -1)
+		return -1;
+	r = xfer_recv_file(stream_fd, out_fd, size, crc);
+	e = errno;
+	shadow_as_self();
+	errno = e;
+	return r;
+}
+
 /* XFER_RECV_OUTPUT: SIZE bytes into the output begun, and its CRC-32C;
  * -1 ends the stream. */
 static int
@@ -694,7 +724,7 @@ recv_output(long long size)
 			if (n <= 0)
 				return -1;
 		}
-	} else if (xfer_recv_file(stream_fd, out_fd, size, &crc) == -1) {
+	} else if (recv_as_owner(size, &crc) == -1) {
 		if (!out_evicted)
 			fail("Transfer output file %s was not received whole",
 			    out_dest);

@@ -5,21 +5,22 @@
 #    the job is held with HoldReasonCode 34.
 #  - Output sent back on eviction (ON_EXIT_OR_EVICT) counts against
 #    MAX_TRANSFER_OUTPUT_MB (1 MB) as at exit: 3 MB is refused, the job
-#    held, and nothing of it kept in SPOOL.
+#    held, and nothing of it kept in SPOOL; output within it is kept
+#    there as a file of the owner's.
 #  - A job over its request_memory is held with HoldReasonCode 34.
 #  - GROUP_MEMBERS_physics admits the pool's job owner only: another
 #    user (daemon) naming accounting_group = physics is refused by the
 #    schedd, with the reason; a member's job runs within the quota; and
 #    condor_qedit may not move a job into a group.
 #
-# checks: 15
+# checks: 17
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
 OTHER=daemon
 if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null ||
     ! id nobody >/dev/null 2>&1 || ! id "$OTHER" >/dev/null 2>&1; then
-	for i in $(seq 15); do
+	for i in $(seq 17); do
 		echo "SKIP caps and groups check $i: needs root, setpriv and users nobody and $OTHER"
 	done
 	exit 0
@@ -93,6 +94,19 @@ check "... for MAX_TRANSFER_OUTPUT_MB ($(reason "$E"))" \
 check "... and nothing of its output is kept in SPOOL" \
 	bash -c "! ls '$POOL/cm/spool' | grep -q 'cluster$E\\.proc0\\.xfer'"
 on cm condor_rm "$E" >/dev/null 2>&1
+
+# Legitimate: output within the cap is kept on eviction, as the owner's.
+K=$(job keep "echo kept >kept.txt; echo started; sleep 600" \
+    'should_transfer_files = YES' 'when_to_transfer_output = ON_EXIT_OR_EVICT')
+wait_for 60 grep -qx started "$W/keep.out"
+host=$(on cm condor_q "$K.0" -af RemoteHost 2>/dev/null)
+on cm condor_vacate "${host#*@}" >/dev/null 2>&1
+kept=$POOL/cm/spool/cluster$K.proc0.xfer/kept.txt
+check "legitimate: output within the cap is kept in SPOOL on eviction" \
+	wait_for 90 test -f "$kept"
+check "... as a file of its owner's ($(stat -c %U "$kept" 2>/dev/null))" \
+	test "$(stat -c %U "$kept" 2>/dev/null)" = "$OWNER"
+on cm condor_rm "$K" >/dev/null 2>&1
 
 # --- Memory over request_memory. ----------------------------------------
 if [ -x /usr/bin/python3 ]; then
