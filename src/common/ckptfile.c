@@ -14,6 +14,7 @@
 
 #include "ckptfile.h"
 #include "fdio.h"
+#include "fdio.h"
 
 /* ---------------------------------------------------------------- */
 /* The checksum: CRC32C over four interleaved lanes of 64-bit words. */
@@ -1381,9 +1382,12 @@ ckpt_merge_install(const char *exe_path, const char *core_path,
 		snprintf(err, errlen, "%s: path too long", target);
 		return -1;
 	}
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-	    0755)) == -1) {
-		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+	/* The target lies in the user's directory: aside and renamed,
+	 * never through a link planted under either name (fdio.h). */
+	if ((fd = fd_create_aside(target, tmp, 0755)) == -1) {
+		snprintf(err, errlen, "%s: %s", errno == ELOOP ||
+		    errno == EFTYPE_USER ? target : tmp,
+		    fd_user_strerror(errno));
 		return -1;
 	}
 	if (ckpt_merge(exe_path, core_path, fd, err, errlen) < 0) {

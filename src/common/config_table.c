@@ -325,8 +325,9 @@ const struct config_default config_defaults[] = {
 	    "MB a standard job's run may write through its shadow; further "
 	    "writes fail with EDQUOT (0: no limit)", 0 },
 	{ "MAX_TRANSFER_OUTPUT_MB", "0",
-	    "MB of output, or of error, a job's run may send back before "
-	    "its shadow holds it (0: no limit)", 0 },
+	    "MB of output, of error, or of output files (at exit or on "
+	    "eviction) a job's run may send back before its shadow holds it "
+	    "(0: no limit)", 0 },
 	{ "REMOTE_IO_CHUNK", "65536",
 	    "bytes moved per remote read or write", 0 },
 	{ "STARTER_UPDATE_INTERVAL", "2",

@@ -39,6 +39,7 @@
 
 #include "buf.h"
 #include "dagfile.h"
+#include "fdio.h"
 #include "xalloc.h"
 
 /* ------------------------------------------------------------------ */
@@ -2139,12 +2140,14 @@ dag_write_rescue(const struct dag *dag, const char *path, const char *dagfile,
 
 	buf_init(&tmp);
 	buf_printf(&tmp, "%s.tmp", path);
-	if ((fd = open(tmp.data, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-	    0644)) == -1 || (fp = fdopen(fd, "w")) == NULL) {
+	/* Aside and renamed, never through a planted link (fdio.h). */
+	if ((fd = fd_create_aside(path, tmp.data, 0644)) == -1 ||
+	    (fp = fdopen(fd, "w")) == NULL) {
 		e = errno;
 		if (fd != -1)
 			close(fd);
-		errbuf_set(err, errlen, "%s: %s", tmp.data, strerror(e));
+		errbuf_set(err, errlen, "%s: %s", e == ELOOP ||
+		    e == EFTYPE_USER ? path : tmp.data, fd_user_strerror(e));
 		buf_free(&tmp);
 		return -1;
 	}

@@ -63,6 +63,7 @@
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -77,6 +78,7 @@
 #include "daemon.h"
 #include "dagman.h"
 #include "event.h"
+#include "fdio.h"
 #include "log.h"
 #include "rpcutil.h"
 #include "schedd_client.h"
@@ -366,8 +368,9 @@ lock_write(void)
 	char *tmp = xasprintf("%s.tmp", lock_path);
 	FILE *fp;
 
-	if ((fp = fopen(tmp, "w")) == NULL ||
-	    fprintf(fp, "%d.%d\n", dag_cluster, dag_proc) < 0 ||
+	if ((fp = fd_fopen_aside(lock_path, tmp)) == NULL)
+		fatalx("%s: %s", lock_path, fd_user_strerror(errno));
+	if (fprintf(fp, "%d.%d\n", dag_cluster, dag_proc) < 0 ||
 	    fflush(fp) != 0 || fsync(fileno(fp)) == -1 || fclose(fp) != 0 ||
 	    rename(tmp, lock_path) == -1)
 		fatal("%s", lock_path);
@@ -380,7 +383,7 @@ main(int argc, char **argv)
 	const char *rescue = NULL;
 	long opt_jobs = 0, opt_idle = 0, opt_pre = 0, opt_post = 0;
 	char err[4096], cwd[PATH_MAX], *out, *old;
-	int i, recovery_only = 0, restart;
+	int i, recovery_only = 0, restart, fd;
 	double t0;
 
 	common_init(argv[0]);
@@ -437,7 +440,7 @@ main(int argc, char **argv)
 	lock_path = xasprintf("%s.lock", dag_file);
 	out = xasprintf("%s.dagman.out", dag_file);
 	if (!recovery_only && log_open_file(out) == -1)
-		fatal("%s", out);
+		fatalx("%s: %s", out, fd_user_strerror(errno));
 	free(out);
 	log_info("condor_dagman starts: %s, job %d.%d, in %s", dag_file,
 	    dag_cluster, dag_proc, cwd);
@@ -499,6 +502,15 @@ main(int argc, char **argv)
 		free(old);
 		lock_write();
 	}
+	/* The node log is written by the schedd and the shadows as the
+	 * owner, never through a link; one planted under its name would
+	 * leave the DAG waiting for events that never come: refuse now. */
+	if ((fd = fd_open_user(nodes_log, O_WRONLY | O_CREAT | O_APPEND,
+	    0644)) == -1) {
+		log_warnx("%s: %s", nodes_log, fd_user_strerror(errno));
+		return 1;
+	}
+	close(fd);
 	dot_write();
 
 	event_signal_add(SIGCHLD, on_child);

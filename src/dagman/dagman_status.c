@@ -20,6 +20,7 @@
 #include "buf.h"
 #include "config.h"
 #include "dagman.h"
+#include "fdio.h"
 #include "event.h"
 #include "log.h"
 #include "rpcutil.h"
@@ -40,8 +41,9 @@ write_atomic(const char *path, const char *text, size_t len)
 	FILE *fp;
 	int rc = 0;
 
-	if ((fp = fopen(tmp, "w")) == NULL) {
-		log_warn("%s", tmp);
+	if ((fp = fd_fopen_aside(path, tmp)) == NULL) {
+		log_warnx("%s: %s", errno == ELOOP || errno == EFTYPE_USER ?
+		    path : tmp, fd_user_strerror(errno));
 		free(tmp);
 		return -1;
 	}
@@ -130,8 +132,9 @@ dot_write(void)
 	for (i = 0; i < dag.nnodes; i++)
 		states[i] = run[i].state;
 	tmp = xasprintf("%s.tmp", dag.dot_file);
-	if ((fp = fopen(tmp, "w")) == NULL ||
-	    dag_write_dot(&dag, states, fp) == -1 || fclose(fp) != 0 ||
+	if ((fp = fd_fopen_aside(dag.dot_file, tmp)) == NULL)
+		log_warnx("%s: %s", dag.dot_file, fd_user_strerror(errno));
+	else if (dag_write_dot(&dag, states, fp) == -1 || fclose(fp) != 0 ||
 	    rename(tmp, dag.dot_file) == -1)
 		log_warn("%s", dag.dot_file);
 	free(tmp);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "acctgroup.h"
 #include "ad.h"
 #include "auth.h"
 #include "buf.h"
@@ -468,11 +469,33 @@ match_limits_fit(struct match_limits *l, const char *text, char *why,
 	return 1;
 }
 
+/*
+ * Whether the owner of AD (a job's Owner, a busy slot's RemoteUser) may
+ * charge GROUP (acctgroup.h).  The schedd refuses such a job; one queued
+ * before the rule, or by another schedd, is its owner's alone here, so
+ * that it never uses up the quota of a group it is not in.
+ */
+static int
+group_admits(const struct ad *ad, const char *group)
+{
+	char why[256], *user;
+	int ok;
+
+	if (ad_get_string(ad, "Owner", &user) == -1 &&
+	    ad_get_string(ad, "RemoteUser", &user) == -1)
+		return 1;	/* nobody to ask about: counted */
+	ok = acct_group_allows(group, user, why, sizeof(why));
+	if (!ok)
+		log_debug("not counted against group %s: %s", group, why);
+	free(user);
+	return ok;
+}
+
 char *
 match_uses(const struct ad *ad, const char *cores_attr)
 {
 	struct buf b;
-	char *text, *group, *dot;
+	char *text, *group = NULL, *dot;
 	long long cores;
 
 	buf_init(&b);
@@ -480,7 +503,12 @@ match_uses(const struct ad *ad, const char *cores_attr)
 		buf_adds(&b, text);
 		free(text);
 	}
-	if (ad_get_string(ad, "AcctGroup", &group) == 0) {
+	if (ad_get_string(ad, "AcctGroup", &group) == 0 &&
+	    !group_admits(ad, group)) {
+		free(group);
+		group = NULL;
+	}
+	if (group != NULL) {
 		if (ad_get_int(ad, cores_attr, &cores) == -1 || cores < 1)
 			cores = 1;
 		/* "a.b" counts against a.b's quota and a's. */

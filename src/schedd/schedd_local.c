@@ -50,6 +50,7 @@
 
 #include "config.h"
 #include "event.h"
+#include "fdio.h"
 #include "jobargs.h"
 #include "log.h"
 #include "priv.h"
@@ -64,9 +65,10 @@
 
 /* Where the job child stopped, in the keeper's report. */
 enum { STAGE_NONE, STAGE_FORK, STAGE_IDS, STAGE_CHDIR, STAGE_IN, STAGE_OUT,
-    STAGE_ERR, STAGE_EXEC };
+    STAGE_ERR, STAGE_LOG, STAGE_EXEC };
 static const char *const stage_names[] = { "", "fork", "switch to the "
-    "owner", "chdir to Iwd", "open In", "open Out", "open Err", "exec" };
+    "owner", "chdir to Iwd", "open In", "open Out", "open Err",
+    "open the user log", "exec" };
 
 struct keeper {
 	int		 cluster;
@@ -92,7 +94,7 @@ struct keeper_report {
 
 /* What the keeper and the job child need, prepared before the fork. */
 struct launch {
-	char	 *cmd, *iwd, *in, *out, *err;
+	char	 *cmd, *iwd, *in, *out, *err, *log;
 	char	**argv, **envp;
 	char	 *exit_path, *exit_tmp, *dir;
 	char	 *user;
@@ -292,10 +294,13 @@ child_fail(int fd, int stage)
 	_exit(127);
 }
 
+/* PATH on descriptor TARGET; written to only when it is a regular file
+ * (or /dev/null), never through a link planted under its name (fdio.h). */
 static int
 open_onto(const char *path, int flags, int target)
 {
-	int fd = open(path, flags | O_NOCTTY, 0644);
+	int fd = flags == O_RDONLY ? open(path, flags | O_NOCTTY) :
+	    fd_open_user(path, flags, 0644);
 
 	if (fd == -1)
 		return -1;
@@ -311,7 +316,7 @@ static void __attribute__((noreturn))
 job_child(const struct launch *l, int errfd)
 {
 	sigset_t none;
-	int s;
+	int s, fd;
 
 	(void)setpgid(0, 0);
 	for (s = 1; s < NSIG; s++)
@@ -330,6 +335,14 @@ job_child(const struct launch *l, int errfd)
 		child_fail(errfd, STAGE_OUT);
 	if (open_onto(l->err, O_WRONLY | O_CREAT | O_APPEND, 2) == -1)
 		child_fail(errfd, STAGE_ERR);
+	/* The user log is the schedd's to append to, as the owner; a link
+	 * planted under its name holds the job before it starts. */
+	if (l->log != NULL) {
+		if ((fd = fd_open_user(l->log, O_WRONLY | O_CREAT | O_APPEND,
+		    0644)) == -1)
+			child_fail(errfd, STAGE_LOG);
+		close(fd);
+	}
 	execve(l->cmd, l->argv, l->envp);
 	child_fail(errfd, STAGE_EXEC);
 }
@@ -449,6 +462,7 @@ launch_free(struct launch *l)
 	free(l->in);
 	free(l->out);
 	free(l->err);
+	free(l->log);
 	jobargs_free(l->argv);
 	jobargs_free(l->envp);
 	free(l->exit_path);
@@ -524,6 +538,7 @@ launch_prepare(const struct job *j, struct launch *l, char *why,
 	l->in = job_file(j, "In", l->iwd, "/dev/null");
 	l->out = job_file(j, "Out", l->iwd, "/dev/null");
 	l->err = job_file(j, "Err", l->iwd, "/dev/null");
+	l->log = job_userlog_path(j);
 
 	s = job_string(j, "Args");
 	n = jobargs_split(s, &words, err, sizeof(err));
@@ -658,12 +673,12 @@ local_start(const struct job *j)
 			/* As for a job on a machine (condor_starter(8)). */
 			cmd = job_string(j, "Cmd");
 			snprintf(why, sizeof(why), "Failed to execute '%s': %s",
-			    cmd != NULL ? cmd : "", strerror(rep.err));
+			    cmd != NULL ? cmd : "", fd_user_strerror(rep.err));
 			free(cmd);
 		} else
 			snprintf(why, sizeof(why), "the schedd cannot %s for "
 			    "the scheduler-universe job: %s",
-			    stage_names[rep.stage], strerror(rep.err));
+			    stage_names[rep.stage], fd_user_strerror(rep.err));
 		log_warnx("job %d.%d: %s", cluster, proc, why);
 		if (k != NULL)
 			k->failed = 1;

@@ -62,7 +62,8 @@ static const char *const schedd_owned[] = {
 	"JobStartDate", "NumJobStarts", "RemoteWallClockTime",
 	"EnteredCurrentStatus", "NumShadowExceptions", "LocalKeeperPid",
 	"LocalKeeperStart", "LocalJobPid", "LocalJobStart", "UidDomain",
-	"FileSystemDomain", NULL
+	"FileSystemDomain", "AcctGroup", "AcctGroupUser", "AccountingGroup",
+	NULL
 };
 
 /* Spool files. */
@@ -1838,7 +1839,8 @@ out:
 static const char *const edit_refused[] = {
 	"JobStatus", "LastJobStatus", "User", "Cmd", "JobUniverse", "MyType",
 	"TargetType", "GlobalJobId", "ProcExecutable", "UidDomain",
-	"FileSystemDomain", NULL
+	"FileSystemDomain", "AcctGroup", "AcctGroupUser", "AccountingGroup",
+	NULL
 };
 
 void

@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "acctgroup.h"
 #include "ad.h"
 #include "config.h"
 #include "event.h"
@@ -223,6 +224,28 @@ caller_identity(uid_t uid, struct pending *p, submit_res_x *res)
 	return 0;
 }
 
+/*
+ * The accounting group AD names, if any, must admit its owner
+ * (acctgroup.h): here, not only in condor_submit, which a user can do
+ * without.  0, or -1 with the reply set.
+ */
+static int
+check_acct_group(const struct pending *p, const struct ad *ad,
+    submit_res_x *res)
+{
+	char why[256], *group;
+	int ok;
+
+	if (ad_get_string(ad, "AcctGroup", &group) == -1)
+		return 0;
+	ok = acct_group_allows(group, p->owner, why, sizeof(why));
+	if (!ok)
+		res_error(res, EACCES, "accounting_group %.64s is refused: %s",
+		    group, why);
+	free(group);
+	return ok ? 0 : -1;
+}
+
 /* The checks that need only the cluster ad; -1 with the reply set. */
 static int
 check_cluster_ad(struct pending *p, submit_res_x *res)
@@ -271,6 +294,8 @@ check_cluster_ad(struct pending *p, submit_res_x *res)
 		prio = 0;
 	ad_set_int(p->cad, "UserPrio", prio < -20 ? -20 : prio > 20 ? 20 :
 	    prio);
+	if (rc == 0 && check_acct_group(p, p->cad, res) == -1)
+		rc = -1;
 	return rc;
 }
 
@@ -341,6 +366,8 @@ pending_add_procs(struct pending *p, const ad_x *procs, u_int n,
 		}
 		ad_set_int(ad, "ProcId", (long long)p->nprocs);
 		p->procs[p->nprocs++] = ad;
+		if (check_acct_group(p, ad, res) == -1)
+			return -1;
 	}
 	p->touched = monotime();
 	return 0;

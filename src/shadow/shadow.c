@@ -127,6 +127,7 @@
 #include "daemon.h"
 #include "event.h"
 #include "expr.h"
+#include "fdio.h"
 #include "log.h"
 #include "priv.h"
 #include "rpcutil.h"
@@ -274,7 +275,8 @@ static void	match_expanded(void);
 
 /* HTCondor's HoldReasonCode of the next hold, if it has one: 6 the
  * program could not be executed (HoldReasonSubCode its errno), 12 an
- * output, 13 an input could not be transferred. */
+ * output, 13 an input could not be transferred; the starter's for a job
+ * over a limit (34 memory or disk, 46 its duration). */
 static int	hold_code, hold_subcode;
 
 /* Hold the job for REASON and exit 112. */
@@ -412,13 +414,14 @@ finish(void *arg)
 		schedd_update_job(up, 3);
 		ad_free(up);
 		/* As HTCondor's shadow: the exception (007) saying where,
-		 * then the hold (012). */
+		 * then the hold (012), with the starter's HoldReasonCode
+		 * (6 a program the machine could not execute, held at once
+		 * with execve's errno as its subcode, never tried again;
+		 * 34 or 46 a job over a limit). */
 		report_shadow_exception(o);
-		if (o->code > 0) {
-			/* A program the machine could not execute: held at
-			 * once, with execve's errno, never tried again. */
-			hold_code = 6;
-			hold_subcode = o->code;
+		if (o->code > 0 && o->code < 1000) {
+			hold_code = o->code;
+			hold_subcode = o->subcode;
 		}
 		hold("Error from %s: %s", sj.machine, o->message);
 	case EXIT_NOT_STARTED:
@@ -823,20 +826,24 @@ open_job_file(const char *path, int flags, const char *what)
 	struct stat st;
 	int fd, e;
 
-	fd = open(path, flags | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0644);
-	if (fd == -1 || fstat(fd, &st) == -1)
-		e = errno;
-	else if (!S_ISREG(st.st_mode))
-		e = EINVAL;
-	else {
-		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	if (flags == O_RDONLY) {
+		fd = open(path, flags | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+		if (fd == -1 || fstat(fd, &st) == -1)
+			e = errno;
+		else if (!S_ISREG(st.st_mode))
+			e = EFTYPE_USER;
+		else {
+			fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+			return fd;
+		}
+		if (fd != -1)
+			close(fd);
+	} else if ((fd = fd_open_user(path, flags, 0644)) != -1)
 		return fd;
-	}
-	if (fd != -1)
-		close(fd);
+	else
+		e = errno;
 	shadow_as_self();
-	hold("Cannot open %s file %s: %s", what, path, e == EINVAL ?
-	    "not a regular file" : strerror(e));
+	hold("Cannot open %s file %s: %s", what, path, fd_user_strerror(e));
 }
 
 /* The machine's own ad, from its startd; NULL (ERR says why). */
@@ -941,6 +948,14 @@ check_files(void)
 		sj.err_fd = sj.out_fd;
 	else if (sj.err != NULL)
 		sj.err_fd = open_job_file(sj.err, O_WRONLY | O_CREAT, "error");
+	/* The user log is appended to per event; a link planted under its
+	 * name holds the job now rather than losing every event. */
+	if (sj.userlog != NULL)
+		close(open_job_file(sj.userlog, O_WRONLY | O_CREAT | O_APPEND,
+		    "user log"));
+	if (sj.nodes_log != NULL)
+		close(open_job_file(sj.nodes_log, O_WRONLY | O_CREAT | O_APPEND,
+		    "DAG node log"));
 	if (!is_standard() && xfer_inputs_list(why, sizeof(why)) == -1) {
 		shadow_as_self();
 		hold_code = 13;

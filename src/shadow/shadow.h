@@ -55,6 +55,7 @@ extern struct shadow_job sj;
 struct shadow_outcome {
 	int		 how;		/* EXIT_NORMAL... */
 	int		 code;
+	int		 subcode;	/* EXIT_FAILED: HoldReasonSubCode */
 	double		 user_cpu, sys_cpu;	/* the job, this run */
 	long long	 image_size;		/* KiB */
 	char		 message[ERRSTR_MAX];

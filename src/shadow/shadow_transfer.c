@@ -393,6 +393,12 @@ shadow_put_1_svc(put_x *arg, status_x *res, struct svc_req *req)
 		rpc_status(res, 0, "discarded");	/* the job has none */
 		return TRUE;
 	}
+	/* Written as the owner: its quota applies, root's privileges do
+	 * not. */
+	if (shadow_as_owner() == -1) {
+		rpc_status(res, EPERM, "cannot act as the owner");
+		return TRUE;
+	}
 	while (done < arg->data.data_len) {
 		n = pwrite(fd, arg->data.data_val + done,
 		    arg->data.data_len - done,
@@ -400,15 +406,19 @@ shadow_put_1_svc(put_x *arg, status_x *res, struct svc_req *req)
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			log_warn("job %s: cannot write its %s", sj.id,
-			    arg->which == FILE_STDOUT ? "output" : "error");
-			rpc_status(res, n == 0 ? EIO : errno,
-			    "cannot write: %s", n == 0 ? "short write" :
-			    strerror(errno));
+			int e = n == 0 ? EIO : errno;
+
+			shadow_as_self();
+			log_warnx("job %s: cannot write its %s: %s", sj.id,
+			    arg->which == FILE_STDOUT ? "output" : "error",
+			    strerror(e));
+			rpc_status(res, e, "cannot write: %s", n == 0 ?
+			    "short write" : strerror(e));
 			return TRUE;
 		}
 		done += (size_t)n;
 	}
+	shadow_as_self();
 	rpc_status_ok(res);
 	return TRUE;
 }
@@ -545,6 +555,7 @@ shadow_exit_1_svc(exit_x *arg, status_x *res, struct svc_req *req)
 	memset(&o, 0, sizeof(o));
 	o.how = arg->how;
 	o.code = arg->code;
+	o.subcode = arg->subcode;
 	/* NaN and absurd values from a broken starter count as 0. */
 	o.user_cpu = arg->user_cpu >= 0 && arg->user_cpu < 1e12 ?
 	    arg->user_cpu : 0;

@@ -391,6 +391,23 @@ destination(const char *name)
 	return to != NULL ? to : xasprintf("%s/%s", sj.iwd, name);
 }
 
+/*
+ * Whether SIZE more bytes of output take this run's transferred output
+ * past MAX_TRANSFER_OUTPUT_MB, at its exit and on eviction alike; the
+ * failure then says so.
+ */
+static int
+over_output_cap(long long size)
+{
+	long mb = param_int("MAX_TRANSFER_OUTPUT_MB", 0);
+
+	if (mb <= 0 || out_total + size <= (long long)mb * 1024 * 1024)
+		return 0;
+	fail("Transfer output files passed MAX_TRANSFER_OUTPUT_MB (%ld MB)",
+	    mb);
+	return 1;
+}
+
 /* Begin one output; 0, or an errno with RES saying why. */
 static int
 out_begin(const xfer_begin_x *b, status_x *res)
@@ -420,6 +437,19 @@ out_begin(const xfer_begin_x *b, status_x *res)
 		rpc_status(res, EINVAL, "bad entry");
 		return EINVAL;
 	}
+	if (e->kind == XFER_FILE && over_output_cap(e->size)) {
+		/* Refused before a byte of it is written: on eviction too
+		 * (spooled for the next run), where the job is held as it
+		 * would be at its exit. */
+		if (out_evicted) {
+			dir = spool_xfer(".new");
+			daemon_remove_tree(dir);
+			free(dir);
+			shadow_hold_soon(failure);
+		}
+		rpc_status(res, EFBIG, "over MAX_TRANSFER_OUTPUT_MB");
+		return EFBIG;
+	}
 	if (out_evicted) {
 		dir = spool_xfer(".new");
 		if (!spool_begun) {
@@ -445,7 +475,7 @@ out_begin(const xfer_begin_x *b, status_x *res)
 	}
 	if (e->kind == XFER_DIR) {
 		if (mkdir(out_dest, 0700 | (e->mode & 0777)) == -1 &&
-		    (errno != EEXIST || stat(out_dest, &st) == -1 ||
+		    (errno != EEXIST || lstat(out_dest, &st) == -1 ||
 		    !S_ISDIR(st.st_mode)))
 			r = errno != EEXIST ? errno : ENOTDIR;
 	} else {
@@ -453,8 +483,22 @@ out_begin(const xfer_begin_x *b, status_x *res)
 		out_tmp = xasprintf("%.*s/.condor_xfer_%d_%u",
 		    (int)(slash - out_dest), out_dest, (int)getpid(),
 		    out_serial++);
-		out_fd = open(out_tmp, O_WRONLY | O_CREAT | O_EXCL |
-		    O_NOFOLLOW | O_CLOEXEC, 0600);
+		/* Aside, then renamed; a link planted under the name is
+		 * refused, never written through nor replaced (fdio.h). */
+		out_fd = out_evicted ? open(out_tmp, O_WRONLY | O_CREAT |
+		    O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600) :
+		    fd_create_aside(out_dest, out_tmp, 0600);
+		/* Spooled on eviction in the shadow's own directory, the
+		 * file is still the owner's, and written as the owner. */
+		if (out_fd != -1 && out_evicted && shadow_is_root() &&
+		    fchown(out_fd, sj.uid, sj.gid) == -1) {
+			int e = errno;
+
+			close(out_fd);
+			out_fd = -1;
+			unlink(out_tmp);
+			errno = e;
+		}
 		if (out_fd == -1) {
 			r = errno;
 			free(out_tmp);
@@ -466,9 +510,9 @@ out_begin(const xfer_begin_x *b, status_x *res)
 	if (r != 0) {
 		if (!out_evicted)
 			fail("Transfer output file %s cannot be written to %s: "
-			    "%s", e->name, out_dest, strerror(r));
+			    "%s", e->name, out_dest, fd_user_strerror(r));
 		rpc_status(res, r, "cannot write %s: %s", out_dest,
-		    strerror(r));
+		    fd_user_strerror(r));
 		free(out_dest);
 		out_dest = NULL;
 		return r;
@@ -631,6 +675,25 @@ lost:
 	return -1;
 }
 
+/*
+ * SIZE bytes of the stream into the output begun, written as its owner
+ * (its quota applies, root's privileges do not): the job's data is never
+ * written as root, in its directory or spooled on eviction.
+ */
+static int
+recv_as_owner(long long size, uint32_t *crc)
+{
+	int r, e;
+
+	if (shadow_as_owner() == -1)
+		return -1;
+	r = xfer_recv_file(stream_fd, out_fd, size, crc);
+	e = errno;
+	shadow_as_self();
+	errno = e;
+	return r;
+}
+
 /* XFER_RECV_OUTPUT: SIZE bytes into the output begun, and its CRC-32C;
  * -1 ends the stream. */
 static int
@@ -640,7 +703,6 @@ recv_output(long long size)
 	xfer_trailer_x t;
 	xfer_hdr_x h;
 	long long got;
-	long mb = param_int("MAX_TRANSFER_OUTPUT_MB", 0);
 	uint32_t crc = 0;
 	ssize_t n;
 	int err = 0;
@@ -649,10 +711,9 @@ recv_output(long long size)
 		return -1;
 	if (out_fd == -1 || size != out_size || out_bytes != 0)
 		err = EINVAL;
-	else if (mb > 0 && !out_evicted && out_total + size >
-	    (long long)mb * 1024 * 1024) {
-		fail("Transfer output files passed MAX_TRANSFER_OUTPUT_MB "
-		    "(%ld MB)", mb);
+	else if (over_output_cap(size)) {
+		if (out_evicted)
+			shadow_hold_soon(failure);
 		err = EFBIG;
 	}
 	if (err != 0) {
@@ -667,7 +728,7 @@ recv_output(long long size)
 			if (n <= 0)
 				return -1;
 		}
-	} else if (xfer_recv_file(stream_fd, out_fd, size, &crc) == -1) {
+	} else if (recv_as_owner(size, &crc) == -1) {
 		if (!out_evicted)
 			fail("Transfer output file %s was not received whole",
 			    out_dest);

@@ -210,9 +210,12 @@ starter_fail(const char *why, int jobs_fault)
 	    why);
 	memset(&x, 0, sizeof(x));
 	x.how = jobs_fault ? EXIT_FAILED : EXIT_NOT_STARTED;
-	/* A program that could not be executed: execve's errno, which
-	 * the job is held with (HoldReasonSubCode). */
-	x.code = jobs_fault ? job.exec_errno : 0;
+	/* A program that could not be executed: HoldReasonCode 6, with
+	 * execve's errno as its HoldReasonSubCode. */
+	if (jobs_fault && job.exec_errno != 0) {
+		x.code = 6;
+		x.subcode = job.exec_errno;
+	}
 	x.message = (char *)why;
 	if (shadow_exit(&x) == -1)
 		starter_lost();
@@ -367,7 +370,7 @@ job_ended(int status, const struct rusage *ru)
 		if (job.over[0] != '\0') {
 			/* Over a limit: held, not run again elsewhere. */
 			x.how = EXIT_FAILED;
-			x.code = 0;
+			x.code = job.over_code;
 			x.message = job.over;
 		}
 		if (shadow_exit(&x) == 0)

@@ -74,6 +74,7 @@ struct starter_job {
 	double		 started;	/* monotime of the spawn */
 	double		 disk_checked;	/* monotime of the last measure */
 	char		 over[256];	/* the limit it passed, or "" */
+	int		 over_code;	/* HTCondor's HoldReasonCode for it */
 	int		 running;
 	int		 suspended;
 	enum leave_reason leave;

@@ -6,8 +6,10 @@
  *    (allowed_job_duration in its submit file) or this machine's
  *    MAX_JOB_DURATION, whichever is less (seconds of this run, 0: none).
  *  - Disk: the execute directory may hold at most MAX_JOB_DISK MB; it is
- *    measured (allocated blocks, links not followed, other mounts not
- *    entered) every DISK_CHECK_INTERVAL seconds.
+ *    measured (each file as the larger of its allocated blocks and its
+ *    apparent size, so that a sparse file costs what it would cost once
+ *    transferred; links not followed, other mounts not entered) every
+ *    DISK_CHECK_INTERVAL seconds.
  *  - Memory: the resident memory of all the job's processes together (its
  *    cgroup's, else its account's, else its process group's) may reach
  *    at most its RequestMemory (request_memory) or this machine's
@@ -38,17 +40,29 @@
 #include "log.h"
 #include "starter.h"
 
+/* HTCondor's HoldReasonCodes: a job over its memory or disk (34,
+ * JobOutOfResources), over its allowed_job_duration (46). */
+#define HOLD_OUT_OF_RESOURCES	34
+#define HOLD_DURATION_EXCEEDED	46
+
 static long long	disk_bytes;
 
 static int
 add_size(const char *path, const struct stat *st, int flag, struct FTW *f)
 {
-	if (flag != FTW_NS)
-		disk_bytes += (long long)st->st_blocks * 512;
+	long long blocks, size;
+
+	/* A sparse file holds few blocks here but is its whole size to
+	 * whatever copies it out: count the larger. */
+	if (flag != FTW_NS) {
+		blocks = (long long)st->st_blocks * 512;
+		size = S_ISREG(st->st_mode) ? (long long)st->st_size : 0;
+		disk_bytes += blocks > size ? blocks : size;
+	}
 	return 0;
 }
 
-/* Bytes allocated to DIR and everything under it. */
+/* Bytes DIR and everything under it take (add_size). */
 static long long
 dir_usage(const char *dir)
 {
@@ -139,10 +153,12 @@ void
 limits_ended(struct starter_job *job, int status)
 {
 	if (job->over[0] == '\0' && WIFSIGNALED(status) &&
-	    WTERMSIG(status) == SIGKILL && box_memory_killed(job))
+	    WTERMSIG(status) == SIGKILL && box_memory_killed(job)) {
+		job->over_code = HOLD_OUT_OF_RESOURCES;
 		snprintf(job->over, sizeof(job->over), "its memory went over "
 		    "%s of %lld MB (the kernel killed it at the limit)",
 		    job->mem_whose, job->mem_limit);
+	}
 }
 
 void
@@ -158,6 +174,7 @@ limits_check(struct starter_job *job)
 	limit = job_limit(job, "AllowedJobDuration", "MAX_JOB_DURATION",
 	    "its allowed_job_duration", &whose);
 	if (limit > 0 && now - job->started > (double)limit) {
+		job->over_code = HOLD_DURATION_EXCEEDED;
 		snprintf(job->over, sizeof(job->over), "the job ran longer "
 		    "than %s, %lld s", whose, limit);
 		over(job);
@@ -165,6 +182,7 @@ limits_check(struct starter_job *job)
 	}
 	if ((limit = job->mem_limit) > 0 &&
 	    (used = job_rss(job)) > limit * 1024 * 1024) {
+		job->over_code = HOLD_OUT_OF_RESOURCES;
 		snprintf(job->over, sizeof(job->over), "its memory reached %lld "
 		    "MB, over %s of %lld MB", used / (1024 * 1024),
 		    job->mem_whose, limit);
@@ -176,6 +194,7 @@ limits_check(struct starter_job *job)
 		return;
 	job->disk_checked = now;
 	if ((used = dir_usage(job->dir)) > disk_cap * 1024 * 1024) {
+		job->over_code = HOLD_OUT_OF_RESOURCES;
 		snprintf(job->over, sizeof(job->over), "its execute directory "
 		    "grew to %lld MB, over this machine's MAX_JOB_DISK of "
 		    "%lld MB", used / (1024 * 1024), disk_cap);

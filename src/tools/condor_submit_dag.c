@@ -23,6 +23,7 @@
 #include "config.h"
 #include "dagfile.h"
 #include "daemon.h"
+#include "fdio.h"
 #include "log.h"
 #include "rpcutil.h"
 #include "schedd_client.h"
@@ -301,8 +302,9 @@ write_file(const char *path, const struct buf *text)
 	char *tmp = xasprintf("%s.tmp", path);
 	FILE *fp;
 
-	if ((fp = fopen(tmp, "w")) == NULL) {
-		log_warn("%s", tmp);
+	if ((fp = fd_fopen_aside(path, tmp)) == NULL) {
+		log_warnx("%s: %s", errno == ELOOP || errno == EFTYPE_USER ?
+		    path : tmp, fd_user_strerror(errno));
 		free(tmp);
 		return -1;
 	}
@@ -443,8 +445,13 @@ main(int argc, char **argv)
 	/* 3. What an earlier run left. */
 	subfile = xasprintf("%s.condor.sub", o.dagfile);
 	if (!o.force && rescue == NULL && lstat(subfile, &st) == 0) {
-		log_warnx("%s exists (a DAG already submitted?); use -f to "
-		    "overwrite", subfile);
+		if (!S_ISREG(st.st_mode))
+			log_warnx("%s %s; remove it, or use -f to replace it",
+			    subfile, fd_user_strerror(S_ISLNK(st.st_mode) ?
+			    ELOOP : EFTYPE_USER));
+		else
+			log_warnx("%s exists (a DAG already submitted?); use "
+			    "-f to overwrite", subfile);
 		return 1;
 	}
 	if ((dagman = dagman_path()) == NULL)

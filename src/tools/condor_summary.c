@@ -25,6 +25,7 @@
 #include "config.h"
 #include "daemon.h"
 #include "expr.h"
+#include "fdio.h"
 #include "locate.h"
 #include "log.h"
 #include "poolhist.h"
@@ -503,8 +504,9 @@ write_svg(const char *path, const struct summary *sum,
 		    "</text>\n", PLOT_X + 100, y + BAR_H - 5);
 	buf_adds(&out, "</svg>\n");
 
-	if ((fp = fopen(path, "w")) == NULL) {
-		log_warn("cannot create %s", path);
+	if ((fp = fd_fopen_user(path, "w")) == NULL) {
+		log_warnx("cannot create %s: %s", path,
+		    fd_user_strerror(errno));
 		buf_free(&out);
 		return -1;
 	}

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fdio.h"
 #include "log.h"
 
 static const char	*log_name = "condor";
@@ -48,12 +49,16 @@ log_open_file(const char *path)
 
 	/* A daemon's log names addresses, pids and jobs an attacker could
 	 * use: readable by its owner and group only, even if an older
-	 * release made it readable by all. */
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
+	 * release made it readable by all.  A log may lie in a directory
+	 * its writer does not control alone (a DAG's DAGFILE.dagman.out):
+	 * never through a planted link. */
+	fd = fd_open_user(path, O_WRONLY | O_CREAT | O_APPEND, 0640);
 	if (fd == -1)
 		return -1;
-	if (fstat(fd, &st) == 0 && st.st_uid == geteuid() &&
-	    (st.st_mode & 007) != 0)
+	/* Only a regular file: a log sent to /dev/null must not change
+	 * the device's mode. */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_uid == geteuid() && (st.st_mode & 007) != 0)
 		(void)fchmod(fd, st.st_mode & 0770);
 	if (log_fd != -1)
 		close(log_fd);

@@ -24,7 +24,8 @@ chmod 755 "$POOL/mailer"
 pool_config 'START : TRUE' "MAIL = $POOL/mailer" \
 	'STARTER_UPDATE_INTERVAL = 1' 'STARTER_TIMEOUT = 20' \
 	'VACATE_GRACE = 2' 'MAX_JOB_STARTS = 10' 'PERIODIC_EXPR_INTERVAL = 1' \
-	'LIC_LIMIT = 1' 'GROUP_QUOTA_physics = 1'
+	'LIC_LIMIT = 1' 'GROUP_QUOTA_physics = 1' \
+	"GROUP_MEMBERS_physics = $(id -un)"
 pool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD"
 pool_host exec1 "MASTER, STARTD"
 pool_host exec2 "MASTER, STARTD"

@@ -6,7 +6,7 @@
  * concurrency limits and accounting group quotas counted across a
  * cycle.
  *
- * checks: 27
+ * checks: 29
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +14,7 @@
 
 #include "ad.h"
 #include "auth.h"
+#include "config.h"
 #include "log.h"
 #include "negotiator_matchmaker.h"
 #include "test.h"
@@ -250,6 +251,20 @@ test_limits(void)
 	ad_free(job);
 	job = mkad("Cpus = 2");
 	CHECK("nothing held: NULL", match_uses(job, "Cpus") == NULL);
+	ad_free(job);
+	/* A group counts only the jobs of its members (acctgroup.h). */
+	config_set("GROUP_MEMBERS_members", "alice", 0);
+	job = mkad("RequestCpus = 1;Owner = \"alice\";"
+	    "AcctGroup = \"members\"");
+	uses = match_uses(job, "RequestCpus");
+	CHECK_STR("a member's job holds its group's cores", uses,
+	    "@members:1");
+	free(uses);
+	ad_free(job);
+	job = mkad("Cpus = 1;RemoteUser = \"mallory\";"
+	    "AcctGroup = \"members\"");
+	CHECK("a slot running a non-member's job holds none of the group's",
+	    match_uses(job, "Cpus") == NULL);
 	ad_free(job);
 
 	memset(&l, 0, sizeof(l));
