@@ -25,8 +25,12 @@ struct qlog;
 struct qlog_entry;
 struct value;
 
-/* JobStatus (INTERFACE.md). */
-#define JOB_UNEXPANDED	0
+/*
+ * JobStatus (INTERFACE.md), as HTCondor numbers it.  A job that never
+ * ran is Idle (1) like any other waiting job; Condor 4's Unexpanded (0)
+ * survives only in old queue logs, read as Idle.
+ */
+#define JOB_OLD_UNEXPANDED	0
 #define JOB_IDLE	1
 #define JOB_RUNNING	2
 #define JOB_REMOVED	3

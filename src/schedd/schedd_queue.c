@@ -343,7 +343,9 @@ job_string(const struct job *j, const char *name)
 int
 job_status(const struct job *j)
 {
-	return (int)job_int(j, "JobStatus", JOB_UNEXPANDED);
+	int st = (int)job_int(j, "JobStatus", JOB_IDLE);
+
+	return st == JOB_OLD_UNEXPANDED ? JOB_IDLE : st;
 }
 
 int
@@ -1422,7 +1424,6 @@ queue_counts(struct queue_counts *c)
 		/* The schedd runs these itself: not the negotiator's. */
 		if (job_local_universe(&j)) {
 			switch (job_status(&j)) {
-			case JOB_UNEXPANDED:
 			case JOB_IDLE:
 				c->sched_idle++;
 				continue;
@@ -1433,7 +1434,6 @@ queue_counts(struct queue_counts *c)
 			}
 		}
 		switch (job_status(&j)) {
-		case JOB_UNEXPANDED:
 		case JOB_IDLE:
 			c->idle++;
 			break;
@@ -1574,11 +1574,7 @@ action_one(const job_action_x *arg, const struct job *j, time_t now,
 	case JOB_RELEASE:
 		if (st != JOB_HELD)
 			return 0;
-		/* A job that ever ran or has a checkpoint is Idle, one that
-		 * never did is still Unexpanded. */
-		tx_status(j, job_int(j, "NumJobStarts", 0) > 0 ||
-		    job_int(j, "NumCkpts", 0) > 0 ? JOB_IDLE : JOB_UNEXPANDED,
-		    now);
+		tx_status(j, JOB_IDLE, now);
 		if ((held_for = job_string(j, "HoldReason")) != NULL) {
 			qlog_set_string(schedd_queue, j->cluster, j->proc,
 			    "LastHoldReason", held_for);
@@ -2126,12 +2122,28 @@ recover(void)
 	const struct qlog_entry *e;
 	struct job j;
 	size_t nfinish = 0, cap = 0, i, requeued = 0, empty = 0, adopted = 0;
-	size_t nended = 0, capended = 0;
+	size_t nended = 0, capended = 0, unexpanded = 0;
 	int *clusters, *procs, *found, ok, st;
 	time_t now = time(NULL);
 	long long pid;
 
 	qlog_begin(schedd_queue);
+	/* A queue written before jobs that never ran were Idle holds
+	 * Condor 4's Unexpanded (0): it becomes 1, so that the ads say
+	 * what `JobStatus == 1' looks for. */
+	for (e = qlog_first(schedd_queue); e != NULL; e = qlog_next(e)) {
+		long long old;
+
+		if (ad_get_int(qlog_entry_ad(e), "JobStatus", &old) == 0 &&
+		    old == JOB_OLD_UNEXPANDED) {
+			qlog_set_int(schedd_queue, qlog_entry_cluster(e),
+			    qlog_entry_proc(e), "JobStatus", JOB_IDLE);
+			unexpanded++;
+		}
+	}
+	if (unexpanded > 0)
+		log_info("%zu ad(s) of an older queue: JobStatus 0 "
+		    "(unexpanded) read as 1 (idle)", unexpanded);
 	for (ok = job_next(&j, 1); ok; ok = job_next(&j, 0)) {
 		queue_cluster_add(j.cluster, 1);
 		st = job_status(&j);

@@ -634,7 +634,7 @@ pending_prepare(struct pending *p, submit_res_x *res)
 	ad_set_int(p->cad, "ClusterId", cluster);
 	ad_set_string(p->cad, "Owner", p->owner);
 	ad_set_int(p->cad, "QDate", (long long)now);
-	ad_set_int(p->cad, "JobStatus", JOB_UNEXPANDED);
+	ad_set_int(p->cad, "JobStatus", JOB_IDLE);
 	ad_set_int(p->cad, "EnteredCurrentStatus", (long long)now);
 	ad_set_int(p->cad, "NumJobStarts", 0);
 	ad_set_int(p->cad, "NumCkpts", 0);
