@@ -521,7 +521,9 @@ proc_executables(struct pending *p, submit_res_x *res)
 	for (i = 0; i < p->nprocs; i++) {
 		if (ad_get_string(p->procs[i], "Cmd", &cmd) == -1)
 			continue;
-		if (strcmp(cmd, p->executable) == 0) {
+		/* A program per platform: found when the job starts. */
+		if (strcmp(cmd, p->executable) == 0 ||
+		    strstr(cmd, "$$(") != NULL) {
 			free(cmd);
 			continue;
 		}
@@ -592,6 +594,10 @@ fail:
  * The files of cluster P before it is committed: its executable checked
  * and copied into SPOOL, and the attributes the schedd sets.  0, or -1
  * with the reply set and nothing left behind.
+ *
+ * An executable named with $$() (prog.$$(OpSys)) is a program per
+ * platform, chosen by the machine the job matches: nothing is copied
+ * now; the shadow finds the program when the job starts.
  */
 static int
 pending_prepare(struct pending *p, submit_res_x *res)
@@ -607,13 +613,19 @@ pending_prepare(struct pending *p, submit_res_x *res)
 		res_error(res, EINVAL, "a cluster needs at least one proc");
 		return -1;
 	}
-	if ((fd = open_executable(p, p->executable, &st, res)) == -1)
-		return -1;
 	/* The cluster's universe, else its first job's. */
 	if (ad_get_int(p->cad, "JobUniverse", &universe) == -1 &&
 	    ad_get_int(p->procs[0], "JobUniverse", &universe) == -1)
 		universe = 0;
 	p->universe = (int)universe;
+	if (strstr(p->executable, "$$(") != NULL) {
+		memset(&st, 0, sizeof(st));
+		if (proc_executables(p, res) == -1)
+			return -1;
+		goto attrs;
+	}
+	if ((fd = open_executable(p, p->executable, &st, res)) == -1)
+		return -1;
 	std_universe = universe == 1;
 	if (std_universe && !relinked(fd, p->executable, res)) {
 		close(fd);
@@ -631,6 +643,7 @@ pending_prepare(struct pending *p, submit_res_x *res)
 		return -1;
 	}
 
+attrs:
 	ad_set_int(p->cad, "ClusterId", cluster);
 	ad_set_string(p->cad, "Owner", p->owner);
 	ad_set_int(p->cad, "QDate", (long long)now);
