@@ -61,7 +61,9 @@ static const char *const schedd_owned[] = {
 	"ClusterId", "ProcId", "Owner", "QDate", "ShadowPid", "RemoteHost",
 	"JobStartDate", "NumJobStarts", "RemoteWallClockTime",
 	"EnteredCurrentStatus", "NumShadowExceptions", "LocalKeeperPid",
-	"LocalKeeperStart", "LocalJobPid", "LocalJobStart", NULL
+	"LocalKeeperStart", "LocalJobPid", "LocalJobStart",
+	"JobMaterializeNextProcId", "JobMaterializeNextOffset",
+	"TotalSubmitProcs", NULL
 };
 
 /* Spool files. */
@@ -132,6 +134,14 @@ void
 queue_cluster_add(int cluster, int nprocs)
 {
 	ccount_slot(cluster, 1)->procs += nprocs;
+}
+
+int
+queue_cluster_procs(int cluster)
+{
+	struct cluster_count *c = ccount_slot(cluster, 0);
+
+	return c != NULL && c->procs > 0 ? c->procs : 0;
 }
 
 /* One proc of CLUSTER left; 1 if it was the last. */
@@ -885,7 +895,8 @@ jobs_finish(const struct job_id *ids, size_t n, const int *skip)
 		if (unlink(path) == -1 && errno != ENOENT)
 			log_warn("cannot remove %s", path);
 		free(path);
-		if (cluster_drop(j.cluster)) {
+		/* The cluster stays while jobs are to materialize. */
+		if (cluster_drop(j.cluster) && !factory_pending(j.cluster)) {
 			qlog_destroy(schedd_queue, j.cluster, -1);
 			path = spool_ickpt(j.cluster);
 			if (unlink(path) == -1 && errno != ENOENT)
@@ -895,6 +906,7 @@ jobs_finish(const struct job_id *ids, size_t n, const int *skip)
 	}
 	queue_commit(0);
 	schedd_counts_changed();
+	factory_poke();
 }
 
 /*
@@ -978,6 +990,8 @@ queue_job_started(int cluster, int proc, const char *machine, pid_t shadow)
 	 * log says, so only the next durable commit needs to carry it. */
 	queue_commit(0);
 	schedd_counts_changed();
+	/* One idle job fewer: a max_idle may let one more in. */
+	factory_poke();
 }
 
 static void
@@ -1675,6 +1689,42 @@ rights_allow(struct rights *r, const struct job *j)
 	return r->super || r->mine;
 }
 
+/*
+ * condor_rm of a cluster (or of jobs chosen by what their cluster's ad
+ * says: an owner, every job) with jobs still to materialize removes
+ * those too, in the open transaction.  A constraint that names single
+ * procs leaves them: only the cluster's ad is tested, without ProcId.
+ * Returns how many clusters it selected.
+ */
+static int
+remove_factories(const struct expr *e, int merged, struct rights *rights,
+    job_action_res_x *res)
+{
+	struct job j;
+	int *clusters, selected = 0;
+	size_t n, i;
+
+	n = factory_clusters(&clusters);
+	for (i = 0; i < n; i++) {
+		memset(&j, 0, sizeof(j));
+		j.cluster = clusters[i];
+		j.proc = -1;
+		if ((j.ad = qlog_ad(schedd_queue, j.cluster, -1)) == NULL ||
+		    !factory_cad_pending(j.ad) || !job_meets(&j, e, merged))
+			continue;
+		selected++;
+		if (!rights_allow(rights, &j)) {
+			res->denied++;
+			continue;
+		}
+		if (factory_cancel(j.cluster))
+			log_info("cluster %d: its jobs not yet in the queue "
+			    "are removed by %s", j.cluster, rights->user);
+	}
+	free(clusters);
+	return selected;
+}
+
 static void
 rights_free(struct rights *r)
 {
@@ -1739,6 +1789,8 @@ queue_action(uid_t caller, job_action_x *arg, job_action_res_x *res)
 			changed[nchanged++].proc = j.proc;
 		}
 	}
+	if (arg->action == JOB_REMOVE)
+		matched += remove_factories(e, merged, &rights, res);
 	rights_free(&rights);
 	expr_free(e);
 	if (queue_commit_request(1, err, sizeof(err)) == -1) {
@@ -1757,6 +1809,8 @@ queue_action(uid_t caller, job_action_x *arg, job_action_res_x *res)
 		log_info("%s of %zu job(s) by %s (%d denied)",
 		    action_name(arg->action), nchanged, rights.user,
 		    res->denied);
+	if (arg->action == JOB_REMOVE)
+		factory_sync();
 	actions_done(arg->action, reason, changed, nchanged, stop, nstop,
 	    finish, nfinish);
 out:
@@ -2096,6 +2150,12 @@ spool_cleanup(void)
 		else if (sscanf(d->d_name, "cluster%d.ickpt%n", &c, &n) == 1 &&
 		    (size_t)n == len)
 			stale = qlog_ad(schedd_queue, c, -1) == NULL;
+		else if (sscanf(d->d_name, "cluster%d.factory%n", &c,
+		    &n) == 1 && ((size_t)n == len ||
+		    strcmp(d->d_name + n, ".tmp") == 0))
+			/* A submission that never committed, or a factory
+			 * done or removed before its file went. */
+			stale = (size_t)n != len || !factory_pending(c);
 		if (!stale)
 			continue;
 		path = xasprintf("%s/%s", spool, d->d_name);
@@ -2229,7 +2289,8 @@ recover(void)
 	for (e = qlog_first(schedd_queue); e != NULL; e = qlog_next(e)) {
 		if (qlog_entry_proc(e) >= 0)
 			continue;
-		if (ccount_slot(qlog_entry_cluster(e), 0) == NULL) {
+		if (ccount_slot(qlog_entry_cluster(e), 0) == NULL &&
+		    !factory_cad_pending(qlog_entry_ad(e))) {
 			qlog_destroy(schedd_queue, qlog_entry_cluster(e), -1);
 			empty++;
 		}
@@ -2310,6 +2371,7 @@ queue_open(char *err, size_t errlen)
 		queue_commit(1);
 	}
 	recover();
+	factory_recover();
 	spool_cleanup();
 	if (qlog_should_compact(schedd_queue,
 	    param_double("QUEUE_COMPACT_RATIO", 4.0)))

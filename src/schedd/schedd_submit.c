@@ -53,7 +53,8 @@ static const char *const schedd_sets[] = {
 	"LastRemoteHost", "ShadowPid", "JobStartDate", "CompletionDate",
 	"NumShadowExceptions", "LastCkptTime", "HoldReason", "RemoveReason",
 	"ExitCode", "ExitBySignal", "ExitSignal", "LocalKeeperPid",
-	"LocalKeeperStart", "LocalJobPid", "LocalJobStart", NULL
+	"LocalKeeperStart", "LocalJobPid", "LocalJobStart",
+	"JobMaterializeNextProcId", "JobMaterializeNextOffset", NULL
 };
 
 /* Accounting the schedd starts at 0.0 unless the client set it. */
@@ -75,6 +76,9 @@ struct pending {
 	double		 touched;	/* monotime() */
 	int		 universe;	/* JobUniverse, once prepared */
 	size_t		 staged;	/* procs in the open transaction */
+	size_t		 now;		/* procs queued now (the rest wait
+					 * in its factory) */
+	size_t		 total;		/* procs submitted */
 	struct pending	*next;
 };
 
@@ -94,6 +98,7 @@ static int			 reserved_cluster;
 static int	pending_add_procs(struct pending *, const ad_x *, u_int,
 		    submit_res_x *);
 static void	events_tick(void *);
+static void	pending_unprepare(struct pending *);
 static void	sweep_tick(void *);
 
 static void
@@ -451,10 +456,17 @@ fail:
 static void
 events_queue(int cluster, int nprocs)
 {
+	submit_events_range(cluster, 0, nprocs);
+}
+
+void
+submit_events_range(int cluster, int first, int end)
+{
 	struct pending_events *pe = xcalloc(1, sizeof(*pe));
 
 	pe->cluster = cluster;
-	pe->nprocs = nprocs;
+	pe->next_proc = first;
+	pe->nprocs = end;
 	*events_tail = pe;
 	events_tail = &pe->next;
 	if (events_timer == 0)
@@ -603,7 +615,7 @@ static int
 pending_prepare(struct pending *p, submit_res_x *res)
 {
 	struct stat st;
-	char *ickpt;
+	char *ickpt, err[512];
 	int fd, std_universe, cluster = p->cluster;
 	long long universe;
 	time_t now = time(NULL);
@@ -660,6 +672,13 @@ attrs:
 	for (i = 0; zeroed[i] != NULL; i++)
 		if (ad_lookup(p->cad, zeroed[i]) == NULL)
 			ad_set_real(p->cad, zeroed[i], 0.0);
+	/* Last, as nothing after it may fail: its file is synced. */
+	if (factory_plan(cluster, p->cad, p->procs, p->nprocs, &p->now, err,
+	    sizeof(err)) == -1) {
+		res_error(res, EIO, "%s", err);
+		pending_unprepare(p);
+		return -1;
+	}
 	return 0;
 }
 
@@ -672,6 +691,7 @@ pending_unprepare(struct pending *p)
 	unlink(ickpt);
 	free(ickpt);
 	proc_executables_undo(p->cluster, p->nprocs);
+	factory_unplan(p->cluster);
 }
 
 /* Add prepared cluster P to the open transaction. */
@@ -684,12 +704,18 @@ pending_stage(struct pending *p)
 		qlog_set_counter(schedd_queue, p->cluster + 1);
 	qlog_new_ad_from(schedd_queue, p->cluster, -1, p->cad);
 	p->cad = NULL;
-	for (i = 0; i < p->nprocs; i++) {
+	/* Past NOW, the procs wait in the factory file (factory_plan). */
+	for (i = 0; i < p->now; i++) {
 		qlog_new_ad_from(schedd_queue, p->cluster, (int)i,
 		    p->procs[i]);
 		p->procs[i] = NULL;
 	}
-	p->staged = p->nprocs;
+	for (; i < p->nprocs; i++) {
+		ad_free(p->procs[i]);
+		p->procs[i] = NULL;
+	}
+	p->staged = p->now;
+	p->total = p->nprocs;
 	p->nprocs = 0;
 }
 
@@ -703,6 +729,11 @@ pending_committed(struct pending *p)
 	log_info("cluster %d: %zu job(s) submitted by %s", p->cluster, n,
 	    p->owner);
 	events_queue(p->cluster, (int)n);
+	if (p->total > n) {
+		log_info("cluster %d: %zu more job(s) to materialize",
+		    p->cluster, p->total - n);
+		factory_committed(p->cluster);
+	}
 	if (p->universe == 7 || p->universe == 12)
 		local_poke();
 }
@@ -716,6 +747,7 @@ pending_commit_failed(struct pending *p)
 	unlink(ickpt);
 	free(ickpt);
 	proc_executables_undo(p->cluster, p->staged);
+	factory_unplan(p->cluster);
 }
 
 static void
@@ -737,7 +769,7 @@ pending_commit(struct pending *p, submit_res_x *res)
 	queue_maybe_compact();
 	res->code = 0;
 	res->cluster = p->cluster;
-	res->nprocs = (int)p->staged;
+	res->nprocs = (int)p->total;
 	pending_committed(p);
 	schedd_advertise_now();
 out:
