@@ -23,6 +23,11 @@
  *	$(SPOOL)/cluster<C>.ickpt before committing; a standard-universe
  *	executable must carry the .condor_relinked section of condor_cc.
  *	A missing, unreadable or non-regular executable queues nothing.
+ *	An executable named with $$(Attr) is not copied: the shadow finds
+ *	the program named for the matched machine.  A cluster with
+ *	JobMaterializeLimit or JobMaterializeMaxIdle keeps its jobs past
+ *	them in $(SPOOL)/cluster<C>.factory and puts them in the queue as
+ *	room is made (schedd_factory.c).
  *
  *	Every SCHEDD_INTERVAL seconds, and soon after its counts change,
  *	it sends the collector its ad: Name ($(HOST)), ScheddIpAddr,
