@@ -122,11 +122,12 @@ factory_cad_pending(const struct ad *cad)
 	    ad_get_int(cad, ATTR_TOTAL, &total) == 0 && next < total;
 }
 
+/* The cluster ad decides, not the list: at start-up, jobs leave the
+ * queue (recovery) before the list is made. */
 int
 factory_pending(int cluster)
 {
-	return factory_find(cluster) != NULL &&
-	    factory_cad_pending(qlog_ad(schedd_queue, cluster, -1));
+	return factory_cad_pending(qlog_ad(schedd_queue, cluster, -1));
 }
 
 static int

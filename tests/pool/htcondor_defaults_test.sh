@@ -3,13 +3,14 @@
 # defaults.  JobStatus 1 (Idle) for a job that never ran, found by
 # `JobStatus == 1', with condor_q's table still showing Condor 4's U; an
 # older queue log's JobStatus 0 read back as 1; requests that are
-# expressions of the machine, evaluated at match time (a request that is
-# no number never matches, and -analyze says so); $$(Attr) in the
+# expressions of the machine, evaluated at match time and carved so from
+# a partitionable slot (a request that is no number never matches, and
+# -analyze says so); $$(Attr) in the
 # executable: one program per platform, found on the submitting host
 # when the job starts (vanilla and standard), a missing one held with
 # HoldReasonCode 6; a job's output reaching its Out file while it runs.
 #
-# checks: 30
+# checks: 33
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -20,10 +21,12 @@ pool_config 'START : TRUE' 'STARTER_UPDATE_INTERVAL = 1' \
 pool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD"
 pool_host exec1 "MASTER, STARTD" 'Platform = "alpha"'
 pool_host exec2 "MASTER, STARTD" 'Platform = "beta"'
+pool_host exec3 "MASTER, STARTD" 'Platform = "gamma"' 'NUM_CPUS = 2' \
+	'MEMORY = 4096'
 pool_start
 
 check "the schedd listens" wait_for 60 test -S "$POOL/cm/spool/.schedd_socket"
-check "two machines advertise" pool_wait_machines 2 60
+check "three machines advertise" pool_wait_machines 3 60
 
 W="$POOL/work"
 mkdir -p "$W"
@@ -234,5 +237,29 @@ for s in true false; do
 	    wait_for 60 grep -qx 'last line' "stream_$s.out"
 	wait_for 60 in_history "$S.0"
 done
+
+# --- 5. a partitionable slot carves what the expression gives -----------
+cat >carve.sub <<'EOF'
+universe       = vanilla
+executable     = stream.sh
+arguments      = carve
++RequestMemory = ifThenElse(MemoryUsage =!= undefined, MemoryUsage * 3 / 2, 1024)
+requirements   = Platform == "gamma"
+output         = carve.out
+queue
+EOF
+chmod 644 carve.sub
+S=$(submit carve.sub)
+X="$POOL/exec3/execute"
+check "the job runs on the partitionable slot" wait_for 90 bash -c \
+	"ls $X/dir_*/started.carve >/dev/null 2>&1"
+dslot() {
+	test "$(cm condor_status -constraint 'Name == "slot1_1@exec3"' \
+	    -af Memory 2>/dev/null)" = 1024
+}
+check "... in a dynamic slot of 1024 MiB, the expression's value" \
+	wait_for 30 dslot
+go carve
+check "... and completes" wait_for 60 in_history "$S.0"
 
 [ "$POOL_FAILS" = 0 ]
