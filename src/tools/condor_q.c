@@ -73,7 +73,7 @@ static const char *const run_attrs[] = {
 };
 static const char *const batch_attrs[] = {
 	"ClusterId", "ProcId", "Owner", "QDate", "JobStatus", "JobBatchName",
-	"TotalSubmitProcs", NULL
+	"TotalSubmitProcs", "JobMaterializeNextProcId", NULL
 };
 static const char batch_header[] =
     "OWNER      BATCH_NAME           SUBMITTED   DONE   RUN   IDLE   HOLD  "
@@ -265,7 +265,9 @@ print_run(const struct ad *ad, time_t now)
 /*
  * -batch: the jobs (sorted by id) a line a batch, as HTCondor shows
  * them: one JobBatchName of one owner, else one cluster.  DONE is what
- * was submitted (TotalSubmitProcs) less what is still in the queue.
+ * was submitted (TotalSubmitProcs) less what is still in the queue and
+ * what waits to be materialized (TotalSubmitProcs less
+ * JobMaterializeNextProcId, of a cluster with max_materialize).
  */
 static void
 print_count(long long n, const char *end)
@@ -281,7 +283,7 @@ print_batches(struct ad **jobs, int n)
 {
 	char *used = xcalloc((size_t)n + 1, 1), *owner, *name, *o2, *n2;
 	char submitted[32], label[64];
-	long long st, run, idle, hold, total, inq, c, last_c;
+	long long st, run, idle, hold, total, inq, c, last_c, waiting, next;
 	long long first_c, first_p, last_p;
 	int i, k;
 
@@ -291,7 +293,7 @@ print_batches(struct ad **jobs, int n)
 		owner = job_value_text(jobs[i], "Owner");
 		if (ad_get_string(jobs[i], "JobBatchName", &name) == -1)
 			name = NULL;
-		run = idle = hold = total = inq = 0;
+		run = idle = hold = total = inq = waiting = 0;
 		last_c = -1;
 		first_c = get_int(jobs[i], "ClusterId", 0);
 		first_p = get_int(jobs[i], "ProcId", 0);
@@ -331,18 +333,24 @@ print_batches(struct ad **jobs, int n)
 				/* A cluster's procs come together: count it
 				 * once. */
 				total += get_int(jobs[k], "TotalSubmitProcs", 0);
+				next = get_int(jobs[k],
+				    "JobMaterializeNextProcId", -1);
+				if (next >= 0 && next < get_int(jobs[k],
+				    "TotalSubmitProcs", 0))
+					waiting += get_int(jobs[k],
+					    "TotalSubmitProcs", 0) - next;
 				last_c = c;
 			}
 			last_p = get_int(jobs[k], "ProcId", 0);
 		}
-		if (total < inq)
-			total = inq;
+		if (total < inq + waiting)
+			total = inq + waiting;
 		if (name != NULL)
 			snprintf(label, sizeof(label), "%s", name);
 		else
 			snprintf(label, sizeof(label), "ID: %lld", first_c);
 		printf("%-10.10s %-20.20s %11s", owner, label, submitted);
-		print_count(total - inq, " ");
+		print_count(total - inq - waiting, " ");
 		print_count(run, " ");
 		print_count(idle, " ");
 		print_count(hold, " ");

@@ -9,7 +9,7 @@
 # cluster removes the jobs not yet materialized too.  bench/ runs
 # 100,000 (MATERIALIZE_JOBS=100000).
 #
-# checks: 20
+# checks: 21
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -156,6 +156,9 @@ check "max_idle 5: 5 idle jobs of 50 in the queue" \
 	test "$(in_queue "$I")" = 5
 check "max_materialize 10: 10 jobs of 1000 in the queue" \
 	test "$(in_queue "$R")" = 10
+check "condor_q -batch: none done, 10 idle, 1000 in all" test "$(cm \
+	condor_q -batch 2>/dev/null | awk -v r="$R" '$2 == "ID:" && $3 == r {
+	print $6, $7, $8, $9, $10 }')" = "_ _ 10 _ 1000"
 rm_cluster() { as_owner "$RELEASE/bin/condor_rm" "$R" >/dev/null; }
 check "condor_rm of the cluster" rm_cluster
 rm_done() {
