@@ -53,11 +53,12 @@
  *	times RPC_TIMEOUT later if it is still there); the job is Removed at
  *	once and leaves for the history when the shadow ends.
  *	condor_hold does the same but keeps the job (and its checkpoint),
- *	Held with its HoldReason; condor_release makes it Idle.  A user may act only on their own jobs; root and
- *	QUEUE_SUPER_USERS on all.  The schedd writes the user-log events
- *	submitted (000; a job with a DAGNodeName gets a second line
- *	"    DAG Node: NAME"), aborted (009), held (012) and released
- *	(013), as the job's owner; the shadow writes the others.
+ *	Held with its HoldReason; condor_release makes it Idle.  A user
+ *	may act only on their own jobs; root and QUEUE_SUPER_USERS on all.
+ *	The schedd writes the user-log events submitted (000; a job with a
+ *	DAGNodeName gets a second line "    DAG Node: NAME"), aborted
+ *	(009), held (012) and released (013), as the job's owner; the
+ *	shadow writes the others.
  *
  *	Jobs of the scheduler universe (JobUniverse 7) and of the local
  *	universe (12), condor_dagman's, are never offered to the
