@@ -216,14 +216,15 @@ factory_unplan(int cluster)
 static void
 factory_tick(void *arg)
 {
-	size_t i;
+	int *clusters;
+	size_t n, i;
 
 	factory_timer = 0;
-	/* Materializing commits; a list that changes under the walk is
-	 * walked again next turn. */
-	for (i = 0; i < nfactories; i++)
-		if (!factories[i].broken)
-			factory_materialize(factories[i].cluster);
+	/* A copy: a factory done with is taken off the list meanwhile. */
+	n = factory_clusters(&clusters);
+	for (i = 0; i < n; i++)
+		factory_materialize(clusters[i]);
+	free(clusters);
 }
 
 void
