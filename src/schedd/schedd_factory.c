@@ -352,12 +352,12 @@ factory_materialize(int cluster)
 	ads = xcalloc((size_t)room, sizeof(*ads));
 	got = factory_read(cluster, next, &offset, (size_t)room, ads);
 	if (got <= 0) {
-		if (got == -1) {
-			log_warnx("cluster %d: its %lld job(s) not yet in the "
-			    "queue cannot be read; they stay where they are",
-			    cluster, total - next);
-			fa->broken = 1;
-		}
+		/* Nothing where the queue says more is (0: the file ends
+		 * early): no guess is made at what it held. */
+		log_warnx("cluster %d: its %lld job(s) not yet in the queue "
+		    "cannot be read; they stay where they are", cluster,
+		    total - next);
+		fa->broken = 1;
 		free(ads);
 		return;
 	}
