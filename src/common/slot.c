@@ -8,16 +8,20 @@
 #include <string.h>
 
 #include "ad.h"
+#include "buf.h"
 #include "expr.h"
 #include "slot.h"
 
 /*
  * NAME of JOB against MACHINE as a whole number, rounded up: 0 with *V
- * set, 1 if JOB lacks it (*V untouched), -1 if it is not a number >= 0.
+ * set, 1 if JOB lacks it (*V untouched), -1 if it is not a number >= 0
+ * (then what it gave is in SHOWN, if not NULL).  NAME may be an
+ * expression of the machine's attributes, as HTCondor allows, evaluated
+ * here at match time.
  */
 static int
 request_value(const struct ad *job, const struct ad *machine,
-    const char *name, long long *v)
+    const char *name, long long *v, struct buf *shown)
 {
 	struct value val;
 	double d;
@@ -37,11 +41,13 @@ request_value(const struct ad *job, const struct ad *machine,
 		d = -1;
 		break;
 	}
-	value_free(&val);
-	if (!(d >= 0) || d > 1e15)
+	if (!(d >= 0) || d > 1e15) {
 		r = -1;
-	else
+		if (shown != NULL)
+			value_print(&val, shown);
+	} else
 		*v = (long long)ceil(d);
+	value_free(&val);
 	return r;
 }
 
@@ -52,9 +58,10 @@ slot_request(const struct ad *job, const struct ad *machine,
 	static const char *const names[] = { "RequestCpus",
 	    "RequestMemory", "RequestDisk", "RequestGpus" };
 	long long *dst[4], image = 0;
+	struct buf shown;
 	size_t i;
 
-	if (request_value(job, machine, "ImageSize", &image) == -1)
+	if (request_value(job, machine, "ImageSize", &image, NULL) == -1)
 		image = 0;
 	r->cpus = 1;
 	r->memory = (image + 1023) / 1024;
@@ -65,11 +72,15 @@ slot_request(const struct ad *job, const struct ad *machine,
 	dst[2] = &r->disk;
 	dst[3] = &r->gpus;
 	for (i = 0; i < 4; i++) {
-		if (request_value(job, machine, names[i], dst[i]) == -1) {
-			snprintf(why, whylen, "%s is not a number of 0 or "
-			    "more", names[i]);
+		buf_init(&shown);
+		if (request_value(job, machine, names[i], dst[i],
+		    &shown) == -1) {
+			snprintf(why, whylen, "%s is %s, not a number of 0 "
+			    "or more", names[i], shown.len ? shown.data : "?");
+			buf_free(&shown);
 			return -1;
 		}
+		buf_free(&shown);
 	}
 	if (r->cpus < 1)
 		r->cpus = 1;

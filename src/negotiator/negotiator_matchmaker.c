@@ -37,10 +37,20 @@ attr_true(const struct ad *my, const struct ad *target, const char *attr,
 	return yes;
 }
 
+/*
+ * The job's Requirements, and its requests (RequestCpus, RequestMemory,
+ * RequestDisk, RequestGpus), which may be expressions of the machine's
+ * attributes: evaluated against this machine now, each must give a
+ * number, or the job does not match it (as in HTCondor).
+ */
 int
 match_job_accepts(const struct ad *job, const struct ad *machine)
 {
-	return attr_true(job, machine, "Requirements", 1);
+	struct slot_res want;
+	char why[256];
+
+	return attr_true(job, machine, "Requirements", 1) &&
+	    slot_request(job, machine, &want, why, sizeof(why)) == 0;
 }
 
 int

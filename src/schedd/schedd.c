@@ -15,7 +15,7 @@
  *
  *	A submission is one transaction: a new cluster of N procs.  The
  *	schedd sets ClusterId, ProcId, Owner (the caller's user name, from
- *	the kernel), QDate, JobStatus (0, Unexpanded), EnteredCurrentStatus,
+ *	the kernel), QDate, JobStatus (1, Idle), EnteredCurrentStatus,
  *	NumJobStarts, NumCkpts, ImageSize (if missing: the executable's
  *	size in KiB), UserPrio (0 if missing), Universe and JobUniverse
  *	(standard by default), and zero CPU and wall times.  It reads the
@@ -23,10 +23,15 @@
  *	$(SPOOL)/cluster<C>.ickpt before committing; a standard-universe
  *	executable must carry the .condor_relinked section of condor_cc.
  *	A missing, unreadable or non-regular executable queues nothing.
+ *	An executable named with $$(Attr) is not copied: the shadow finds
+ *	the program named for the matched machine.  A cluster with
+ *	JobMaterializeLimit or JobMaterializeMaxIdle keeps its jobs past
+ *	them in $(SPOOL)/cluster<C>.factory and puts them in the queue as
+ *	room is made (schedd_factory.c).
  *
  *	Every SCHEDD_INTERVAL seconds, and soon after its counts change,
  *	it sends the collector its ad: Name ($(HOST)), ScheddIpAddr,
- *	TotalIdleJobs (unexpanded and idle), TotalRunningJobs,
+ *	TotalIdleJobs, TotalRunningJobs,
  *	TotalHeldJobs, TotalJobAds, NumUsers (owners with idle jobs),
  *	MaxJobsRunning.  New idle jobs, and a shadow's end while jobs
  *	wait, also poke the negotiator (NEGOTIATOR_RESCHEDULE, not waiting
@@ -48,12 +53,12 @@
  *	times RPC_TIMEOUT later if it is still there); the job is Removed at
  *	once and leaves for the history when the shadow ends.
  *	condor_hold does the same but keeps the job (and its checkpoint),
- *	Held with its HoldReason; condor_release makes it Idle (Unexpanded
- *	if it never ran).  A user may act only on their own jobs; root and
- *	QUEUE_SUPER_USERS on all.  The schedd writes the user-log events
- *	submitted (000; a job with a DAGNodeName gets a second line
- *	"    DAG Node: NAME"), aborted (009), held (012) and released
- *	(013), as the job's owner; the shadow writes the others.
+ *	Held with its HoldReason; condor_release makes it Idle.  A user
+ *	may act only on their own jobs; root and QUEUE_SUPER_USERS on all.
+ *	The schedd writes the user-log events submitted (000; a job with a
+ *	DAGNodeName gets a second line "    DAG Node: NAME"), aborted
+ *	(009), held (012) and released (013), as the job's owner; the
+ *	shadow writes the others.
  *
  *	Jobs of the scheduler universe (JobUniverse 7) and of the local
  *	universe (12), condor_dagman's, are never offered to the

@@ -4,6 +4,7 @@
  * schedd.c		start-up, the RPC procedures, the schedd's ad
  * schedd_queue.c	the job queue: jobs, queries, actions, transitions
  * schedd_submit.c	new clusters: checks, the executable, user-log events
+ * schedd_factory.c	late materialization: a cluster's jobs not yet queued
  * schedd_history.c	$(SPOOL)/history: finished jobs and their accounting
  * schedd_negotiate.c	SCHEDD_NEXT_JOB, SCHEDD_MATCH, negotiator pokes
  * schedd_shadow.c	one shadow per running job: spawn, signal, reap
@@ -25,8 +26,12 @@ struct qlog;
 struct qlog_entry;
 struct value;
 
-/* JobStatus (INTERFACE.md). */
-#define JOB_UNEXPANDED	0
+/*
+ * JobStatus (INTERFACE.md), as HTCondor numbers it.  A job that never
+ * ran is Idle (1) like any other waiting job; Condor 4's Unexpanded (0)
+ * survives only in old queue logs, read as Idle.
+ */
+#define JOB_OLD_UNEXPANDED	0
 #define JOB_IDLE	1
 #define JOB_RUNNING	2
 #define JOB_REMOVED	3
@@ -164,6 +169,8 @@ void	 queue_shadow_exited(int cluster, int proc, int status, double wall,
 	    int stopped);
 /* Bookkeeping of live procs per cluster (schedd_queue.c). */
 void	 queue_cluster_add(int cluster, int nprocs);
+/* How many procs of CLUSTER are in the queue. */
+int	 queue_cluster_procs(int cluster);
 /* A file in SPOOL: cluster<C>.ickpt, cluster<C>.proc<P>.ckpt (freed by
  * the caller). */
 char	*spool_ickpt(int cluster);
@@ -187,6 +194,40 @@ void	 job_log_terminated(const struct job *, int by_signal, int code,
 void	 job_log_batch_begin(void);
 void	 job_log_batch_end(void);
 
+/* schedd_factory.c */
+/*
+ * factory_plan: before cluster CLUSTER (ad CAD, N proc ads PROCS) is
+ * committed: if CAD asks for late materialization and N is more than it
+ * allows at first, the procs past *NOW are written (synced) to the
+ * cluster's factory file and CAD gets its factory attributes.  *NOW is
+ * how many procs go into the queue now (N if no factory).  0, or -1 with
+ * ERR set and nothing left behind.
+ */
+int	 factory_plan(int cluster, struct ad *cad, struct ad **procs,
+	    size_t n, size_t *now, char *err, size_t errlen);
+/* The cluster was not committed after all: its factory file goes. */
+void	 factory_unplan(int cluster);
+/* The cluster is committed: materialize its jobs as room is made. */
+void	 factory_committed(int cluster);
+/* Look soon whether a factory may materialize more. */
+void	 factory_poke(void);
+/* Materialize what CLUSTER's limits allow now (commits). */
+void	 factory_materialize(int cluster);
+/* Has CLUSTER (its ad CAD) jobs still to materialize? */
+int	 factory_pending(int cluster);
+int	 factory_cad_pending(const struct ad *cad);
+/*
+ * factory_cancel: in the open transaction, drop CLUSTER's jobs still to
+ * materialize (and its ad if none is in the queue); 1 if it had some.
+ * factory_sync, after the commit, removes the files of those dropped.
+ */
+int	 factory_cancel(int cluster);
+void	 factory_sync(void);
+/* The clusters with a factory (caller frees *OUT); how many. */
+size_t	 factory_clusters(int **out);
+/* At start-up, after recovery: the factories the queue describes. */
+void	 factory_recover(void);
+
 /* schedd_submit.c */
 void	 submit_one(uid_t caller, submit_x *arg, submit_res_x *res);
 void	 submit_begin(uid_t caller, submit_x *arg, submit_res_x *res);
@@ -195,6 +236,8 @@ void	 submit_more(uid_t caller, submit_more_x *arg, submit_res_x *res);
 void	 submit_many(uid_t caller, submit_many_x *arg, submit_many_res_x *res);
 /* Write pending submit events of CLUSTER before any later event. */
 void	 submit_flush_events(int cluster);
+/* Write the submit events of procs FIRST to END-1 of CLUSTER soon. */
+void	 submit_events_range(int cluster, int first, int end);
 int	 submit_events_pending(int cluster);
 void	 submit_init(void);
 

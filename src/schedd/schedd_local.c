@@ -722,7 +722,7 @@ start_tick(void *arg)
 	/* The ids first: each start commits, which ends the walk. */
 	for (ok = job_next(&j, 1); ok; ok = job_next(&j, 0)) {
 		st = job_status(&j);
-		if ((st != JOB_IDLE && st != JOB_UNEXPANDED) ||
+		if (st != JOB_IDLE ||
 		    !job_local_universe(&j) || keeper_find(j.cluster, j.proc))
 			continue;
 		if (n == cap) {
@@ -738,8 +738,7 @@ start_tick(void *arg)
 			break;
 		}
 		if (job_find(ids[i].cluster, ids[i].proc, &j) == -1 ||
-		    ((st = job_status(&j)) != JOB_IDLE &&
-		    st != JOB_UNEXPANDED))
+		    (st = job_status(&j)) != JOB_IDLE)
 			continue;
 		if (local_start(&j) == -1)
 			waiting = 1;

@@ -94,7 +94,6 @@ starts_flush(void)
 	struct job j;
 	size_t i;
 	pid_t pid;
-	int st;
 
 	event_timer_cancel(pend_timer);
 	pend_timer = 0;
@@ -102,8 +101,7 @@ starts_flush(void)
 		p = &pend[i];
 		/* removed or held in the meantime: nothing to start */
 		if (job_find(p->cluster, p->proc, &j) == 0 &&
-		    ((st = job_status(&j)) == JOB_UNEXPANDED ||
-		    st == JOB_IDLE) && !job_local_universe(&j) &&
+		    job_status(&j) == JOB_IDLE && !job_local_universe(&j) &&
 		    !shadow_job_busy(p->cluster, p->proc)) {
 			submit_flush_events(p->cluster);
 			if ((pid = shadow_spawn(p->cluster, p->proc, p->addr,
@@ -167,7 +165,7 @@ candidates_build(void)
 	merged = expr_needs_merge(text);
 	for (ok = job_next(&j, 1); ok; ok = job_next(&j, 0)) {
 		st = job_status(&j);
-		if (st != JOB_UNEXPANDED && st != JOB_IDLE)
+		if (st != JOB_IDLE)
 			continue;
 		/* The schedd runs these itself (schedd_local.c). */
 		if (job_local_universe(&j))
@@ -249,7 +247,7 @@ negotiate_next_job(next_job_x *arg, next_job_res_x *res)
 		if (job_find(c->cluster, c->proc, &j) == -1)
 			continue;
 		st = job_status(&j);
-		if ((st != JOB_UNEXPANDED && st != JOB_IDLE) ||
+		if (st != JOB_IDLE ||
 		    job_busy(j.cluster, j.proc))
 			continue;
 		job_to_xdr(&j, &res->job);
@@ -276,7 +274,7 @@ negotiate_match(match_x *arg, status_x *res)
 		return;
 	}
 	st = job_status(&j);
-	if ((st != JOB_UNEXPANDED && st != JOB_IDLE) ||
+	if (st != JOB_IDLE ||
 	    job_busy(j.cluster, j.proc)) {
 		rpc_status(res, EBUSY, "the job is not idle");
 		return;

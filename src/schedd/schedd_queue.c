@@ -63,7 +63,8 @@ static const char *const schedd_owned[] = {
 	"EnteredCurrentStatus", "NumShadowExceptions", "LocalKeeperPid",
 	"LocalKeeperStart", "LocalJobPid", "LocalJobStart", "UidDomain",
 	"FileSystemDomain", "AcctGroup", "AcctGroupUser", "AccountingGroup",
-	NULL
+	"JobMaterializeNextProcId", "JobMaterializeNextOffset",
+	"TotalSubmitProcs", NULL
 };
 
 /* Spool files. */
@@ -134,6 +135,14 @@ void
 queue_cluster_add(int cluster, int nprocs)
 {
 	ccount_slot(cluster, 1)->procs += nprocs;
+}
+
+int
+queue_cluster_procs(int cluster)
+{
+	struct cluster_count *c = ccount_slot(cluster, 0);
+
+	return c != NULL && c->procs > 0 ? c->procs : 0;
 }
 
 /* One proc of CLUSTER left; 1 if it was the last. */
@@ -345,7 +354,9 @@ job_string(const struct job *j, const char *name)
 int
 job_status(const struct job *j)
 {
-	return (int)job_int(j, "JobStatus", JOB_UNEXPANDED);
+	int st = (int)job_int(j, "JobStatus", JOB_IDLE);
+
+	return st == JOB_OLD_UNEXPANDED ? JOB_IDLE : st;
 }
 
 int
@@ -909,7 +920,8 @@ jobs_finish(const struct job_id *ids, size_t n, const int *skip)
 		if (unlink(path) == -1 && errno != ENOENT)
 			log_warn("cannot remove %s", path);
 		free(path);
-		if (cluster_drop(j.cluster)) {
+		/* The cluster stays while jobs are to materialize. */
+		if (cluster_drop(j.cluster) && !factory_pending(j.cluster)) {
 			qlog_destroy(schedd_queue, j.cluster, -1);
 			path = spool_ickpt(j.cluster);
 			if (unlink(path) == -1 && errno != ENOENT)
@@ -919,6 +931,7 @@ jobs_finish(const struct job_id *ids, size_t n, const int *skip)
 	}
 	queue_commit(0);
 	schedd_counts_changed();
+	factory_poke();
 }
 
 /*
@@ -1002,6 +1015,8 @@ queue_job_started(int cluster, int proc, const char *machine, pid_t shadow)
 	 * log says, so only the next durable commit needs to carry it. */
 	queue_commit(0);
 	schedd_counts_changed();
+	/* One idle job fewer: a max_idle may let one more in. */
+	factory_poke();
 }
 
 static void
@@ -1451,7 +1466,6 @@ queue_counts(struct queue_counts *c)
 		/* The schedd runs these itself: not the negotiator's. */
 		if (job_local_universe(&j)) {
 			switch (job_status(&j)) {
-			case JOB_UNEXPANDED:
 			case JOB_IDLE:
 				c->sched_idle++;
 				continue;
@@ -1462,7 +1476,6 @@ queue_counts(struct queue_counts *c)
 			}
 		}
 		switch (job_status(&j)) {
-		case JOB_UNEXPANDED:
 		case JOB_IDLE:
 			c->idle++;
 			break;
@@ -1603,11 +1616,7 @@ action_one(const job_action_x *arg, const struct job *j, time_t now,
 	case JOB_RELEASE:
 		if (st != JOB_HELD)
 			return 0;
-		/* A job that ever ran or has a checkpoint is Idle, one that
-		 * never did is still Unexpanded. */
-		tx_status(j, job_int(j, "NumJobStarts", 0) > 0 ||
-		    job_int(j, "NumCkpts", 0) > 0 ? JOB_IDLE : JOB_UNEXPANDED,
-		    now);
+		tx_status(j, JOB_IDLE, now);
 		if ((held_for = job_string(j, "HoldReason")) != NULL) {
 			qlog_set_string(schedd_queue, j->cluster, j->proc,
 			    "LastHoldReason", held_for);
@@ -1714,6 +1723,42 @@ rights_allow(struct rights *r, const struct job *j)
 	return r->super || r->mine;
 }
 
+/*
+ * condor_rm of a cluster (or of jobs chosen by what their cluster's ad
+ * says: an owner, every job) with jobs still to materialize removes
+ * those too, in the open transaction.  A constraint that names single
+ * procs leaves them: only the cluster's ad is tested, without ProcId.
+ * Returns how many clusters it selected.
+ */
+static int
+remove_factories(const struct expr *e, int merged, struct rights *rights,
+    job_action_res_x *res)
+{
+	struct job j;
+	int *clusters, selected = 0;
+	size_t n, i;
+
+	n = factory_clusters(&clusters);
+	for (i = 0; i < n; i++) {
+		memset(&j, 0, sizeof(j));
+		j.cluster = clusters[i];
+		j.proc = -1;
+		if ((j.ad = qlog_ad(schedd_queue, j.cluster, -1)) == NULL ||
+		    !factory_cad_pending(j.ad) || !job_meets(&j, e, merged))
+			continue;
+		selected++;
+		if (!rights_allow(rights, &j)) {
+			res->denied++;
+			continue;
+		}
+		if (factory_cancel(j.cluster))
+			log_info("cluster %d: its jobs not yet in the queue "
+			    "are removed by %s", j.cluster, rights->user);
+	}
+	free(clusters);
+	return selected;
+}
+
 static void
 rights_free(struct rights *r)
 {
@@ -1805,6 +1850,8 @@ queue_action(uid_t caller, job_action_x *arg, job_action_res_x *res)
 			changed[nchanged++].proc = j.proc;
 		}
 	}
+	if (arg->action == JOB_REMOVE)
+		matched += remove_factories(e, merged, &rights, res);
 	rights_free(&rights);
 	expr_free(e);
 	if (queue_commit_request(1, err, sizeof(err)) == -1) {
@@ -1823,6 +1870,8 @@ queue_action(uid_t caller, job_action_x *arg, job_action_res_x *res)
 		log_info("%s of %zu job(s) by %s (%d denied)",
 		    action_name(arg->action), nchanged, rights.user,
 		    res->denied);
+	if (arg->action == JOB_REMOVE)
+		factory_sync();
 	actions_done(arg->action, reason, changed, nchanged, stop, nstop,
 	    finish, nfinish);
 out:
@@ -2164,6 +2213,12 @@ spool_cleanup(void)
 		else if (sscanf(d->d_name, "cluster%d.ickpt%n", &c, &n) == 1 &&
 		    (size_t)n == len)
 			stale = qlog_ad(schedd_queue, c, -1) == NULL;
+		else if (sscanf(d->d_name, "cluster%d.factory%n", &c,
+		    &n) == 1 && ((size_t)n == len ||
+		    strcmp(d->d_name + n, ".tmp") == 0))
+			/* A submission that never committed, or a factory
+			 * done or removed before its file went. */
+			stale = (size_t)n != len || !factory_pending(c);
 		if (!stale)
 			continue;
 		path = xasprintf("%s/%s", spool, d->d_name);
@@ -2190,12 +2245,28 @@ recover(void)
 	const struct qlog_entry *e;
 	struct job j;
 	size_t nfinish = 0, cap = 0, i, requeued = 0, empty = 0, adopted = 0;
-	size_t nended = 0, capended = 0;
+	size_t nended = 0, capended = 0, unexpanded = 0;
 	int *clusters, *procs, *found, ok, st;
 	time_t now = time(NULL);
 	long long pid;
 
 	qlog_begin(schedd_queue);
+	/* A queue written before jobs that never ran were Idle holds
+	 * Condor 4's Unexpanded (0): it becomes 1, so that the ads say
+	 * what `JobStatus == 1' looks for. */
+	for (e = qlog_first(schedd_queue); e != NULL; e = qlog_next(e)) {
+		long long old;
+
+		if (ad_get_int(qlog_entry_ad(e), "JobStatus", &old) == 0 &&
+		    old == JOB_OLD_UNEXPANDED) {
+			qlog_set_int(schedd_queue, qlog_entry_cluster(e),
+			    qlog_entry_proc(e), "JobStatus", JOB_IDLE);
+			unexpanded++;
+		}
+	}
+	if (unexpanded > 0)
+		log_info("%zu ad(s) of an older queue: JobStatus 0 "
+		    "(unexpanded) read as 1 (idle)", unexpanded);
 	for (ok = job_next(&j, 1); ok; ok = job_next(&j, 0)) {
 		queue_cluster_add(j.cluster, 1);
 		st = job_status(&j);
@@ -2281,7 +2352,8 @@ recover(void)
 	for (e = qlog_first(schedd_queue); e != NULL; e = qlog_next(e)) {
 		if (qlog_entry_proc(e) >= 0)
 			continue;
-		if (ccount_slot(qlog_entry_cluster(e), 0) == NULL) {
+		if (ccount_slot(qlog_entry_cluster(e), 0) == NULL &&
+		    !factory_cad_pending(qlog_entry_ad(e))) {
 			qlog_destroy(schedd_queue, qlog_entry_cluster(e), -1);
 			empty++;
 		}
@@ -2362,6 +2434,7 @@ queue_open(char *err, size_t errlen)
 		queue_commit(1);
 	}
 	recover();
+	factory_recover();
 	spool_cleanup();
 	if (qlog_should_compact(schedd_queue,
 	    param_double("QUEUE_COMPACT_RATIO", 4.0)))

@@ -55,7 +55,8 @@ static const char *const schedd_sets[] = {
 	"NumShadowExceptions", "LastCkptTime", "HoldReason", "RemoveReason",
 	"ExitCode", "ExitBySignal", "ExitSignal", "LocalKeeperPid",
 	"LocalKeeperStart", "LocalJobPid", "LocalJobStart", "UidDomain",
-	"FileSystemDomain", NULL
+	"FileSystemDomain", "JobMaterializeNextProcId",
+	"JobMaterializeNextOffset", NULL
 };
 
 /* Accounting the schedd starts at 0.0 unless the client set it. */
@@ -77,6 +78,9 @@ struct pending {
 	double		 touched;	/* monotime() */
 	int		 universe;	/* JobUniverse, once prepared */
 	size_t		 staged;	/* procs in the open transaction */
+	size_t		 now;		/* procs queued now (the rest wait
+					 * in its factory) */
+	size_t		 total;		/* procs submitted */
 	struct pending	*next;
 };
 
@@ -96,6 +100,7 @@ static int			 reserved_cluster;
 static int	pending_add_procs(struct pending *, const ad_x *, u_int,
 		    submit_res_x *);
 static void	events_tick(void *);
+static void	pending_unprepare(struct pending *);
 static void	sweep_tick(void *);
 
 static void
@@ -490,10 +495,17 @@ fail:
 static void
 events_queue(int cluster, int nprocs)
 {
+	submit_events_range(cluster, 0, nprocs);
+}
+
+void
+submit_events_range(int cluster, int first, int end)
+{
 	struct pending_events *pe = xcalloc(1, sizeof(*pe));
 
 	pe->cluster = cluster;
-	pe->nprocs = nprocs;
+	pe->next_proc = first;
+	pe->nprocs = end;
 	*events_tail = pe;
 	events_tail = &pe->next;
 	if (events_timer == 0)
@@ -560,7 +572,9 @@ proc_executables(struct pending *p, submit_res_x *res)
 	for (i = 0; i < p->nprocs; i++) {
 		if (ad_get_string(p->procs[i], "Cmd", &cmd) == -1)
 			continue;
-		if (strcmp(cmd, p->executable) == 0) {
+		/* A program per platform: found when the job starts. */
+		if (strcmp(cmd, p->executable) == 0 ||
+		    strstr(cmd, "$$(") != NULL) {
 			free(cmd);
 			continue;
 		}
@@ -631,12 +645,16 @@ fail:
  * The files of cluster P before it is committed: its executable checked
  * and copied into SPOOL, and the attributes the schedd sets.  0, or -1
  * with the reply set and nothing left behind.
+ *
+ * An executable named with $$() (prog.$$(OpSys)) is a program per
+ * platform, chosen by the machine the job matches: nothing is copied
+ * now; the shadow finds the program when the job starts.
  */
 static int
 pending_prepare(struct pending *p, submit_res_x *res)
 {
 	struct stat st;
-	char *ickpt;
+	char *ickpt, err[512];
 	int fd, std_universe, cluster = p->cluster;
 	long long universe;
 	time_t now = time(NULL);
@@ -646,13 +664,19 @@ pending_prepare(struct pending *p, submit_res_x *res)
 		res_error(res, EINVAL, "a cluster needs at least one proc");
 		return -1;
 	}
-	if ((fd = open_executable(p, p->executable, &st, res)) == -1)
-		return -1;
 	/* The cluster's universe, else its first job's. */
 	if (ad_get_int(p->cad, "JobUniverse", &universe) == -1 &&
 	    ad_get_int(p->procs[0], "JobUniverse", &universe) == -1)
 		universe = 0;
 	p->universe = (int)universe;
+	if (strstr(p->executable, "$$(") != NULL) {
+		memset(&st, 0, sizeof(st));
+		if (proc_executables(p, res) == -1)
+			return -1;
+		goto attrs;
+	}
+	if ((fd = open_executable(p, p->executable, &st, res)) == -1)
+		return -1;
 	std_universe = universe == 1;
 	if (std_universe && !relinked(fd, p->executable, res)) {
 		close(fd);
@@ -670,6 +694,7 @@ pending_prepare(struct pending *p, submit_res_x *res)
 		return -1;
 	}
 
+attrs:
 	ad_set_int(p->cad, "ClusterId", cluster);
 	ad_set_string(p->cad, "Owner", p->owner);
 	/* The domains of the submitting host, as HTCondor's condor_submit
@@ -680,7 +705,7 @@ pending_prepare(struct pending *p, submit_res_x *res)
 	ad_set_string(p->cad, "FileSystemDomain",
 	    param("FILESYSTEM_DOMAIN") ? param("FILESYSTEM_DOMAIN") : "");
 	ad_set_int(p->cad, "QDate", (long long)now);
-	ad_set_int(p->cad, "JobStatus", JOB_UNEXPANDED);
+	ad_set_int(p->cad, "JobStatus", JOB_IDLE);
 	ad_set_int(p->cad, "EnteredCurrentStatus", (long long)now);
 	ad_set_int(p->cad, "NumJobStarts", 0);
 	ad_set_int(p->cad, "NumCkpts", 0);
@@ -693,6 +718,13 @@ pending_prepare(struct pending *p, submit_res_x *res)
 	for (i = 0; zeroed[i] != NULL; i++)
 		if (ad_lookup(p->cad, zeroed[i]) == NULL)
 			ad_set_real(p->cad, zeroed[i], 0.0);
+	/* Last, as nothing after it may fail: its file is synced. */
+	if (factory_plan(cluster, p->cad, p->procs, p->nprocs, &p->now, err,
+	    sizeof(err)) == -1) {
+		res_error(res, EIO, "%s", err);
+		pending_unprepare(p);
+		return -1;
+	}
 	return 0;
 }
 
@@ -705,6 +737,7 @@ pending_unprepare(struct pending *p)
 	unlink(ickpt);
 	free(ickpt);
 	proc_executables_undo(p->cluster, p->nprocs);
+	factory_unplan(p->cluster);
 }
 
 /* Add prepared cluster P to the open transaction. */
@@ -717,12 +750,18 @@ pending_stage(struct pending *p)
 		qlog_set_counter(schedd_queue, p->cluster + 1);
 	qlog_new_ad_from(schedd_queue, p->cluster, -1, p->cad);
 	p->cad = NULL;
-	for (i = 0; i < p->nprocs; i++) {
+	/* Past NOW, the procs wait in the factory file (factory_plan). */
+	for (i = 0; i < p->now; i++) {
 		qlog_new_ad_from(schedd_queue, p->cluster, (int)i,
 		    p->procs[i]);
 		p->procs[i] = NULL;
 	}
-	p->staged = p->nprocs;
+	for (; i < p->nprocs; i++) {
+		ad_free(p->procs[i]);
+		p->procs[i] = NULL;
+	}
+	p->staged = p->now;
+	p->total = p->nprocs;
 	p->nprocs = 0;
 }
 
@@ -736,6 +775,11 @@ pending_committed(struct pending *p)
 	log_info("cluster %d: %zu job(s) submitted by %s", p->cluster, n,
 	    p->owner);
 	events_queue(p->cluster, (int)n);
+	if (p->total > n) {
+		log_info("cluster %d: %zu more job(s) to materialize",
+		    p->cluster, p->total - n);
+		factory_committed(p->cluster);
+	}
 	if (p->universe == 7 || p->universe == 12)
 		local_poke();
 }
@@ -749,6 +793,7 @@ pending_commit_failed(struct pending *p)
 	unlink(ickpt);
 	free(ickpt);
 	proc_executables_undo(p->cluster, p->staged);
+	factory_unplan(p->cluster);
 }
 
 static void
@@ -770,7 +815,7 @@ pending_commit(struct pending *p, submit_res_x *res)
 	queue_maybe_compact();
 	res->code = 0;
 	res->cluster = p->cluster;
-	res->nprocs = (int)p->staged;
+	res->nprocs = (int)p->total;
 	pending_committed(p);
 	schedd_advertise_now();
 out:

@@ -274,10 +274,15 @@ static int	is_standard(void);
 static void	match_expanded(void);
 
 /* HTCondor's HoldReasonCode of the next hold, if it has one: 6 the
- * program could not be executed (HoldReasonSubCode its errno), 12 an
- * output, 13 an input could not be transferred; the starter's for a job
- * over a limit (34 memory or disk, 46 its duration). */
+ * program could not be executed or found (HoldReasonSubCode execve's
+ * errno), 12 an output, 13 an input could not be transferred; the
+ * starter's for a job over a limit (34 memory or disk, 46 its
+ * duration). */
 static int	hold_code, hold_subcode;
+
+/* Cmd held $$(): the program is the one named for this machine, found
+ * on this host now (not the copy in SPOOL). */
+static int	cmd_from_machine;
 
 /* Hold the job for REASON and exit 112. */
 static void __attribute__((noreturn, format(printf, 1, 2)))
@@ -884,7 +889,7 @@ match_expanded(void)
 {
 	struct ad *machine, *exp;
 	struct buf b;
-	char err[ERRSTR_MAX];
+	char err[ERRSTR_MAX], *cmd;
 	size_t i;
 	int refs = 0;
 
@@ -899,6 +904,10 @@ match_expanded(void)
 	buf_free(&b);
 	if (!refs)
 		return;
+	if (ad_get_string(sj.ad, "Cmd", &cmd) == 0) {
+		cmd_from_machine = strstr(cmd, "$$(") != NULL;
+		free(cmd);
+	}
 	if ((machine = machine_ad(err, sizeof(err))) == NULL) {
 		log_warnx("job %s: cannot ask %s for its ad: %s", sj.id,
 		    sj.machine, err);
@@ -917,6 +926,48 @@ match_expanded(void)
 		log_warnx("job %s: cannot record its MATCH_EXP_ attributes",
 		    sj.id);
 	ad_free(exp);
+}
+
+/*
+ * The job's Cmd named its program with $$() (prog.$$(OpSys), one program
+ * per platform): the expanded name is looked up now, on this host, as
+ * the owner (who acts now), relative to Iwd, and sent to the starter in
+ * place of what SPOOL holds.  A program that is not there holds the job
+ * (HoldReasonCode 6, as HTCondor's "could not execute"), naming it and
+ * the machine.
+ */
+static void
+open_matched_cmd(void)
+{
+	struct stat st;
+	char *path = job_path("Cmd");
+	int fd, e = 0;
+
+	if (path == NULL) {
+		shadow_as_self();
+		hold_code = 6;
+		hold("the job's Cmd names no program for %s", sj.machine);
+	}
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd == -1 || fstat(fd, &st) == -1)
+		e = errno;
+	else if (!S_ISREG(st.st_mode))
+		e = EINVAL;
+	if (e != 0) {
+		if (fd != -1)
+			close(fd);
+		shadow_as_self();
+		hold_code = 6;
+		hold("Cannot execute %s, the program for %s: %s", path,
+		    sj.machine, e == EINVAL ? "not a regular file" :
+		    strerror(e));
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	snprintf(sj.exe_path, sizeof(sj.exe_path), "%s", path);
+	sj.exe_fd = fd;
+	sj.exe_size = st.st_size;
+	log_info("job %s: its program for %s is %s", sj.id, sj.machine, path);
+	free(path);
 }
 
 /* Everything the job needs on this side, before a machine is claimed. */
@@ -961,15 +1012,25 @@ check_files(void)
 		hold_code = 13;
 		hold("%s", why);
 	}
+	if (cmd_from_machine)
+		open_matched_cmd();
 	shadow_as_self();
 
 	/* The job's latest checkpoint, else what was submitted. */
 	spool_ckpt = xasprintf("%s/cluster%d.proc%d.ckpt", spool, sj.cluster,
 	    sj.proc);
 	sj.resuming = access(spool_ckpt, F_OK) == 0;
-	if (sj.resuming)
+	if (sj.resuming) {
 		snprintf(sj.exe_path, sizeof(sj.exe_path), "%s", spool_ckpt);
-	else {
+		if (sj.exe_fd != -1) {
+			close(sj.exe_fd);
+			sj.exe_fd = -1;
+		}
+	} else if (sj.exe_fd != -1) {
+		/* The program named for this machine (open_matched_cmd). */
+		free(spool_ckpt);
+		return;
+	} else {
 		/* A job with a program of its own (another queue statement's
 		 * executable), else its cluster's. */
 		snprintf(sj.exe_path, sizeof(sj.exe_path),

@@ -52,7 +52,8 @@ static int json_first = 1;
 
 static const char *const table_attrs[] = {
 	"ClusterId", "ProcId", "Owner", "QDate", "RemoteUserCpu", "JobStatus",
-	"UserPrio", "ImageSize", "Cmd", "Args", NULL
+	"UserPrio", "ImageSize", "Cmd", "Args", "NumJobStarts", "NumCkpts",
+	NULL
 };
 
 static const char header[] =
@@ -60,7 +61,7 @@ static const char header[] =
 static const char *const dag_attrs[] = {
 	"ClusterId", "ProcId", "Owner", "QDate", "RemoteUserCpu", "JobStatus",
 	"UserPrio", "ImageSize", "Cmd", "Args", "DAGManJobId", "DAGNodeName",
-	NULL
+	"NumJobStarts", "NumCkpts", NULL
 };
 static const char dag_header[] =
     " ID      OWNER/NODENAME   SUBMITTED     CPU_USAGE ST PRI SIZE CMD";
@@ -76,7 +77,7 @@ static const char *const run_attrs[] = {
 };
 static const char *const batch_attrs[] = {
 	"ClusterId", "ProcId", "Owner", "QDate", "JobStatus", "JobBatchName",
-	"TotalSubmitProcs", NULL
+	"TotalSubmitProcs", "JobMaterializeNextProcId", NULL
 };
 static const char batch_header[] =
     "OWNER      BATCH_NAME           SUBMITTED   DONE   RUN   IDLE   HOLD  "
@@ -132,6 +133,22 @@ get_real(const struct ad *ad, const char *name, double dflt)
 	return ad_get_real(ad, name, &v) == 0 ? v : dflt;
 }
 
+/*
+ * The status the table shows: JobStatus, but Condor 4's U (0) for an
+ * idle job that never started and has no checkpoint.  The ad itself
+ * says 1 (Idle) for both, as HTCondor's does.
+ */
+static long long
+table_status(const struct ad *ad)
+{
+	long long st = get_int(ad, "JobStatus", -1);
+
+	if ((st == 0 || st == 1) && get_int(ad, "NumJobStarts", 0) == 0 &&
+	    get_int(ad, "NumCkpts", 0) == 0)
+		return 0;
+	return st == 0 ? 1 : st;
+}
+
 static void
 print_row_as(const struct ad *ad, const char *who)
 {
@@ -151,7 +168,7 @@ print_row_as(const struct ad *ad, const char *who)
 		size = 0;
 	printf("%4lld.%-3lld %-14.14s %11s %13s %-2s %-3lld %-4.1f %s\n",
 	    get_int(ad, "ClusterId", 0), get_int(ad, "ProcId", 0), owner,
-	    submitted, cpu, job_status_letter(get_int(ad, "JobStatus", -1)),
+	    submitted, cpu, job_status_letter(table_status(ad)),
 	    prio, size, cmd);
 	free(owner);
 	free(cmd);
@@ -252,7 +269,9 @@ print_run(const struct ad *ad, time_t now)
 /*
  * -batch: the jobs (sorted by id) a line a batch, as HTCondor shows
  * them: one JobBatchName of one owner, else one cluster.  DONE is what
- * was submitted (TotalSubmitProcs) less what is still in the queue.
+ * was submitted (TotalSubmitProcs) less what is still in the queue and
+ * what waits to be materialized (TotalSubmitProcs less
+ * JobMaterializeNextProcId, of a cluster with max_materialize).
  */
 static void
 print_count(long long n, const char *end)
@@ -268,7 +287,7 @@ print_batches(struct ad **jobs, int n)
 {
 	char *used = xcalloc((size_t)n + 1, 1), *owner, *name, *o2, *n2;
 	char submitted[32], label[64];
-	long long st, run, idle, hold, total, inq, c, last_c;
+	long long st, run, idle, hold, total, inq, c, last_c, waiting, next;
 	long long first_c, first_p, last_p;
 	int i, k;
 
@@ -278,7 +297,7 @@ print_batches(struct ad **jobs, int n)
 		owner = job_value_text(jobs[i], "Owner");
 		if (ad_get_string(jobs[i], "JobBatchName", &name) == -1)
 			name = NULL;
-		run = idle = hold = total = inq = 0;
+		run = idle = hold = total = inq = waiting = 0;
 		last_c = -1;
 		first_c = get_int(jobs[i], "ClusterId", 0);
 		first_p = get_int(jobs[i], "ProcId", 0);
@@ -318,18 +337,24 @@ print_batches(struct ad **jobs, int n)
 				/* A cluster's procs come together: count it
 				 * once. */
 				total += get_int(jobs[k], "TotalSubmitProcs", 0);
+				next = get_int(jobs[k],
+				    "JobMaterializeNextProcId", -1);
+				if (next >= 0 && next < get_int(jobs[k],
+				    "TotalSubmitProcs", 0))
+					waiting += get_int(jobs[k],
+					    "TotalSubmitProcs", 0) - next;
 				last_c = c;
 			}
 			last_p = get_int(jobs[k], "ProcId", 0);
 		}
-		if (total < inq)
-			total = inq;
+		if (total < inq + waiting)
+			total = inq + waiting;
 		if (name != NULL)
 			snprintf(label, sizeof(label), "%s", name);
 		else
 			snprintf(label, sizeof(label), "ID: %lld", first_c);
 		printf("%-10.10s %-20.20s %11s", owner, label, submitted);
-		print_count(total - inq, " ");
+		print_count(total - inq - waiting, " ");
 		print_count(run, " ");
 		print_count(idle, " ");
 		print_count(hold, " ");
@@ -356,7 +381,7 @@ print_footer(struct ad **jobs, int n)
 
 	memset(count, 0, sizeof(count));
 	for (i = 0; i < n; i++) {
-		st = get_int(jobs[i], "JobStatus", -1);
+		st = table_status(jobs[i]);
 		if (st >= 0 && st < 8)
 			count[st]++;
 	}
@@ -430,7 +455,10 @@ machines_fetch(struct machines *m)
  * The resources the job requests that no machine has as much of, one
  * line each ("RequestMemory = 100000 MiB: no machine has that much
  * Memory (largest: 8192)").  A partitionable slot counts with its whole
- * (TotalSlotCpus...), not only what is free now.  Returns how many.
+ * (TotalSlotCpus...), not only what is free now.  A request may be an
+ * expression of the machine's attributes: it is evaluated against each
+ * machine, as the negotiator does, and one that gives no number against
+ * any machine is said so.  Returns how many.
  */
 static int
 analyze_resources(const struct ad *job, struct machines *m)
@@ -444,30 +472,57 @@ analyze_resources(const struct ad *job, struct machines *m)
 		{ "RequestGpus", "GPUs", "TotalSlotGPUs", "" },
 	};
 	struct slot_res want;
-	long long asked[4], have, largest;
-	char why[256];
+	long long asked[4], least[4], have, largest;
+	char why[256], first_why[256];
 	size_t r;
-	int i, bad = 0;
+	int i, bad = 0, evaluated = 0, fits;
 
-	if (m->n == 0 || slot_request(job, NULL, &want, why,
-	    sizeof(why)) == -1)
+	if (m->n == 0)
 		return 0;
-	asked[0] = want.cpus;
-	asked[1] = want.memory;
-	asked[2] = want.disk;
-	asked[3] = want.gpus;
+	first_why[0] = '\0';
+	for (r = 0; r < 4; r++)
+		least[r] = -1;
+	for (i = 0; i < m->n; i++) {
+		if (slot_request(job, m->ads[i], &want, why,
+		    sizeof(why)) == -1) {
+			if (first_why[0] == '\0')
+				snprintf(first_why, sizeof(first_why), "%s",
+				    why);
+			continue;
+		}
+		evaluated++;
+		asked[0] = want.cpus;
+		asked[1] = want.memory;
+		asked[2] = want.disk;
+		asked[3] = want.gpus;
+		for (r = 0; r < 4; r++)
+			if (least[r] == -1 || asked[r] < least[r])
+				least[r] = asked[r];
+	}
+	if (evaluated == 0) {
+		printf("%s against every machine: the job matches none\n",
+		    first_why);
+		return 1;
+	}
 	for (r = 0; r < sizeof(res) / sizeof(res[0]); r++) {
-		if (ad_lookup(job, res[r].req) == NULL || asked[r] <= 0)
+		if (ad_lookup(job, res[r].req) == NULL || least[r] <= 0)
 			continue;
 		largest = 0;
+		fits = 0;
 		for (i = 0; i < m->n; i++) {
 			if (ad_get_int(m->ads[i], res[r].total, &have) == -1 &&
 			    ad_get_int(m->ads[i], res[r].attr, &have) == -1)
 				have = 0;
 			if (have > largest)
 				largest = have;
+			if (slot_request(job, m->ads[i], &want, why,
+			    sizeof(why)) == 0 && (r == 0 ? want.cpus :
+			    r == 1 ? want.memory : r == 2 ? want.disk :
+			    want.gpus) <= have)
+				fits = 1;
 		}
-		if (asked[r] <= largest)
+		asked[r] = least[r];
+		if (fits)
 			continue;
 		printf("%s = %lld%s: no machine has that much %s (largest: "
 		    "%lld)\n", res[r].req, asked[r], res[r].unit, res[r].attr,
@@ -851,7 +906,7 @@ analyze_idle(const struct ad *job, struct machines *m)
 static void
 analyze(const struct ad *job, struct machines *m)
 {
-	long long st = get_int(job, "JobStatus", -1);
+	long long st = table_status(job);
 	char *s;
 
 	printf("\nJob %lld.%lld: ", get_int(job, "ClusterId", 0),

@@ -277,7 +277,7 @@ queue
 requirements     = Memory < 0
 periodic_hold    = false
 periodic_release = false
-periodic_remove  = JobStatus == 0 || JobStatus == 1
+periodic_remove  = JobStatus == 1
 queue
 EOF
 Q=$(submit periodic.sub)

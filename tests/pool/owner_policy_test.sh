@@ -272,7 +272,7 @@ check "exec1 went back to Idle once the console rested" wait_for 30 state_is exe
 # --- 4. exec3: a high load keeps jobs off ----------------------------------
 check "exec3 is Owner under a load of 5" state_is exec3 Owner
 check "the job for exec3 never started" bash -c \
-	"[ \"\$(CONDOR_CONFIG=$POOL/cm/condor_config condor_q $C.0 -af JobStatus)\" -le 1 ]"
+	"[ \"\$(CONDOR_CONFIG=$POOL/cm/condor_config condor_q $C.0 -af JobStatus)\" = 1 ]"
 check "exec3 never accepted a claim" bash -c "! grep -q 'claimed by' $POOL/exec3/log/StartLog"
 echo "0.00 0.00 0.00 1/100 1" >"$POOL/exec3/loadavg"
 check "with the load gone the job for exec3 runs and completes" wait_for 60 in_history "$C.0"

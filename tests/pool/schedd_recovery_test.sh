@@ -106,7 +106,7 @@ if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null &&
 		pass "bin (not a super user) cannot remove nobody's job"
 	fi
 	check "... and the job is still there" \
-		test "$(job_attr "$N.0" JobStatus)" = 0
+		test "$(job_attr "$N.0" JobStatus)" = 1
 	check "daemon (a super user) holds nobody's job" \
 		as daemon condor_hold "$N.1"
 	check "... it is held, by daemon" test \
@@ -123,7 +123,7 @@ if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null &&
 		pass "daemon, off the list, can no longer remove nobody's job"
 	fi
 	check "... and the job is still there" \
-		test "$(job_attr "$N.2" JobStatus)" = 0
+		test "$(job_attr "$N.2" JobStatus)" = 1
 	check "root still may" on cm condor_rm "$N.2"
 	rm_all
 else

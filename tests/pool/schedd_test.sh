@@ -80,7 +80,7 @@ check "submit 100 procs" test "$out" = "100 job(s) submitted to cluster 1."
 check "100 jobs in the queue" test "$(q -af ProcId | wc -l)" -eq 100
 check "executable in the spool" cmp /bin/echo "$SPOOL/cluster1.ickpt"
 check "owner set by the schedd" test "$(job_attr 1.7 Owner)" = "$(id -un)"
-check "unexpanded" test "$(job_attr 1.7 JobStatus)" = 0
+check "idle (1) though it never ran" test "$(job_attr 1.7 JobStatus)" = 1
 check "ProcId per proc" test "$(job_attr 1.42 Args)" = "proc 42"
 wait_for 10 grep -q "^000 (001.099.000)" "$POOL/user.log"
 check "100 submit events" \
@@ -151,8 +151,8 @@ check "hold" test "$(job_attr 1.0 JobStatus)" = 5
 check "hold reason" test "$(job_attr 1.0 HoldReason)" = \
     "via condor_hold (by user $(id -un))"
 on cm condor_release 1.0 >/dev/null 2>&1
-check "release of a job that never ran: unexpanded" \
-    test "$(job_attr 1.0 JobStatus)" = 0
+check "release of a job that never ran: idle (1)" \
+    test "$(job_attr 1.0 JobStatus)" = 1
 on cm condor_prio -p 7 1.1 >/dev/null 2>&1
 check "prio set" test "$(job_attr 1.1 UserPrio)" = 7
 on cm condor_prio +30 1.1 >/dev/null 2>&1
@@ -196,7 +196,7 @@ else
 	out=$(as_nobody condor_rm 1.3 2>&1)
 	check "nobody cannot remove root's job" \
 	    test $? -ne 0 -a -n "$(grep "not yours" <<<"$out")"
-	check "root's job is still there" test "$(job_attr 1.3 JobStatus)" = 0
+	check "root's job is still there" test "$(job_attr 1.3 JobStatus)" = 1
 	rm_all
 	# Jobs of an ordinary user: theirs to change, logged as them.
 	cat >"$nd/job.sub" <<EOS

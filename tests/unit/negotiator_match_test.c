@@ -4,7 +4,7 @@
  * schedds and startds played by callbacks that record what they were
  * told.
  *
- * checks: 81
+ * checks: 84
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +71,16 @@ static const struct {
 	    0 },
 	{ "undefined && false is false on the job",
 	    "Requirements = NoSuch || Memory > 4", "Memory = 8", 1 },
+	{ "a request as an expression of the machine",
+	    "RequestMemory = ifThenElse(MemoryUsage =!= undefined, "
+	    "MemoryUsage * 3 / 2, 1024);Requirements = TARGET.Memory >= "
+	    "RequestMemory", "Memory = 2048", 1 },
+	{ "... more than the machine has",
+	    "RequestMemory = ifThenElse(MemoryUsage =!= undefined, "
+	    "MemoryUsage * 3 / 2, 1024);Requirements = TARGET.Memory >= "
+	    "RequestMemory", "Memory = 512", 0 },
+	{ "a request that is no number refuses, whatever Requirements say",
+	    "RequestMemory = \"lots\";Requirements = TRUE", "Memory = 8", 0 },
 };
 
 static const struct {

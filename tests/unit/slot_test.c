@@ -3,7 +3,7 @@
  * job's requests with their defaults and rounding, fitting, carving and
  * giving back, the ad's attributes, and GPU ids.
  *
- * checks: 25
+ * checks: 30
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,10 +149,66 @@ test_gpus(void)
 	    !used[0] && !used[1]);
 }
 
+/* Requests as expressions, evaluated against the machine at match time
+ * (HTCondor's request_memory = ifThenElse(...)). */
+static const struct {
+	const char	*name;
+	const char	*job;
+	const char	*machine;
+	int		 ok;
+	long long	 memory;
+	const char	*why;
+} expr_cases[] = {
+	{ "ifThenElse with no MemoryUsage gives its else",
+	    "RequestMemory = ifThenElse(MemoryUsage =!= undefined, "
+	    "MemoryUsage * 3 / 2, 1024)", "Memory = 4096", 0, 1024, NULL },
+	{ "... and with MemoryUsage its then",
+	    "MemoryUsage = 2000;RequestMemory = ifThenElse(MemoryUsage "
+	    "=!= undefined, MemoryUsage * 3 / 2, 1024)", "Memory = 4096", 0,
+	    3000, NULL },
+	{ "half of the machine's memory",
+	    "RequestMemory = TARGET.Memory / 2", "Memory = 4096", 0, 2048,
+	    NULL },
+	{ "undefined against this machine is refused, and says so",
+	    "RequestMemory = TARGET.NoSuch * 2", "Memory = 4096", -1, 0,
+	    "RequestMemory is UNDEFINED" },
+	{ "a string is refused, and shown",
+	    "RequestMemory = \"lots\"", "Memory = 4096", -1, 0,
+	    "RequestMemory is \"lots\"" },
+};
+
+static void
+test_request_expr(void)
+{
+	struct slot_res r;
+	struct ad *job, *machine;
+	char why[256];
+	size_t i;
+	int rc;
+
+	for (i = 0; i < sizeof(expr_cases) / sizeof(expr_cases[0]); i++) {
+		job = mkad(expr_cases[i].job);
+		machine = mkad(expr_cases[i].machine);
+		why[0] = '\0';
+		rc = slot_request(job, machine, &r, why, sizeof(why));
+		if (expr_cases[i].ok == 0)
+			CHECK(expr_cases[i].name, rc == 0 &&
+			    r.memory == expr_cases[i].memory);
+		else
+			CHECK(expr_cases[i].name, rc == -1 &&
+			    strstr(why, expr_cases[i].why) != NULL);
+		if (rc == -1 && expr_cases[i].ok == 0)
+			printf("  (%s)\n", why);
+		ad_free(job);
+		ad_free(machine);
+	}
+}
+
 int
 main(void)
 {
 	test_request();
+	test_request_expr();
 	test_fit();
 	test_gpus();
 	TEST_EXIT();
