@@ -153,6 +153,7 @@
 #include <unistd.h>
 
 #include "ad.h"
+#include "auth.h"
 #include "collector_client.h"
 #include "config.h"
 #include "daemon.h"
@@ -396,7 +397,8 @@ bool_t
 schedd_tail_1_svc(tail_x *arg, tail_res_x *res, struct svc_req *req)
 {
 	startd_tail_x q;
-	char msg[256], err[512], *addr = NULL, *claim = NULL;
+	char msg[256], err[512], key[AUTH_CLAIM_KEY_LEN + 1];
+	char *addr = NULL, *claim = NULL;
 	CLIENT *cl;
 	uid_t uid;
 
@@ -415,8 +417,19 @@ schedd_tail_1_svc(tail_x *arg, tail_res_x *res, struct svc_req *req)
 		    "machine with", arg->cluster, arg->proc);
 		return TRUE;
 	}
+	/* The startd knows the claim by its key for this job, never by
+	 * the claim id alone (condor_security(7)). */
+	if (auth_claim_key(claim, arg->cluster, arg->proc, key,
+	    sizeof(key)) == -1) {
+		free(addr);
+		free(claim);
+		res->code = EPERM;
+		res->message = xasprintf("no pool key to ask the machine of "
+		    "job %d.%d with", arg->cluster, arg->proc);
+		return TRUE;
+	}
 	memset(&q, 0, sizeof(q));
-	q.capability = claim;
+	q.capability = key;
 	q.which = arg->which == TAIL_ERROR ? TAIL_ERROR : TAIL_OUTPUT;
 	q.offset = arg->offset < 0 ? -1 : arg->offset;
 	q.max = arg->max < 0 || arg->max > TAIL_MAX ? TAIL_MAX : arg->max;
@@ -440,6 +453,7 @@ schedd_tail_1_svc(tail_x *arg, tail_res_x *res, struct svc_req *req)
 	if (cl != NULL)
 		rpc_close(cl);
 	explicit_bzero(claim, strlen(claim));
+	explicit_bzero(key, sizeof(key));
 	free(claim);
 	free(addr);
 	return TRUE;
