@@ -608,6 +608,12 @@ absolute(char *out, size_t len, const char *path)
 }
 
 void
+ckpt_set_target(const char *path)
+{
+	absolute(ckpt_g.target, sizeof(ckpt_g.target), path);
+}
+
+void
 ckpt_fixup_from_env(struct ckpt_fixup *f, const char *program, char **envp)
 {
 	const char *v;

@@ -9,7 +9,7 @@
  * for condor_compile, CMD itself: gcc, g++, gfortran, clang, cc ...)
  * with the user's arguments and, when it links, adds
  *
- *	-static -no-pie -fcf-protection=none
+ *	-static -no-pie -fcf-protection=none -Wl,--wrap=main
  *	LIB/condor_rt0.o and, whole, LIB/libcondor_ckpt.a and
  *	LIB/libcondor_remote.a
  *
@@ -243,6 +243,7 @@ main(int argc, char **argv)
 	if (link) {
 		av[n++] = "-static";
 		av[n++] = "-no-pie";
+		av[n++] = "-Wl,--wrap=main";	/* condor_rt0.o's */
 		av[n++] = xasprintf("%s/condor_rt0.o", lib);
 		av[n++] = "-Wl,--whole-archive";
 		av[n++] = xasprintf("%s/libcondor_ckpt.a", lib);
