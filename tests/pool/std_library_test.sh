@@ -13,8 +13,10 @@
 #    unchanged.
 #  - The -_condor_* arguments never reach main; -_condor_ckpt FILE says
 #    where checkpoints go, -_condor_restart FILE resumes from one.
+#  - A program resumed with CONDOR_CKPT_NOTIFY_FD checkpoints again
+#    (forked writer, in-line writer, lazy restore).
 #
-# checks: 11
+# checks: 14
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 P=$top/tests/programs
@@ -157,8 +159,39 @@ if "$top/bin/condor_cc" -O2 -o args "$P/std_args.c" >>build.log 2>&1; then
 	else
 		fail condor-restart-needs-file "status $rc: $(head -c 200 args4.out)"
 	fi
+	# A resumed program, with CONDOR_CKPT_NOTIFY_FD (the restart moves
+	# that descriptor out of the program's way), checkpoints again, in
+	# each way of writing and restoring.
+	./args y >args.native.out 2>&1
+	for mode in CONDOR_CKPT_FORK=1 CONDOR_CKPT_FORK=0 CONDOR_RESTORE=lazy; do
+		rm -f args.ckpt args5.out notes*
+		env "$mode" CONDOR_CKPT_NOTIFY_FD=9 ./args y >args5.out 9>notes1 2>&1 &
+		pid=$!
+		started+=("$pid")
+		sleep 0.7
+		kill -TSTP "$pid"
+		wait "$pid"
+		rc1=$?
+		env "$mode" CONDOR_CKPT_NOTIFY_FD=9 ./args.ckpt >>args5.out 9>notes2 2>&1 &
+		pid=$!
+		started+=("$pid")
+		sleep 0.7
+		kill -TSTP "$pid"
+		wait "$pid"
+		rc2=$?
+		env "$mode" CONDOR_CKPT_NOTIFY_FD=9 ./args.ckpt >>args5.out 9>notes3 2>&1
+		rc3=$?
+		if [ "$rc1" = 85 ] && [ "$rc2" = 85 ] && [ "$rc3" = 0 ] &&
+		    grep -q '^ok-exit ' notes2 && cmp -s args.native.out args5.out; then
+			pass "resumed-notify-ckpt-$mode (a resumed program checkpointed again, output the native one)"
+		else
+			fail "resumed-notify-ckpt-$mode" "status $rc1 $rc2 $rc3; notes: $(cat notes2 | tr '\n' ' '); $(grep -v count args5.out | head -3 | tr '\n' ' ')"
+		fi
+	done
 else
-	for c in condor-flags-consumed condor-ckpt-flag condor-restart-flag condor-restart-needs-file; do
+	for c in condor-flags-consumed condor-ckpt-flag condor-restart-flag condor-restart-needs-file \
+	    resumed-notify-ckpt-CONDOR_CKPT_FORK=1 resumed-notify-ckpt-CONDOR_CKPT_FORK=0 \
+	    resumed-notify-ckpt-CONDOR_RESTORE=lazy; do
 		fail "$c" "std_args does not build"
 	done
 fi
