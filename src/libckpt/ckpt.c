@@ -40,6 +40,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -410,10 +411,43 @@ condor_ckpt_before_exit(void)
 /* ---------------------------------------------------------------- */
 /* The handler. */
 
+/*
+ * The CPU of the program's runs up to the checkpoint being taken (user
+ * s, us; system s, us): the earlier runs' and this one's.  In the
+ * checkpoint's memory; a resumed program's getrusage adds it.
+ */
+static long usage_saved[4];
+
+static void
+save_usage(void)
+{
+	struct rusage ru;
+	long *p = remote_prior_usage;
+
+	if (condor_sys2(SYS_getrusage, RUSAGE_SELF, &ru) < 0)
+		return;
+	usage_saved[0] = p[0] + ru.ru_utime.tv_sec;
+	usage_saved[1] = p[1] + ru.ru_utime.tv_usec;
+	usage_saved[2] = p[2] + ru.ru_stime.tv_sec;
+	usage_saved[3] = p[3] + ru.ru_stime.tv_usec;
+	if (usage_saved[1] >= 1000000) {
+		usage_saved[0]++;
+		usage_saved[1] -= 1000000;
+	}
+	if (usage_saved[3] >= 1000000) {
+		usage_saved[2]++;
+		usage_saved[3] -= 1000000;
+	}
+}
+
 /* Back from a restart: we are in the restored process. */
 static __attribute__((noinline)) void
 after_restart(void)
 {
+	int i;
+
+	for (i = 0; i < 4; i++)
+		remote_prior_usage[i] = usage_saved[i];
 	if (ckpt_g.scratch_addr != 0)
 		condor_sys2(SYS_munmap, ckpt_g.scratch_addr,
 		    ckpt_g.scratch_len);
@@ -449,6 +483,7 @@ ckpt_handler(int sig, siginfo_t *si, void *ucv)
 		ckpt_g.last_result = -1;
 		return;
 	}
+	save_usage();
 	if (ckpt_ctx_save(&ctx) != 0) {
 		after_restart();
 		return;

@@ -15,8 +15,11 @@
 #    where checkpoints go, -_condor_restart FILE resumes from one.
 #  - A program resumed with CONDOR_CKPT_NOTIFY_FD checkpoints again
 #    (forked writer, in-line writer, lazy restore).
+#  - A program that handles SIGSYS (the library's trap signal) blocks,
+#    raises and handles it as natively, making trapped calls in its
+#    handler.
 #
-# checks: 14
+# checks: 16
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 P=$top/tests/programs
@@ -194,5 +197,28 @@ else
 	    resumed-notify-ckpt-CONDOR_RESTORE=lazy; do
 		fail "$c" "std_args does not build"
 	done
+fi
+# SIGSYS, the library's and the program's.
+if cc -O2 -static -o sigsys.native "$P/std_sigsys.c" &&
+    "$top/bin/condor_cc" -O2 -o sigsys "$P/std_sigsys.c" >>build.log 2>&1; then
+	./sigsys.native >sigsys.native.out 2>&1
+	./sigsys >sigsys.out 2>&1
+	rc=$?
+	if [ "$rc" = 0 ] && grep -qx done sigsys.native.out &&
+	    cmp -s sigsys.native.out sigsys.out; then
+		pass "sigsys-handler (blocked, raised, held, handled with trapped calls in it: as native)"
+	else
+		fail sigsys-handler "status $rc; $(diff sigsys.native.out sigsys.out | head -4 | tr '\n' ' ')"
+	fi
+	CONDOR_TRAP_ALL=1 ./sigsys >sigsys.all.out 2>&1
+	rc=$?
+	if [ "$rc" = 0 ] && cmp -s sigsys.native.out sigsys.all.out; then
+		pass "sigsys-handler-trap-all (every call trapped: as native)"
+	else
+		fail sigsys-handler-trap-all "status $rc; $(diff sigsys.native.out sigsys.all.out | head -4 | tr '\n' ' ')"
+	fi
+else
+	fail sigsys-handler "std_sigsys does not build"
+	fail sigsys-handler-trap-all "std_sigsys does not build"
 fi
 exit 0

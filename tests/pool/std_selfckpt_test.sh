@@ -7,9 +7,10 @@
 # ckpt_and_exit() under Condor does not end the job: its checkpoint is
 # shipped, the job is requeued and resumes from it, and its output is
 # identical to the native run's.  Exit status 85 from a program's own
-# exit() stays a normal exit.
+# exit() stays a normal exit.  getrusage in a program resumed three
+# times counts the CPU of all its runs, and so does RemoteUserCpu.
 #
-# checks: 26
+# checks: 30
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 . "$(dirname "$0")/../lib/standard_pool.sh"
@@ -29,6 +30,8 @@ check "selfckpt_cxx builds natively and with condor_compile g++" \
 check "selfckpt_f builds natively and with condor_fc" \
 	bash -c "gfortran -O2 -static -o '$W/f.native' '$P/selfckpt_f.F90' &&
 	    '$TOP/bin/condor_fc' -O2 -o '$W/f' '$P/selfckpt_f.F90'"
+check "std_rusage relinks with condor_cc" \
+	"$TOP/bin/condor_cc" -O2 -o "$W/ru" "$P/std_rusage.c"
 cat >"$W/exit85.c" <<'EOF2'
 #include <stdio.h>
 int main(void) { puts("exiting 85"); return 85; }
@@ -58,11 +61,11 @@ EOF2
 }
 
 declare -A C
-for n in c cxx f exit85; do
+for n in c cxx f exit85 ru; do
 	C[$n]=$(submit "$n")
 done
-check "the four jobs are submitted" test -n "${C[c]}" -a -n "${C[cxx]}" \
-	-a -n "${C[f]}" -a -n "${C[exit85]}"
+check "the five jobs are submitted" test -n "${C[c]}" -a -n "${C[cxx]}" \
+	-a -n "${C[f]}" -a -n "${C[exit85]}" -a -n "${C[ru]}"
 for n in c cxx f; do
 	c=${C[$n]}
 	check "$n: job $c.0 completes" wait_for 240 in_history "$c.0"
@@ -87,3 +90,19 @@ check "exit85: job $e.0 completes with its exit code 85" bash -c \
 	"for i in \$(seq 1 120); do v=\$(CONDOR_CONFIG=$POOL/cm/condor_config $RELEASE/bin/condor_history $e.0 -af ExitCode 2>/dev/null); [ -n \"\$v\" ] && break; sleep 1; done; [ \"\$v\" = 85 ]"
 check "exit85: it ran once, not requeued" \
 	test "$(grep -c '^001 ' "$W/exit85.log")" = 1
+
+# getrusage across the runs: each step's figure at least the last one
+# plus most of a step; the last at least 3.5 steps (four runs); the
+# job's RemoteUserCpu their sum too.
+r=${C[ru]}
+check "ru: job $r.0 completes" wait_for 300 in_history "$r.0"
+awk '/^step/ {print $4}' "$W/ru.out" >"$W/ru.times"
+check "ru: after three migrations getrusage counts every run ($(tr '\n' ' ' <"$W/ru.times"))" \
+	awk 'NR == 1 { first = $1; if (first <= 0) exit 1 }
+	    NR > 1 && $1 < prev + 0.7 * first { exit 1 }
+	    { prev = $1; n = NR }
+	    END { exit !(n == 4 && prev >= 3.5 * first) }' "$W/ru.times"
+rcpu=$(cm condor_history "$r.0" -af RemoteUserCpu 2>/dev/null)
+last=$(tail -1 "$W/ru.times")
+check "ru: RemoteUserCpu ($rcpu) is the sum over the runs (getrusage: $last)" \
+	awk -v a="${rcpu:-0}" -v b="${last:-0}" 'BEGIN { exit !(a >= 0.8 * b && b >= 0.8 * a && b > 0) }'
