@@ -8,9 +8,11 @@
 # shipped, the job is requeued and resumes from it, and its output is
 # identical to the native run's.  Exit status 85 from a program's own
 # exit() stays a normal exit.  getrusage in a program resumed three
-# times counts the CPU of all its runs, and so does RemoteUserCpu.
+# times counts the CPU of all its runs, and so does RemoteUserCpu.  A
+# program that handles SIGSYS does as natively; -_condor_ arguments in
+# the submit file never reach main.
 #
-# checks: 30
+# checks: 36
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 . "$(dirname "$0")/../lib/standard_pool.sh"
@@ -32,14 +34,18 @@ check "selfckpt_f builds natively and with condor_fc" \
 	    '$TOP/bin/condor_fc' -O2 -o '$W/f' '$P/selfckpt_f.F90'"
 check "std_rusage relinks with condor_cc" \
 	"$TOP/bin/condor_cc" -O2 -o "$W/ru" "$P/std_rusage.c"
+check "std_sigsys builds natively and relinks" \
+	bash -c "cc -O2 -static -o '$W/sig.native' '$P/std_sigsys.c' &&
+	    '$TOP/bin/condor_cc' -O2 -o '$W/sig' '$P/std_sigsys.c'"
+check "std_args relinks" "$TOP/bin/condor_cc" -O2 -o "$W/args" "$P/std_args.c"
 cat >"$W/exit85.c" <<'EOF2'
 #include <stdio.h>
 int main(void) { puts("exiting 85"); return 85; }
 EOF2
 check "a program that exits 85 by itself relinks" \
 	"$TOP/bin/condor_cc" -O2 -o "$W/exit85" "$W/exit85.c"
-for n in c cxx f; do
-	"$W/$n.native" >"$W/$n.native.txt"
+for n in c cxx f sig; do
+	(cd "$W" && "./$n.native" >"$W/$n.native.txt")
 done
 pool_owner "$W"
 cm() { on cm "$@"; }
@@ -50,6 +56,7 @@ submit() {
 	cat >"$W/$n.sub" <<EOF2
 universe   = standard
 executable = $n
+arguments  = ${ARGS[$n]:-}
 output     = $n.out
 error      = $n.err
 log        = $W/$n.log
@@ -60,12 +67,15 @@ EOF2
 	    sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p'
 }
 
-declare -A C
-for n in c cxx f exit85 ru; do
+declare -A C ARGS
+# As HTCondor's test jobs pass it.
+ARGS[args]="a -_condor_aggravate_bugs b"
+for n in c cxx f exit85 ru sig args; do
 	C[$n]=$(submit "$n")
 done
-check "the five jobs are submitted" test -n "${C[c]}" -a -n "${C[cxx]}" \
-	-a -n "${C[f]}" -a -n "${C[exit85]}" -a -n "${C[ru]}"
+check "the seven jobs are submitted" test -n "${C[c]}" -a -n "${C[cxx]}" \
+	-a -n "${C[f]}" -a -n "${C[exit85]}" -a -n "${C[ru]}" -a -n "${C[sig]}" \
+	-a -n "${C[args]}"
 for n in c cxx f; do
 	c=${C[$n]}
 	check "$n: job $c.0 completes" wait_for 240 in_history "$c.0"
@@ -106,3 +116,14 @@ rcpu=$(cm condor_history "$r.0" -af RemoteUserCpu 2>/dev/null)
 last=$(tail -1 "$W/ru.times")
 check "ru: RemoteUserCpu ($rcpu) is the sum over the runs (getrusage: $last)" \
 	awk -v a="${rcpu:-0}" -v b="${last:-0}" 'BEGIN { exit !(a >= 0.8 * b && b >= 0.8 * a && b > 0) }'
+
+# A SIGSYS handler under Condor, where most calls are trapped.
+g=${C[sig]}
+check "sig: job $g.0 completes" wait_for 120 in_history "$g.0"
+check "sig: its SIGSYS handling is the native run's" \
+	cmp "$W/sig.native.txt" "$W/sig.out"
+# -_condor_ arguments from the submit file never reach main.
+a=${C[args]}
+check "args: job $a.0 completes" wait_for 120 in_history "$a.0"
+check "args: main saw its arguments without -_condor_aggravate_bugs" \
+	grep -qx 'argc 3: \[a\] \[b\]' "$W/args.out"
