@@ -41,8 +41,9 @@
  * itself (the library's line is then "ok-exit PATH" and it exits 85)
  * leaves the same way: its checkpoint is shipped and it is requeued to
  * resume from it; its ckpt() is shipped as a periodic one is, the job
- * waiting ("ok-wait PATH") for our SIGCONT until it is.  A job resuming from a checkpoint is
- * started the same way: its executable is the checkpoint.
+ * waiting ("ok-wait PATH") for our SIGCONT until it is.  A job
+ * resuming from a checkpoint is started the same way: its executable is
+ * the checkpoint.
  *
  * How a resumed job gets its memory back is the library's choice
  * (src/libckpt/ckpt_lazy.c): on demand through userfaultfd when it may
