@@ -19,7 +19,7 @@
 #    raises and handles it as natively, making trapped calls in its
 #    handler.
 #
-# checks: 16
+# checks: 15
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 P=$top/tests/programs
