@@ -187,6 +187,7 @@ install: all
 		$(DESTDIR)$(PREFIX)/share/man
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin
 	ln -sf condor_cc $(DESTDIR)$(PREFIX)/bin/condor_fc
+	ln -sf condor_cc $(DESTDIR)$(PREFIX)/bin/condor_compile
 	install -m 755 $(SBIN) $(DESTDIR)$(PREFIX)/sbin
 	[ -z "$$(ls lib 2>/dev/null)" ] || cp -R lib/. $(DESTDIR)$(PREFIX)/lib
 	install -m 644 etc/condor_config $(DESTDIR)$(PREFIX)/etc

@@ -192,6 +192,9 @@ int	ft_resolve(int dirfd, const char *path, char *out, size_t outlen);
 
 /* Start-up, called from condor_rt0.o's constructor (before main). */
 void	condor_ckpt_startup(int argc, char **argv, char **envp);
+/* Called by condor_rt0.o's __wrap_main, just before main: takes the
+ * library's -_condor_* flags out of ARGV; the new argc. */
+int	condor_ckpt_main_args(int argc, char **argv, char **envp);
 /* Called by the trap before exit_group: finish a checkpoint in flight. */
 void	condor_ckpt_before_exit(void);
 

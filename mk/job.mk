@@ -79,3 +79,8 @@ sbin/condor_shadow: LDLIBS += -lelf
 extra: bin/condor_fc
 bin/condor_fc: bin/condor_cc
 	ln -sf condor_cc $@
+
+# condor_compile: condor_cc wrapping the command it is given.
+extra: bin/condor_compile
+bin/condor_compile: bin/condor_cc
+	ln -sf condor_cc $@

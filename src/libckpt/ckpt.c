@@ -23,7 +23,10 @@
  * restart state in a CONDOR note) to PATH instead, for gdb or for
  * `condor_ckpt merge`.  With CONDOR_CKPT_NOTIFY_FD=N (a descriptor open
  * when the program starts, a pipe from the starter say) it writes one line
- * there when a checkpoint is over: "ok PATH" once it is safely in place,
+ * there when a checkpoint is over: "ok PATH" once it is safely in place
+ * ("ok-exit PATH" if the program exits with status 85 right after;
+ * "ok-wait PATH" if, under Condor, it waits for a SIGCONT before it
+ * goes on: hold_until_shipped),
  * "failed REASON" otherwise.
  *
  * Restart: the restart code (ckpt_restart.c) jumps back to the context
@@ -37,12 +40,14 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "condor_ckpt.h"
 #include "ckpt.h"
+#include "../libremote/remote.h"
 
 #ifndef __WCLONE
 #define __WCLONE	0x80000000
@@ -172,6 +177,48 @@ fsync_dir(const char *target)
 static void	notify(const char *, const char *);
 
 /*
+ * The word of the notification line: "ok-exit " for a checkpoint the
+ * program exits after (SIGTSTP, ckpt_and_exit), so that the starter
+ * tells a job that checkpointed itself and left from one that exited 85
+ * by itself.
+ */
+static const char *ok_word = "ok ";
+
+/* How long a program waits for the starter to take its checkpoint
+ * (below) before it goes on regardless. */
+#define HOLD_SECONDS	600
+
+/*
+ * Under Condor each checkpoint rewrites the file the starter gave from
+ * its first byte, and the starter ships it from there.  A periodic one
+ * is asked for only once the last is shipped; a program's own ckpt()
+ * is not, so after it the program says "ok-wait" and waits for the
+ * starter's SIGCONT, sent once the file is shipped: a ckpt_and_exit()
+ * right after cannot overwrite it meanwhile.  SIGCONT is blocked in the
+ * handler, so one sent before the wait begins is pending and ends it.
+ */
+static void
+hold_until_shipped(void)
+{
+	struct timespec ts = { HOLD_SECONDS, 0 };
+	uint64_t set = SIGBIT(SIGCONT);
+	long r;
+
+	do
+		r = condor_sys4(SYS_rt_sigtimedwait, &set, 0, &ts, 8);
+	while (r == -EINTR);
+}
+
+/* The program's own ckpt(), under Condor, to a file the starter ships. */
+static int
+must_hold(int sig, int sync)
+{
+	return sig == CONDOR_SIG_CKPT && sync && ckpt_g.notify_fd >= 0 &&
+	    remote_syscall_fd >= 0 && ckpt_g.core_target[0] == '\0' &&
+	    cj_strncmp(ckpt_g.target, "fd:", 3) == 0;
+}
+
+/*
  * Before the rename: the file has the size the layout says, and its
  * restart state reads back from the disk's copy (after fsync) and passes
  * every check.  The memory is not read back: its checksums were taken
@@ -240,7 +287,7 @@ write_to_fd(struct ckpt_build *b, ucontext_t *uc, const char *target,
 	}
 	ckpt_build_restore_prot(b);
 	if (rc == 0)
-		notify("ok ", target);
+		notify(ok_word, target);
 	return rc;
 }
 
@@ -302,7 +349,7 @@ write_image(struct ckpt_build *b, ucontext_t *uc, const char **why)
 		goto out;
 	}
 	fsync_dir(target);
-	notify("ok ", target);
+	notify(ok_word, target);
 	rc = 0;
 out:
 	ckpt_build_restore_prot(b);
@@ -364,10 +411,43 @@ condor_ckpt_before_exit(void)
 /* ---------------------------------------------------------------- */
 /* The handler. */
 
+/*
+ * The CPU of the program's runs up to the checkpoint being taken (user
+ * s, us; system s, us): the earlier runs' and this one's.  In the
+ * checkpoint's memory; a resumed program's getrusage adds it.
+ */
+static long usage_saved[4];
+
+static void
+save_usage(void)
+{
+	struct rusage ru;
+	long *p = remote_prior_usage;
+
+	if (condor_sys2(SYS_getrusage, RUSAGE_SELF, &ru) < 0)
+		return;
+	usage_saved[0] = p[0] + ru.ru_utime.tv_sec;
+	usage_saved[1] = p[1] + ru.ru_utime.tv_usec;
+	usage_saved[2] = p[2] + ru.ru_stime.tv_sec;
+	usage_saved[3] = p[3] + ru.ru_stime.tv_usec;
+	if (usage_saved[1] >= 1000000) {
+		usage_saved[0]++;
+		usage_saved[1] -= 1000000;
+	}
+	if (usage_saved[3] >= 1000000) {
+		usage_saved[2]++;
+		usage_saved[3] -= 1000000;
+	}
+}
+
 /* Back from a restart: we are in the restored process. */
 static __attribute__((noinline)) void
 after_restart(void)
 {
+	int i;
+
+	for (i = 0; i < 4; i++)
+		remote_prior_usage[i] = usage_saved[i];
 	if (ckpt_g.scratch_addr != 0)
 		condor_sys2(SYS_munmap, ckpt_g.scratch_addr,
 		    ckpt_g.scratch_len);
@@ -403,12 +483,15 @@ ckpt_handler(int sig, siginfo_t *si, void *ucv)
 		ckpt_g.last_result = -1;
 		return;
 	}
+	save_usage();
 	if (ckpt_ctx_save(&ctx) != 0) {
 		after_restart();
 		return;
 	}
 	if (ckpt_build_process(&b, sig, uc, &ctx, &why) == -1)
 		goto fail;
+	ok_word = sig == CONDOR_SIG_VACATE ? "ok-exit " :
+	    must_hold(sig, sync) ? "ok-wait " : "ok ";
 	if (sig == CONDOR_SIG_CKPT && ckpt_g.fork_writer) {
 		pid = condor_sys5(SYS_clone, 0, 0, 0, 0, 0);
 		if (pid == 0) {
@@ -440,6 +523,8 @@ ckpt_handler(int sig, siginfo_t *si, void *ucv)
 		goto fail;
 	ckpt_build_free(&b);
 	ckpt_g.last_result = 0;
+	if (must_hold(sig, sync))
+		hold_until_shipped();
 	if (sig == CONDOR_SIG_VACATE)
 		condor_sys1(SYS_exit_group, CONDOR_VACATE_STATUS);
 	return;
@@ -497,6 +582,35 @@ ckpt_and_exit(void)
 	signal_self(CONDOR_SIG_VACATE);
 }
 
+/*
+ * The same from Fortran: CALL CKPT() and CALL CKPT_AND_EXIT() are, with
+ * gfortran's default mangling, calls of ckpt_ and ckpt_and_exit_ with
+ * no arguments (a name with an underscore gets a second one under
+ * -ff2c or -fsecond-underscore, hence ckpt_and_exit__ too).  CKPT is a
+ * subroutine there: its result is dropped.
+ */
+void	ckpt_(void);
+void	ckpt_and_exit_(void);
+void	ckpt_and_exit__(void);
+
+void
+ckpt_(void)
+{
+	(void)ckpt();
+}
+
+void
+ckpt_and_exit_(void)
+{
+	ckpt_and_exit();
+}
+
+void
+ckpt_and_exit__(void)
+{
+	ckpt_and_exit();
+}
+
 /* ---------------------------------------------------------------- */
 /* The environment's say in where checkpoints go. */
 
@@ -526,6 +640,12 @@ absolute(char *out, size_t len, const char *path)
 	if (cwd[1] != '\0')
 		cj_strlcat(out, "/", len);
 	cj_strlcat(out, path, len);
+}
+
+void
+ckpt_set_target(const char *path)
+{
+	absolute(ckpt_g.target, sizeof(ckpt_g.target), path);
 }
 
 void

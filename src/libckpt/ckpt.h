@@ -159,6 +159,8 @@ void	ckpt_lazy_finish(void);
 
 /* CKPT() on the checkpoint signals (ckpt.c); 0 or -errno. */
 int	ckpt_install_handlers(void);
+/* Where the checkpoints go from now on (a path, made absolute). */
+void	ckpt_set_target(const char *path);
 /* Write all of BUF to FD through the gate; 0 or -errno. */
 int	ckpt_out_write(long fd, const void *buf, size_t len);
 

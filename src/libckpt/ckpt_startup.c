@@ -20,6 +20,9 @@
  *     go), record the inherited descriptors and the working directory,
  *     install CKPT() on SIGUSR2 and SIGTSTP and the system-call trap.
  *
+ * Then, between the start-up and main (condor_ckpt_main_args, from
+ * __wrap_main): the library's -_condor_* arguments are taken out of argv.
+ *
  * Environment read here: CONDOR_CKPT_FILE, CONDOR_CKPT_CORE,
  * CONDOR_CKPT_FORK, CONDOR_CKPT_NOTIFY_FD, CONDOR_TRAP_ALL (condor_cc(1)
  * documents them).
@@ -254,6 +257,81 @@ first_start(char **envp)
 	    fix.trap_all)) < 0)
 		cj_say("cannot install the system-call trap (seccomp); "
 		    "checkpoints will not know the open files", (char *)0);
+}
+
+/*
+ * The library's own arguments, as HTCondor's standard universe had them
+ * (its test jobs pass them): anything that begins with -_condor_ is
+ * taken out of argv before main sees it.
+ *
+ *	-_condor_ckpt FILE	checkpoints go to FILE
+ *	-_condor_restart FILE	resume from the checkpoint FILE (it is an
+ *				executable: it is run in this process's
+ *				place, with this environment, and
+ *				CONDOR_CKPT_FILE set to -_condor_ckpt's
+ *				FILE if there is one)
+ *	-_condor_aggravate_bugs and any other -_condor_ flag: no value,
+ *				nothing to do here (HTCondor's debugging
+ *				aids)
+ *
+ * A flag that needs a FILE and has none is an error (status 1), as is a
+ * checkpoint that cannot be run.  Returns the new argc; argv keeps its
+ * NULL at the end.
+ */
+int
+condor_ckpt_main_args(int argc, char **argv, char **envp)
+{
+	static const char pre[] = "-_condor_";
+	static char ckptvar[PATH_MAX + 32];
+	const char *restart = 0, *target = 0;
+	char *av[2];
+	int i, n = 0;
+
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		int has_value;
+
+		if (i == 0 || cj_strncmp(a, pre, sizeof(pre) - 1) != 0) {
+			argv[n++] = argv[i];
+			continue;
+		}
+		has_value = cj_strcmp(a, "-_condor_ckpt") == 0 ||
+		    cj_strcmp(a, "-_condor_restart") == 0;
+		if (!has_value)
+			continue;
+		if (i + 1 >= argc) {
+			cj_say(a, " needs a file name", (char *)0);
+			condor_sys1(SYS_exit_group, 1);
+		}
+		if (a[9] == 'c')
+			ckpt_set_target(target = argv[++i]);
+		else
+			restart = argv[++i];
+	}
+	argv[n] = 0;
+	if (restart != 0) {
+		av[0] = (char *)restart;
+		av[1] = 0;
+		/* Its checkpoints go where -_condor_ckpt says. */
+		if (target != 0) {
+			int k = 0, j;
+
+			cj_strlcpy(ckptvar, "CONDOR_CKPT_FILE=", sizeof(ckptvar));
+			cj_strlcat(ckptvar, ckpt_g.target, sizeof(ckptvar));
+			new_env[k++] = ckptvar;
+			for (j = 0; envp[j] != 0 && k < MAX_ENV; j++)
+				if (cj_strncmp(envp[j], "CONDOR_CKPT_FILE=",
+				    17) != 0)
+					new_env[k++] = envp[j];
+			new_env[k] = 0;
+			envp = new_env;
+		}
+		condor_sys3(SYS_execve, restart, av, envp);
+		cj_say("-_condor_restart: cannot run the checkpoint ", restart,
+		    (char *)0);
+		condor_sys1(SYS_exit_group, 1);
+	}
+	return n;
 }
 
 void

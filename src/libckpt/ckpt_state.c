@@ -259,6 +259,24 @@ count_threads(void)
 	return count;
 }
 
+/*
+ * The library's own descriptors, which the program never sees: the
+ * notification descriptor as a restart moved it (out of the program's
+ * way, CKPT_PROC_FD_LOW up), the lazy restore's, the /proc ones.
+ */
+static int
+library_fd(int fd)
+{
+	int i;
+
+	if (fd == ckpt_g.notify_fd || fd == ckpt_g.lazy_fd)
+		return 1;
+	for (i = 0; i < CKPT_PROC_N; i++)
+		if (fd == ckpt_proc_fds[i])
+			return 1;
+	return 0;
+}
+
 /* Descriptors open but not in the table (made behind the trap's back). */
 static int
 untracked_fd(void)
@@ -282,7 +300,8 @@ untracked_fd(void)
 			for (fd = 0, i = 0; name[i] >= '0' && name[i] <= '9' &&
 			    fd < 1 << 20; i++)
 				fd = fd * 10 + (name[i] - '0');
-			if (fd == dfd)
+			if (fd == dfd || (library_fd(fd) && (fd >= FT_MAXFD ||
+			    ft_fds[fd].file == 0)))
 				continue;
 			if (fd >= FT_MAXFD || ft_fds[fd].file == 0)
 				found = fd;

@@ -21,6 +21,14 @@
 extern int	remote_syscall_fd;
 
 /*
+ * The CPU the program used in its runs before this one (seconds and
+ * microseconds of user and system time), which getrusage(RUSAGE_SELF)
+ * adds to this run's: the checkpoint library sets it when a program is
+ * resumed.
+ */
+extern long	remote_prior_usage[4];	/* utime s, us; stime s, us */
+
+/*
  * remote_client_init: read CONDOR_SYSCALL_FD and REMOTE_IO_CHUNK from
  * ENVP.  Returns 1 when the program runs under Condor (the socket is
  * there), else 0.

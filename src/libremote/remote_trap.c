@@ -54,6 +54,7 @@
 #include <stddef.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
@@ -111,6 +112,10 @@ static long	h_sigsuspend(struct sc_call *);
 static long	h_exit(struct sc_call *);
 static long	h_kill(struct sc_call *);
 static long	h_poll(struct sc_call *);
+static long	h_getrusage(struct sc_call *);
+static long	h_sigpending(struct sc_call *);
+static void	sys_pending_release(void);
+static int	sys_pending;
 
 #define FILE_CALL(f)	{ SC_LOCAL, SC_REMOTE, SCF_BLOCKS, 0, f }
 #define FD_CALL(f)	{ SC_LOCAL, SC_REFUSE, 0, ENOSYS, f }
@@ -211,10 +216,13 @@ static const struct sc_entry sc_table[SC_MAX] = {
 	[SYS_exit] = LOCAL_ONLY, [SYS_sigaltstack] = LOCAL_ONLY,
 	[SYS_getitimer] = LOCAL_ONLY, [SYS_setitimer] = LOCAL_ONLY,
 	[SYS_alarm] = LOCAL_ONLY, [SYS_pause] = LOCAL_ONLY,
-	[SYS_rt_sigpending] = LOCAL_ONLY, [SYS_rt_sigreturn] = LOCAL_ONLY,
+	[SYS_rt_sigpending] = SIG_CALL(h_sigpending),
+	[SYS_rt_sigreturn] = LOCAL_ONLY,
 	[SYS_arch_prctl] = LOCAL_ONLY, [SYS_set_tid_address] = LOCAL_ONLY,
 	[SYS_set_robust_list] = LOCAL_ONLY, [SYS_futex] = LOCAL_ONLY,
-	[SYS_sched_yield] = LOCAL_ONLY, [SYS_getrusage] = LOCAL_ONLY,
+	[SYS_sched_yield] = LOCAL_ONLY,
+	/* The runs before a restart count (h_getrusage). */
+	[SYS_getrusage] = { SC_LOCAL, SC_LOCAL, 0, 0, h_getrusage },
 	[SYS_times] = LOCAL_ONLY, [SYS_prlimit64] = LOCAL_ONLY,
 	[SYS_getrlimit] = LOCAL_ONLY,
 	[SYS_sysinfo] = LOCAL_ONLY, [SYS_getppid] = LOCAL_ONLY,
@@ -609,6 +617,26 @@ h_sigprocmask(struct sc_call *c)
 	}
 	if (oset != 0)
 		*oset = old;
+	sys_pending_release();
+	return 0;
+}
+
+/* rt_sigpending: a SIGSYS held for the program (user_sigsys) too. */
+static long
+h_sigpending(struct sc_call *c)
+{
+	uint64_t set;
+	long r;
+
+	if (c->a[1] != 8)
+		return sc_gate(c);
+	if ((r = condor_sys2(SYS_rt_sigpending, &set, 8)) < 0)
+		return r;
+	if (sys_pending)
+		set |= SIGBIT(SIGSYS);
+	if (remote_copy_out((void *)c->a[0], &set, sizeof(set)) !=
+	    (long)sizeof(set))
+		return -EFAULT;
 	return 0;
 }
 
@@ -620,10 +648,18 @@ h_sigsuspend(struct sc_call *c)
 
 	if (c->a[1] != 8)
 		return -EINVAL;
-	m = *(const uint64_t *)c->a[0] & ~CONDOR_SIGS;
+	uint64_t blocked = remote_virtual_blocked;
+
+	m = *(const uint64_t *)c->a[0];
+	/* For the program's SIGSYS, its mask while it waits. */
+	remote_virtual_blocked = (blocked & ~SIGBIT(SIGSYS)) |
+	    (m & SIGBIT(SIGSYS));
+	sys_pending_release();
+	m &= ~CONDOR_SIGS;
 	remote_unblocked++;
 	r = condor_sys2(SYS_rt_sigsuspend, &m, 8);
 	remote_unblocked--;
+	remote_virtual_blocked = blocked;
 	return r;
 }
 
@@ -632,6 +668,42 @@ h_exit(struct sc_call *c)
 {
 	condor_ckpt_before_exit();
 	return sc_gate(c);
+}
+
+long	remote_prior_usage[4];
+
+/*
+ * getrusage(RUSAGE_SELF): this process's usage plus that of the
+ * program's runs before its last restart, as HTCondor's library
+ * reported it: a program resumed elsewhere sees the CPU it has used in
+ * all.  Other requests are the kernel's.
+ */
+static long
+h_getrusage(struct sc_call *c)
+{
+	struct rusage ru;
+	long r;
+
+	if ((int)c->a[0] != RUSAGE_SELF)
+		return sc_gate(c);
+	if ((r = condor_sys2(SYS_getrusage, RUSAGE_SELF, &ru)) < 0)
+		return r;
+	ru.ru_utime.tv_sec += remote_prior_usage[0];
+	ru.ru_utime.tv_usec += remote_prior_usage[1];
+	ru.ru_stime.tv_sec += remote_prior_usage[2];
+	ru.ru_stime.tv_usec += remote_prior_usage[3];
+	if (ru.ru_utime.tv_usec >= 1000000) {
+		ru.ru_utime.tv_sec++;
+		ru.ru_utime.tv_usec -= 1000000;
+	}
+	if (ru.ru_stime.tv_usec >= 1000000) {
+		ru.ru_stime.tv_sec++;
+		ru.ru_stime.tv_usec -= 1000000;
+	}
+	if (remote_copy_out((void *)c->a[1], &ru, sizeof(ru)) !=
+	    (long)sizeof(ru))
+		return -EFAULT;
+	return 0;
 }
 
 /*
@@ -723,6 +795,84 @@ h_poll(struct sc_call *c)
 }
 
 /* ---------------------------------------------------------------- */
+/* The program's SIGSYS. */
+
+/*
+ * A SIGSYS someone sent (not the seccomp filter's) while the program
+ * blocks SIGSYS: held here, as the kernel would hold it, until the
+ * program unblocks it (sigprocmask, sigsuspend, the end of a handler).
+ */
+static siginfo_t	sys_pending_info;
+
+/* Deliver a held SIGSYS if the program no longer blocks it: sent again,
+ * it arrives once the trap's handler returns. */
+static void
+sys_pending_release(void)
+{
+	long pid, tid;
+
+	if (!sys_pending || (remote_virtual_blocked & SIGBIT(SIGSYS)))
+		return;
+	sys_pending = 0;
+	pid = condor_sys0(SYS_getpid);
+	tid = condor_sys0(SYS_gettid);
+	if (condor_sys4(SYS_rt_tgsigqueueinfo, pid, tid, SIGSYS,
+	    &sys_pending_info) < 0)
+		condor_sys3(SYS_tgkill, pid, tid, SIGSYS);
+}
+
+/*
+ * A SIGSYS that did not come from the filter: what the program said it
+ * wants.  Its handler runs as the kernel would run it: with its sa_mask
+ * and (unless SA_NODEFER) SIGSYS blocked, for the program, while the
+ * real SIGSYS stays unblocked so that the trap keeps working in it; the
+ * mask as it was when it returns.
+ */
+static void
+user_sigsys(int sig, siginfo_t *si, ucontext_t *uc)
+{
+	struct ksigaction va = remote_virtual_action[0];
+	uint64_t blocked = remote_virtual_blocked, m, old;
+
+	if (blocked & SIGBIT(SIGSYS)) {
+		sys_pending = 1;
+		sys_pending_info = *si;
+		return;
+	}
+	if (va.handler == (uint64_t)SIG_IGN)
+		return;
+	if (va.handler == (uint64_t)SIG_DFL) {
+		/* Default: die of it. */
+		struct ksigaction dfl = { 0, 0, 0, 0 };
+
+		m = SIGBIT(SIGSYS);
+		condor_sys4(SYS_rt_sigaction, SIGSYS, &dfl, 0, 8);
+		condor_sys4(SYS_rt_sigprocmask, SIG_UNBLOCK, &m, 0, 8);
+		condor_sys2(SYS_kill, condor_sys0(SYS_getpid), SIGSYS);
+		return;
+	}
+	if (va.flags & SA_RESETHAND) {
+		lock();
+		remote_virtual_action[0].handler = (uint64_t)SIG_DFL;
+		remote_virtual_action[0].flags &= ~SA_SIGINFO;
+		unlock();
+	}
+	remote_virtual_blocked |= va.mask & CONDOR_SIGS;
+	if (!(va.flags & SA_NODEFER))
+		remote_virtual_blocked |= SIGBIT(SIGSYS);
+	m = (*(uint64_t *)&uc->uc_sigmask | va.mask) &
+	    ~(CONDOR_SIGS | SIGBIT(SIGKILL) | SIGBIT(SIGSTOP));
+	condor_sys4(SYS_rt_sigprocmask, SIG_SETMASK, &m, &old, 8);
+	if (va.flags & SA_SIGINFO)
+		((void (*)(int, siginfo_t *, void *))va.handler)(sig, si, uc);
+	else
+		((void (*)(int))va.handler)(sig);
+	condor_sys4(SYS_rt_sigprocmask, SIG_SETMASK, &old, 0, 8);
+	remote_virtual_blocked = blocked;
+	sys_pending_release();
+}
+
+/* ---------------------------------------------------------------- */
 /* The handler. */
 
 static void
@@ -737,27 +887,7 @@ sigsys_handler(int sig, siginfo_t *si, void *ucv)
 
 	if (si->si_code != SYS_SECCOMP) {
 		/* Sent by someone: the program's own disposition decides. */
-		struct ksigaction *va = &remote_virtual_action[0];
-
-		if (va->handler == (uint64_t)SIG_IGN)
-			return;
-		if (va->handler != (uint64_t)SIG_DFL) {
-			if (va->flags & SA_SIGINFO)
-				((void (*)(int, siginfo_t *, void *))
-				    va->handler)(sig, si, ucv);
-			else
-				((void (*)(int))va->handler)(sig);
-			return;
-		}
-		/* Default: die of it. */
-		{
-			struct ksigaction dfl = { 0, 0, 0, 0 };
-			uint64_t m = SIGBIT(SIGSYS);
-
-			condor_sys4(SYS_rt_sigaction, SIGSYS, &dfl, 0, 8);
-			condor_sys4(SYS_rt_sigprocmask, SIG_UNBLOCK, &m, 0, 8);
-			condor_sys2(SYS_kill, condor_sys0(SYS_getpid), SIGSYS);
-		}
+		user_sigsys(sig, si, uc);
 		return;
 	}
 	remote_in_call = 1;

@@ -60,7 +60,8 @@
  *	JobMaxVacateTime asks for less); the shadow hears
  *	EXIT_VACATED_KILLED; standard: SIGTSTP, the job checkpoints and
  *	exits, the checkpoint goes to the shadow, EXIT_VACATED_CKPT; killed
- *	after VACATE_GRACE without one).  SIGQUIT: kill the job at once.
+ *	after VACATE_GRACE without one; a job's own ckpt_and_exit() ends
+ *	the same way).  SIGQUIT: kill the job at once.
  *	SIGTSTP:
  *	suspend the job (SIGSTOP to its group, event 10 to the shadow).
  *	SIGCONT: continue it (event 11).  SIGINT: as SIGQUIT.  SIGHUP and

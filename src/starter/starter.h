@@ -107,6 +107,10 @@ struct starter_job {
 	long		 ckpt_timer;	/* the next periodic checkpoint */
 	int		 ckpt_pending;	/* asked, no answer yet */
 	int		 ckpt_ready;	/* the file holds a good checkpoint */
+	int		 ckpt_exiting;	/* it holds the job's own last one,
+					 * taken as it exits: not shipped */
+	int		 ckpt_held;	/* the job waits for SIGCONT until its
+					 * own ckpt() is shipped */
 	double		 ckpt_asked;	/* monotime of the signal */
 	int		 ckpts;		/* committed from this host */
 };

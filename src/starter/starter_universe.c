@@ -41,8 +41,13 @@
  * gets SIGTSTP (checkpoint and exit 85); if it exits 85 after "ok"
  * within VACATE_GRACE the checkpoint is shipped and the shadow hears
  * EXIT_VACATED_CKPT, else the job is killed and resumes elsewhere from
- * its last committed checkpoint.  A job resuming from a checkpoint is
- * started the same way: its executable is the checkpoint.
+ * its last committed checkpoint.  A job that calls ckpt_and_exit()
+ * itself (the library's line is then "ok-exit PATH" and it exits 85)
+ * leaves the same way: its checkpoint is shipped and it is requeued to
+ * resume from it; its ckpt() is shipped as a periodic one is, the job
+ * waiting ("ok-wait PATH") for our SIGCONT until it is.  A job
+ * resuming from a checkpoint is started the same way: its executable is
+ * the checkpoint.
  *
  * How a resumed job gets its memory back is the library's choice
  * (src/libckpt/ckpt_lazy.c): on demand through userfaultfd when it may
@@ -471,7 +476,17 @@ ckpt_read_notes(struct starter_job *job, int *oks, int *fails)
 				nl = line + strlen(line) - 1;
 			else
 				*nl = '\0';
-			if (strncmp(line, "ok", 2) == 0)
+			if (strncmp(line, "ok-exit", 7) == 0) {
+				/* Taken as the job exits 85: its own
+				 * ckpt_and_exit(), or our SIGTSTP. */
+				(*oks)++;
+				job->ckpt_exiting = 1;
+			} else if (strncmp(line, "ok-wait", 7) == 0) {
+				/* Its own ckpt(): it waits for our SIGCONT
+				 * (ckpt_release) until this one is shipped. */
+				(*oks)++;
+				job->ckpt_held = 1;
+			} else if (strncmp(line, "ok", 2) == 0)
 				(*oks)++;
 			else if (strncmp(line, "restore failed", 14) == 0)
 				log_warnx("job %d.%d: %s", job->cluster,
@@ -489,6 +504,18 @@ ckpt_read_notes(struct starter_job *job, int *oks, int *fails)
 }
 
 static void	ckpt_arm(struct starter_job *);
+
+/* The job waits after its own ckpt(): on with it.  A suspended job is
+ * let go by its unsuspension's SIGCONT. */
+static void
+ckpt_release(struct starter_job *job)
+{
+	if (!job->ckpt_held)
+		return;
+	job->ckpt_held = 0;
+	if (!job->suspended)
+		job_signal_main(job, SIGCONT);
+}
 
 static void
 ckpt_periodic(void *arg)
@@ -534,12 +561,20 @@ ckpt_notified(int fd, short revents, void *arg)
 	}
 	if (oks > 0)
 		job->ckpt_ready = 1;
-	if (job->leave != LEAVE_NONE || !job->running)
+	if (job->leave != LEAVE_NONE || !job->running) {
+		ckpt_release(job);
 		return;		/* the vacate's: shipped by finish */
-	job->ckpt_pending = 0;
-	if (oks > 0) {
+	}
+	if (job->ckpt_exiting)
+		return;		/* the job's ckpt_and_exit(): by finish */
+	if (oks > 0 && !job->ckpt_pending)
+		log_info("job %d.%d: checkpoint written at the job's own "
+		    "request (ckpt())", job->cluster, job->proc);
+	else if (oks > 0)
 		log_info("job %d.%d: checkpoint written in %.3f s (the job "
 		    "was frozen meanwhile)", job->cluster, job->proc, frozen);
+	job->ckpt_pending = 0;
+	if (oks > 0) {
 		job_usage(job, &user, &sys, &kib);
 		if (ckpt_ship(job, user, sys, kib) == -1) {
 			/* The shadow is gone: the loop's next call says so. */
@@ -547,6 +582,7 @@ ckpt_notified(int fd, short revents, void *arg)
 			    job->cluster, job->proc);
 		}
 	}
+	ckpt_release(job);
 	ckpt_arm(job);
 }
 
@@ -811,6 +847,33 @@ standard_vacate(struct starter_job *job)
 	    vanilla_kill_now, job);
 }
 
+/*
+ * The job called ckpt_and_exit() itself: as HTCondor, it is not done.
+ * Its checkpoint goes to the shadow and the job leaves as a vacated one
+ * (EXIT_VACATED_CKPT), back in the queue to resume from it at once, here
+ * or elsewhere.  Status 85 without the library's "ok-exit" line (a
+ * program's own exit(85)) stays a normal exit.
+ */
+static int
+standard_self_vacate(struct starter_job *job, exit_x *x)
+{
+	int r;
+
+	job->ckpt_exiting = 0;
+	x->how = EXIT_VACATED_KILLED;
+	x->code = 0;
+	x->message = "the job checkpointed itself and exited "
+	    "(ckpt_and_exit); it resumes from that checkpoint";
+	log_info("job %d.%d checkpointed itself and exited", job->cluster,
+	    job->proc);
+	if ((r = ckpt_ship(job, x->user_cpu, x->sys_cpu, x->image_size)) ==
+	    -1)
+		return -1;
+	if (r == 0)
+		x->how = EXIT_VACATED_CKPT;
+	return 0;
+}
+
 static int
 standard_finish(struct starter_job *job, int status, exit_x *x)
 {
@@ -818,6 +881,12 @@ standard_finish(struct starter_job *job, int status, exit_x *x)
 
 	event_timer_cancel(job->ckpt_timer);
 	job->ckpt_timer = 0;
+	if (job->leave == LEAVE_NONE && WIFEXITED(status) &&
+	    WEXITSTATUS(status) == STANDARD_CKPT_STATUS) {
+		ckpt_read_notes(job, &oks, &fails);
+		if (job->ckpt_exiting)
+			return standard_self_vacate(job, x);
+	}
 	if (job->leave == LEAVE_NONE)
 		return vanilla_finish(job, status, x);
 	x->how = EXIT_VACATED_KILLED;

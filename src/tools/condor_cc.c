@@ -3,20 +3,26 @@
  *
  *	condor_cc [cc arguments]
  *	condor_cc -fortran [gfortran arguments]    (or run as condor_fc)
+ *	condor_compile CMD [ARGS...]               (run under that name)
  *
- * Runs the system compiler ($CONDOR_CC or cc; $CONDOR_FC or gfortran)
+ * Runs the system compiler ($CONDOR_CC or cc; $CONDOR_FC or gfortran;
+ * for condor_compile, CMD itself: gcc, g++, gfortran, clang, cc ...)
  * with the user's arguments and, when it links, adds
  *
- *	-static -no-pie -fcf-protection=none
+ *	-static -no-pie -fcf-protection=none -Wl,--wrap=main
  *	LIB/condor_rt0.o and, whole, LIB/libcondor_ckpt.a and
  *	LIB/libcondor_remote.a
  *
  * so that the program is static, not position-independent (the same
  * layout at every run, which checkpoints need), carries the
  * .condor_relinked section condor_submit looks for, and starts through
- * the checkpoint library.  Compiling adds -fcf-protection=none,
+ * the checkpoint library.  A C compiler driver (cc, gcc, clang) does not
+ * link the C++ library: when the inputs include C++ sources, -lstdc++
+ * and -lm are added after them.  Compiling adds -fcf-protection=none,
  * -DCONDOR_RELINKED and the directory of condor_ckpt.h.  `condor_cc -c`
- * only compiles.  The compiler's exit status is condor_cc's.
+ * only compiles; condor_compile passes a command that does not link
+ * (-c, -S, -E ...) through unchanged.  The compiler's exit status is
+ * ours.
  *
  * LIB is $CONDOR_LIB_DIR, else ../lib beside this command (the build
  * tree, an installation), else the configuration's LIB.
@@ -34,8 +40,17 @@
 #include "xalloc.h"
 
 static void
-usage(FILE *fp)
+usage(FILE *fp, int compile)
 {
+	if (compile) {
+		fprintf(fp,
+		    "usage: condor_compile CMD [ARGS...]\n"
+		    "Runs the compiler or link command CMD (gcc, g++, "
+		    "gfortran, clang, cc ...)\n"
+		    "with ARGS; a command that links relinks the program "
+		    "for Condor.\n");
+		return;
+	}
 	fprintf(fp,
 	    "usage: condor_cc [cc arguments]\n"
 	    "       condor_cc -fortran [gfortran arguments]\n"
@@ -104,24 +119,65 @@ takes_value(const char *a)
 	return 0;
 }
 
+/* A C++ source file, by the names g++ takes for one. */
+static int
+is_cxx_source(const char *a)
+{
+	static const char *const ext[] = {
+		".cc", ".cp", ".cxx", ".cpp", ".CPP", ".c++", ".C", ".ii",
+		NULL,
+	};
+	const char *dot = strrchr(a, '.');
+	int i;
+
+	if (dot == NULL || a[0] == '-')
+		return 0;
+	for (i = 0; ext[i] != NULL; i++)
+		if (strcmp(dot, ext[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* A driver that links the C++ library itself (g++, clang++, c++). */
+static int
+driver_is_cxx(const char *driver)
+{
+	const char *b = strrchr(driver, '/') ? strrchr(driver, '/') + 1 :
+	    driver;
+
+	return strstr(b, "++") != NULL;
+}
+
 int
 main(int argc, char **argv)
 {
-	const char *base, *driver;
+	const char *base, *driver = NULL;
 	char **av, *lib;
-	int i, n, fortran = 0, link = 1, inputs = 0;
+	int i, n, fortran = 0, link = 1, inputs = 0, cxx = 0, compile = 0;
 
-	log_init("condor_cc");
 	base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+	if (strcmp(base, "condor_compile") == 0) {
+		compile = 1;
+		log_init("condor_compile");
+		if (argc < 2 || strcmp(argv[1], "-h") == 0 ||
+		    strcmp(argv[1], "--help") == 0) {
+			usage(argc < 2 ? stderr : stdout, 1);
+			return argc < 2 ? 1 : 0;
+		}
+		/* CMD is the driver; ARGS are its arguments. */
+		driver = argv[1];
+		argv++, argc--;
+	} else
+		log_init("condor_cc");
 	if (strcmp(base, "condor_fc") == 0)
 		fortran = 1;
-	if (argc > 1 && strcmp(argv[1], "-fortran") == 0) {
+	if (!compile && argc > 1 && strcmp(argv[1], "-fortran") == 0) {
 		fortran = 1;
 		argv++, argc--;
 	}
-	if (argc > 1 && (strcmp(argv[1], "-h") == 0 ||
+	if (!compile && argc > 1 && (strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "--condor-help") == 0)) {
-		usage(stdout);
+		usage(stdout, 0);
 		return 0;
 	}
 	if ((lib = find_lib_dir()) == NULL) {
@@ -129,7 +185,7 @@ main(int argc, char **argv)
 		    "CONDOR_LIB_DIR, or LIB in the configuration)\n");
 		return 1;
 	}
-	if (argc > 1 && strcmp(argv[1], "-condor-lib") == 0) {
+	if (!compile && argc > 1 && strcmp(argv[1], "-condor-lib") == 0) {
 		printf("%s\n", lib);
 		return 0;
 	}
@@ -147,18 +203,32 @@ main(int argc, char **argv)
 			    "a static executable\n", a);
 			return 1;
 		}
+		if (strcmp(a, "-x") == 0 && i + 1 < argc &&
+		    strncmp(argv[i + 1], "c++", 3) == 0)
+			cxx = 1;
 		if (takes_value(a)) {
 			i++;
 			continue;
 		}
 		if (a[0] != '-' || strncmp(a, "-l", 2) == 0)
 			inputs++;
+		if (is_cxx_source(a))
+			cxx = 1;
 	}
 	if (inputs == 0)
 		link = 0;
-	driver = fortran ? getenv("CONDOR_FC") : getenv("CONDOR_CC");
-	if (driver == NULL || *driver == '\0')
-		driver = fortran ? "gfortran" : "cc";
+	if (!compile) {
+		driver = fortran ? getenv("CONDOR_FC") : getenv("CONDOR_CC");
+		if (driver == NULL || *driver == '\0')
+			driver = fortran ? "gfortran" : "cc";
+	} else if (!link) {
+		/* Compiling only, or asking the compiler something: the
+		 * command as it was given. */
+		execvp(driver, argv);
+		fprintf(stderr, "condor_compile: %s: %s\n", driver,
+		    strerror(errno));
+		return 127;
+	}
 
 	av = xreallocarray(NULL, (size_t)argc + 16, sizeof(*av));
 	n = 0;
@@ -173,11 +243,16 @@ main(int argc, char **argv)
 	if (link) {
 		av[n++] = "-static";
 		av[n++] = "-no-pie";
+		av[n++] = "-Wl,--wrap=main";	/* condor_rt0.o's */
 		av[n++] = xasprintf("%s/condor_rt0.o", lib);
 		av[n++] = "-Wl,--whole-archive";
 		av[n++] = xasprintf("%s/libcondor_ckpt.a", lib);
 		av[n++] = xasprintf("%s/libcondor_remote.a", lib);
 		av[n++] = "-Wl,--no-whole-archive";
+		if (cxx && !fortran && !driver_is_cxx(driver)) {
+			av[n++] = "-lstdc++";
+			av[n++] = "-lm";
+		}
 	}
 	av[n] = NULL;
 	if (getenv("CONDOR_CC_VERBOSE") != NULL) {
@@ -186,6 +261,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "\n");
 	}
 	execvp(driver, av);
-	fprintf(stderr, "condor_cc: %s: %s\n", driver, strerror(errno));
+	fprintf(stderr, "%s: %s: %s\n", compile ? "condor_compile" :
+	    "condor_cc", driver, strerror(errno));
 	return 127;
 }
