@@ -117,7 +117,7 @@ sub_build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 	struct buf b, refs;
 	char *iwd = NULL, *path, shownbuf[64];
 	const char *s;
-	long long v, kib = 1;
+	long long v, kib = 1, image_kib = 0;
 	int d, standard, getenv_on = 0, i, rc = -1;
 	int universe = 1;	/* JobUniverse: 1, 5, 7 or 12 */
 	const char *uname;
@@ -264,7 +264,8 @@ sub_build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 			buf_printf(&b, "%s(TARGET.Disk >= %s)",
 			    b.len ? " && " : "", kv[KW_REQUEST_DISK].text ?
 			    "RequestDisk" : "ImageSize");
-		if (kv[KW_REQUEST_MEMORY].text != NULL &&
+		if ((kv[KW_REQUEST_MEMORY].text != NULL ||
+		    kv[KW_IMAGE_SIZE].text != NULL) &&
 		    !sub_refs_name(refs.data, "Memory"))
 			buf_printf(&b, " && (TARGET.Memory >= RequestMemory)");
 		if (kv[KW_REQUEST_CPUS].text != NULL &&
@@ -498,10 +499,22 @@ sub_build(struct parser *p, struct kval *kv, struct kval *cv, char **cnames,
 			}
 		}
 		sub_put_int(p, j, "ImageSize", v, k->deps, k->line);
+		image_kib = v;
 	}
 
 	/* RequestMemory in MB, RequestDisk in KB, RequestCpus. */
 	if (sub_put_requests(p, j, kv, first) == -1)
+		goto out;
+	/* A job that declares its image_size and asks for no memory is
+	 * bounded by that size: HTCondor derives RequestMemory from
+	 * ImageSize (in MiB, rounded up), and the execute host holds a
+	 * job that goes over it (condor_starter(8)). */
+	k = &kv[KW_IMAGE_SIZE];
+	if (WANT(k->deps) && k->text != NULL && image_kib > 0 &&
+	    (kv[KW_REQUEST_MEMORY].text == NULL ||
+	    *kv[KW_REQUEST_MEMORY].text == '\0') &&
+	    sub_put_int(p, j, "RequestMemory", (image_kib + 1023) / 1024,
+	    k->deps, k->line) == -1)
 		goto out;
 	/* RequestGpus only when some are asked for. */
 	k = &kv[KW_REQUEST_GPUS];

@@ -7,20 +7,22 @@
 #    MAX_TRANSFER_OUTPUT_MB (1 MB) as at exit: 3 MB is refused, the job
 #    held, and nothing of it kept in SPOOL; output within it is kept
 #    there as a file of the owner's.
-#  - A job over its request_memory is held with HoldReasonCode 34.
+#  - A job over its request_memory is held with HoldReasonCode 34; so
+#    is a standard job over the image_size it declared (HTCondor derives
+#    RequestMemory from ImageSize when request_memory is absent).
 #  - GROUP_MEMBERS_physics admits the pool's job owner only: another
 #    user (daemon) naming accounting_group = physics is refused by the
 #    schedd, with the reason; a member's job runs within the quota; and
 #    condor_qedit may not move a job into a group.
 #
-# checks: 17
+# checks: 19
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
 OTHER=daemon
 if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null ||
     ! id nobody >/dev/null 2>&1 || ! id "$OTHER" >/dev/null 2>&1; then
-	for i in $(seq 17); do
+	for i in $(seq 19); do
 		echo "SKIP caps and groups check $i: needs root, setpriv and users nobody and $OTHER"
 	done
 	exit 0
@@ -120,6 +122,49 @@ if [ -x /usr/bin/python3 ]; then
 else
 	echo "SKIP a job holding 200 MB with request_memory = 50 MB is held: no /usr/bin/python3"
 	echo "SKIP ... with HoldReasonCode 34: no /usr/bin/python3"
+fi
+
+# A standard job that declares image_size = 102400 (100 MiB, Condor 4's
+# declaration) and touches 300 MiB.
+cat >"$W/touch.c" <<'EOC'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+int
+main(void)
+{
+	size_t n = (size_t)300 << 20;
+	char *p = malloc(n);
+
+	if (p == NULL)
+		return 1;
+	memset(p, 1, n);
+	printf("touched\n");
+	fflush(stdout);
+	sleep(600);
+	return p[n - 1];
+}
+EOC
+if (cd "$W" && "$RELEASE/bin/condor_cc" -O0 -o touch touch.c) >"$W/cc.out" 2>&1; then
+	chmod 755 "$W/touch"
+	cat >"$W/touch.sub" <<EOS
+universe   = standard
+executable = touch
+output     = touch.out
+image_size = 102400
+queue
+EOS
+	chmod 644 "$W/touch.sub"
+	T=$( (cd "$W" && on cm as_owner "$RELEASE/bin/condor_submit" touch.sub 2>&1) | cluster_of)
+	check "a standard job touching 300 MiB with image_size = 102400 is held" \
+		wait_for 90 held "$T"
+	check "... with HoldReasonCode 34 ($(reason "$T"))" \
+		test "$(code "$T")" = 34
+	on cm condor_rm "$T" >/dev/null 2>&1
+else
+	echo "FAIL condor_cc builds the memory-touching program: $(tail -3 "$W/cc.out")"
+	echo "SKIP ... with HoldReasonCode 34: not built"
 fi
 
 # --- Accounting groups with members. ------------------------------------
