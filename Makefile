@@ -178,8 +178,13 @@ obj/tests/%_test: tests/unit/%_test.c $$(UNIT_OBJ_$$*) $(LIBS) tests/unit/test.h
 		$(patsubst obj/%/,-I%,$(dir $(UNIT_OBJ_$*))) -o $@ $< \
 		$(UNIT_OBJ_$*) $(LINK_LIBS) $(LDLIBS)
 
+# The ClassAd table test's evaluator (tests/classad).
+obj/tests/classad_eval: tests/classad/classad_eval.c $(LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -o $@ $< $(LINK_LIBS) $(LDLIBS)
+
 # Per-program extras are added by the fragments below.
-extra:
+extra: obj/tests/classad_eval
 -include mk/*.mk
 
 check: all test-deps $(UNIT)

@@ -1,0 +1,616 @@
+/*
+ * fn_string.c: the ClassAd functions on strings: strcat, join, substr,
+ * toUpper, toLower, size, strcmp, stricmp, the version comparisons and
+ * the regular expressions.
+ */
+#include <ctype.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "buf.h"
+#include "classad_impl.h"
+#include "expr.h"
+#include "xalloc.h"
+
+fn_t fn_strcat, fn_case, fn_substr, fn_size, fn_strcmp, fn_version,
+    fn_version_in_range, fn_regexp, fn_regexps, fn_regexpmember;
+
+/*
+ * strcat(A, ...): the arguments as text; join(SEP, A, ...) or
+ * join(SEP, LIST) or join(LIST): with SEP between them.  ERROR if one
+ * is ERROR; UNDEFINED arguments make strcat UNDEFINED and are skipped
+ * by join.
+ */
+void
+fn_strcat(const struct expr *call, const struct env *env, struct value *out)
+{
+	int is_join = strcasecmp(call->name, "join") == 0;
+	struct value v, lst, *items = NULL;
+	size_t n = 0, i, nlist = 0;
+	struct buf b, sep;
+	int undef = 0, defined = 0, first = 1;
+	char *s;
+
+	val_undef(&lst);
+	if (is_join && call->nkids >= 1 && call->nkids <= 2) {
+		classad_eval(call->kids[call->nkids - 1], env, &lst);
+		if (lst.type == VAL_LIST)
+			nlist = list_len(&lst);
+		else
+			value_free(&lst);
+	}
+	n = lst.type == VAL_LIST ? nlist + 1 : call->nkids;
+	items = xcalloc(n ? n : 1, sizeof(*items));
+	for (i = 0; i < n; i++) {
+		if (lst.type != VAL_LIST)
+			classad_eval(call->kids[i], env, &items[i]);
+		else if (i == 0 && call->nkids == 2)
+			classad_eval(call->kids[0], env, &items[0]);
+		else if (i == 0)
+			val_strdup(&items[0], "");
+		else
+			list_item(&lst, i - 1, &items[i], env->ctx);
+	}
+	buf_init(&b);
+	buf_init(&sep);
+	for (i = 0; i < n; i++) {
+		v = items[i];
+		if (v.type == VAL_UNDEFINED) {
+			undef = 1;
+			if (is_join)
+				continue;
+			defined = 0;
+			break;
+		}
+		if (v.type == VAL_ERROR) {
+			val_error(out);
+			goto done;
+		}
+		s = val_text(&v);
+		if (is_join && i == 0) {
+			buf_adds(&sep, s);
+			free(s);
+			continue;
+		}
+		/* HTCondor puts no separator after an empty start. */
+		if (is_join && !first && b.len > 0)
+			buf_add(&b, sep.data, sep.len);
+		first = 0;
+		defined = 1;
+		buf_adds(&b, s);
+		free(s);
+		if (b.len > EXPR_MAX_STRING) {
+			val_error(out);
+			goto done;
+		}
+	}
+	if (undef && !defined)
+		val_undef(out);
+	else
+		val_string(out, buf_take(&b));
+done:
+	buf_free(&b);
+	buf_free(&sep);
+	args_free(items, n);
+	free(items);
+	value_free(&lst);
+}
+
+/* toUpper(S), toLower(S). */
+void
+fn_case(const struct expr *call, const struct env *env, struct value *out)
+{
+	struct value v;
+	char *s, *p;
+	int up = strcasecmp(call->name, "toUpper") == 0;
+
+	if (call->nkids != 1) {
+		val_error(out);
+		return;
+	}
+	classad_eval(call->kids[0], env, &v);
+	if (v.type == VAL_UNDEFINED || v.type == VAL_ERROR) {
+		*out = v;
+		return;
+	}
+	s = val_text(&v);
+	value_free(&v);
+	for (p = s; *p != '\0'; p++)
+		*p = (char)(up ? toupper((unsigned char)*p) :
+		    tolower((unsigned char)*p));
+	val_string(out, s);
+}
+
+/* substr(S, OFFSET[, LENGTH]): negative OFFSET from the end, negative
+ * LENGTH leaves that many off the end. */
+void
+fn_substr(const struct expr *call, const struct env *env, struct value *out)
+{
+	struct value a[3];
+	size_t n, i;
+	long long len, off, ln;
+
+	if (call->nkids < 2 || call->nkids > 3) {
+		val_error(out);
+		return;
+	}
+	n = args_eval(call, env, a, 3);
+	for (i = 0; i < n; i++)
+		if (a[i].type == VAL_UNDEFINED) {
+			val_undef(out);
+			goto done;
+		}
+	if (a[0].type != VAL_STRING || a[1].type != VAL_INT ||
+	    (n == 3 && a[2].type != VAL_INT)) {
+		val_error(out);
+		goto done;
+	}
+	len = (long long)strlen(a[0].u.s);
+	off = a[1].u.i;
+	ln = n == 3 ? a[2].u.i : 0;
+	if (off < 0) {
+		off += len;
+		if (off < 0)
+			off = 0;
+	} else if (off >= len)
+		off = len;
+	if (ln <= 0) {
+		ln = len - off + ln;
+		if (ln < 0)
+			ln = 0;
+	} else if (ln > len - off)
+		ln = len - off;
+	if (n == 3 && a[2].u.i == 0)
+		ln = 0;
+	val_string(out, xstrndup(a[0].u.s + off, (size_t)ln));
+done:
+	args_free(a, n);
+}
+
+/* size(X): characters of a string, elements of a list, attributes of
+ * an ad. */
+void
+fn_size(const struct expr *call, const struct env *env, struct value *out)
+{
+	struct value v;
+
+	if (call->nkids != 1) {
+		val_error(out);
+		return;
+	}
+	classad_eval(call->kids[0], env, &v);
+	if (v.type == VAL_UNDEFINED)
+		val_undef(out);
+	else if (v.type == VAL_STRING)
+		val_int(out, (long long)strlen(v.u.s));
+	else if (v.type == VAL_LIST || v.type == VAL_AD)
+		val_int(out, (long long)v.u.x.e->nkids);
+	else
+		val_error(out);
+	value_free(&v);
+}
+
+/* Two arguments as text: 1, or 0 with OUT set (UNDEFINED or ERROR). */
+static int
+two_texts(const struct expr *call, const struct env *env, char **s1,
+    char **s2, struct value *out)
+{
+	struct value a[2];
+	int ok = 0;
+
+	if (call->nkids != 2) {
+		val_error(out);
+		return 0;
+	}
+	args_eval(call, env, a, 2);
+	if (a[0].type == VAL_UNDEFINED || a[1].type == VAL_UNDEFINED)
+		val_undef(out);
+	else if (a[0].type == VAL_ERROR || a[1].type == VAL_ERROR)
+		val_error(out);
+	else {
+		*s1 = val_text(&a[0]);
+		*s2 = val_text(&a[1]);
+		ok = 1;
+	}
+	args_free(a, 2);
+	return ok;
+}
+
+/* strcmp(A, B), stricmp(A, B): -1, 0 or 1. */
+void
+fn_strcmp(const struct expr *call, const struct env *env, struct value *out)
+{
+	char *a, *b;
+	int c;
+
+	if (!two_texts(call, env, &a, &b, out))
+		return;
+	c = strcasecmp(call->name, "stricmp") == 0 ? strcasecmp(a, b) :
+	    strcmp(a, b);
+	val_int(out, c < 0 ? -1 : c > 0);
+	free(a);
+	free(b);
+}
+
+/*
+ * Version order, as HTCondor's (glibc's strverscmp, whose value it
+ * returns): runs of digits compare as numbers, so "8.10.0" is after
+ * "8.9.2"; leading zeros make a fraction.
+ */
+static int
+version_cmp(const char *s1, const char *s2)
+{
+	const unsigned char *a = (const unsigned char *)s1;
+	const unsigned char *b = (const unsigned char *)s2;
+	size_t i = 0, n1, z1, z2, e1, e2;
+
+	while (a[i] != '\0' && a[i] == b[i])
+		i++;
+	if (a[i] == b[i])
+		return 0;
+	n1 = i;
+	while (n1 > 0 && isdigit(a[n1 - 1]))
+		n1--;
+	if (n1 == i && (!isdigit(a[i]) || !isdigit(b[i])))
+		return a[i] - b[i];
+	z1 = z2 = n1;
+	while (a[z1] == '0')
+		z1++;
+	while (b[z2] == '0')
+		z2++;
+	if (z1 > n1 && !isdigit(a[z1]))
+		z1--;
+	if (z2 > n1 && !isdigit(b[z2]))
+		z2--;
+	if (z1 - n1 != z2 - n1)
+		return (int)(z2 - n1) - (int)(z1 - n1);
+	if (z1 > n1)
+		return a[i] - b[i];
+	for (e1 = z1; isdigit(a[e1]); e1++)
+		;
+	for (e2 = z2; isdigit(b[e2]); e2++)
+		;
+	if (e1 - n1 != e2 - n1)
+		return (int)(e1 - n1) - (int)(e2 - n1);
+	return a[i] - b[i];
+}
+
+/* versioncmp(A, B): <0, 0, >0; versionLT, versionLE, versionEQ,
+ * versionGE, versionGT: booleans. */
+void
+fn_version(const struct expr *call, const struct env *env, struct value *out)
+{
+	char *a, *b;
+	int c;
+
+	if (!two_texts(call, env, &a, &b, out))
+		return;
+	c = version_cmp(a, b);
+	free(a);
+	free(b);
+	if (strcasecmp(call->name, "versioncmp") == 0)
+		val_int(out, c);
+	else if (strcasecmp(call->name, "versionLT") == 0)
+		val_bool(out, c < 0);
+	else if (strcasecmp(call->name, "versionLE") == 0)
+		val_bool(out, c <= 0);
+	else if (strcasecmp(call->name, "versionEQ") == 0)
+		val_bool(out, c == 0);
+	else if (strcasecmp(call->name, "versionGE") == 0)
+		val_bool(out, c >= 0);
+	else
+		val_bool(out, c > 0);
+}
+
+/* version_in_range(V, LO, HI): LO <= V <= HI in version order. */
+void
+fn_version_in_range(const struct expr *call, const struct env *env,
+    struct value *out)
+{
+	struct value a[3];
+	char *s[3];
+	size_t i;
+
+	if (call->nkids != 3) {
+		val_error(out);
+		return;
+	}
+	args_eval(call, env, a, 3);
+	if (a[1].type == VAL_UNDEFINED || a[2].type == VAL_UNDEFINED)
+		val_undef(out);
+	else if (a[0].type == VAL_UNDEFINED || a[0].type == VAL_ERROR ||
+	    a[1].type == VAL_ERROR || a[2].type == VAL_ERROR)
+		val_error(out);
+	else {
+		for (i = 0; i < 3; i++)
+			s[i] = val_text(&a[i]);
+		val_bool(out, version_cmp(s[1], s[0]) <= 0 &&
+		    version_cmp(s[0], s[2]) <= 0);
+		for (i = 0; i < 3; i++)
+			free(s[i]);
+	}
+	args_free(a, 3);
+}
+
+/*
+ * Regular expressions: POSIX extended here, compiled with the options
+ * "i" (case) and "m", "s", "x" ignored.  Patterns are bounded in length
+ * so that what users write cannot keep the negotiator busy.
+ */
+#define REGEXP_MAX	1024
+
+/*
+ * Whether PATTERN is cheap to compile and run: no back references,
+ * counted repetitions ({m,n}) whose counts multiplied together stay
+ * small, no repetition of a repetition ("a++") and repeated groups
+ * nested at most four deep.  glibc builds "((a{200}){200}){200}" for
+ * seconds in gigabytes, and the negotiator evaluates what users write.
+ */
+#define REGEXP_MAX_GROUPS	32
+#define REGEXP_MAX_NESTED	4
+
+static int
+regexp_is_rep(char c)
+{
+	return c == '*' || c == '+' || c == '?' || c == '{';
+}
+static int
+regexp_tame(const char *pattern)
+{
+	const char *s;
+	unsigned long long product = 1, m;
+	int nest[REGEXP_MAX_GROUPS + 1] = { 0 }, level = 0, v;
+	char *end;
+
+	if (strlen(pattern) > 1024)
+		return 0;
+	for (s = pattern; *s != '\0'; s++) {
+		if (*s == '\\' && s[1] != '\0') {
+			if (isdigit((unsigned char)s[1]))
+				return 0;
+			s++;
+			continue;
+		}
+		if (*s == '[') {	/* a bracket expression: literal */
+			s++;
+			if (*s == '^')
+				s++;
+			if (*s == ']')
+				s++;
+			while (*s != '\0' && *s != ']')
+				s++;
+			if (*s == '\0')
+				return 0;
+			continue;
+		}
+		if (*s == '(') {
+			if (level == REGEXP_MAX_GROUPS)
+				return 0;
+			nest[++level] = 0;
+			continue;
+		}
+		if (*s == ')' && level > 0) {
+			v = nest[level--];
+			if (regexp_is_rep(s[1]))
+				v++;
+			if (v > nest[level])
+				nest[level] = v;
+			if (v > REGEXP_MAX_NESTED)
+				return 0;
+			continue;
+		}
+		if (!regexp_is_rep(*s))
+			continue;
+		if (nest[level] < 1)
+			nest[level] = 1;
+		if (*s == '{') {
+			m = strtoull(s + 1, &end, 10);
+			if (*end == ',')
+				m = isdigit((unsigned char)end[1]) ?
+				    strtoull(end + 1, &end, 10) : m + 1;
+			if (m > 1000 || (product *= m + 1) > 1000)
+				return 0;
+			while (*s != '\0' && *s != '}')
+				s++;
+			if (*s == '\0')
+				return 0;
+		}
+		if (regexp_is_rep(s[1]))
+			return 0;
+	}
+	return 1;
+}
+
+static int
+re_compile(regex_t *re, const char *pattern, const char *opts, int nosub)
+{
+	int flags = REG_EXTENDED | (nosub ? REG_NOSUB : 0);
+
+	if (strlen(pattern) > REGEXP_MAX || !regexp_tame(pattern))
+		return 0;
+	if (opts != NULL && strpbrk(opts, "iI") != NULL)
+		flags |= REG_ICASE;
+	return regcomp(re, pattern, flags) == 0;
+}
+
+/* Checks common to the regular-expression functions: ERROR before
+ * UNDEFINED; the options argument (index NFIXED) must be a string. */
+static int
+pattern_args(const struct value *a, size_t n, size_t nfixed,
+    struct value *out)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (a[i].type == VAL_ERROR) {
+			val_error(out);
+			return 0;
+		}
+	for (i = 0; i < n; i++)
+		if (a[i].type == VAL_UNDEFINED) {
+			val_undef(out);
+			return 0;
+		}
+	if (n > nfixed && a[nfixed].type != VAL_STRING) {
+		val_error(out);
+		return 0;
+	}
+	return 1;
+}
+
+/* regexp(PATTERN, TARGET[, OPTIONS]): whether PATTERN matches. */
+void
+fn_regexp(const struct expr *call, const struct env *env, struct value *out)
+{
+	struct value a[3];
+	size_t n;
+	regex_t re;
+
+	if (call->nkids < 2 || call->nkids > 3) {
+		val_error(out);
+		return;
+	}
+	n = args_eval(call, env, a, 3);
+	if (!pattern_args(a, n, 2, out))
+		goto done;
+	if (a[0].type != VAL_STRING || a[1].type != VAL_STRING ||
+	    !re_compile(&re, a[0].u.s, n == 3 ? a[2].u.s : NULL, 1)) {
+		val_error(out);
+		goto done;
+	}
+	val_bool(out, regexec(&re, a[1].u.s, 0, NULL, 0) == 0);
+	regfree(&re);
+done:
+	args_free(a, n);
+}
+
+/* regexpMember(PATTERN, LIST[, OPTIONS]): whether an element matches. */
+void
+fn_regexpmember(const struct expr *call, const struct env *env,
+    struct value *out)
+{
+	struct value a[3], item;
+	size_t n, i;
+	regex_t re;
+	int undef = 0, found = 0;
+
+	if (call->nkids < 2 || call->nkids > 3) {
+		val_error(out);
+		return;
+	}
+	n = args_eval(call, env, a, 3);
+	if (!pattern_args(a, n, 2, out))
+		goto done;
+	if (a[0].type != VAL_STRING || a[1].type != VAL_LIST ||
+	    !re_compile(&re, a[0].u.s, n == 3 ? a[2].u.s : NULL, 1)) {
+		val_error(out);
+		goto done;
+	}
+	for (i = 0; i < list_len(&a[1]) && !found; i++) {
+		list_item(&a[1], i, &item, env->ctx);
+		if (item.type == VAL_STRING)
+			found = regexec(&re, item.u.s, 0, NULL, 0) == 0;
+		else if (item.type == VAL_UNDEFINED)
+			undef = 1;
+		else {
+			value_free(&item);
+			regfree(&re);
+			val_error(out);
+			goto done;
+		}
+		value_free(&item);
+	}
+	regfree(&re);
+	if (found)
+		val_bool(out, 1);
+	else if (undef)
+		val_undef(out);
+	else
+		val_bool(out, 0);
+done:
+	args_free(a, n);
+}
+
+/*
+ * regexps(PATTERN, TARGET, SUBST[, OPTIONS]): SUBST with \0..\9 replaced
+ * by what the match captured; replace() keeps the rest of TARGET around
+ * the first match, replaceall() replaces every match.
+ */
+void
+fn_regexps(const struct expr *call, const struct env *env, struct value *out)
+{
+	struct value a[4];
+	size_t n;
+	regex_t re;
+	regmatch_t m[10];
+	struct buf b;
+	const char *t, *r;
+	int full = 0, all = 0, eflags = 0;
+
+	if (call->nkids < 3 || call->nkids > 4) {
+		val_error(out);
+		return;
+	}
+	n = args_eval(call, env, a, 4);
+	if (!pattern_args(a, n, 3, out))
+		goto done;
+	if (strcasecmp(call->name, "replace") == 0)
+		full = 1;
+	else if (strcasecmp(call->name, "replaceall") == 0)
+		full = all = 1;
+	if (n == 4) {
+		if (strchr(a[3].u.s, 'f') != NULL)
+			full = 1;
+		if (strchr(a[3].u.s, 'g') != NULL)
+			all = 1;
+	}
+	if (a[0].type != VAL_STRING || a[1].type != VAL_STRING ||
+	    a[2].type != VAL_STRING ||
+	    !re_compile(&re, a[0].u.s, n == 4 ? a[3].u.s : NULL, 0)) {
+		val_error(out);
+		goto done;
+	}
+	buf_init(&b);
+	t = a[1].u.s;
+	while (regexec(&re, t, 10, m, eflags) == 0) {
+		if (full)
+			buf_add(&b, t, (size_t)m[0].rm_so);
+		for (r = a[2].u.s; *r != '\0'; r++) {
+			if (*r == '\\' && isdigit((unsigned char)r[1])) {
+				int g = r[1] - '0';
+
+				if (m[g].rm_so < 0) {
+					buf_free(&b);
+					regfree(&re);
+					val_error(out);
+					goto done;
+				}
+				buf_add(&b, t + m[g].rm_so,
+				    (size_t)(m[g].rm_eo - m[g].rm_so));
+				r++;
+			} else
+				buf_addc(&b, *r);
+		}
+		if (m[0].rm_eo == m[0].rm_so) {
+			if (t[m[0].rm_eo] == '\0') {
+				t += m[0].rm_eo;
+				break;
+			}
+			if (full)
+				buf_addc(&b, t[m[0].rm_eo]);
+			t += m[0].rm_eo + 1;
+		} else
+			t += m[0].rm_eo;
+		eflags = REG_NOTBOL;
+		if (!all)
+			break;
+	}
+	if (full)
+		buf_adds(&b, t);
+	regfree(&re);
+	val_string(out, buf_take(&b));
+done:
+	args_free(a, n);
+}
