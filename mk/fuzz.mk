@@ -1,6 +1,6 @@
 # Coverage-guided fuzzers (libFuzzer, clang) for the parsers and decoders:
 # the expression language, ads as text, the configuration, job description
-# files, and the XDR of requests.  `make fuzzers` builds them;
+# files, the XDR of requests, and regular expressions.  `make fuzzers` builds them;
 # tests/fuzz/run.sh (part of `make check`) gives each a short run from its
 # corpus in tests/fuzz/.
 

@@ -4,7 +4,7 @@
 # sanitizer report fails the target and leaves the input in the log dir.
 # A target not built (make fuzzers) is a SKIP.
 #
-# checks: 12 (one per tests/fuzz/fuzz_*.c, and fuzz_syscall once more)
+# checks: 13 (one per tests/fuzz/fuzz_*.c, and fuzz_syscall once more)
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 secs=${FUZZ_SECONDS:-8}

@@ -1,0 +1,95 @@
+/*
+ * fuzz_regex.c: libFuzzer target for the regular expressions of
+ * src/util/regex.c.  The first byte chooses the options, the bytes up to
+ * the first NUL are the pattern, the rest the subject.  A pattern that
+ * compiles is searched from every offset of a short subject (from the
+ * start of a long one), and substituted with every option; the spans
+ * reported must lie inside the subject and be ordered, a search from a
+ * match's start must find a match there, and a substitution's length
+ * must be what it says.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "regex_pcre.h"
+
+int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void
+check_groups(const struct rx_match *m, size_t n, size_t start, size_t len)
+{
+	size_t i;
+
+	if (m[0].so == RX_UNSET || m[0].so < start || m[0].so > m[0].eo ||
+	    m[0].eo > len)
+		abort();
+	for (i = 1; i < n; i++) {
+		if (m[i].so == RX_UNSET) {
+			if (m[i].eo != RX_UNSET)
+				abort();
+			continue;
+		}
+		if (m[i].so > m[i].eo || m[i].eo > len)
+			abort();
+	}
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const int optsets[] = { 0, RX_GLOBAL, RX_FULL,
+	    RX_FULL | RX_GLOBAL };
+	struct rx_match m[10], again[10];
+	const uint8_t *nul;
+	const char *pat, *subj;
+	size_t patlen, len, start, outlen, nmatch, i;
+	struct rx *rx;
+	char err[256], *out;
+	int flags;
+
+	if (size < 1)
+		return 0;
+	flags = data[0] & (RX_CASELESS | RX_MULTILINE | RX_DOTALL |
+	    RX_EXTENDED);
+	pat = (const char *)data + 1;
+	nul = memchr(data + 1, '\0', size - 1);
+	patlen = nul != NULL ? (size_t)(nul - (data + 1)) : size - 1;
+	subj = nul != NULL ? (const char *)nul + 1 : "";
+	len = nul != NULL ? size - 1 - patlen - 1 : 0;
+
+	rx = rx_compilen(pat, patlen, flags, err, sizeof(err));
+	if (rx == NULL) {
+		if (err[0] == '\0')
+			abort();	/* a refusal always says why */
+		return 0;
+	}
+	for (start = 0; start <= len; start++) {
+		if (rx_search(rx, subj, len, start, m, 10)) {
+			check_groups(m, 10, start, len);
+			/* The leftmost match found from its own start. */
+			if (!rx_search(rx, subj, len, m[0].so, again, 1) &&
+			    memmem(pat, patlen, "\\G", 2) == NULL)
+				abort();
+		}
+		if (len > 64)
+			break;		/* keep long inputs quick */
+	}
+	for (i = 0; i < sizeof(optsets) / sizeof(optsets[0]); i++) {
+		out = rx_subst(rx, subj, len, "<\\0|\\1\\>", optsets[i],
+		    &outlen, &nmatch);
+		if (out == NULL) {
+			/* \1 is an error in a match without group 1. */
+			if (nmatch == 0)
+				abort();
+			continue;
+		}
+		if (out[outlen] != '\0' ||
+		    (nmatch == 0 && (optsets[i] & RX_FULL) &&
+		    (outlen != len || memcmp(out, subj, len) != 0)))
+			abort();
+		free(out);
+	}
+	rx_free(rx);
+	return 0;
+}
