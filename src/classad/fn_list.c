@@ -7,7 +7,6 @@
 #include <float.h>
 #include <limits.h>
 #include <math.h>
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -15,6 +14,7 @@
 #include "buf.h"
 #include "classad_impl.h"
 #include "expr.h"
+#include "regex_pcre.h"
 #include "xalloc.h"
 
 fn_t fn_member, fn_sumavg, fn_minmax, fn_listcompare, fn_sl_size,
@@ -405,9 +405,8 @@ fn_sl_regexp(const struct expr *call, const struct env *env,
 	struct value a[4];
 	const char *p, *t;
 	size_t n, len;
-	regex_t re;
-	int flags = REG_EXTENDED | REG_NOSUB, found = 0, any = 0;
-	char *tok;
+	struct rx *re;
+	int found = 0, any = 0;
 
 	if (call->nkids < 2 || call->nkids > 4) {
 		val_error(out);
@@ -416,20 +415,17 @@ fn_sl_regexp(const struct expr *call, const struct env *env,
 	n = args_eval(call, env, a, 4);
 	if (!all_strings(a, n, out))
 		goto done;
-	if (n == 4 && strpbrk(a[3].u.s, "iI") != NULL)
-		flags |= REG_ICASE;
-	if (strlen(a[0].u.s) > 1024 || regcomp(&re, a[0].u.s, flags) != 0) {
+	if ((re = rx_compile(a[0].u.s, rx_options(n == 4 ? a[3].u.s : NULL),
+	    NULL, 0)) == NULL) {
 		val_error(out);
 		goto done;
 	}
 	p = a[1].u.s;
 	while (!found && (t = sl_next(&p, n >= 3 ? a[2].u.s : ", ", &len))) {
 		any = 1;
-		tok = xstrndup(t, len);
-		found = regexec(&re, tok, 0, NULL, 0) == 0;
-		free(tok);
+		found = rx_search(re, t, len, 0, NULL, 0);
 	}
-	regfree(&re);
+	rx_free(re);
 	if (!any)
 		val_undef(out);
 	else

@@ -4,7 +4,6 @@
  * the regular expressions.
  */
 #include <ctype.h>
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -12,6 +11,7 @@
 #include "buf.h"
 #include "classad_impl.h"
 #include "expr.h"
+#include "regex_pcre.h"
 #include "xalloc.h"
 
 fn_t fn_strcat, fn_case, fn_substr, fn_size, fn_strcmp, fn_version,
@@ -335,104 +335,15 @@ fn_version_in_range(const struct expr *call, const struct env *env,
 }
 
 /*
- * Regular expressions: POSIX extended here, compiled with the options
- * "i" (case) and "m", "s", "x" ignored.  Patterns are bounded in length
- * so that what users write cannot keep the negotiator busy.
+ * Regular expressions: PCRE's syntax, matched in linear time by
+ * src/util/regex.c (rx_*), so that no pattern a user writes can keep
+ * the negotiator busy; options as HTCondor's ("i", "m", "s", "x"; "f"
+ * and "g" for substitution).  A pattern that does not compile is ERROR.
  */
-#define REGEXP_MAX	1024
-
-/*
- * Whether PATTERN is cheap to compile and run: no back references,
- * counted repetitions ({m,n}) whose counts multiplied together stay
- * small, no repetition of a repetition ("a++") and repeated groups
- * nested at most four deep.  glibc builds "((a{200}){200}){200}" for
- * seconds in gigabytes, and the negotiator evaluates what users write.
- */
-#define REGEXP_MAX_GROUPS	32
-#define REGEXP_MAX_NESTED	4
-
-static int
-regexp_is_rep(char c)
+static struct rx *
+re_compile(const char *pattern, const char *opts)
 {
-	return c == '*' || c == '+' || c == '?' || c == '{';
-}
-static int
-regexp_tame(const char *pattern)
-{
-	const char *s;
-	unsigned long long product = 1, m;
-	int nest[REGEXP_MAX_GROUPS + 1] = { 0 }, level = 0, v;
-	char *end;
-
-	if (strlen(pattern) > 1024)
-		return 0;
-	for (s = pattern; *s != '\0'; s++) {
-		if (*s == '\\' && s[1] != '\0') {
-			if (isdigit((unsigned char)s[1]))
-				return 0;
-			s++;
-			continue;
-		}
-		if (*s == '[') {	/* a bracket expression: literal */
-			s++;
-			if (*s == '^')
-				s++;
-			if (*s == ']')
-				s++;
-			while (*s != '\0' && *s != ']')
-				s++;
-			if (*s == '\0')
-				return 0;
-			continue;
-		}
-		if (*s == '(') {
-			if (level == REGEXP_MAX_GROUPS)
-				return 0;
-			nest[++level] = 0;
-			continue;
-		}
-		if (*s == ')' && level > 0) {
-			v = nest[level--];
-			if (regexp_is_rep(s[1]))
-				v++;
-			if (v > nest[level])
-				nest[level] = v;
-			if (v > REGEXP_MAX_NESTED)
-				return 0;
-			continue;
-		}
-		if (!regexp_is_rep(*s))
-			continue;
-		if (nest[level] < 1)
-			nest[level] = 1;
-		if (*s == '{') {
-			m = strtoull(s + 1, &end, 10);
-			if (*end == ',')
-				m = isdigit((unsigned char)end[1]) ?
-				    strtoull(end + 1, &end, 10) : m + 1;
-			if (m > 1000 || (product *= m + 1) > 1000)
-				return 0;
-			while (*s != '\0' && *s != '}')
-				s++;
-			if (*s == '\0')
-				return 0;
-		}
-		if (regexp_is_rep(s[1]))
-			return 0;
-	}
-	return 1;
-}
-
-static int
-re_compile(regex_t *re, const char *pattern, const char *opts, int nosub)
-{
-	int flags = REG_EXTENDED | (nosub ? REG_NOSUB : 0);
-
-	if (strlen(pattern) > REGEXP_MAX || !regexp_tame(pattern))
-		return 0;
-	if (opts != NULL && strpbrk(opts, "iI") != NULL)
-		flags |= REG_ICASE;
-	return regcomp(re, pattern, flags) == 0;
+	return rx_compile(pattern, rx_options(opts), NULL, 0);
 }
 
 /* Checks common to the regular-expression functions: ERROR before
@@ -466,7 +377,7 @@ fn_regexp(const struct expr *call, const struct env *env, struct value *out)
 {
 	struct value a[3];
 	size_t n;
-	regex_t re;
+	struct rx *re;
 
 	if (call->nkids < 2 || call->nkids > 3) {
 		val_error(out);
@@ -476,12 +387,12 @@ fn_regexp(const struct expr *call, const struct env *env, struct value *out)
 	if (!pattern_args(a, n, 2, out))
 		goto done;
 	if (a[0].type != VAL_STRING || a[1].type != VAL_STRING ||
-	    !re_compile(&re, a[0].u.s, n == 3 ? a[2].u.s : NULL, 1)) {
+	    (re = re_compile(a[0].u.s, n == 3 ? a[2].u.s : NULL)) == NULL) {
 		val_error(out);
 		goto done;
 	}
-	val_bool(out, regexec(&re, a[1].u.s, 0, NULL, 0) == 0);
-	regfree(&re);
+	val_bool(out, rx_search(re, a[1].u.s, strlen(a[1].u.s), 0, NULL, 0));
+	rx_free(re);
 done:
 	args_free(a, n);
 }
@@ -493,7 +404,7 @@ fn_regexpmember(const struct expr *call, const struct env *env,
 {
 	struct value a[3], item;
 	size_t n, i;
-	regex_t re;
+	struct rx *re;
 	int undef = 0, found = 0;
 
 	if (call->nkids < 2 || call->nkids > 3) {
@@ -504,25 +415,26 @@ fn_regexpmember(const struct expr *call, const struct env *env,
 	if (!pattern_args(a, n, 2, out))
 		goto done;
 	if (a[0].type != VAL_STRING || a[1].type != VAL_LIST ||
-	    !re_compile(&re, a[0].u.s, n == 3 ? a[2].u.s : NULL, 1)) {
+	    (re = re_compile(a[0].u.s, n == 3 ? a[2].u.s : NULL)) == NULL) {
 		val_error(out);
 		goto done;
 	}
 	for (i = 0; i < list_len(&a[1]) && !found; i++) {
 		list_item(&a[1], i, &item, env->ctx);
 		if (item.type == VAL_STRING)
-			found = regexec(&re, item.u.s, 0, NULL, 0) == 0;
+			found = rx_search(re, item.u.s, strlen(item.u.s), 0,
+			    NULL, 0);
 		else if (item.type == VAL_UNDEFINED)
 			undef = 1;
 		else {
 			value_free(&item);
-			regfree(&re);
+			rx_free(re);
 			val_error(out);
 			goto done;
 		}
 		value_free(&item);
 	}
-	regfree(&re);
+	rx_free(re);
 	if (found)
 		val_bool(out, 1);
 	else if (undef)
@@ -543,11 +455,9 @@ fn_regexps(const struct expr *call, const struct env *env, struct value *out)
 {
 	struct value a[4];
 	size_t n;
-	regex_t re;
-	regmatch_t m[10];
-	struct buf b;
-	const char *t, *r;
-	int full = 0, all = 0, eflags = 0;
+	struct rx *re;
+	char *r;
+	int opts;
 
 	if (call->nkids < 3 || call->nkids > 4) {
 		val_error(out);
@@ -556,61 +466,24 @@ fn_regexps(const struct expr *call, const struct env *env, struct value *out)
 	n = args_eval(call, env, a, 4);
 	if (!pattern_args(a, n, 3, out))
 		goto done;
+	opts = rx_options(n == 4 ? a[3].u.s : NULL);
 	if (strcasecmp(call->name, "replace") == 0)
-		full = 1;
-	else if (strcasecmp(call->name, "replaceall") == 0)
-		full = all = 1;
-	if (n == 4) {
-		if (strchr(a[3].u.s, 'f') != NULL)
-			full = 1;
-		if (strchr(a[3].u.s, 'g') != NULL)
-			all = 1;
-	}
+		opts |= RX_FULL;
+	else if (strcasecmp(call->name, "replaceAll") == 0)
+		opts |= RX_FULL | RX_GLOBAL;
 	if (a[0].type != VAL_STRING || a[1].type != VAL_STRING ||
 	    a[2].type != VAL_STRING ||
-	    !re_compile(&re, a[0].u.s, n == 4 ? a[3].u.s : NULL, 0)) {
+	    (re = rx_compile(a[0].u.s, opts, NULL, 0)) == NULL) {
 		val_error(out);
 		goto done;
 	}
-	buf_init(&b);
-	t = a[1].u.s;
-	while (regexec(&re, t, 10, m, eflags) == 0) {
-		if (full)
-			buf_add(&b, t, (size_t)m[0].rm_so);
-		for (r = a[2].u.s; *r != '\0'; r++) {
-			if (*r == '\\' && isdigit((unsigned char)r[1])) {
-				int g = r[1] - '0';
-
-				if (m[g].rm_so < 0) {
-					buf_free(&b);
-					regfree(&re);
-					val_error(out);
-					goto done;
-				}
-				buf_add(&b, t + m[g].rm_so,
-				    (size_t)(m[g].rm_eo - m[g].rm_so));
-				r++;
-			} else
-				buf_addc(&b, *r);
-		}
-		if (m[0].rm_eo == m[0].rm_so) {
-			if (t[m[0].rm_eo] == '\0') {
-				t += m[0].rm_eo;
-				break;
-			}
-			if (full)
-				buf_addc(&b, t[m[0].rm_eo]);
-			t += m[0].rm_eo + 1;
-		} else
-			t += m[0].rm_eo;
-		eflags = REG_NOTBOL;
-		if (!all)
-			break;
-	}
-	if (full)
-		buf_adds(&b, t);
-	regfree(&re);
-	val_string(out, buf_take(&b));
+	r = rx_subst(re, a[1].u.s, strlen(a[1].u.s), a[2].u.s, opts, NULL,
+	    NULL);
+	rx_free(re);
+	if (r == NULL)
+		val_error(out);
+	else
+		val_string(out, r);
 done:
 	args_free(a, n);
 }
