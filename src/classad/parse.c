@@ -357,27 +357,47 @@ lex_name(struct parser *p)
 	p->tok = T_NAME;
 }
 
+/* Punctuators, longest first ("=?=" before "="). */
+static const struct {
+	const char	*text;
+	enum token	 tok;
+	size_t		 len;
+} puncts[] = {
+	{ "=?=", T_IS, 3 }, { "=!=", T_ISNT, 3 }, { ">>>", T_USHR, 3 },
+	{ "<<", T_SHL, 2 }, { ">>", T_SHR, 2 }, { "<=", T_LE, 2 },
+	{ ">=", T_GE, 2 }, { "==", T_EQ, 2 }, { "!=", T_NE, 2 },
+	{ "&&", T_AND, 2 }, { "||", T_OR, 2 }, { "?:", T_ELVIS, 2 },
+	{ "<", T_LT, 1 }, { ">", T_GT, 1 }, { "=", T_ASSIGN, 1 },
+	{ "+", T_PLUS, 1 }, { "-", T_MINUS, 1 }, { "*", T_MUL, 1 },
+	{ "/", T_DIV, 1 }, { "%", T_MOD, 1 }, { "!", T_NOT, 1 },
+	{ "~", T_BITNOT, 1 }, { "&", T_BITAND, 1 }, { "|", T_BITOR, 1 },
+	{ "^", T_BITXOR, 1 }, { "?", T_QUEST, 1 }, { ":", T_COLON, 1 },
+	{ "(", T_LPAREN, 1 }, { ")", T_RPAREN, 1 }, { "[", T_LBRACK, 1 },
+	{ "]", T_RBRACK, 1 }, { "{", T_LBRACE, 1 }, { "}", T_RBRACE, 1 },
+	{ ",", T_COMMA, 1 }, { ";", T_SEMI, 1 }, { ".", T_DOT, 1 },
+};
+
+/* Index of the first entry of PUNCTS starting with each byte. */
+static unsigned char punct_first[256];
+
+static void
+punct_init(void)
+{
+	static int done;
+	size_t i;
+
+	if (done)
+		return;
+	done = 1;
+	for (i = sizeof(puncts) / sizeof(puncts[0]); i-- > 0; )
+		punct_first[(unsigned char)puncts[i].text[0]] =
+		    (unsigned char)i;
+}
+
 /* Read the next token into P; at the first error the token is T_EOF. */
 static void
 lex(struct parser *p)
 {
-	static const struct {
-		const char	*text;
-		enum token	 tok;
-	} puncts[] = {
-		{ "=?=", T_IS }, { "=!=", T_ISNT }, { ">>>", T_USHR },
-		{ "<<", T_SHL }, { ">>", T_SHR }, { "<=", T_LE },
-		{ ">=", T_GE }, { "==", T_EQ }, { "!=", T_NE },
-		{ "&&", T_AND }, { "||", T_OR }, { "?:", T_ELVIS },
-		{ "<", T_LT }, { ">", T_GT }, { "=", T_ASSIGN },
-		{ "+", T_PLUS }, { "-", T_MINUS }, { "*", T_MUL },
-		{ "/", T_DIV }, { "%", T_MOD }, { "!", T_NOT },
-		{ "~", T_BITNOT }, { "&", T_BITAND }, { "|", T_BITOR },
-		{ "^", T_BITXOR }, { "?", T_QUEST }, { ":", T_COLON },
-		{ "(", T_LPAREN }, { ")", T_RPAREN }, { "[", T_LBRACK },
-		{ "]", T_RBRACK }, { "{", T_LBRACE }, { "}", T_RBRACE },
-		{ ",", T_COMMA }, { ";", T_SEMI }, { ".", T_DOT },
-	};
 	const char *s;
 	enum token last = p->tok;
 	size_t i, n;
@@ -410,12 +430,19 @@ lex(struct parser *p)
 		lex_name(p);
 		return;
 	}
-	for (i = 0; i < sizeof(puncts) / sizeof(puncts[0]); i++) {
-		n = strlen(puncts[i].text);
-		if (strncmp(s, puncts[i].text, n) == 0) {
-			p->pos += n;
-			p->tok = puncts[i].tok;
-			return;
+	/* Only a punctuator can start with these bytes: look it up by
+	 * its first byte, the longest first (the table is so ordered). */
+	if (strchr("=<>!&|?+-*/%~^:()[]{},;.", c) != NULL) {
+		for (i = punct_first[c]; i < sizeof(puncts) / sizeof(puncts[0]);
+		    i++) {
+			if (puncts[i].text[0] != c)
+				continue;
+			n = puncts[i].len;
+			if (strncmp(s, puncts[i].text, n) == 0) {
+				p->pos += n;
+				p->tok = puncts[i].tok;
+				return;
+			}
 		}
 	}
 	if (isprint(c))
@@ -1000,6 +1027,7 @@ expr_parse(const char *text, char *err, size_t errlen)
 		return NULL;
 	}
 	p.text = text;
+	punct_init();
 	buf_init(&p.sval);
 	lex(&p);
 	if (p.tok == T_EOF && !p.failed) {
