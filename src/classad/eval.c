@@ -128,7 +128,8 @@ nest_lookup(const struct expr *ad, const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < ad->nkids; i++)
+	/* A name written twice: the last one counts. */
+	for (i = ad->nkids; i-- > 0; )
 		if (strcasecmp(ad->names[i], name) == 0)
 			return ad->kids[i];
 	return NULL;
@@ -659,11 +660,20 @@ ad_value_lookup(const struct value *v, const char *name, struct value *out,
 		val_error(out);
 		return;
 	}
+	env.my = v->u.x.my;
 	if ((x = nest_lookup(v->u.x.e, name)) == NULL) {
-		val_undef(out);
+		/* Not there: its parent's (the ad it was written in), not
+		 * TARGET's, as HTCondor's scoping goes. */
+		if ((x = ad_lookup(env.my, name)) == NULL) {
+			val_undef(out);
+			return;
+		}
+		env.target = v->u.x.target;
+		env.nest = NULL;
+		env.ctx = ctx;
+		eval_ref(x, env.my, &env, out);
 		return;
 	}
-	env.my = v->u.x.my;
 	env.target = v->u.x.target;
 	env.nest = v->u.x.e;
 	env.ctx = ctx;

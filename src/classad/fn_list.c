@@ -17,6 +17,8 @@
 #include "regex_pcre.h"
 #include "xalloc.h"
 
+int	 re_options(const char *opts);
+
 fn_t fn_member, fn_sumavg, fn_minmax, fn_listcompare, fn_sl_size,
     fn_sl_sum, fn_sl_member, fn_sl_regexp, fn_sl_intersect, fn_split_at,
     fn_split;
@@ -415,7 +417,7 @@ fn_sl_regexp(const struct expr *call, const struct env *env,
 	n = args_eval(call, env, a, 4);
 	if (!all_strings(a, n, out))
 		goto done;
-	if ((re = rx_compile(a[0].u.s, rx_options(n == 4 ? a[3].u.s : NULL),
+	if ((re = rx_compile(a[0].u.s, re_options(n == 4 ? a[3].u.s : NULL),
 	    NULL, 0)) == NULL) {
 		val_error(out);
 		goto done;

@@ -340,10 +340,29 @@ fn_version_in_range(const struct expr *call, const struct env *env,
  * the negotiator busy; options as HTCondor's ("i", "m", "s", "x"; "f"
  * and "g" for substitution).  A pattern that does not compile is ERROR.
  */
+int	 re_options(const char *opts);
+
+/* HTCondor honours the lower-case option letters only. */
+int
+re_options(const char *opts)
+{
+	char lower[16];
+	size_t n = 0;
+
+	for (; opts != NULL && *opts != '\0' && n < sizeof(lower) - 1; opts++)
+		if (strchr("imsxfg", *opts) != NULL && strchr(lower, *opts) ==
+		    NULL) {
+			lower[n++] = *opts;
+			lower[n] = '\0';
+		}
+	lower[n] = '\0';
+	return rx_options(lower);
+}
+
 static struct rx *
 re_compile(const char *pattern, const char *opts)
 {
-	return rx_compile(pattern, rx_options(opts), NULL, 0);
+	return rx_compile(pattern, re_options(opts), NULL, 0);
 }
 
 /* Checks common to the regular-expression functions: ERROR before
@@ -414,6 +433,11 @@ fn_regexpmember(const struct expr *call, const struct env *env,
 	n = args_eval(call, env, a, 3);
 	if (!pattern_args(a, n, 2, out))
 		goto done;
+	if (a[0].type == VAL_STRING && a[1].type == VAL_LIST &&
+	    list_len(&a[1]) == 0) {
+		val_bool(out, 0);	/* no element to match, nothing compiled */
+		goto done;
+	}
 	if (a[0].type != VAL_STRING || a[1].type != VAL_LIST ||
 	    (re = re_compile(a[0].u.s, n == 3 ? a[2].u.s : NULL)) == NULL) {
 		val_error(out);
@@ -466,7 +490,7 @@ fn_regexps(const struct expr *call, const struct env *env, struct value *out)
 	n = args_eval(call, env, a, 4);
 	if (!pattern_args(a, n, 3, out))
 		goto done;
-	opts = rx_options(n == 4 ? a[3].u.s : NULL);
+	opts = re_options(n == 4 ? a[3].u.s : NULL);
 	if (strcasecmp(call->name, "replace") == 0)
 		opts |= RX_FULL;
 	else if (strcasecmp(call->name, "replaceAll") == 0)

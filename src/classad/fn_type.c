@@ -34,6 +34,9 @@ fn_istype(const struct expr *call, const struct env *env, struct value *out)
 		{ "isString", VAL_STRING }, { "isInteger", VAL_INT },
 		{ "isReal", VAL_REAL }, { "isBoolean", VAL_BOOL },
 		{ "isList", VAL_LIST }, { "isClassAd", VAL_AD },
+		/* No absolute or relative time values here: never. */
+		{ "isAbstime", (enum value_type)-1 },
+		{ "isReltime", (enum value_type)-1 },
 	};
 	struct value v;
 	size_t i;
@@ -46,7 +49,7 @@ fn_istype(const struct expr *call, const struct env *env, struct value *out)
 	classad_eval(call->kids[0], env, &v);
 	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
 		if (strcasecmp(call->name, types[i].name) == 0)
-			r = v.type == types[i].type;
+			r = (int)v.type == (int)types[i].type;
 	value_free(&v);
 	val_bool(out, r);
 }

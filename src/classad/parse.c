@@ -638,6 +638,12 @@ parse_ad(struct parser *p, size_t pos)
 	while (p->tok != T_RBRACK) {
 		char *name;
 
+		/* Empty entries (";;") are nothing, as in HTCondor. */
+		if (p->tok == T_SEMI) {
+			lex(p);
+			continue;
+		}
+
 		if (p->tok != T_NAME) {
 			parse_fail(p, p->tokpos,
 			    "attribute name expected in ad");
@@ -979,7 +985,14 @@ parse_cond(struct parser *p)
 		expr_free(c);
 		return NULL;
 	}
-	/* HTCondor's "A ?: B": A, unless it is UNDEFINED. */
+	/* HTCondor's "A ?: B" (or "A ? : B"): A, unless it is UNDEFINED. */
+	if (p->tok == T_QUEST) {
+		lex(p);
+		if (p->tok == T_COLON)
+			p->tok = T_ELVIS;
+		else
+			goto ternary;
+	}
 	if (p->tok == T_ELVIS) {
 		lex(p);
 		if ((b = parse_cond(p)) == NULL) {
@@ -992,7 +1005,7 @@ parse_cond(struct parser *p)
 		e->kids[1] = b;
 		return node_finish(p, e, pos) ? e : NULL;
 	}
-	lex(p);
+ternary:
 	if ((a = parse_cond(p)) == NULL) {
 		expr_free(c);
 		return NULL;

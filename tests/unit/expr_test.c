@@ -286,7 +286,7 @@ static const struct {
 	{ "stringListSubsetMatch(\"a,b\", \"b, c, a\")", "TRUE" },
 	{ "stringListISubsetMatch(\"A,d\", \"b, c, a\")", "FALSE" },
 	{ "stringListMember(UNDEFINED, \"a,b\")", "FALSE" },
-	{ "stringListRegexpMember(\"^b\", \"a, bc\")", "TRUE" },
+	{ "stringList_regexpMember(\"^b\", \"a, bc\")", "TRUE" },
 	{ "pow(2, 10)", "1024" },
 	{ "pow(4.0, 0.5)", "2.0" },
 	{ "pow(2, -1)", "0.5" },
