@@ -5,6 +5,7 @@
  * literals and spacing.  Also the walks condor_q -analyze uses.
  */
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -190,7 +191,14 @@ unparse_node(const struct expr *e, int htc, struct buf *b)
 		if (htc)
 			buf_addc(b, ' ');
 		buf_adds(b, op_text(e->op));
-		unparse_paren(e->kids[0], prec_of(e->kids[0]) < prec, htc, b);
+		/* "-5" would read back as the literal -5: keep "-(5)". */
+		unparse_paren(e->kids[0], prec_of(e->kids[0]) < prec ||
+		    (e->op == T_MINUS && e->kids[0]->kind == EK_LIT &&
+		    ((e->kids[0]->lit.type == VAL_INT &&
+		    e->kids[0]->lit.u.i >= 0) ||
+		    (e->kids[0]->lit.type == VAL_REAL &&
+		    isfinite(e->kids[0]->lit.u.r) &&
+		    !signbit(e->kids[0]->lit.u.r)))), htc, b);
 		break;
 	case EK_BINARY:
 		unparse_paren(e->kids[0], prec_of(e->kids[0]) < prec, htc, b);
@@ -257,7 +265,10 @@ unparse_node(const struct expr *e, int htc, struct buf *b)
 		buf_adds(b, " ]");
 		break;
 	case EK_SELECT:
-		unparse_paren(e->kids[0], prec_of(e->kids[0]) < 13, htc, b);
+		/* "2.x" would read as a bad real: a number keeps parentheses. */
+		unparse_paren(e->kids[0], prec_of(e->kids[0]) < 13 ||
+		    (e->kids[0]->kind == EK_LIT && (e->kids[0]->lit.type ==
+		    VAL_INT || e->kids[0]->lit.type == VAL_REAL)), htc, b);
 		buf_addc(b, '.');
 		name_unparse(e->name, b);
 		break;
