@@ -349,7 +349,10 @@ lex_name(struct parser *p)
 	buf_reset(&p->sval);
 	buf_add(&p->sval, s, (size_t)(q - s));
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
-		if (strcasecmp(p->sval.data, words[i].word) == 0) {
+		/* Most names are no keyword: compare the first letter first. */
+		if (tolower((unsigned char)*s) ==
+		    tolower((unsigned char)words[i].word[0]) &&
+		    strcasecmp(p->sval.data, words[i].word) == 0) {
 			p->tok = words[i].tok;
 			return;
 		}
