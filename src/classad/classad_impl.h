@@ -68,11 +68,13 @@ struct eval_ctx {
 	const void		*ref_ads[EVAL_MAX_REFS];
 };
 
-/* Where names resolve: NEST (an EK_AD node, or NULL), then MY, TARGET. */
+/* Where names resolve: NEST (an EK_AD node, or NULL), the nested ad it
+ * is written in (OUTER), then MY, then TARGET (outside nested ads). */
 struct env {
 	const struct ad		*my;
 	const struct ad		*target;
 	const struct expr	*nest;
+	const struct expr	*outer;	/* the nested ad NEST is written in */
 	struct eval_ctx		*ctx;
 };
 

@@ -149,14 +149,14 @@ eval_attr(const struct expr *e, const struct env *env, struct value *out)
 	sub = *env;
 	switch (e->scope) {
 	case SCOPE_MY:
-		sub.nest = NULL;
+		sub.nest = sub.outer = NULL;
 		if ((x = ad_lookup(env->my, e->name)) != NULL)
 			eval_ref(x, env->my, &sub, out);
 		else
 			val_undef(out);
 		return;
 	case SCOPE_TARGET:
-		sub.nest = NULL;
+		sub.nest = sub.outer = NULL;
 		sub.my = env->target;
 		sub.target = env->my;
 		if ((x = ad_lookup(env->target, e->name)) != NULL)
@@ -166,7 +166,16 @@ eval_attr(const struct expr *e, const struct env *env, struct value *out)
 		return;
 	case SCOPE_PARENT:
 		/* A nested ad's parent is the ad it was written in. */
-		sub.nest = NULL;
+		if (env->outer != NULL) {
+			if ((x = nest_lookup(env->outer, e->name)) != NULL) {
+				sub.nest = env->outer;
+				sub.outer = NULL;
+				eval_ref(x, env->outer, &sub, out);
+			} else
+				val_undef(out);
+			return;
+		}
+		sub.nest = sub.outer = NULL;
 		if (env->nest != NULL &&
 		    (x = ad_lookup(env->my, e->name)) != NULL)
 			eval_ref(x, env->my, &sub, out);
@@ -180,7 +189,14 @@ eval_attr(const struct expr *e, const struct env *env, struct value *out)
 		eval_ref(x, env->nest, env, out);
 		return;
 	}
-	sub.nest = NULL;
+	if (env->outer != NULL &&
+	    (x = nest_lookup(env->outer, e->name)) != NULL) {
+		sub.nest = env->outer;
+		sub.outer = NULL;
+		eval_ref(x, env->outer, &sub, out);
+		return;
+	}
+	sub.nest = sub.outer = NULL;
 	if ((x = ad_lookup(env->my, e->name)) != NULL) {
 		eval_ref(x, env->my, &sub, out);
 		return;
@@ -645,6 +661,7 @@ list_item(const struct value *v, size_t i, struct value *out,
 	env.my = v->u.x.my;
 	env.target = v->u.x.target;
 	env.nest = v->u.x.nest;
+	env.outer = NULL;
 	env.ctx = ctx;
 	classad_eval(v->u.x.e->kids[i], &env, out);
 }
@@ -661,22 +678,28 @@ ad_value_lookup(const struct value *v, const char *name, struct value *out,
 		return;
 	}
 	env.my = v->u.x.my;
+	env.target = v->u.x.target;
+	env.ctx = ctx;
 	if ((x = nest_lookup(v->u.x.e, name)) == NULL) {
-		/* Not there: its parent's (the ad it was written in), not
+		/* Not there: its parents' (the ads it was written in), not
 		 * TARGET's, as HTCondor's scoping goes. */
+		env.outer = NULL;
+		if (v->u.x.nest != NULL &&
+		    (x = nest_lookup(v->u.x.nest, name)) != NULL) {
+			env.nest = v->u.x.nest;
+			eval_ref(x, v->u.x.nest, &env, out);
+			return;
+		}
 		if ((x = ad_lookup(env.my, name)) == NULL) {
 			val_undef(out);
 			return;
 		}
-		env.target = v->u.x.target;
 		env.nest = NULL;
-		env.ctx = ctx;
 		eval_ref(x, env.my, &env, out);
 		return;
 	}
-	env.target = v->u.x.target;
 	env.nest = v->u.x.e;
-	env.ctx = ctx;
+	env.outer = v->u.x.nest;
 	eval_ref(x, v->u.x.e, &env, out);
 }
 
@@ -858,7 +881,7 @@ expr_eval(const struct expr *e, const struct ad *my,
 	ctx.steps = 0;
 	env.my = my;
 	env.target = target;
-	env.nest = NULL;
+	env.nest = env.outer = NULL;
 	env.ctx = &ctx;
 	classad_eval(e, &env, out);
 }
