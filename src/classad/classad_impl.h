@@ -94,8 +94,9 @@ void	 val_ref(struct value *, enum value_type, const struct expr *e,
 int	 val_is_number(const struct value *);	/* bool, int, real */
 /* val_bool_equiv: 1 and *B if V is a boolean or a number (non-zero true). */
 int	 val_bool_equiv(const struct value *, int *b);
-/* Real as HTCondor prints it: OLD the attribute form (%.16G), else the
- * form string() and strcat() make (%1.15E). */
+/* Real as HTCondor prints it: OLD 1 the attribute form (%.16G), 2 the
+ * same but exact (our canonical text), 0 the form string() and strcat()
+ * make (%1.15E). */
 void	 real_unparse(double, int old, struct buf *);
 /* string(): V as text, strings bare, other values in the new syntax. */
 char	*val_text(const struct value *);

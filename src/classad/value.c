@@ -197,7 +197,8 @@ val_bool_equiv(const struct value *v, int *b)
  * HTCondor prints an attribute's real with 16 significant digits (".0"
  * added when that looks like an integer) and the reals that string()
  * makes with "%1.15E"; zero keeps its sign, and infinities and NaN are
- * written as the call that makes them.
+ * written as the call that makes them.  OLD: 1 the attribute form, 2
+ * the same but exact (17 digits when 16 lose the value), 0 string()'s.
  */
 void
 real_unparse(double d, int old, struct buf *b)
@@ -222,6 +223,10 @@ real_unparse(double d, int old, struct buf *b)
 		return;
 	}
 	(void)snprintf(s, sizeof(s), "%.16G", d);
+	/* Our own text (old == 2), which ads travel and are stored in, must
+	 * read back to the same double: 17 digits where 16 do not. */
+	if (old == 2 && strtod(s, NULL) != d)
+		(void)snprintf(s, sizeof(s), "%.17G", d);
 	buf_adds(b, s);
 	if (s[strcspn(s, ".Ee")] == '\0')
 		buf_adds(b, ".0");
@@ -307,7 +312,7 @@ value_print(const struct value *v, struct buf *b)
 		buf_printf(b, "%lld", v->u.i);
 		break;
 	case VAL_REAL:
-		real_unparse(v->u.r, 1, b);
+		real_unparse(v->u.r, 2, b);
 		break;
 	case VAL_STRING:
 		string_print(v->u.s, b);
