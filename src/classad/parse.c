@@ -429,6 +429,17 @@ lex(struct parser *p)
 		lex_quoted(p, c);
 		return;
 	}
+	if (c == '?') {
+		/* "? :" is "?:" as HTCondor's lexer reads it. */
+		n = 1;
+		while (isspace((unsigned char)s[n]))
+			n++;
+		if (s[n] == ':') {
+			p->pos += n + 1;
+			p->tok = T_ELVIS;
+			return;
+		}
+	}
 	if (name_start(c)) {
 		lex_name(p);
 		return;
@@ -459,7 +470,7 @@ lex(struct parser *p)
  * The parser.  Each function returns a tree or NULL after parse_fail().
  * HTCondor's precedence, loosest first:
  *
- *	cond	:= or [ '?' cond ':' cond | '?:' cond ]
+ *	cond	:= or [ '?' cond ':' cond ]
  *	or	:= and { '||' and }		(n-ary)
  *	and	:= bor { '&&' bor }		(n-ary)
  *	bor, bxor, band: '|', '^', '&'
@@ -468,7 +479,7 @@ lex(struct parser *p)
  *	shift	:= ('<<' | '>>' | '>>>')
  *	add, mul
  *	unary	:= ('-' | '+' | '!' | '~') unary | postfix
- *	postfix	:= primary { '.' name | '[' cond ']' }
+ *	postfix	:= primary { '.' name | '[' cond ']' | '?:' postfix }
  *	primary	:= literal | name | '.' name | name '(' args ')'
  *		 | '(' cond ')' | '{' [ cond { ',' cond } ] '}'
  *		 | '[' { name '=' cond ';' } ']'
@@ -777,17 +788,37 @@ parse_primary(struct parser *p)
 	}
 }
 
+static struct expr	*parse_postfix(struct parser *);
+static struct expr	*parse_elvis_operand(struct parser *);
+
+/*
+ * Selections, subscripts and HTCondor's "A ?: B" (A unless it is
+ * UNDEFINED), which binds as tightly as a subscript: B is a postfix
+ * expression, so 1 + x ?: 5 is 1 + (x ?: 5).
+ */
 static struct expr *
-parse_postfix(struct parser *p)
+postfix_loop(struct parser *p, struct expr *e)
 {
-	struct expr *e, *k, *x;
+	struct expr *k, *x;
 	size_t pos;
 
-	if ((e = parse_primary(p)) == NULL)
-		return NULL;
 	for (;;) {
 		pos = p->tokpos;
-		if (p->tok == T_DOT) {
+		if (p->tok == T_ELVIS) {
+			if (!nest_enter(p)) {
+				expr_free(e);
+				return NULL;
+			}
+			lex(p);
+			if ((k = parse_elvis_operand(p)) == NULL) {
+				expr_free(e);
+				return NULL;
+			}
+			p->depth--;
+			x = node_new(EK_COND, 0, 2);
+			x->kids[0] = e;
+			x->kids[1] = k;
+		} else if (p->tok == T_DOT) {
 			lex(p);
 			if (p->tok != T_NAME) {
 				parse_fail(p, p->tokpos,
@@ -826,6 +857,47 @@ parse_postfix(struct parser *p)
 	}
 }
 
+static struct expr *
+parse_postfix(struct parser *p)
+{
+	struct expr *e;
+
+	if ((e = parse_primary(p)) == NULL)
+		return NULL;
+	return postfix_loop(p, e);
+}
+
+/* The operand after "?:": a postfix expression, where "-5" is one
+ * number, as HTCondor's lexer reads it. */
+static struct expr *
+parse_elvis_operand(struct parser *p)
+{
+	struct expr *k;
+	const char *after;
+
+	if (p->tok != T_MINUS)
+		return parse_postfix(p);
+	after = p->text + p->pos;
+	lex(p);
+	if ((p->tok != T_INT && p->tok != T_REAL) ||
+	    p->text + p->tokpos != after) {
+		parse_fail(p, p->tokpos, "unexpected %s after '-'",
+		    token_desc(p->tok));
+		return NULL;
+	}
+	if (p->tok == T_INT && p->ival > INT_MAGNITUDE_MAX) {
+		parse_fail(p, p->tokpos, "integer out of range");
+		return NULL;
+	}
+	k = node_new(EK_LIT, 0, 0);
+	if (p->tok == T_INT)
+		val_int(&k->lit, (long long)(0ULL - p->ival));
+	else
+		val_real(&k->lit, -p->rval);
+	lex(p);
+	return postfix_loop(p, k);
+}
+
 /*
  * A minus in front of a number is folded into the literal, as HTCondor's
  * lexer reads "-5" as one number; -9223372036854775808 is accepted
@@ -850,7 +922,7 @@ parse_unary(struct parser *p)
 		val_int(&k->lit, LLONG_MIN);
 		lex(p);
 		p->depth--;
-		return k;
+		return postfix_loop(p, k);
 	}
 	if (op == T_MINUS && (p->tok == T_INT || p->tok == T_REAL) &&
 	    p->text + p->tokpos == after) {
@@ -866,7 +938,7 @@ parse_unary(struct parser *p)
 			val_real(&k->lit, -p->rval);
 		lex(p);
 		p->depth--;
-		return k;
+		return postfix_loop(p, k);
 	}
 	if ((k = parse_unary(p)) == NULL)
 		return NULL;
@@ -981,34 +1053,14 @@ parse_cond(struct parser *p)
 
 	if ((c = parse_or(p)) == NULL)
 		return NULL;
-	if (p->tok != T_QUEST && p->tok != T_ELVIS)
+	if (p->tok != T_QUEST)
 		return c;
 	pos = p->tokpos;
 	if (!nest_enter(p)) {
 		expr_free(c);
 		return NULL;
 	}
-	/* HTCondor's "A ?: B" (or "A ? : B"): A, unless it is UNDEFINED. */
-	if (p->tok == T_QUEST) {
-		lex(p);
-		if (p->tok == T_COLON)
-			p->tok = T_ELVIS;
-		else
-			goto ternary;
-	}
-	if (p->tok == T_ELVIS) {
-		lex(p);
-		if ((b = parse_cond(p)) == NULL) {
-			expr_free(c);
-			return NULL;
-		}
-		p->depth--;
-		e = node_new(EK_COND, 0, 2);
-		e->kids[0] = c;
-		e->kids[1] = b;
-		return node_finish(p, e, pos) ? e : NULL;
-	}
-ternary:
+	lex(p);
 	if ((a = parse_cond(p)) == NULL) {
 		expr_free(c);
 		return NULL;

@@ -29,7 +29,7 @@ prec_of(const struct expr *e)
 {
 	switch (e->kind) {
 	case EK_COND:
-		return 1;
+		return e->nkids == 2 ? 13 : 1;
 	case EK_LOGIC:
 		return e->op == T_OR ? 2 : 3;
 	case EK_BINARY:
@@ -191,8 +191,12 @@ unparse_node(const struct expr *e, int htc, struct buf *b)
 		if (htc)
 			buf_addc(b, ' ');
 		buf_adds(b, op_text(e->op));
-		/* "-5" would read back as the literal -5: keep "-(5)". */
+		/* "-5" would read back as the literal -5: keep "-(5)", and
+		 * "-(5[0])" or "-(5 ?: x)", whose 5 would be read as -5. */
 		unparse_paren(e->kids[0], prec_of(e->kids[0]) < prec ||
+		    (e->op == T_MINUS && (e->kids[0]->kind == EK_SELECT ||
+		    e->kids[0]->kind == EK_INDEX || (e->kids[0]->kind ==
+		    EK_COND && e->kids[0]->nkids == 2))) ||
 		    (e->op == T_MINUS && e->kids[0]->kind == EK_LIT &&
 		    ((e->kids[0]->lit.type == VAL_INT &&
 		    e->kids[0]->lit.u.i >= 0) ||
@@ -223,12 +227,16 @@ unparse_node(const struct expr *e, int htc, struct buf *b)
 		}
 		break;
 	case EK_COND:
-		unparse_paren(e->kids[0], prec_of(e->kids[0]) <= prec, htc, b);
 		if (e->nkids == 2) {
+			/* Postfix, and right-nested: a ?: b ?: c is a ?: (b ?: c). */
+			unparse_paren(e->kids[0], prec_of(e->kids[0]) < 13 ||
+			    (e->kids[0]->kind == EK_COND &&
+			    e->kids[0]->nkids == 2), htc, b);
 			buf_adds(b, " ?: ");
-			unparse(e->kids[1], htc, b);
+			unparse_paren(e->kids[1], prec_of(e->kids[1]) < 13, htc, b);
 			break;
 		}
+		unparse_paren(e->kids[0], prec_of(e->kids[0]) <= prec, htc, b);
 		buf_adds(b, " ? ");
 		unparse(e->kids[1], htc, b);
 		buf_adds(b, " : ");

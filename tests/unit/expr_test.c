@@ -3,7 +3,7 @@
  * functions, attribute scoping, parse errors, canonical unparsing,
  * references and clauses, and the bounds on nesting and recursion.
  *
- * checks: 610
+ * checks: 618
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -452,7 +452,11 @@ static const struct {
 } unparses[] = {
 	{ "a+b", "a + b" },
 	{ "a?:b", "a ?: b" },
-	{ "(a?:b)*2", "(a ?: b) * 2" },
+	{ "(a?:b)*2", "a ?: b * 2" },	/* ?: binds like a subscript */
+	{ "1 + x ?: 5", "1 + x ?: 5" },
+	{ "(1 + x) ?: 5", "(1 + x) ?: 5" },
+	{ "a ?: b ?: c", "a ?: b ?: c" },
+	{ "(a ?: b) ?: c", "(a ?: b) ?: c" },
 	{ "a+b*c", "a + b * c" },
 	{ "(a+b)*c", "(a + b) * c" },
 	{ "a-(b-c)", "a - (b - c)" },
