@@ -29,7 +29,9 @@ prec_of(const struct expr *e)
 {
 	switch (e->kind) {
 	case EK_COND:
-		return e->nkids == 2 ? 13 : 1;
+		/* "a ?: b" binds like a subscript, but reads better (and as
+		 * submit files write it) parenthesised as an operand. */
+		return 1;
 	case EK_LOGIC:
 		return e->op == T_OR ? 2 : 3;
 	case EK_BINARY:

@@ -452,10 +452,10 @@ static const struct {
 } unparses[] = {
 	{ "a+b", "a + b" },
 	{ "a?:b", "a ?: b" },
-	{ "(a?:b)*2", "a ?: b * 2" },	/* ?: binds like a subscript */
-	{ "1 + x ?: 5", "1 + x ?: 5" },
+	{ "(a?:b)*2", "(a ?: b) * 2" },
+	{ "1 + x ?: 5", "1 + (x ?: 5)" },	/* ?: binds like a subscript */
 	{ "(1 + x) ?: 5", "(1 + x) ?: 5" },
-	{ "a ?: b ?: c", "a ?: b ?: c" },
+	{ "a ?: b ?: c", "a ?: (b ?: c)" },
 	{ "(a ?: b) ?: c", "(a ?: b) ?: c" },
 	{ "a+b*c", "a + b * c" },
 	{ "(a+b)*c", "(a + b) * c" },
