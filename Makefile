@@ -34,27 +34,33 @@ GEN_CLNT := $(filter-out obj/gen/condor_types_clnt.c,$(PROTOCOLS:%=obj/gen/%_cln
 # loop, descriptors, privileges).  src/common: what two or more of our
 # programs share that speaks Condor (configuration, expressions and ads,
 # the daemon skeleton and RPC helpers, protocol clients, the queue log,
-# the user log, the checkpoint file).  src/submit: the submit language
-# (condor_submit's, condor_dagman's and the schedd's).
+# the user log, the checkpoint file).  src/classad: the ClassAd language
+# (expressions and ads), a library of its own as in HTCondor.
+# src/submit: the submit language (condor_submit's, condor_dagman's and
+# the schedd's).
 UTIL_SRC := $(wildcard src/util/*.c)
 LIBUTIL	:= obj/libcondor_util.a
 COMMON_SRC := $(wildcard src/common/*.c)
 COMMON_OBJ := $(COMMON_SRC:%.c=obj/%.o) $(GEN_XDR:%.c=%.o) $(GEN_CLNT:%.c=%.o)
 LIBCOMMON := obj/libcondor_common.a
+CLASSAD_SRC := $(wildcard src/classad/*.c)
+LIBCLASSAD := obj/libcondor_classad.a
 SUBMIT_SRC := $(wildcard src/submit/*.c)
 LIBSUBMIT := obj/libcondor_submit.a
-LIBS	:= $(LIBSUBMIT) $(LIBCOMMON) $(LIBUTIL)
+LIBS	:= $(LIBSUBMIT) $(LIBCOMMON) $(LIBCLASSAD) $(LIBUTIL)
 # The submit language speaks in ads and expressions, and the schedd's
-# client sends what it parsed: the two libraries are read as a group.
-LINK_LIBS := -Wl,--start-group $(LIBSUBMIT) $(LIBCOMMON) -Wl,--end-group \
-	$(LIBUTIL)
+# client sends what it parsed; ads travel through the common protocol
+# code and the language falls back on the configuration: the libraries
+# are read as a group.
+LINK_LIBS := -Wl,--start-group $(LIBSUBMIT) $(LIBCOMMON) $(LIBCLASSAD) \
+	-Wl,--end-group $(LIBUTIL)
 
 # Daemons: src/DAEMON/*.c -> sbin/condor_DAEMON.  A program of its own
 # directory that users run goes to bin/ instead (USER_PROGRAMS:
 # src/P/*.c -> bin/condor_P): condor_dagman, which condor_submit_dag
 # queues and a user may run by hand, is in bin as in HTCondor.
 USER_PROGRAMS := dagman
-DAEMONS := $(filter-out common util tools submit libckpt libremote $(USER_PROGRAMS),$(sort $(notdir $(patsubst %/,%,$(dir $(wildcard src/*/*.c))))))
+DAEMONS := $(filter-out common util tools submit classad libckpt libremote $(USER_PROGRAMS),$(sort $(notdir $(patsubst %/,%,$(dir $(wildcard src/*/*.c))))))
 SBIN	:= $(DAEMONS:%=sbin/condor_%)
 
 # Commands: src/tools/condor_X.c -> bin/condor_X; the other files of
@@ -122,6 +128,10 @@ $(LIBCOMMON): $(COMMON_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
+$(LIBCLASSAD): $(CLASSAD_SRC:%.c=obj/%.o)
+	rm -f $@
+	ar rcs $@ $^
+
 $(LIBSUBMIT): $(SUBMIT_SRC:%.c=obj/%.o)
 	rm -f $@
 	ar rcs $@ $^
@@ -168,8 +178,13 @@ obj/tests/%_test: tests/unit/%_test.c $$(UNIT_OBJ_$$*) $(LIBS) tests/unit/test.h
 		$(patsubst obj/%/,-I%,$(dir $(UNIT_OBJ_$*))) -o $@ $< \
 		$(UNIT_OBJ_$*) $(LINK_LIBS) $(LDLIBS)
 
+# The ClassAd table test's evaluator (tests/classad).
+obj/tests/classad_eval: tests/classad/classad_eval.c $(LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -o $@ $< $(LINK_LIBS) $(LDLIBS)
+
 # Per-program extras are added by the fragments below.
-extra:
+extra: obj/tests/classad_eval
 -include mk/*.mk
 
 check: all test-deps $(UNIT)

@@ -1,17 +1,16 @@
 /*
- * expr.h: control expressions and job requirements.
+ * expr.h: the ClassAd language (classad(5)): control expressions, job
+ * requirements, every attribute's value.  The library is src/classad.
  *
- * Values are integers, reals, strings, booleans, UNDEFINED and ERROR, with
- * ClassAd three-valued logic: UNDEFINED && FALSE is FALSE, UNDEFINED ||
- * TRUE is TRUE, otherwise UNDEFINED propagates; a type error gives ERROR.
- * Operators: unary - + !, * / %, + -, < <= > >= == != (=?= and =!= compare
- * exactly, never UNDEFINED), && ||, ?: and parentheses.  Names are
- * case-insensitive and resolve in MY ad, then TARGET ad, then through the
- * fallback (the configuration); MY.x and TARGET.x pick one.  CurrentTime is
- * the present time when no ad defines it.  Functions: ifThenElse,
- * isUndefined, isError, isString, isInteger, isReal, isBoolean, int, real,
- * string, floor, ceiling, round, strcat, size, toLower, toUpper, time,
- * min, max.
+ * Values are integers, reals, strings, booleans, UNDEFINED, ERROR, lists
+ * ({ 1, 2 }) and nested ads ([ a = 1; b = a + 1 ]), with HTCondor's
+ * default (non-strict) semantics: three-valued logic, ERROR and
+ * UNDEFINED propagating through strict operators, 64-bit integer
+ * arithmetic that wraps, IEEE reals.  Names are case-insensitive and
+ * resolve in the nested ad being evaluated, MY ad, TARGET ad, then
+ * through the fallback (the configuration); MY.x and TARGET.x pick one.
+ * CurrentTime is the present time when no ad defines it.  The functions
+ * are those of HTCondor's ClassAd reference (classad(5) lists them).
  */
 #ifndef CONDOR_EXPR_H
 #define CONDOR_EXPR_H
@@ -29,8 +28,16 @@ enum value_type {
 	VAL_INT,
 	VAL_REAL,
 	VAL_STRING,
+	VAL_LIST,
+	VAL_AD,
 };
 
+/*
+ * A list or nested ad value refers to its (shared, counted) expression:
+ * its elements are evaluated when asked for, in the scope (MY, TARGET)
+ * where it was made, as in HTCondor.  Those ads are borrowed: ask for
+ * elements only while they live.
+ */
 struct value {
 	enum value_type	 type;
 	union {
@@ -38,6 +45,12 @@ struct value {
 		long long	 i;
 		double		 r;
 		char		*s;	/* owned by the value */
+		struct {
+			struct expr		*e;	/* counted reference */
+			const struct ad		*my;
+			const struct ad		*target;
+			const struct expr	*nest;	/* made inside */
+		} x;
 	} u;
 };
 
@@ -122,6 +135,21 @@ void		 value_print(const struct value *, struct buf *);
  */
 void		 value_print_plain(const struct value *, const char *undef,
 		    struct buf *);
+/*
+ * value_unparse: V as HTCondor's ClassAd unparser writes an attribute's
+ * value (condor_q -l): booleans true/false, undefined, error, reals with
+ * 16 significant digits (".0" added to look like a real), real("INF"),
+ * lists "{ a,b }", ads "[ a = 1; b = 2 ]".
+ */
+void		 value_unparse(const struct value *, struct buf *);
+/* value_list_len: elements of a list value (0 for any other value). */
+size_t		 value_list_len(const struct value *);
+/* value_list_item: element I of list value V, evaluated, into OUT. */
+void		 value_list_item(const struct value *v, size_t i,
+		    struct value *out);
+/* value_ad_lookup: attribute NAME of nested ad value V, evaluated. */
+void		 value_ad_lookup(const struct value *v, const char *name,
+		    struct value *out);
 /* value_is_true: exactly TRUE (a boolean true, or a non-zero number). */
 int		 value_is_true(const struct value *);
 const char	*value_type_name(enum value_type);

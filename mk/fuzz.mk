@@ -8,7 +8,7 @@ FUZZ_CC		?= clang
 FUZZ_FLAGS	:= -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_NAMES	:= $(basename $(notdir $(wildcard tests/fuzz/fuzz_*.c)))
 FUZZERS		:= $(FUZZ_NAMES:%=obj/fuzz/%)
-FUZZ_LIB_SRC	:= $(UTIL_SRC) $(COMMON_SRC) $(SUBMIT_SRC) $(GEN_XDR) $(GEN_CLNT)
+FUZZ_LIB_SRC	:= $(UTIL_SRC) $(COMMON_SRC) $(CLASSAD_SRC) $(SUBMIT_SRC) $(GEN_XDR) $(GEN_CLNT)
 FUZZ_LIB_OBJ	:= $(patsubst %.c,obj/fuzz/lib/%.o,$(FUZZ_LIB_SRC))
 
 obj/fuzz/lib/%.o: %.c $(GEN_H)

@@ -68,7 +68,9 @@ awk -v my="$tmp/my.ad" -v target="$tmp/target.ad" '
 ' "$dir/context.ad"
 
 # run_eval IN OUT: evaluate each line of IN; OUT gets exactly one line
-# per expression ("<no value>" where the evaluator printed none).
+# per expression ("<no value>" where the evaluator printed none).  The
+# evaluator's PARSE-ERROR is the table's error (an expression that does
+# not parse is an error to HTCondor's matchmaking).
 run_eval() {
 	local want got
 	timeout -k 5 300 "$evaluator" -my "$tmp/my.ad" -target "$tmp/target.ad" \
@@ -76,7 +78,7 @@ run_eval() {
 	want=$(wc -l <"$1")
 	got=$(wc -l <"$2.raw")
 	{ cat "$2.raw"; yes '<no value>' | head -n $((want > got ? want - got : 0)); } |
-	    head -n "$want" | sed 's/[ \r]*$//' >"$2"
+	    head -n "$want" | sed 's/[ \r]*$//; s/^PARSE-ERROR$/error/' >"$2"
 	if [ "$got" -ne "$want" ]; then
 		echo "note: $evaluator printed $got lines for $want expressions" \
 		    "(stderr: $(head -c 300 "$2.err" | tr '\n' ' '))"

@@ -1,7 +1,9 @@
 /*
  * fuzz_expr.c: libFuzzer target for the expression parser and evaluator.
- * Any input: parse it; if it parses, evaluate it against a small ad, and
- * check that its canonical text parses back to the same canonical text.
+ * Any input: parse it; if it parses, evaluate it against a small ad
+ * (with a list, a nested ad and a cycle), print the value both ways
+ * (lists and nested ads walk their elements), and check that its
+ * canonical text parses back to the same canonical text.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,11 +30,29 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ad_set_string(my, "Arch", "X86_64");
 		ad_set_expr(my, "Loop", "Loop + 1", NULL, 0);
 		ad_set_expr(my, "Requirements", "Memory > 10", NULL, 0);
+		ad_set_expr(my, "Names", "{ \"a\", 1, [x = Memory] }", NULL,
+		    0);
+		ad_set_expr(my, "Nested", "[a = 1; b = a + Memory; c = b]",
+		    NULL, 0);
 	}
 	text = xstrndup((const char *)data, size);
 	e = expr_parse(text, err, sizeof(err));
 	if (e != NULL) {
+		struct buf b;
+		size_t i;
+
 		expr_eval(e, my, my, &v);
+		buf_init(&b);
+		value_unparse(&v, &b);
+		value_print(&v, &b);
+		for (i = 0; i < value_list_len(&v) && i < 8; i++) {
+			struct value item;
+
+			value_list_item(&v, i, &item);
+			value_unparse(&item, &b);
+			value_free(&item);
+		}
+		buf_free(&b);
 		value_free(&v);
 		again1 = expr_to_string(e);
 		e2 = expr_parse(again1, err, sizeof(err));

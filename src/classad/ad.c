@@ -19,6 +19,7 @@
 #include <strings.h>
 
 #include "ad.h"
+#include "classad_impl.h"
 #include "buf.h"
 #include "condor_types.h"
 #include "expr.h"
@@ -500,52 +501,72 @@ json_string(const char *s, struct buf *b)
 	buf_addc(b, '"');
 }
 
+/*
+ * One expression in HTCondor's JSON: a literal is its value (UNDEFINED
+ * null), a list an array and a nested ad an object of the same, anything
+ * else the string "\/Expr(TEXT)\/".
+ */
+static void
+json_expr(const struct expr *e, struct buf *b)
+{
+	struct buf text, lit;
+	const struct value *v = &e->lit;
+	size_t i;
+
+	if (e->kind == EK_LIST || e->kind == EK_AD) {
+		buf_addc(b, e->kind == EK_LIST ? '[' : '{');
+		for (i = 0; i < e->nkids; i++) {
+			if (i > 0)
+				buf_adds(b, ", ");
+			if (e->kind == EK_AD) {
+				json_string(e->names[i], b);
+				buf_adds(b, ": ");
+			}
+			json_expr(e->kids[i], b);
+		}
+		buf_addc(b, e->kind == EK_LIST ? ']' : '}');
+		return;
+	}
+	if (e->kind != EK_LIT || v->type == VAL_ERROR ||
+	    (v->type == VAL_REAL && !isfinite(v->u.r))) {
+		buf_init(&text);
+		buf_init(&lit);
+		expr_unparse(e, &text);
+		json_string(text.data, &lit);
+		buf_adds(b, "\"\\/Expr(");
+		buf_add(b, lit.data + 1, lit.len - 2);
+		buf_adds(b, ")\\/\"");
+		buf_free(&text);
+		buf_free(&lit);
+	} else if (v->type == VAL_UNDEFINED)
+		buf_adds(b, "null");
+	else if (v->type == VAL_BOOL)
+		buf_adds(b, v->u.b ? "true" : "false");
+	else if (v->type == VAL_INT)
+		buf_printf(b, "%lld", v->u.i);
+	else if (v->type == VAL_REAL) {
+		char r[64];
+
+		snprintf(r, sizeof(r), "%.17g", v->u.r);
+		buf_adds(b, r);
+		if (strpbrk(r, ".eE") == NULL)
+			buf_adds(b, ".0");
+	} else
+		json_string(v->u.s, b);
+}
+
 void
 ad_print_json(const struct ad *ad, struct buf *b)
 {
-	struct buf text, lit;
-	struct value v;
 	size_t i;
 
 	buf_adds(b, "{");
-	buf_init(&text);
-	buf_init(&lit);
 	for (i = 0; ad != NULL && i < ad->n; i++) {
 		buf_adds(b, i ? ",\n  " : "\n  ");
 		json_string(ad->attrs[i].name, b);
 		buf_adds(b, ": ");
-		/* A literal is its value; anything else an expression. */
-		buf_reset(&text);
-		buf_reset(&lit);
-		expr_unparse(ad->attrs[i].expr, &text);
-		expr_eval(ad->attrs[i].expr, NULL, NULL, &v);
-		value_print(&v, &lit);
-		if (strcmp(text.data, lit.data) != 0 || v.type == VAL_ERROR ||
-		    (v.type == VAL_REAL && !isfinite(v.u.r))) {
-			buf_reset(&lit);
-			json_string(text.data, &lit);
-			buf_adds(b, "\"\\/Expr(");
-			buf_add(b, lit.data + 1, lit.len - 2);
-			buf_adds(b, ")\\/\"");
-		} else if (v.type == VAL_UNDEFINED)
-			buf_adds(b, "null");
-		else if (v.type == VAL_BOOL)
-			buf_adds(b, v.u.b ? "true" : "false");
-		else if (v.type == VAL_INT)
-			buf_printf(b, "%lld", v.u.i);
-		else if (v.type == VAL_REAL) {
-			char r[64];
-
-			snprintf(r, sizeof(r), "%.17g", v.u.r);
-			buf_adds(b, r);
-			if (strpbrk(r, ".eE") == NULL)
-				buf_adds(b, ".0");
-		} else
-			json_string(v.u.s, b);
-		value_free(&v);
+		json_expr(ad->attrs[i].expr, b);
 	}
-	buf_free(&text);
-	buf_free(&lit);
 	buf_adds(b, ad != NULL && ad->n > 0 ? "\n}" : "}");
 }
 

@@ -1,0 +1,457 @@
+/*
+ * fn_type.c: the ClassAd functions on types, conversions and numbers,
+ * and the control functions (ifThenElse, eval, debug, unparse, time).
+ * Each checks its own arguments: a wrong count is ERROR, as in HTCondor.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "ad.h"
+#include "buf.h"
+#include "classad_impl.h"
+#include "expr.h"
+#include "xalloc.h"
+
+fn_t fn_istype, fn_int, fn_real, fn_string, fn_bool, fn_round, fn_pow,
+    fn_quantize, fn_random, fn_ifthenelse, fn_eval, fn_debug, fn_unparse,
+    fn_time, fn_interval, fn_formattime;
+
+/* isUndefined(V), isError, isString, isInteger, isReal, isBoolean,
+ * isList, isClassAd: whether V is of that type. */
+void
+fn_istype(const struct expr *call, const struct env *env, struct value *out)
+{
+	static const struct {
+		const char	*name;
+		enum value_type	 type;
+	} types[] = {
+		{ "isUndefined", VAL_UNDEFINED }, { "isError", VAL_ERROR },
+		{ "isString", VAL_STRING }, { "isInteger", VAL_INT },
+		{ "isReal", VAL_REAL }, { "isBoolean", VAL_BOOL },
+		{ "isList", VAL_LIST }, { "isClassAd", VAL_AD },
+		/* No absolute or relative time values here: never. */
+		{ "isAbstime", (enum value_type)-1 },
+		{ "isReltime", (enum value_type)-1 },
+	};
+	struct value v;
+	size_t i;
+	int r = 0;
+
+	if (call->nkids != 1) {
+		val_error(out);
+		return;
+	}
+	classad_eval(call->kids[0], env, &v);
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (strcasecmp(call->name, types[i].name) == 0)
+			r = (int)v.type == (int)types[i].type;
+	value_free(&v);
+	val_bool(out, r);
+}
+
+static int
+one_arg(const struct expr *call, const struct env *env, struct value *v,
+    struct value *out)
+{
+	if (call->nkids != 1) {
+		val_error(out);
+		return 0;
+	}
+	classad_eval(call->kids[0], env, v);
+	return 1;
+}
+
+/* int(V): a number truncated, a string read as C's strtod reads it. */
+void
+fn_int(const struct expr *call, const struct env *env, struct value *out)
+{
+	struct value v;
+	long long i;
+
+	if (!one_arg(call, env, &v, out))
+		return;
+	if (v.type == VAL_UNDEFINED)
+		val_undef(out);
+	else if (val_to_int(&v, &i))
+		val_int(out, i);
+	else
+		val_error(out);
+	value_free(&v);
+}
+
+void
+fn_real(const struct expr *call, const struct env *env, struct value *out)
+{
+	struct value v;
+	double d;
+
+	if (!one_arg(call, env, &v, out))
+		return;
+	if (v.type == VAL_UNDEFINED)
+		val_undef(out);
+	else if (val_to_real(&v, &d))
+		val_real(out, d);
+	else
+		val_error(out);
+	value_free(&v);
+}
+
+/* string(V): V's text; reals as "%1.15E", booleans true/false. */
+void
+fn_string(const struct expr *call, const struct env *env, struct value *out)
+{
+	struct value v;
+
+	if (!one_arg(call, env, &v, out))
+		return;
+	if (v.type == VAL_UNDEFINED)
+		val_undef(out);
+	else if (v.type == VAL_ERROR)
+		val_error(out);
+	else
+		val_string(out, val_text(&v));
+	value_free(&v);
+}
+
+/* bool(V): numbers non-zero, the strings "true" and "false". */
+void
+fn_bool(const struct expr *call, const struct env *env, struct value *out)
+{
+	struct value v;
+	int b;
+
+	if (!one_arg(call, env, &v, out))
+		return;
+	if (v.type == VAL_UNDEFINED)
+		val_undef(out);
+	else if (val_bool_equiv(&v, &b))
+		val_bool(out, b);
+	else if (v.type == VAL_STRING && strcasecmp(v.u.s, "true") == 0)
+		val_bool(out, 1);
+	else if (v.type == VAL_STRING && strcasecmp(v.u.s, "false") == 0)
+		val_bool(out, 0);
+	else if (v.type == VAL_STRING)
+		val_undef(out);
+	else
+		val_error(out);
+	value_free(&v);
+}
+
+static long long
+real_to_ll(double r)
+{
+	if (isnan(r) || r >= 9223372036854775808.0 ||
+	    r < -9223372036854775808.0)
+		return LLONG_MIN;
+	return (long long)r;
+}
+
+/* floor, ceil(ing), round (halves to even, as rint): an integer; an
+ * integer passes through. */
+void
+fn_round(const struct expr *call, const struct env *env, struct value *out)
+{
+	struct value v;
+	double d;
+
+	if (!one_arg(call, env, &v, out))
+		return;
+	if (v.type == VAL_INT)
+		val_int(out, v.u.i);
+	else if (!val_to_real(&v, &d))
+		val_error(out);
+	else if (strcasecmp(call->name, "floor") == 0)
+		val_int(out, real_to_ll(floor(d)));
+	else if (strcasecmp(call->name, "round") == 0)
+		val_int(out, real_to_ll(rint(d)));
+	else
+		val_int(out, real_to_ll(ceil(d)));
+	value_free(&v);
+}
+
+/* pow(B, E): an integer for integers and E >= 0, else a real. */
+void
+fn_pow(const struct expr *call, const struct env *env, struct value *out)
+{
+	struct value a[2];
+	double x, y;
+
+	if (call->nkids != 2) {
+		val_error(out);
+		return;
+	}
+	args_eval(call, env, a, 2);
+	if (a[0].type == VAL_INT && a[1].type == VAL_INT && a[1].u.i >= 0)
+		val_int(out, real_to_ll(pow((double)a[0].u.i,
+		    (double)a[1].u.i) + 0.5));
+	else if (a[0].type == VAL_UNDEFINED || a[1].type == VAL_UNDEFINED ||
+	    !val_to_real(&a[0], &x) || !val_to_real(&a[1], &y))
+		val_error(out);
+	else
+		val_real(out, pow(x, y));
+	args_free(a, 2);
+}
+
+/* quantize(A, B): A rounded up to a multiple of B (or to the first of
+ * list B not below it). */
+void
+fn_quantize(const struct expr *call, const struct env *env, struct value *out)
+{
+	struct value a[2], base, item;
+	double ra, rb = 0;
+	size_t i, n;
+
+	if (call->nkids != 2) {
+		val_error(out);
+		return;
+	}
+	args_eval(call, env, a, 2);
+	val_undef(&base);
+	if (a[0].type == VAL_UNDEFINED || !val_to_real(&a[0], &ra)) {
+		val_error(out);
+		goto done;
+	}
+	if (a[1].type == VAL_LIST) {
+		n = list_len(&a[1]);
+		val_real(&base, 0);
+		for (i = 0; i < n; i++) {
+			list_item(&a[1], i, &item, env->ctx);
+			value_free(&base);
+			base = item;
+			if (!val_to_real(&base, &rb)) {
+				val_error(out);
+				goto done;
+			}
+			if (rb >= ra) {
+				value_copy(out, &base);
+				goto done;
+			}
+		}
+	} else {
+		value_copy(&base, &a[1]);
+		if (base.type == VAL_UNDEFINED || !val_to_real(&base, &rb)) {
+			val_error(out);
+			goto done;
+		}
+	}
+	if (base.type == VAL_INT) {
+		long long b = base.u.i;
+
+		if (b == 0)
+			value_copy(out, &a[0]);
+		else if (a[0].type == VAL_INT) {
+			/* Wrapping as HTCondor's long long arithmetic. */
+			long long q = (long long)((unsigned long long)a[0].u.i +
+			    (unsigned long long)b - 1);
+
+			val_int(out, (long long)((unsigned long long)(q / b) *
+			    (unsigned long long)b));
+		} else
+			val_real(out, ceil(ra / (double)b) * (double)b);
+	} else if (rb >= -1e-8 && rb <= 1e-8)
+		value_copy(out, &a[0]);
+	else
+		val_real(out, ceil(ra / rb) * rb);
+done:
+	value_free(&base);
+	args_free(a, 2);
+}
+
+/* random([N]): an integer in [0, N) or a real in [0, N). */
+void
+fn_random(const struct expr *call, const struct env *env, struct value *out)
+{
+	struct value v;
+
+	if (call->nkids > 1) {
+		val_error(out);
+		return;
+	}
+	if (call->nkids == 0)
+		val_real(&v, 1.0);
+	else
+		classad_eval(call->kids[0], env, &v);
+	if (v.type == VAL_INT && v.u.i > 0)
+		val_int(out, (long long)(drand48() * (double)v.u.i));
+	else if (v.type == VAL_REAL && v.u.r > 0)
+		val_real(out, v.u.r * drand48());
+	else
+		val_error(out);
+	value_free(&v);
+}
+
+/* ifThenElse(C, A, B): A or B as C is true or false, evaluating only
+ * that one; UNDEFINED for an undefined C, ERROR for anything else. */
+void
+fn_ifthenelse(const struct expr *call, const struct env *env,
+    struct value *out)
+{
+	struct value c;
+	int b;
+
+	if (call->nkids != 3) {
+		val_error(out);
+		return;
+	}
+	classad_eval(call->kids[0], env, &c);
+	if (val_bool_equiv(&c, &b))
+		classad_eval(call->kids[b ? 1 : 2], env, out);
+	else if (c.type == VAL_UNDEFINED)
+		val_undef(out);
+	else
+		val_error(out);
+	value_free(&c);
+}
+
+/* eval(S): S parsed and evaluated here. */
+void
+fn_eval(const struct expr *call, const struct env *env, struct value *out)
+{
+	struct value v;
+	struct expr *e;
+	char *s;
+
+	if (!one_arg(call, env, &v, out))
+		return;
+	if (v.type == VAL_UNDEFINED || v.type == VAL_ERROR) {
+		value_free(&v);
+		val_error(out);
+		return;
+	}
+	s = val_text(&v);
+	value_free(&v);
+	if ((e = expr_parse(s, NULL, 0)) == NULL)
+		val_error(out);
+	else {
+		classad_eval(e, env, out);
+		expr_free(e);
+	}
+	free(s);
+}
+
+/* debug(V): V (HTCondor logs it; we have nowhere to). */
+void
+fn_debug(const struct expr *call, const struct env *env, struct value *out)
+{
+	if (call->nkids != 1) {
+		val_error(out);
+		return;
+	}
+	classad_eval(call->kids[0], env, out);
+}
+
+/* unparse(Attr): the text of attribute Attr's expression. */
+void
+fn_unparse(const struct expr *call, const struct env *env, struct value *out)
+{
+	const struct expr *x;
+	struct buf b;
+
+	if (call->nkids != 1 || call->kids[0]->kind != EK_ATTR) {
+		val_error(out);
+		return;
+	}
+	x = ad_lookup(call->kids[0]->scope == SCOPE_TARGET ? env->target :
+	    env->my, call->kids[0]->name);
+	buf_init(&b);
+	if (x != NULL)
+		unparse_expr(x, 2, &b);
+	val_string(out, buf_take(&b));
+}
+
+void
+fn_time(const struct expr *call, const struct env *env, struct value *out)
+{
+	if (call->nkids != 0) {
+		val_error(out);
+		return;
+	}
+	val_int(out, (long long)time(NULL));
+}
+
+/* interval(S): seconds as [days+]hh:mm:ss. */
+void
+fn_interval(const struct expr *call, const struct env *env,
+    struct value *out)
+{
+	struct value v;
+	long long t, days, hours, mins, secs;
+	char s[96];
+
+	if (!one_arg(call, env, &v, out))
+		return;
+	if (!val_to_int(&v, &t)) {
+		value_free(&v);
+		val_error(out);
+		return;
+	}
+	value_free(&v);
+	t = (int)(unsigned)t;
+	days = t / 86400;
+	t -= 86400 * days;
+	hours = t / 3600;
+	t -= 3600 * hours;
+	mins = t / 60;
+	secs = t - 60 * mins;
+	if (days != 0)
+		(void)snprintf(s, sizeof(s), "%lld+%02lld:%02lld:%02lld", days,
+		    llabs(hours), llabs(mins), llabs(secs));
+	else if (hours != 0)
+		(void)snprintf(s, sizeof(s), "%lld:%02lld:%02lld", hours,
+		    llabs(mins), llabs(secs));
+	else if (mins != 0)
+		(void)snprintf(s, sizeof(s), "%lld:%02lld", mins, llabs(secs));
+	else
+		(void)snprintf(s, sizeof(s), "%lld", secs);
+	val_strdup(out, s);
+}
+
+/* formatTime([T[, FMT]]): strftime of T (now) in local time, FMT
+ * "%c" by default. */
+void
+fn_formattime(const struct expr *call, const struct env *env,
+    struct value *out)
+{
+	struct value a[2];
+	long long t = (long long)time(NULL);
+	const char *fmt = "%c";
+	size_t n;
+	time_t tt;
+	struct tm tm;
+	char s[1024];
+
+	if (call->nkids > 2) {
+		val_error(out);
+		return;
+	}
+	n = args_eval(call, env, a, 2);
+	if (n >= 1) {
+		if (a[0].type != VAL_INT) {
+			val_error(out);
+			goto done;
+		}
+		t = a[0].u.i;
+	}
+	if (n == 2) {
+		if (a[1].type != VAL_STRING) {
+			val_error(out);
+			goto done;
+		}
+		fmt = a[1].u.s;
+	}
+	tt = (time_t)t;
+	if (localtime_r(&tt, &tm) == NULL) {
+		val_error(out);
+		goto done;
+	}
+	if (strftime(s, sizeof(s), fmt, &tm) == 0)
+		s[0] = '\0';
+	val_strdup(out, s);
+done:
+	args_free(a, n);
+}
