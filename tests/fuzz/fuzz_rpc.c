@@ -172,6 +172,23 @@ shadow_as_self(void)
 {
 }
 
+int
+shadow_is_root(void)
+{
+	return 0;
+}
+
+int
+shadow_is_leaving(void)
+{
+	return 0;
+}
+
+void
+shadow_left(void)
+{
+}
+
 void
 shadow_format_address(struct sockaddr_in *bound, char *out)
 {
