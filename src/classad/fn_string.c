@@ -469,6 +469,17 @@ done:
 	args_free(a, n);
 }
 
+/* 1 if RE matches the empty string at the end of SUBJECT. */
+static int
+global_empty_at_end(const struct rx *re, const char *subject)
+{
+	struct rx_match m;
+	size_t len = strlen(subject);
+
+	return rx_search(re, subject, len, len, &m, 1) == 1 &&
+	    m.so == len && m.eo == len;
+}
+
 /*
  * regexps(PATTERN, TARGET, SUBST[, OPTIONS]): SUBST with \0..\9 replaced
  * by what the match captured; replace() keeps the rest of TARGET around
@@ -498,6 +509,14 @@ fn_regexps(const struct expr *call, const struct env *env, struct value *out)
 	if (a[0].type != VAL_STRING || a[1].type != VAL_STRING ||
 	    a[2].type != VAL_STRING ||
 	    (re = rx_compile(a[0].u.s, opts, NULL, 0)) == NULL) {
+		val_error(out);
+		goto done;
+	}
+	/* HTCondor's replaceAll() gives ERROR where the pattern matches
+	 * the empty string at the very end of TARGET (its PCRE loop finds
+	 * no way past that match). */
+	if ((opts & RX_GLOBAL) && global_empty_at_end(re, a[1].u.s)) {
+		rx_free(re);
 		val_error(out);
 		goto done;
 	}
