@@ -51,4 +51,10 @@ FILE	*fd_fopen_user(const char *path, const char *mode);
 FILE	*fd_fopen_aside(const char *path, const char *tmp);
 const char *fd_user_strerror(int e);
 
+/*
+ * fd_fsync_dir: fsync directory DIR, so that a file created or renamed
+ * in it lasts a crash; 0, or -1 with errno.
+ */
+int	 fd_fsync_dir(const char *dir);
+
 #endif

@@ -36,6 +36,7 @@
 #include "ad.h"
 #include "buf.h"
 #include "event.h"
+#include "fdio.h"
 #include "log.h"
 #include "queue_log.h"
 #include "schedd.h"
@@ -130,18 +131,6 @@ factory_pending(int cluster)
 	return factory_cad_pending(qlog_ad(schedd_queue, cluster, -1));
 }
 
-static int
-fsync_parent(const char *dir)
-{
-	int fd, rc;
-
-	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
-		return -1;
-	rc = fsync(fd);
-	close(fd);
-	return rc;
-}
-
 int
 factory_plan(int cluster, struct ad *cad, struct ad **procs, size_t n,
     size_t *now, char *err, size_t errlen)
@@ -186,7 +175,7 @@ factory_plan(int cluster, struct ad *cad, struct ad **procs, size_t n,
 	ok = ok && fflush(f) == 0 && fsync(fileno(f)) == 0;
 	if (fclose(f) != 0)
 		ok = 0;
-	if (!ok || rename(tmp, path) == -1 || fsync_parent(spool_dir()) == -1) {
+	if (!ok || rename(tmp, path) == -1 || fd_fsync_dir(spool_dir()) == -1) {
 		snprintf(err, errlen, "cannot write %s: %s", path,
 		    strerror(errno));
 		unlink(tmp);

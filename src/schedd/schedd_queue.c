@@ -32,6 +32,7 @@
 #include "queue_log.h"
 #include "schedd.h"
 #include "userlog.h"
+#include "words.h"
 #include "xalloc.h"
 
 #define PRIO_MIN	(-20)
@@ -1520,23 +1521,6 @@ queue_counts(struct queue_counts *c)
 
 /* Actions. */
 
-/* Is NAME in the comma or space separated LIST? */
-static int
-name_listed(const char *list, const char *name)
-{
-	char *copy, *tok, *save = NULL;
-	int found = 0;
-
-	if (list == NULL)
-		return 0;
-	copy = xstrdup(list);
-	for (tok = strtok_r(copy, ", \t", &save); tok != NULL && !found;
-	    tok = strtok_r(NULL, ", \t", &save))
-		found = strcmp(tok, name) == 0;
-	free(copy);
-	return found;
-}
-
 static int
 clamp_prio(long long p)
 {
@@ -1708,7 +1692,7 @@ rights_init(struct rights *r, uid_t caller)
 	memset(r, 0, sizeof(*r));
 	user_name(caller, r->user, sizeof(r->user));
 	r->super = caller == 0 ||
-	    name_listed(param("QUEUE_SUPER_USERS"), r->user);
+	    words_has(param("QUEUE_SUPER_USERS"), r->user);
 }
 
 static int

@@ -33,6 +33,7 @@
 #include "config.h"
 #include "event.h"
 #include "expr.h"
+#include "fdio.h"
 #include "log.h"
 #include "priv.h"
 #include "queue_log.h"
@@ -420,18 +421,6 @@ open_executable(const struct pending *p, const char *path, struct stat *st,
 	return fd;
 }
 
-static int
-fsync_dir(const char *dir)
-{
-	int fd, rc;
-
-	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
-		return -1;
-	rc = fsync(fd);
-	close(fd);
-	return rc;
-}
-
 /* Copy FD to DST (taken over) in SPOOL durably; -1 with the reply
  * set. */
 static int
@@ -472,7 +461,7 @@ copy_executable(int fd, char *dst, submit_res_x *res)
 	out = -1;
 	if (rename(tmp, dst) == -1)
 		goto fail;
-	if (fsync_dir(spool_dir()) == -1)
+	if (fd_fsync_dir(spool_dir()) == -1)
 		log_warn("cannot fsync %s", spool_dir());
 	free(buf);
 	free(tmp);

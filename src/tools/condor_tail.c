@@ -36,6 +36,7 @@
 #include "log.h"
 #include "rpcutil.h"
 #include "schedd_client.h"
+#include "words.h"
 #include "xalloc.h"
 
 #define TAIL_DEFAULT_BYTES	1024	/* as HTCondor's -maxbytes */
@@ -57,23 +58,6 @@ usage(FILE *fp)
 	    "  -stderr      its error instead of its output\n"
 	    "  -maxbytes N  at most N bytes of what it wrote so far\n");
 	return fp == stdout ? 0 : 1;
-}
-
-/* Is NAME in the list LIST (commas or blanks between)? */
-static int
-in_list(const char *list, const char *name)
-{
-	char *copy, *tok, *save = NULL;
-	int found = 0;
-
-	if (list == NULL)
-		return 0;
-	copy = xstrdup(list);
-	for (tok = strtok_r(copy, ", \t", &save); tok != NULL && !found;
-	    tok = strtok_r(NULL, ", \t", &save))
-		found = strcmp(tok, name) == 0;
-	free(copy);
-	return found;
 }
 
 /*
@@ -275,7 +259,7 @@ main(int argc, char **argv)
 	if (ad_get_string(ad, "Owner", &owner) == -1)
 		owner = xstrdup("?");
 	if (getuid() != 0 && strcmp(owner, me) != 0 &&
-	    !in_list(param("QUEUE_SUPER_USERS"), me)) {
+	    !words_has(param("QUEUE_SUPER_USERS"), me)) {
 		log_warnx("job %s is %s's, not yours", idarg, owner);
 		rc = 1;
 		goto out;

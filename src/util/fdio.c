@@ -172,3 +172,17 @@ fd_user_strerror(int e)
 		return "is not a regular file";
 	return strerror(e);
 }
+
+int
+fd_fsync_dir(const char *dir)
+{
+	int fd, rc, e;
+
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return -1;
+	rc = fsync(fd);
+	e = errno;
+	close(fd);
+	errno = e;
+	return rc;
+}
