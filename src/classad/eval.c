@@ -557,6 +557,23 @@ cmp_num(int op, const struct value *l, const struct value *r)
 	}
 }
 
+/* Two times of one kind compared: absolute times by their instant,
+ * relative ones by length (a time against anything else is ERROR). */
+static int
+cmp_time(const struct value *l, const struct value *r)
+{
+	if (l->type == VAL_ABSTIME)
+		return l->u.t.secs < r->u.t.secs ? -1 :
+		    l->u.t.secs > r->u.t.secs;
+	return l->u.r < r->u.r ? -1 : l->u.r > r->u.r;
+}
+
+static int
+is_time(const struct value *v)
+{
+	return v->type == VAL_ABSTIME || v->type == VAL_RELTIME;
+}
+
 static void
 eval_compare(int op, const struct value *l, const struct value *r,
     struct value *out)
@@ -582,6 +599,15 @@ eval_compare(int op, const struct value *l, const struct value *r,
 			c = strcmp(l->u.s, r->u.s);
 			val_bool(out, cmp_result(op, c));
 			return;
+		case VAL_ABSTIME:
+			c = cmp_time(l, r);
+			if (c == 0)
+				c = l->u.t.off != r->u.t.off;
+			val_bool(out, cmp_result(op, c));
+			return;
+		case VAL_RELTIME:
+			val_bool(out, cmp_result(op, cmp_time(l, r)));
+			return;
 		default:
 			val_bool(out, cmp_num(op, l, r));
 			return;
@@ -590,6 +616,13 @@ eval_compare(int op, const struct value *l, const struct value *r,
 	if (l->type == VAL_LIST || l->type == VAL_AD || r->type == VAL_LIST ||
 	    r->type == VAL_AD) {
 		val_error(out);
+		return;
+	}
+	if (is_time(l) || is_time(r)) {
+		if (l->type != r->type)
+			val_error(out);
+		else
+			val_bool(out, cmp_result(op, cmp_time(l, r)));
 		return;
 	}
 	if (l->type == VAL_STRING || r->type == VAL_STRING) {

@@ -19,10 +19,10 @@
 
 fn_t fn_istype, fn_int, fn_real, fn_string, fn_bool, fn_round, fn_pow,
     fn_quantize, fn_random, fn_ifthenelse, fn_eval, fn_debug, fn_unparse,
-    fn_time, fn_interval, fn_formattime;
+    fn_time, fn_interval, fn_formattime, fn_reltime, fn_abstime;
 
 /* isUndefined(V), isError, isString, isInteger, isReal, isBoolean,
- * isList, isClassAd: whether V is of that type. */
+ * isList, isClassAd, isAbstime, isReltime: whether V is of that type. */
 void
 fn_istype(const struct expr *call, const struct env *env, struct value *out)
 {
@@ -34,9 +34,7 @@ fn_istype(const struct expr *call, const struct env *env, struct value *out)
 		{ "isString", VAL_STRING }, { "isInteger", VAL_INT },
 		{ "isReal", VAL_REAL }, { "isBoolean", VAL_BOOL },
 		{ "isList", VAL_LIST }, { "isClassAd", VAL_AD },
-		/* No absolute or relative time values here: never. */
-		{ "isAbstime", (enum value_type)-1 },
-		{ "isReltime", (enum value_type)-1 },
+		{ "isAbstime", VAL_ABSTIME }, { "isReltime", VAL_RELTIME },
 	};
 	struct value v;
 	size_t i;
@@ -131,6 +129,8 @@ fn_bool(const struct expr *call, const struct env *env, struct value *out)
 		val_undef(out);
 	else if (val_bool_equiv(&v, &b))
 		val_bool(out, b);
+	else if (v.type == VAL_RELTIME)	/* a duration: non-zero is true */
+		val_bool(out, v.u.r != 0);
 	else if (v.type == VAL_STRING && strcasecmp(v.u.s, "true") == 0)
 		val_bool(out, 1);
 	else if (v.type == VAL_STRING && strcasecmp(v.u.s, "false") == 0)
@@ -411,8 +411,8 @@ fn_interval(const struct expr *call, const struct env *env,
 	val_strdup(out, s);
 }
 
-/* formatTime([T[, FMT]]): strftime of T (now) in local time, FMT
- * "%c" by default. */
+/* formatTime([T[, FMT]]): strftime of T (now) in local time, or of an
+ * absolute time in its own zone; FMT "%c" by default. */
 void
 fn_formattime(const struct expr *call, const struct env *env,
     struct value *out)
@@ -422,7 +422,8 @@ fn_formattime(const struct expr *call, const struct env *env,
 	const char *fmt = "%c";
 	size_t n;
 	time_t tt;
-	struct tm tm;
+	struct tm tm, *tp;
+	int zoned = 0;
 	char s[1024];
 
 	if (call->nkids > 2) {
@@ -431,11 +432,15 @@ fn_formattime(const struct expr *call, const struct env *env,
 	}
 	n = args_eval(call, env, a, 2);
 	if (n >= 1) {
-		if (a[0].type != VAL_INT) {
+		if (a[0].type == VAL_ABSTIME) {
+			t = a[0].u.t.secs + a[0].u.t.off;
+			zoned = 1;
+		} else if (a[0].type == VAL_INT) {
+			t = a[0].u.i;
+		} else {
 			val_error(out);
 			goto done;
 		}
-		t = a[0].u.i;
 	}
 	if (n == 2) {
 		if (a[1].type != VAL_STRING) {
@@ -445,13 +450,90 @@ fn_formattime(const struct expr *call, const struct env *env,
 		fmt = a[1].u.s;
 	}
 	tt = (time_t)t;
-	if (localtime_r(&tt, &tm) == NULL) {
+	tp = zoned ? gmtime_r(&tt, &tm) : localtime_r(&tt, &tm);
+	if (tp == NULL) {
 		val_error(out);
 		goto done;
 	}
 	if (strftime(s, sizeof(s), fmt, &tm) == 0)
 		s[0] = '\0';
 	val_strdup(out, s);
+done:
+	args_free(a, n);
+}
+
+/* A number of seconds for relTime() and absTime(): an integer, a real
+ * or a relative time; 1 if V is one. */
+static int
+time_secs(const struct value *v, double *d)
+{
+	if (v->type != VAL_INT && v->type != VAL_REAL &&
+	    v->type != VAL_RELTIME)
+		return 0;
+	return val_to_real(v, d);
+}
+
+/* relTime(N): N seconds as a relative time. */
+void
+fn_reltime(const struct expr *call, const struct env *env, struct value *out)
+{
+	struct value v;
+	double d;
+
+	if (!one_arg(call, env, &v, out))
+		return;
+	if (v.type == VAL_UNDEFINED)
+		val_undef(out);
+	else if (time_secs(&v, &d) && isfinite(d) && fabs(d) < 1e15)
+		val_reltime(out, d);
+	else
+		val_error(out);
+	value_free(&v);
+}
+
+/*
+ * absTime([SECS[, OFFSET]]): SECS since the epoch (now) as an absolute
+ * time in the zone OFFSET seconds east of UTC (the local zone).  Reals
+ * are truncated; an OFFSET that is not a number, beyond a day, or -1
+ * (which HTCondor reserves) is ERROR.
+ */
+void
+fn_abstime(const struct expr *call, const struct env *env, struct value *out)
+{
+	struct value a[2];
+	double secs, off;
+	size_t n;
+	time_t now;
+	struct tm tm;
+
+	if (call->nkids > 2) {
+		val_error(out);
+		return;
+	}
+	n = args_eval(call, env, a, 2);
+	now = time(NULL);
+	secs = (double)now;
+	off = localtime_r(&now, &tm) != NULL ? (double)tm.tm_gmtoff : 0;
+	if (n >= 1 && a[0].type == VAL_UNDEFINED) {
+		val_undef(out);
+		goto done;
+	}
+	if (n >= 1 && !time_secs(&a[0], &secs)) {
+		val_error(out);
+		goto done;
+	}
+	if (n == 2 && !time_secs(&a[1], &off)) {
+		val_error(out);
+		goto done;
+	}
+	off = trunc(off);
+	secs = trunc(secs);
+	if (isnan(secs) || fabs(secs) > 1e15 || isnan(off) ||
+	    fabs(off) > 86400 || off == -1) {
+		val_error(out);
+		goto done;
+	}
+	val_abstime(out, (long long)secs, (int)off);
 done:
 	args_free(a, n);
 }
