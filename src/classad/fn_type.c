@@ -3,6 +3,7 @@
  * and the control functions (ifThenElse, eval, debug, unparse, time).
  * Each checks its own arguments: a wrong count is ERROR, as in HTCondor.
  */
+#include <ctype.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -473,7 +474,99 @@ time_secs(const struct value *v, double *d)
 	return val_to_real(v, d);
 }
 
-/* relTime(N): N seconds as a relative time. */
+/*
+ * A relative time's text as it prints, "[-][days+][hh:][mm:]ss[.frac]",
+ * into *D; 1 if S is all of that.
+ */
+static int
+reltime_parse(const char *s, double *d)
+{
+	double f[3], sign = 1, days = 0, secs;
+	char *end;
+	int n = 0;
+
+	if (*s == '-') {
+		sign = -1;
+		s++;
+	}
+	if (s[strspn(s, "0123456789.:+")] != '\0')
+		return 0;
+	if (strchr(s, '+') != NULL) {
+		if (!isdigit((unsigned char)*s))
+			return 0;
+		days = (double)strtoll(s, &end, 10);
+		if (*end != '+')
+			return 0;
+		s = end + 1;
+	}
+	for (;;) {
+		if (!isdigit((unsigned char)*s) || n == 3)
+			return 0;
+		f[n++] = strtod(s, &end);
+		if (*end == '\0')
+			break;
+		/* Only the seconds may have a fraction. */
+		if (*end != ':' || memchr(s, '.', (size_t)(end - s)) != NULL)
+			return 0;
+		s = end + 1;
+	}
+	secs = f[n - 1];
+	if (n >= 2)
+		secs += 60 * f[n - 2];
+	if (n == 3)
+		secs += 3600 * f[0];
+	*d = sign * (days * 86400 + secs);
+	return isfinite(*d) && fabs(*d) < 1e15;
+}
+
+/*
+ * An absolute time's text as it prints, "yyyy-mm-ddThh:mm:ss" and a zone
+ * "+hh:mm", "-hh:mm" or "Z" (none: the local zone); 1 if S is that.
+ */
+static int
+abstime_parse(const char *s, long long *secs, int *off)
+{
+	struct tm tm;
+	int y, mo, d, h, mi, sec, zh, zm, used = 0;
+	char sign;
+	time_t t;
+
+	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &sec,
+	    &used) != 6 || used != 19)
+		return 0;
+	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 ||
+	    sec > 60 || h < 0 || mi < 0 || sec < 0)
+		return 0;
+	memset(&tm, 0, sizeof(tm));
+	tm.tm_year = y - 1900;
+	tm.tm_mon = mo - 1;
+	tm.tm_mday = d;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	tm.tm_sec = sec;
+	s += used;
+	if (*s == '\0') {
+		tm.tm_isdst = -1;
+		if ((t = mktime(&tm)) == (time_t)-1)
+			return 0;
+		*secs = (long long)t;
+		*off = (int)tm.tm_gmtoff;
+		return 1;
+	}
+	if (strcmp(s, "Z") == 0) {
+		zh = zm = 0;
+		sign = '-';
+	} else if (sscanf(s, "%c%2d:%2d%n", &sign, &zh, &zm, &used) != 3 ||
+	    used != 6 || s[used] != '\0' || (sign != '+' && sign != '-') ||
+	    zh < 0 || zh > 23 || zm < 0 || zm > 59)
+		return 0;
+	*off = (sign == '-' ? -1 : 1) * (zh * 3600 + zm * 60);
+	*secs = (long long)timegm(&tm) - *off;
+	return 1;
+}
+
+/* relTime(N): N seconds as a relative time; relTime("01:30") reads
+ * back what it prints. */
 void
 fn_reltime(const struct expr *call, const struct env *env, struct value *out)
 {
@@ -484,6 +577,8 @@ fn_reltime(const struct expr *call, const struct env *env, struct value *out)
 		return;
 	if (v.type == VAL_UNDEFINED)
 		val_undef(out);
+	else if (v.type == VAL_STRING && reltime_parse(v.u.s, &d))
+		val_reltime(out, d);
 	else if (time_secs(&v, &d) && isfinite(d) && fabs(d) < 1e15)
 		val_reltime(out, d);
 	else
@@ -493,7 +588,8 @@ fn_reltime(const struct expr *call, const struct env *env, struct value *out)
 
 /*
  * absTime([SECS[, OFFSET]]): SECS since the epoch (now) as an absolute
- * time in the zone OFFSET seconds east of UTC (the local zone).  Reals
+ * time in the zone OFFSET seconds east of UTC (the local zone);
+ * absTime("2023-11-14T23:13:20+01:00") reads back what it prints.  Reals
  * are truncated; an OFFSET that is not a number, beyond a day, or -1
  * (which HTCondor reserves) is ERROR.
  */
@@ -516,6 +612,16 @@ fn_abstime(const struct expr *call, const struct env *env, struct value *out)
 	off = localtime_r(&now, &tm) != NULL ? (double)tm.tm_gmtoff : 0;
 	if (n >= 1 && a[0].type == VAL_UNDEFINED) {
 		val_undef(out);
+		goto done;
+	}
+	if (n == 1 && a[0].type == VAL_STRING) {
+		long long t;
+		int o;
+
+		if (abstime_parse(a[0].u.s, &t, &o))
+			val_abstime(out, t, o);
+		else
+			val_error(out);
 		goto done;
 	}
 	if (n >= 1 && !time_secs(&a[0], &secs)) {
