@@ -3,7 +3,8 @@
  * requirements, every attribute's value.  The library is src/classad.
  *
  * Values are integers, reals, strings, booleans, UNDEFINED, ERROR, lists
- * ({ 1, 2 }) and nested ads ([ a = 1; b = a + 1 ]), with HTCondor's
+ * ({ 1, 2 }) and nested ads ([ a = 1; b = a + 1 ]), absolute and
+ * relative times (absTime(), relTime()), with HTCondor's
  * default (non-strict) semantics: three-valued logic, ERROR and
  * UNDEFINED propagating through strict operators, 64-bit integer
  * arithmetic that wraps, IEEE reals.  Names are case-insensitive and
@@ -30,6 +31,8 @@ enum value_type {
 	VAL_STRING,
 	VAL_LIST,
 	VAL_AD,
+	VAL_ABSTIME,	/* u.t: seconds since the epoch in a zone */
+	VAL_RELTIME,	/* u.r: seconds, maybe fractional */
 };
 
 /*
@@ -45,6 +48,10 @@ struct value {
 		long long	 i;
 		double		 r;
 		char		*s;	/* owned by the value */
+		struct {
+			long long	 secs;
+			int		 off;	/* seconds east of UTC */
+		} t;
 		struct {
 			struct expr		*e;	/* counted reference */
 			const struct ad		*my;

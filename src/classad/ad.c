@@ -527,7 +527,9 @@ json_expr(const struct expr *e, struct buf *b)
 		buf_addc(b, e->kind == EK_LIST ? ']' : '}');
 		return;
 	}
+	/* Times have no JSON form: written as the calls that make them. */
 	if (e->kind != EK_LIT || v->type == VAL_ERROR ||
+	    v->type == VAL_ABSTIME || v->type == VAL_RELTIME ||
 	    (v->type == VAL_REAL && !isfinite(v->u.r))) {
 		buf_init(&text);
 		buf_init(&lit);

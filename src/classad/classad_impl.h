@@ -91,6 +91,10 @@ void	 val_list(struct value *, struct value *vals, size_t n);
 /* val_ref: a list or ad value referring to node E in ENV's scope. */
 void	 val_ref(struct value *, enum value_type, const struct expr *e,
 	    const struct env *env);
+void	 val_abstime(struct value *, long long secs, int off);
+void	 val_reltime(struct value *, double secs);
+/* A time's text: WRAP in the call that makes it (the attribute form). */
+void	 time_unparse(const struct value *, int wrap, struct buf *);
 int	 val_is_number(const struct value *);	/* bool, int, real */
 /* val_bool_equiv: 1 and *B if V is a boolean or a number (non-zero true). */
 int	 val_bool_equiv(const struct value *, int *b);

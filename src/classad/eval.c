@@ -136,6 +136,57 @@ nest_lookup(const struct expr *ad, const char *name)
 }
 
 /*
+ * MY and TARGET named where no attribute has that name are the ads
+ * themselves (isClassAd(MY), MY.TARGET.x, TARGET.MY.x), as in HTCondor:
+ * a nested ad value holding a copy of AD's attributes, seen from AD
+ * (its TARGET is OTHER).  No ad is UNDEFINED.
+ */
+#define AD_WHOLE	1	/* op of an EK_AD that whole_ad made */
+
+static void
+whole_ad(const struct ad *ad, const struct ad *other, struct value *out)
+{
+	struct expr *e;
+	struct env sub;
+	size_t i, n;
+
+	if (ad == NULL) {
+		val_undef(out);
+		return;
+	}
+	n = ad_count(ad);
+	e = node_new(EK_AD, AD_WHOLE, n);
+	e->names = xcalloc(n > 0 ? n : 1, sizeof(*e->names));
+	for (i = 0; i < n; i++) {
+		e->names[i] = xstrdup(ad_name_at(ad, i));
+		e->kids[i] = expr_copy(ad_expr_at(ad, i));
+		if (e->kids[i]->height + 1 > e->height)
+			e->height = e->kids[i]->height + 1;
+	}
+	memset(&sub, 0, sizeof(sub));
+	sub.my = ad;
+	sub.target = other;
+	val_ref(out, VAL_AD, e, &sub);
+	e->shared--;	/* the value holds the only reference */
+}
+
+/* Whether NAME, not found as an attribute, is one of the ads: 1 and the
+ * value in OUT if so.  MY and TARGET here are those of the ad it was
+ * looked up in. */
+static int
+scope_ad(const char *name, const struct ad *my, const struct ad *target,
+    struct value *out)
+{
+	if (strcasecmp(name, "MY") == 0)
+		whole_ad(my, target, out);
+	else if (strcasecmp(name, "TARGET") == 0)
+		whole_ad(target, my, out);
+	else
+		return 0;
+	return 1;
+}
+
+/*
  * An attribute found in TARGET is evaluated from TARGET's point of view:
  * inside it MY is the target ad, as in ClassAds.
  */
@@ -152,7 +203,7 @@ eval_attr(const struct expr *e, const struct env *env, struct value *out)
 		sub.nest = sub.outer = NULL;
 		if ((x = ad_lookup(env->my, e->name)) != NULL)
 			eval_ref(x, env->my, &sub, out);
-		else
+		else if (!scope_ad(e->name, env->my, env->target, out))
 			val_undef(out);
 		return;
 	case SCOPE_TARGET:
@@ -161,7 +212,7 @@ eval_attr(const struct expr *e, const struct env *env, struct value *out)
 		sub.target = env->my;
 		if ((x = ad_lookup(env->target, e->name)) != NULL)
 			eval_ref(x, env->target, &sub, out);
-		else
+		else if (!scope_ad(e->name, env->target, env->my, out))
 			val_undef(out);
 		return;
 	case SCOPE_PARENT:
@@ -221,6 +272,8 @@ eval_attr(const struct expr *e, const struct env *env, struct value *out)
 		val_int(out, (long long)time(NULL));
 		return;
 	}
+	if (env->nest == NULL && scope_ad(e->name, env->my, env->target, out))
+		return;
 	val_undef(out);
 }
 
@@ -557,6 +610,23 @@ cmp_num(int op, const struct value *l, const struct value *r)
 	}
 }
 
+/* Two times of one kind compared: absolute times by their instant,
+ * relative ones by length (a time against anything else is ERROR). */
+static int
+cmp_time(const struct value *l, const struct value *r)
+{
+	if (l->type == VAL_ABSTIME)
+		return l->u.t.secs < r->u.t.secs ? -1 :
+		    l->u.t.secs > r->u.t.secs;
+	return l->u.r < r->u.r ? -1 : l->u.r > r->u.r;
+}
+
+static int
+is_time(const struct value *v)
+{
+	return v->type == VAL_ABSTIME || v->type == VAL_RELTIME;
+}
+
 static void
 eval_compare(int op, const struct value *l, const struct value *r,
     struct value *out)
@@ -582,6 +652,15 @@ eval_compare(int op, const struct value *l, const struct value *r,
 			c = strcmp(l->u.s, r->u.s);
 			val_bool(out, cmp_result(op, c));
 			return;
+		case VAL_ABSTIME:
+			c = cmp_time(l, r);
+			if (c == 0)
+				c = l->u.t.off != r->u.t.off;
+			val_bool(out, cmp_result(op, c));
+			return;
+		case VAL_RELTIME:
+			val_bool(out, cmp_result(op, cmp_time(l, r)));
+			return;
 		default:
 			val_bool(out, cmp_num(op, l, r));
 			return;
@@ -590,6 +669,13 @@ eval_compare(int op, const struct value *l, const struct value *r,
 	if (l->type == VAL_LIST || l->type == VAL_AD || r->type == VAL_LIST ||
 	    r->type == VAL_AD) {
 		val_error(out);
+		return;
+	}
+	if (is_time(l) || is_time(r)) {
+		if (l->type != r->type)
+			val_error(out);
+		else
+			val_bool(out, cmp_result(op, cmp_time(l, r)));
 		return;
 	}
 	if (l->type == VAL_STRING || r->type == VAL_STRING) {
@@ -684,6 +770,9 @@ ad_value_lookup(const struct value *v, const char *name, struct value *out,
 		/* Not there: its parents' (the ads it was written in), not
 		 * TARGET's, as HTCondor's scoping goes. */
 		env.outer = NULL;
+		if (v->u.x.e->op == AD_WHOLE &&
+		    scope_ad(name, v->u.x.my, v->u.x.target, out))
+			return;
 		if (v->u.x.nest != NULL &&
 		    (x = nest_lookup(v->u.x.nest, name)) != NULL) {
 			env.nest = v->u.x.nest;

@@ -9,7 +9,7 @@
 
 fn_t fn_istype, fn_int, fn_real, fn_string, fn_bool, fn_round, fn_pow,
     fn_quantize, fn_random, fn_ifthenelse, fn_eval, fn_debug, fn_unparse,
-    fn_time, fn_interval, fn_formattime;
+    fn_time, fn_interval, fn_formattime, fn_reltime, fn_abstime;
 fn_t fn_strcat, fn_case, fn_substr, fn_size, fn_strcmp, fn_version,
     fn_version_in_range, fn_regexp, fn_regexps, fn_regexpmember;
 fn_t fn_member, fn_sumavg, fn_minmax, fn_listcompare, fn_sl_size,
@@ -45,6 +45,8 @@ static const struct func funcs[] = {
 	{ "time", fn_time },
 	{ "interval", fn_interval },
 	{ "formatTime", fn_formattime },
+	{ "relTime", fn_reltime },
+	{ "absTime", fn_abstime },
 	{ "strcat", fn_strcat },
 	{ "join", fn_strcat },
 	{ "toUpper", fn_case },

@@ -3,6 +3,7 @@
  * and the control functions (ifThenElse, eval, debug, unparse, time).
  * Each checks its own arguments: a wrong count is ERROR, as in HTCondor.
  */
+#include <ctype.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -19,10 +20,10 @@
 
 fn_t fn_istype, fn_int, fn_real, fn_string, fn_bool, fn_round, fn_pow,
     fn_quantize, fn_random, fn_ifthenelse, fn_eval, fn_debug, fn_unparse,
-    fn_time, fn_interval, fn_formattime;
+    fn_time, fn_interval, fn_formattime, fn_reltime, fn_abstime;
 
 /* isUndefined(V), isError, isString, isInteger, isReal, isBoolean,
- * isList, isClassAd: whether V is of that type. */
+ * isList, isClassAd, isAbstime, isReltime: whether V is of that type. */
 void
 fn_istype(const struct expr *call, const struct env *env, struct value *out)
 {
@@ -34,9 +35,7 @@ fn_istype(const struct expr *call, const struct env *env, struct value *out)
 		{ "isString", VAL_STRING }, { "isInteger", VAL_INT },
 		{ "isReal", VAL_REAL }, { "isBoolean", VAL_BOOL },
 		{ "isList", VAL_LIST }, { "isClassAd", VAL_AD },
-		/* No absolute or relative time values here: never. */
-		{ "isAbstime", (enum value_type)-1 },
-		{ "isReltime", (enum value_type)-1 },
+		{ "isAbstime", VAL_ABSTIME }, { "isReltime", VAL_RELTIME },
 	};
 	struct value v;
 	size_t i;
@@ -131,6 +130,8 @@ fn_bool(const struct expr *call, const struct env *env, struct value *out)
 		val_undef(out);
 	else if (val_bool_equiv(&v, &b))
 		val_bool(out, b);
+	else if (v.type == VAL_RELTIME)	/* a duration: non-zero is true */
+		val_bool(out, v.u.r != 0);
 	else if (v.type == VAL_STRING && strcasecmp(v.u.s, "true") == 0)
 		val_bool(out, 1);
 	else if (v.type == VAL_STRING && strcasecmp(v.u.s, "false") == 0)
@@ -411,8 +412,8 @@ fn_interval(const struct expr *call, const struct env *env,
 	val_strdup(out, s);
 }
 
-/* formatTime([T[, FMT]]): strftime of T (now) in local time, FMT
- * "%c" by default. */
+/* formatTime([T[, FMT]]): strftime of T (now) in local time, or of an
+ * absolute time in its own zone; FMT "%c" by default. */
 void
 fn_formattime(const struct expr *call, const struct env *env,
     struct value *out)
@@ -422,7 +423,8 @@ fn_formattime(const struct expr *call, const struct env *env,
 	const char *fmt = "%c";
 	size_t n;
 	time_t tt;
-	struct tm tm;
+	struct tm tm, *tp;
+	int zoned = 0;
 	char s[1024];
 
 	if (call->nkids > 2) {
@@ -431,11 +433,15 @@ fn_formattime(const struct expr *call, const struct env *env,
 	}
 	n = args_eval(call, env, a, 2);
 	if (n >= 1) {
-		if (a[0].type != VAL_INT) {
+		if (a[0].type == VAL_ABSTIME) {
+			t = a[0].u.t.secs + a[0].u.t.off;
+			zoned = 1;
+		} else if (a[0].type == VAL_INT) {
+			t = a[0].u.i;
+		} else {
 			val_error(out);
 			goto done;
 		}
-		t = a[0].u.i;
 	}
 	if (n == 2) {
 		if (a[1].type != VAL_STRING) {
@@ -445,13 +451,195 @@ fn_formattime(const struct expr *call, const struct env *env,
 		fmt = a[1].u.s;
 	}
 	tt = (time_t)t;
-	if (localtime_r(&tt, &tm) == NULL) {
+	tp = zoned ? gmtime_r(&tt, &tm) : localtime_r(&tt, &tm);
+	if (tp == NULL) {
 		val_error(out);
 		goto done;
 	}
 	if (strftime(s, sizeof(s), fmt, &tm) == 0)
 		s[0] = '\0';
 	val_strdup(out, s);
+done:
+	args_free(a, n);
+}
+
+/* A number of seconds for relTime() and absTime(): an integer, a real
+ * or a relative time; 1 if V is one. */
+static int
+time_secs(const struct value *v, double *d)
+{
+	if (v->type != VAL_INT && v->type != VAL_REAL &&
+	    v->type != VAL_RELTIME)
+		return 0;
+	return val_to_real(v, d);
+}
+
+/*
+ * A relative time's text as it prints, "[-][days+][hh:][mm:]ss[.frac]",
+ * into *D; 1 if S is all of that.
+ */
+static int
+reltime_parse(const char *s, double *d)
+{
+	double f[3], sign = 1, days = 0, secs;
+	char *end;
+	int n = 0;
+
+	if (*s == '-') {
+		sign = -1;
+		s++;
+	}
+	if (s[strspn(s, "0123456789.:+")] != '\0')
+		return 0;
+	if (strchr(s, '+') != NULL) {
+		if (!isdigit((unsigned char)*s))
+			return 0;
+		days = (double)strtoll(s, &end, 10);
+		if (*end != '+')
+			return 0;
+		s = end + 1;
+	}
+	for (;;) {
+		if (!isdigit((unsigned char)*s) || n == 3)
+			return 0;
+		f[n++] = strtod(s, &end);
+		if (*end == '\0')
+			break;
+		/* Only the seconds may have a fraction. */
+		if (*end != ':' || memchr(s, '.', (size_t)(end - s)) != NULL)
+			return 0;
+		s = end + 1;
+	}
+	secs = f[n - 1];
+	if (n >= 2)
+		secs += 60 * f[n - 2];
+	if (n == 3)
+		secs += 3600 * f[0];
+	*d = sign * (days * 86400 + secs);
+	return isfinite(*d) && fabs(*d) < 1e15;
+}
+
+/*
+ * An absolute time's text as it prints, "yyyy-mm-ddThh:mm:ss" and a zone
+ * "+hh:mm", "-hh:mm" or "Z" (none: the local zone); 1 if S is that.
+ */
+static int
+abstime_parse(const char *s, long long *secs, int *off)
+{
+	struct tm tm;
+	int y, mo, d, h, mi, sec, zh, zm, used = 0;
+	char sign;
+	time_t t;
+
+	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &sec,
+	    &used) != 6 || used != 19)
+		return 0;
+	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 ||
+	    sec > 60 || h < 0 || mi < 0 || sec < 0)
+		return 0;
+	memset(&tm, 0, sizeof(tm));
+	tm.tm_year = y - 1900;
+	tm.tm_mon = mo - 1;
+	tm.tm_mday = d;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	tm.tm_sec = sec;
+	s += used;
+	if (*s == '\0') {
+		tm.tm_isdst = -1;
+		if ((t = mktime(&tm)) == (time_t)-1)
+			return 0;
+		*secs = (long long)t;
+		*off = (int)tm.tm_gmtoff;
+		return 1;
+	}
+	if (strcmp(s, "Z") == 0) {
+		zh = zm = 0;
+		sign = '-';
+	} else if (sscanf(s, "%c%2d:%2d%n", &sign, &zh, &zm, &used) != 3 ||
+	    used != 6 || s[used] != '\0' || (sign != '+' && sign != '-') ||
+	    zh < 0 || zh > 23 || zm < 0 || zm > 59)
+		return 0;
+	*off = (sign == '-' ? -1 : 1) * (zh * 3600 + zm * 60);
+	*secs = (long long)timegm(&tm) - *off;
+	return 1;
+}
+
+/* relTime(N): N seconds as a relative time; relTime("01:30") reads
+ * back what it prints. */
+void
+fn_reltime(const struct expr *call, const struct env *env, struct value *out)
+{
+	struct value v;
+	double d;
+
+	if (!one_arg(call, env, &v, out))
+		return;
+	if (v.type == VAL_UNDEFINED)
+		val_undef(out);
+	else if (v.type == VAL_STRING && reltime_parse(v.u.s, &d))
+		val_reltime(out, d);
+	else if (time_secs(&v, &d) && isfinite(d) && fabs(d) < 1e15)
+		val_reltime(out, d);
+	else
+		val_error(out);
+	value_free(&v);
+}
+
+/*
+ * absTime([SECS[, OFFSET]]): SECS since the epoch (now) as an absolute
+ * time in the zone OFFSET seconds east of UTC (the local zone);
+ * absTime("2023-11-14T23:13:20+01:00") reads back what it prints.  Reals
+ * are truncated; an OFFSET that is not a number, beyond a day, or -1
+ * (which HTCondor reserves) is ERROR.
+ */
+void
+fn_abstime(const struct expr *call, const struct env *env, struct value *out)
+{
+	struct value a[2];
+	double secs, off;
+	size_t n;
+	time_t now;
+	struct tm tm;
+
+	if (call->nkids > 2) {
+		val_error(out);
+		return;
+	}
+	n = args_eval(call, env, a, 2);
+	now = time(NULL);
+	secs = (double)now;
+	off = localtime_r(&now, &tm) != NULL ? (double)tm.tm_gmtoff : 0;
+	if (n >= 1 && a[0].type == VAL_UNDEFINED) {
+		val_undef(out);
+		goto done;
+	}
+	if (n == 1 && a[0].type == VAL_STRING) {
+		long long t;
+		int o;
+
+		if (abstime_parse(a[0].u.s, &t, &o))
+			val_abstime(out, t, o);
+		else
+			val_error(out);
+		goto done;
+	}
+	if (n >= 1 && !time_secs(&a[0], &secs)) {
+		val_error(out);
+		goto done;
+	}
+	if (n == 2 && !time_secs(&a[1], &off)) {
+		val_error(out);
+		goto done;
+	}
+	off = trunc(off);
+	secs = trunc(secs);
+	if (isnan(secs) || fabs(secs) > 1e15 || isnan(off) ||
+	    fabs(off) > 86400 || off == -1) {
+		val_error(out);
+		goto done;
+	}
+	val_abstime(out, (long long)secs, (int)off);
 done:
 	args_free(a, n);
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ad.h"
 #include "buf.h"
@@ -173,6 +174,10 @@ value_type_name(enum value_type t)
 		return "list";
 	case VAL_AD:
 		return "classad";
+	case VAL_ABSTIME:
+		return "abstime";
+	case VAL_RELTIME:
+		return "reltime";
 	}
 	return "unknown";
 }
@@ -230,6 +235,76 @@ real_unparse(double d, int old, struct buf *b)
 	buf_adds(b, s);
 	if (s[strcspn(s, ".Ee")] == '\0')
 		buf_adds(b, ".0");
+}
+
+void
+val_abstime(struct value *v, long long secs, int off)
+{
+	v->type = VAL_ABSTIME;
+	v->u.t.secs = secs;
+	v->u.t.off = off;
+}
+
+void
+val_reltime(struct value *v, double secs)
+{
+	v->type = VAL_RELTIME;
+	v->u.r = secs;
+}
+
+/*
+ * A time as HTCondor writes it: an absolute time as ISO 8601 in its own
+ * zone (a zero offset as "-00:00"), a relative one as [days+]hh:mm:ss
+ * without the leading zero fields.  WRAP: inside the call that makes it
+ * back (absTime("..."), the attribute form), else bare (string()).
+ */
+void
+time_unparse(const struct value *v, int wrap, struct buf *b)
+{
+	if (v->type == VAL_ABSTIME) {
+		time_t t = (time_t)(v->u.t.secs + v->u.t.off);
+		struct tm tm;
+		int off = v->u.t.off;
+
+		if (wrap)
+			buf_adds(b, "absTime(\"");
+		if (gmtime_r(&t, &tm) == NULL)
+			memset(&tm, 0, sizeof(tm));
+		buf_printf(b, "%04d-%02d-%02dT%02d:%02d:%02d%c%02d:%02d",
+		    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		    tm.tm_min, tm.tm_sec, off > 0 ? '+' : '-',
+		    abs(off) / 3600, abs(off) % 3600 / 60);
+	} else {
+		double r = v->u.r, frac;
+		long long whole, days, hrs, mins, secs;
+
+		if (wrap)
+			buf_adds(b, "relTime(\"");
+		if (r < 0) {
+			buf_addc(b, '-');
+			r = -r;
+		}
+		if (!(r < 9e18))	/* NaN, infinite, out of range */
+			r = 0;
+		whole = (long long)floor(r);
+		frac = r - (double)whole;
+		days = whole / 86400;
+		hrs = whole % 86400 / 3600;
+		mins = whole % 3600 / 60;
+		secs = whole % 60;
+		if (days != 0)
+			buf_printf(b, "%lld+", days);
+		if (days != 0 || hrs != 0)
+			buf_printf(b, "%02lld:", hrs);
+		if (days != 0 || hrs != 0 || mins != 0)
+			buf_printf(b, "%02lld:", mins);
+		if (frac != 0)
+			buf_printf(b, "%g", (double)secs + frac);
+		else
+			buf_printf(b, "%02lld", secs);
+	}
+	if (wrap)
+		buf_adds(b, "\")");
 }
 
 /* Our own text form escapes what the lexer would read otherwise, so
@@ -321,6 +396,10 @@ value_print(const struct value *v, struct buf *b)
 	case VAL_AD:
 		unparse_expr(v->u.x.e, 0, b);
 		break;
+	case VAL_ABSTIME:
+	case VAL_RELTIME:
+		time_unparse(v, 1, b);
+		break;
 	}
 }
 
@@ -350,6 +429,10 @@ value_unparse_as(const struct value *v, int old, struct buf *b)
 	case VAL_LIST:
 	case VAL_AD:
 		unparse_expr(v->u.x.e, old ? 1 : 2, b);
+		break;
+	case VAL_ABSTIME:
+	case VAL_RELTIME:
+		time_unparse(v, 1, b);
 		break;
 	}
 }
@@ -398,7 +481,10 @@ val_text(const struct value *v)
 	if (v->type == VAL_STRING)
 		return xstrdup(v->u.s);
 	buf_init(&b);
-	value_unparse_as(v, 0, &b);
+	if (v->type == VAL_ABSTIME || v->type == VAL_RELTIME)
+		time_unparse(v, 0, &b);
+	else
+		value_unparse_as(v, 0, &b);
 	return buf_take(&b);
 }
 
@@ -423,7 +509,11 @@ val_to_real(const struct value *v, double *d)
 		*d = (double)v->u.i;
 		return 1;
 	case VAL_REAL:
+	case VAL_RELTIME:
 		*d = v->u.r;
+		return 1;
+	case VAL_ABSTIME:
+		*d = (double)v->u.t.secs;
 		return 1;
 	case VAL_STRING:
 		return str_to_real(v->u.s, d) || *d != 0;
@@ -456,7 +546,11 @@ val_to_int(const struct value *v, long long *i)
 		*i = v->u.i;
 		return 1;
 	case VAL_REAL:
+	case VAL_RELTIME:
 		*i = real_to_ll(v->u.r);
+		return 1;
+	case VAL_ABSTIME:
+		*i = v->u.t.secs;
 		return 1;
 	case VAL_STRING:
 		ok = str_to_real(v->u.s, &d);

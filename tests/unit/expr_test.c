@@ -3,7 +3,7 @@
  * functions, attribute scoping, parse errors, canonical unparsing,
  * references and clauses, and the bounds on nesting and recursion.
  *
- * checks: 618
+ * checks: 622
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -926,6 +926,41 @@ test_copy(void)
 	expr_free(NULL);
 }
 
+/* A time value stored as a literal (as ad_set_* stores values) prints
+ * as HTCondor's call and reads back as the same time. */
+static void
+test_times(void)
+{
+	static const char *const texts[] = {
+		"relTime(90061)", "relTime(-1.5)", "absTime(1700000000, 3600)",
+		"absTime(0, 0)",
+	};
+	struct value v, w;
+	struct expr *e, *back;
+	char *s, name[128];
+	size_t i;
+	int same;
+
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		expr_eval_text(texts[i], NULL, NULL, &v);
+		e = expr_from_value(&v);
+		s = expr_to_string(e);
+		back = expr_parse(s, NULL, 0);
+		expr_eval(back, NULL, NULL, &w);
+		same = v.type == w.type && (v.type == VAL_ABSTIME ?
+		    v.u.t.secs == w.u.t.secs && v.u.t.off == w.u.t.off :
+		    v.type == VAL_RELTIME && v.u.r == w.u.r);
+		(void)snprintf(name, sizeof(name), "%s reads back (%s)",
+		    texts[i], s);
+		CHECK(name, same);
+		free(s);
+		expr_free(e);
+		expr_free(back);
+		value_free(&v);
+		value_free(&w);
+	}
+}
+
 int
 main(void)
 {
@@ -956,6 +991,7 @@ main(void)
 	test_clauses();
 	test_bounds();
 	test_copy();
+	test_times();
 	expr_set_fallback(NULL);
 	expr_eval_text("MINUTE", NULL, NULL, &v);
 	CHECK("fallback removed", v.type == VAL_UNDEFINED);
