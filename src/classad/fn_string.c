@@ -346,7 +346,7 @@ int	 re_options(const char *opts);
 int
 re_options(const char *opts)
 {
-	char lower[16];
+	char lower[16] = "";
 	size_t n = 0;
 
 	for (; opts != NULL && *opts != '\0' && n < sizeof(lower) - 1; opts++)
