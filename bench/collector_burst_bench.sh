@@ -23,7 +23,7 @@ stop_collector() {
 trap 'stop_collector; rm -rf "$dir"' EXIT
 cc -O2 -std=gnu11 -D_GNU_SOURCE -I"$TOP/include" -I"$TOP/obj/gen" \
 	-I/usr/include/tirpc -o "$dir/collector_load" "$TOP/bench/collector_load.c" \
-	"$TOP/obj/libcondor_common.a" "$TOP/obj/libcondor_util.a" -ltirpc -lm || exit 1
+	-Wl,--start-group "$TOP/obj/libcondor_submit.a" "$TOP/obj/libcondor_common.a" "$TOP/obj/libcondor_classad.a" -Wl,--end-group "$TOP/obj/libcondor_util.a" -ltirpc -lm || exit 1
 export CONDOR_CONFIG=$dir/condor_config
 
 # start_collector GATHER: a fresh collector with that

@@ -223,17 +223,21 @@ sub_put_transfer(struct parser *p, struct jattrs *j, struct kval *kv,
 			const char *item = items[i];
 
 			/* A file: URL is a file of this host; another URL
-			 * cannot be fetched (HTCondor's plugins do). */
+			 * cannot be fetched here (HTCondor's plugins do), and
+			 * a job without its input would fail where it runs:
+			 * refused now, naming it. */
 			if (strncasecmp(item, "file://", 7) == 0 &&
 			    item[7] == '/')
 				item += 7;
 			else if (strstr(item, "://") != NULL) {
-				sub_pwarn(p, k->line, "transfer_input_files: "
-				    "%s is left out: only files of this host "
-				    "are transferred here, not URLs",
+				sub_perr(p, k->line, "transfer_input_files: "
+				    "%s cannot be fetched: only files of this "
+				    "host are transferred here, not URLs",
 				    sub_shown(item, shownbuf,
 				    sizeof(shownbuf)));
-				continue;
+				buf_free(&b);
+				xfer_list_free(items, n);
+				return -1;
 			}
 			path = sub_path_join(iwd, item);
 			if (p->env->check_files &&

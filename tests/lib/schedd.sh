@@ -12,7 +12,9 @@ SCHEDD_PID=
 schedd_peer_build() {
 	if ! cc -O2 -std=gnu11 -D_GNU_SOURCE -I"$TOP/include" -I"$TOP/obj/gen" \
 	    -I/usr/include/tirpc -o "$PEER" "$TOP/tests/programs/schedd_peer.c" \
-	    "$TOP/obj/libcondor_common.a" "$TOP/obj/libcondor_util.a" -ltirpc -lm; then
+	    -Wl,--start-group "$TOP/obj/libcondor_submit.a" \
+	    "$TOP/obj/libcondor_common.a" "$TOP/obj/libcondor_classad.a" \
+	    -Wl,--end-group "$TOP/obj/libcondor_util.a" -ltirpc -lm; then
 		fail "build schedd_peer"
 		exit 1
 	fi

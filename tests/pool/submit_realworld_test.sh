@@ -2,8 +2,9 @@
 # Real users' submit files (the shared corpus, outside the tree: never
 # copied into it) through condor_submit -dry-run.  Each must be
 # accepted, or refused only for what this host lacks: a universe it
-# does not run, or a path outside the scratch directory (/afs/...,
-# /home/...), the message naming it.
+# does not run, a path outside the scratch directory (/afs/...,
+# /home/...), or an input URL only a plugin could fetch, the message
+# naming it.
 #
 # Each file runs in a scratch directory of its own, as its author ran
 # it beside the files it names.  What it names relatively and this copy
@@ -133,6 +134,10 @@ for sub in "$corpus"/*.sub; do
 			*) make_file "$p" file && continue ;;
 			esac
 			verdict="pass:refused for a path this host lacks: $msg"
+			break ;;
+		*': transfer_input_files: '*' cannot be fetched: only files of this host are transferred here, not URLs')
+			# A URL its author's pool fetched with a plugin.
+			verdict="pass:refused for what this host lacks (a URL fetched by a plugin): $msg"
 			break ;;
 		*'(undefined: $('*'))'*)
 			v=${msg##*(undefined: \$(}

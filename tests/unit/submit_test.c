@@ -3,7 +3,7 @@
  * files that parse, with the attributes a chosen proc must get, and
  * files that must fail, with the line and words of the error.
  *
- * checks: 979
+ * checks: 980
  */
 #include <sys/stat.h>
 
@@ -802,16 +802,23 @@ check_files(void)
 	    "queue\n", dir);
 	rc = PARSE(text);
 	free(text);
-	CHECK("file transfer URLs: file: taken, http: left out with a "
-	    "warning", rc == 0 && res.nwarnings == 1 && strstr(res.warnings[0],
-	    "http://example.org/x is left out") != NULL);
+	CHECK("file transfer URLs: an http: one is refused, named",
+	    rc == -1 && strstr(err, "http://example.org/x cannot be fetched") !=
+	    NULL);
+	submit_result_free(&res);
+	text = xasprintf("universe = vanilla\nexecutable = plain\n"
+	    "transfer_input_files = file://%s/in.0\nqueue\n", dir);
+	rc = PARSE(text);
+	free(text);
+	CHECK("file transfer URLs: a file: one is taken, no warning",
+	    rc == 0 && res.nwarnings == 0);
 	text = NULL;
 	for (i = 0; rc == 0 && i < res.cluster.n; i++)
 		if (strcmp(res.cluster.attrs[i].name, "TransferInput") == 0)
 			text = res.cluster.attrs[i].text;
 	CHECK("file transfer URLs: TransferInput the file's path only",
 	    text != NULL && strstr(text, "/in.0") != NULL &&
-	    strstr(text, "file:") == NULL && strstr(text, "http") == NULL);
+	    strstr(text, "file:") == NULL);
 	text = NULL;
 	submit_result_free(&res);
 	rc = PARSE("universe = vanilla\nexecutable = plain\n"
