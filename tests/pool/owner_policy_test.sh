@@ -30,7 +30,11 @@ pool_config 'MINUTE = 1' 'STARTER_UPDATE_INTERVAL = 1' \
 	'STARTER_TIMEOUT = 20' 'VACATE_GRACE = 2' 'MAX_JOB_STARTS = 10' \
 	'PREEMPTION_ENABLED = FALSE'
 pool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD"
-pool_host exec1 "MASTER, STARTD"
+# exec1 keeps a suspended job 10 s (HTCondor's MaxSuspendTime is twice
+# its ContinueIdleTime): with both at 5 s, CONTINUE and VACATE come true
+# within a second of each other and a loaded machine may see both.
+pool_host exec1 "MASTER, STARTD" \
+	'VACATE : CurrentTime - EnteredCurrentState > 10 * $(MINUTE)'
 pool_host exec2 "MASTER, STARTD"
 pool_host exec3 "MASTER, STARTD"
 pool_host exec4 "MASTER, STARTD"
@@ -206,7 +210,7 @@ check "the user log has 011 (unsuspended)" wait_for 10 events_at_least a.log 011
 check "condor_q shows it running again" wait_for 10 status_is "$A.0" 2
 
 # Continued activity: touched every half second; after MaxSuspendTime
-# (5 s) suspended the job is vacated and runs on exec2.
+# (10 s on exec1) suspended the job is vacated and runs on exec2.
 toucher() { while :; do touch "$1"; sleep 0.5; done; }
 toucher "$POOL/exec1/tty" &
 TOUCHER=$!
