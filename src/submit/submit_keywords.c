@@ -300,9 +300,9 @@ sub_disk_kb(const char *text)
 	return amount_in(text, 1);
 }
 
-/* request_cpus: a whole number of cores, 1 or more. */
-long long
-sub_cpus(const char *text)
+/* TEXT as a whole number from LO to HI (blanks may follow); -1 if not. */
+static long long
+whole_in(const char *text, long long lo, long long hi)
 {
 	long long v;
 	char *end;
@@ -311,23 +311,22 @@ sub_cpus(const char *text)
 	v = strtoll(text, &end, 10);
 	while (*end == ' ' || *end == '\t')
 		end++;
-	return errno != 0 || end == text || *end != '\0' || v < 1 ||
-	    v > 4096 ? -1 : v;
+	return errno != 0 || end == text || *end != '\0' || v < lo ||
+	    v > hi ? -1 : v;
+}
+
+/* request_cpus: a whole number of cores, 1 or more. */
+long long
+sub_cpus(const char *text)
+{
+	return whole_in(text, 1, 4096);
 }
 
 /* request_gpus: a whole number of GPUs, 0 or more; -1 if not one. */
 long long
 sub_gpus(const char *text)
 {
-	long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoll(text, &end, 10);
-	while (*end == ' ' || *end == '\t')
-		end++;
-	return errno != 0 || end == text || *end != '\0' || v < 0 ||
-	    v > 4096 ? -1 : v;
+	return whole_in(text, 0, 4096);
 }
 
 /* "2 GB", "512", "1.5G", "100MB" in MB (rounded up); -1 if it is not one. */
