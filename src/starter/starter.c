@@ -182,6 +182,21 @@ shadow_back(void)
 	return 0;
 }
 
+/*
+ * Without its startd and without its shadow the starter gives up at
+ * once rather than waiting out the lease: only the startd can send it
+ * to a new shadow, and a startd that comes back does not know it and
+ * offers the slot to other jobs, so a job kept running here could run
+ * twice at once, and a starter kept waiting would outlive its host's
+ * shutdown.
+ */
+static void __attribute__((noreturn))
+orphan_give_up(void)
+{
+	starter_give_up("the startd went away while the shadow is out of "
+	    "reach");
+}
+
 /* Wait for the shadow, a second at a time, until shadow_back; the
  * startd may name a new one meanwhile. */
 static void
@@ -190,11 +205,10 @@ await_shadow(void)
 	struct pollfd p = { STDIN_FILENO, POLLIN, 0 };
 
 	while (!shadow_back()) {
-		if (!startd_gone && poll(&p, 1, 1000) == 1 &&
-		    !read_startd(STDIN_FILENO))
+		if (startd_gone)
+			orphan_give_up();
+		if (poll(&p, 1, 1000) == 1 && !read_startd(STDIN_FILENO))
 			startd_gone = 1;
-		else if (startd_gone)
-			sleep(1);
 	}
 }
 
@@ -323,6 +337,8 @@ tick(void *arg)
 	limits_check(&job);
 	/* Without the shadow, the job runs on while its lease lasts. */
 	if (shadow_is_disconnected() && !shadow_back()) {
+		if (startd_gone)
+			orphan_give_up();
 		arm_tick(1.0);
 		return;
 	}
@@ -497,6 +513,8 @@ on_startd(int fd, short revents, void *arg)
 		return;
 	event_fd_del(fd);
 	startd_gone = 1;
+	if (shadow_is_disconnected())
+		orphan_give_up();
 	log_warnx("the startd went away; vacating job %d.%d", job.cluster,
 	    job.proc);
 	on_vacate(SIGTERM);
