@@ -375,13 +375,13 @@ value_print(const struct value *v, struct buf *b)
 {
 	switch (v->type) {
 	case VAL_UNDEFINED:
-		buf_adds(b, "UNDEFINED");
+		buf_adds(b, "undefined");
 		break;
 	case VAL_ERROR:
-		buf_adds(b, "ERROR");
+		buf_adds(b, "error");
 		break;
 	case VAL_BOOL:
-		buf_adds(b, v->u.b ? "TRUE" : "FALSE");
+		buf_adds(b, v->u.b ? "true" : "false");
 		break;
 	case VAL_INT:
 		buf_printf(b, "%lld", v->u.i);

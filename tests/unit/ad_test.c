@@ -49,7 +49,7 @@ test_set_and_print(void)
 	CHECK_STR("print", s,
 	    "ClusterId = 12\n"
 	    "LoadAvg = 0.25\n"
-	    "ExitBySignal = FALSE\n"
+	    "ExitBySignal = false\n"
 	    "Owner = \"bob \\\"the\\\" builder\\n\"\n"
 	    "Neg = -3\n"
 	    "Whole = 2.0\n"

@@ -171,7 +171,7 @@ static const struct {
 	    NULL },
 	{ "undefined against this machine is refused, and says so",
 	    "RequestMemory = TARGET.NoSuch * 2", "Memory = 4096", -1, 0,
-	    "RequestMemory is UNDEFINED" },
+	    "RequestMemory is undefined" },
 	{ "a string is refused, and shown",
 	    "RequestMemory = \"lots\"", "Memory = 4096", -1, 0,
 	    "RequestMemory is \"lots\"" },

@@ -58,7 +58,7 @@ static const struct good good[] = {
 	{ "request_memory expression", "executable = /bin/true\n"
 	  "request_memory = ifThenElse(MemoryUsage =!= undefined, "
 	  "MemoryUsage * 3 / 2, 1024)\nqueue\n", 1, 0, "RequestMemory",
-	  "ifThenElse(MemoryUsage =!= UNDEFINED, MemoryUsage * 3 / 2, 1024)" },
+	  "ifThenElse(MemoryUsage =!= undefined, MemoryUsage * 3 / 2, 1024)" },
 	{ "request_disk expression", "executable = /bin/true\n"
 	  "request_disk = DiskUsage * 2\nqueue\n", 1, 0, "RequestDisk",
 	  "DiskUsage * 2" },
@@ -93,9 +93,9 @@ static const struct good good[] = {
 	{ "no hold attribute", "executable = /bin/true\nhold = true\nqueue\n",
 	  1, 0, "Hold", NULL },
 	{ "stream_output", "executable = /bin/true\nstream_output = true\n"
-	  "queue\n", 1, 0, "StreamOut", "TRUE" },
+	  "queue\n", 1, 0, "StreamOut", "true" },
 	{ "stream_error", "executable = /bin/true\nstream_error = False\n"
-	  "queue\n", 1, 0, "StreamErr", "FALSE" },
+	  "queue\n", 1, 0, "StreamErr", "false" },
 	{ "max_materialize", "executable = /bin/true\nmax_materialize = 10\n"
 	  "queue 100\n", 100, 99, "JobMaterializeLimit", "10" },
 	{ "max_idle", "executable = /bin/true\nmax_idle = 5\nqueue 100\n",
@@ -227,7 +227,7 @@ static const struct good good[] = {
 	  "NumJobStarts > 2\nqueue\n", 1, 0, "PeriodicHold",
 	  "NumJobStarts > 2" },
 	{ "periodic_release", "executable = /bin/true\nPeriodic_Release = "
-	  "true\nqueue\n", 1, 0, "PeriodicRelease", "TRUE" },
+	  "true\nqueue\n", 1, 0, "PeriodicRelease", "true" },
 	{ "on_exit_hold", "executable = /bin/true\non_exit_hold = ExitCode "
 	  "== 3\nqueue\n", 1, 0, "OnExitHold", "ExitCode == 3" },
 	{ "on_exit_remove alone", "executable = /bin/true\non_exit_remove = "
