@@ -207,4 +207,12 @@ k_done() {
 }
 check "the job completes, started once" k_done
 whole() { [ "$(cat c.out)" = "$(want 12)" ] && [ "$(grep -c '^005 ' c.log)" = 1 ]; }
+if ! whole; then
+	# What the job's log and the daemons said of it, to tell why.
+	echo "---- c.log"; cat c.log
+	echo "---- c.out"; cat c.out
+	grep -h "$K\.0" "$POOL"/cm/log/SchedLog "$POOL"/cm/log/ShadowLog* \
+	    "$POOL"/exec*/log/StarterLog* "$POOL"/exec*/log/StartLog 2>/dev/null |
+	    tail -n 60
+fi
 check "its output is whole, one 005" whole
