@@ -56,6 +56,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/times.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
 
@@ -113,6 +114,7 @@ static long	h_exit(struct sc_call *);
 static long	h_kill(struct sc_call *);
 static long	h_poll(struct sc_call *);
 static long	h_getrusage(struct sc_call *);
+static long	h_times(struct sc_call *);
 static long	h_sigpending(struct sc_call *);
 static void	sys_pending_release(void);
 static int	sys_pending;
@@ -223,7 +225,8 @@ static const struct sc_entry sc_table[SC_MAX] = {
 	[SYS_sched_yield] = LOCAL_ONLY,
 	/* The runs before a restart count (h_getrusage). */
 	[SYS_getrusage] = { SC_LOCAL, SC_LOCAL, 0, 0, h_getrusage },
-	[SYS_times] = LOCAL_ONLY, [SYS_prlimit64] = LOCAL_ONLY,
+	[SYS_times] = { SC_LOCAL, SC_LOCAL, 0, 0, h_times },
+	[SYS_prlimit64] = LOCAL_ONLY,
 	[SYS_getrlimit] = LOCAL_ONLY,
 	[SYS_sysinfo] = LOCAL_ONLY, [SYS_getppid] = LOCAL_ONLY,
 	[SYS_rseq] = LOCAL_ONLY, [SYS_restart_syscall] = LOCAL_ONLY,
@@ -704,6 +707,33 @@ h_getrusage(struct sc_call *c)
 	    (long)sizeof(ru))
 		return -EFAULT;
 	return 0;
+}
+
+/*
+ * times(): the earlier runs' CPU added to this process's as getrusage
+ * adds it, in the kernel's clock ticks (USER_HZ, 100 a second on every
+ * Linux, which is what sysconf(_SC_CLK_TCK) says).  The children's
+ * times and the return value, ticks since an arbitrary moment, are the
+ * kernel's.
+ */
+#define USER_HZ	100
+
+static long
+h_times(struct sc_call *c)
+{
+	struct tms t;
+	long r;
+
+	if ((r = condor_sys1(SYS_times, &t)) < 0 || c->a[0] == 0)
+		return r;
+	t.tms_utime += remote_prior_usage[0] * USER_HZ +
+	    remote_prior_usage[1] / (1000000 / USER_HZ);
+	t.tms_stime += remote_prior_usage[2] * USER_HZ +
+	    remote_prior_usage[3] / (1000000 / USER_HZ);
+	if (remote_copy_out((void *)c->a[0], &t, sizeof(t)) !=
+	    (long)sizeof(t))
+		return -EFAULT;
+	return r;
 }
 
 /*

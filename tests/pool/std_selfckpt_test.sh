@@ -12,7 +12,7 @@
 # program that handles SIGSYS does as natively; -_condor_ arguments in
 # the submit file never reach main.
 #
-# checks: 36
+# checks: 37
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 . "$(dirname "$0")/../lib/standard_pool.sh"
@@ -101,7 +101,7 @@ check "exit85: job $e.0 completes with its exit code 85" bash -c \
 check "exit85: it ran once, not requeued" \
 	test "$(grep -c '^001 ' "$W/exit85.log")" = 1
 
-# getrusage across the runs: each step's figure at least the last one
+# getrusage and times() across the runs: each step's figure at least the last one
 # plus most of a step; the last at least 3.5 steps (four runs); the
 # job's RemoteUserCpu their sum too.
 r=${C[ru]}
@@ -112,6 +112,12 @@ check "ru: after three migrations getrusage counts every run ($(tr '\n' ' ' <"$W
 	    NR > 1 && $1 < prev + 0.7 * first { exit 1 }
 	    { prev = $1; n = NR }
 	    END { exit !(n == 4 && prev >= 3.5 * first) }' "$W/ru.times"
+awk '/^step/ {print $6}' "$W/ru.out" >"$W/ru.ticks"
+check "ru: times() counts every run as well ($(tr '\n' ' ' <"$W/ru.ticks"))" \
+	awk 'NR == 1 { first = $1; if (first <= 0) exit 1 }
+	    NR > 1 && $1 < prev + 0.7 * first { exit 1 }
+	    { prev = $1; n = NR }
+	    END { exit !(n == 4 && prev >= 3.5 * first) }' "$W/ru.ticks"
 rcpu=$(cm condor_history "$r.0" -af RemoteUserCpu 2>/dev/null)
 last=$(tail -1 "$W/ru.times")
 check "ru: RemoteUserCpu ($rcpu) is the sum over the runs (getrusage: $last)" \
