@@ -115,9 +115,11 @@ static long	h_kill(struct sc_call *);
 static long	h_poll(struct sc_call *);
 static long	h_getrusage(struct sc_call *);
 static long	h_times(struct sc_call *);
+static long	h_sigtimedwait(struct sc_call *);
 static long	h_sigpending(struct sc_call *);
 static void	sys_pending_release(void);
 static int	sys_pending;
+static siginfo_t	sys_pending_info;	/* (see user_sigsys) */
 
 #define FILE_CALL(f)	{ SC_LOCAL, SC_REMOTE, SCF_BLOCKS, 0, f }
 #define FD_CALL(f)	{ SC_LOCAL, SC_REFUSE, 0, ENOSYS, f }
@@ -219,6 +221,8 @@ static const struct sc_entry sc_table[SC_MAX] = {
 	[SYS_getitimer] = LOCAL_ONLY, [SYS_setitimer] = LOCAL_ONLY,
 	[SYS_alarm] = LOCAL_ONLY, [SYS_pause] = LOCAL_ONLY,
 	[SYS_rt_sigpending] = SIG_CALL(h_sigpending),
+	[SYS_rt_sigtimedwait] = { SC_LOCAL, SC_LOCAL, SCF_BLOCKS, 0,
+	    h_sigtimedwait },
 	[SYS_rt_sigreturn] = LOCAL_ONLY,
 	[SYS_arch_prctl] = LOCAL_ONLY, [SYS_set_tid_address] = LOCAL_ONLY,
 	[SYS_set_robust_list] = LOCAL_ONLY, [SYS_futex] = LOCAL_ONLY,
@@ -643,6 +647,39 @@ h_sigpending(struct sc_call *c)
 	return 0;
 }
 
+/*
+ * rt_sigtimedwait (sigwait, sigwaitinfo, sigtimedwait): a SIGSYS held
+ * for the program (user_sigsys) is taken at once, with its siginfo, as
+ * the kernel would take it from the pending set; otherwise the kernel
+ * waits.  A SIGSYS sent meanwhile is the program's (the filter's own
+ * never arrive in a thread that waits in the kernel), and Condor's
+ * other two signals are left out of the set so that a checkpoint or a
+ * vacate still reaches the library's handlers.
+ */
+static long
+h_sigtimedwait(struct sc_call *c)
+{
+	uint64_t set;
+	struct sc_call k;
+
+	if (c->a[3] != 8)
+		return sc_gate(c);
+	if (remote_copy_in(&set, (const void *)c->a[0], 8) != 8)
+		return -EFAULT;
+	if ((set & SIGBIT(SIGSYS)) && sys_pending) {
+		sys_pending = 0;
+		if (c->a[1] != 0 && remote_copy_out((void *)c->a[1],
+		    &sys_pending_info, sizeof(sys_pending_info)) !=
+		    (long)sizeof(sys_pending_info))
+			return -EFAULT;
+		return SIGSYS;
+	}
+	set &= ~(CONDOR_SIGS & ~SIGBIT(SIGSYS));
+	k = *c;
+	k.a[0] = (long)&set;
+	return sc_do_mask(&k, 1);
+}
+
 static long
 h_sigsuspend(struct sc_call *c)
 {
@@ -832,7 +869,6 @@ h_poll(struct sc_call *c)
  * blocks SIGSYS: held here, as the kernel would hold it, until the
  * program unblocks it (sigprocmask, sigsuspend, the end of a handler).
  */
-static siginfo_t	sys_pending_info;
 
 /* Deliver a held SIGSYS if the program no longer blocks it: sent again,
  * it arrives once the trap's handler returns. */

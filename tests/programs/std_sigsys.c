@@ -4,13 +4,17 @@
  * handler that makes system calls the library traps (open, close,
  * write), blocks SIGSYS, raises it (held: pending, not handled), makes
  * a trapped call, unblocks it (handled now), sends it again with kill,
- * and checks its mask and disposition read back as it set them.  Its
+ * and checks its mask and disposition read back as it set them; then
+ * blocks it again, raises it and takes it with sigwaitinfo (not
+ * handled), and finds nothing more with sigtimedwait.  Its
  * output is the same natively, relinked, and under Condor.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t got, user_sent;
@@ -35,7 +39,9 @@ main(void)
 {
 	struct sigaction sa, back;
 	sigset_t set, pend, now;
-	int fd;
+	siginfo_t si;
+	struct timespec zero = { 0, 0 };
+	int fd, r;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_sigsys;
@@ -66,6 +72,18 @@ main(void)
 	    (int)got, user_sent == got ? "yes" : "no");
 	sigprocmask(SIG_BLOCK, NULL, &now);
 	printf("blocked at the end: %d\n", sigismember(&now, SIGSYS));
+	fflush(stdout);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	raise(SIGSYS);
+	memset(&si, 0, sizeof(si));
+	r = sigwaitinfo(&set, &si);
+	printf("sigwaitinfo took %d (%s), sent by the program: %s, "
+	    "handled %d\n", r, r == SIGSYS ? "SIGSYS" : "?",
+	    si.si_signo == SIGSYS && si.si_code <= 0 ? "yes" : "no", (int)got);
+	r = sigtimedwait(&set, &si, &zero);
+	printf("then sigtimedwait: %d %s\n", r,
+	    r == -1 && errno == EAGAIN ? "EAGAIN" : "?");
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
 	printf("done\n");
 	return 0;
 }
