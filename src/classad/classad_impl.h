@@ -121,6 +121,9 @@ void		 list_item(const struct value *v, size_t i, struct value *out,
 size_t		 list_len(const struct value *);
 void		 ad_value_lookup(const struct value *v, const char *name,
 		    struct value *out, struct eval_ctx *ctx);
+/* HTC: 0 ours, 1 HTCondor's old syntax, 2 its new syntax, HTC_PRETTY
+ * its new syntax laid out as its unparse() function does. */
+#define HTC_PRETTY	3
 void		 unparse_expr(const struct expr *, int htc, struct buf *);
 
 /* The function table: each evaluates its own arguments. */

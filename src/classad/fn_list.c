@@ -115,8 +115,37 @@ done:
 	value_free(&l);
 }
 
-/* min(LIST), max(LIST): the least or greatest number, UNDEFINED if
- * there is none. */
+/* A boolean as the integer 0 or 1. */
+static void
+bool_to_int(struct value *v)
+{
+	if (v->type == VAL_BOOL)
+		val_int(v, v->u.b ? 1 : 0);
+}
+
+/*
+ * The two numbers of a comparison in one type, in place, as HTCondor's
+ * comparison promotes its operands: booleans become integers, and an
+ * integer beside a real becomes a real.
+ */
+static void
+promote_pair(struct value *a, struct value *b)
+{
+	bool_to_int(a);
+	bool_to_int(b);
+	if (a->type == VAL_INT && b->type == VAL_REAL)
+		val_real(a, (double)a->u.i);
+	else if (a->type == VAL_REAL && b->type == VAL_INT)
+		val_real(b, (double)b->u.i);
+}
+
+/*
+ * min(LIST), max(LIST): the least or greatest number, UNDEFINED if
+ * there is none.  As in HTCondor, each element is compared with the
+ * bound so far after both are promoted (promote_pair), and the bound
+ * keeps the promoted value: max({2, 1.0}) is 2.0, max({true, 0}) is 1,
+ * while a list of one boolean gives it back unchanged.
+ */
 void
 fn_minmax(const struct expr *call, const struct env *env, struct value *out)
 {
@@ -141,6 +170,7 @@ fn_minmax(const struct expr *call, const struct env *env, struct value *out)
 			first = 0;
 			continue;
 		}
+		promote_pair(&item, &best);
 		classad_binary(is_min ? T_LT : T_GT, &item, &best, &r);
 		if (r.type == VAL_BOOL && r.u.b)
 			best = item;

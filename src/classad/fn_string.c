@@ -416,7 +416,12 @@ done:
 	args_free(a, n);
 }
 
-/* regexpMember(PATTERN, LIST[, OPTIONS]): whether an element matches. */
+/*
+ * regexpMember(PATTERN, LIST[, OPTIONS]): whether an element matches.
+ * As in HTCondor, a PATTERN that does not compile matches no element
+ * (the value is then FALSE, or UNDEFINED beside an UNDEFINED element),
+ * while an element neither a string nor UNDEFINED is still an ERROR.
+ */
 void
 fn_regexpmember(const struct expr *call, const struct env *env,
     struct value *out)
@@ -438,16 +443,16 @@ fn_regexpmember(const struct expr *call, const struct env *env,
 		val_bool(out, 0);	/* no element to match, nothing compiled */
 		goto done;
 	}
-	if (a[0].type != VAL_STRING || a[1].type != VAL_LIST ||
-	    (re = re_compile(a[0].u.s, n == 3 ? a[2].u.s : NULL)) == NULL) {
+	if (a[0].type != VAL_STRING || a[1].type != VAL_LIST) {
 		val_error(out);
 		goto done;
 	}
+	re = re_compile(a[0].u.s, n == 3 ? a[2].u.s : NULL);
 	for (i = 0; i < list_len(&a[1]) && !found; i++) {
 		list_item(&a[1], i, &item, env->ctx);
 		if (item.type == VAL_STRING)
-			found = rx_search(re, item.u.s, strlen(item.u.s), 0,
-			    NULL, 0);
+			found = re != NULL && rx_search(re, item.u.s,
+			    strlen(item.u.s), 0, NULL, 0) == 1;
 		else if (item.type == VAL_UNDEFINED)
 			undef = 1;
 		else {

@@ -361,7 +361,7 @@ fn_unparse(const struct expr *call, const struct env *env, struct value *out)
 	    env->my, call->kids[0]->name);
 	buf_init(&b);
 	if (x != NULL)
-		unparse_expr(x, 2, &b);
+		unparse_expr(x, HTC_PRETTY, &b);
 	val_string(out, buf_take(&b));
 }
 

@@ -2,8 +2,10 @@
  * parse.c: the ClassAd lexer and a recursive-descent parser that builds
  * a tree once (evaluated by eval.c, printed by unparse.c).
  *
- * Lexing follows HTCondor's: integers are decimal whatever their leading
- * zeros (010 is 10; HTCondor reads "0x1F" as 0), "7." is an error, a
+ * Lexing follows HTCondor's in its old ClassAd semantics (what its
+ * daemons and tools use unless STRICT_CLASSAD_EVALUATION is set):
+ * integers are decimal, and one written with a leading zero (010, 007)
+ * or in hexadecimal (0x1F) is an error, not octal; "7." is an error, a
  * real too large is infinite, strings take C's escapes (octal too) and
  * adjacent strings join; 'quoted names' are attribute names.
  *
@@ -198,13 +200,9 @@ lex_number(struct parser *p)
 
 	if (q[0] == '0' && (q[1] == 'x' || q[1] == 'X') &&
 	    isxdigit((unsigned char)q[2])) {
-		/* HTCondor reads integers in base 10: "0x1F" is 0. */
-		q += 2;
-		while (isxdigit((unsigned char)*q))
-			q++;
-		p->pos = (size_t)(q - p->text);
-		p->tok = T_INT;
-		p->ival = 0;
+		parse_fail(p, p->tokpos, "no hexadecimal integers in "
+		    "ClassAds");
+		p->tok = T_EOF;
 		return;
 	}
 	while (isdigit((unsigned char)*q)) {
@@ -244,6 +242,12 @@ lex_number(struct parser *p)
 			q++;
 	}
 	p->pos = (size_t)(q - p->text);
+	if (!real && s[0] == '0' && q - s > 1) {
+		parse_fail(p, p->tokpos, "an integer may not start with 0 "
+		    "(ClassAds have no octal integers)");
+		p->tok = T_EOF;
+		return;
+	}
 	if (!real) {
 		p->tok = T_INT;
 		p->ival = v;

@@ -151,6 +151,53 @@ unparse_paren(const struct expr *e, int paren, int htc, struct buf *b)
 
 static void unparse_node(const struct expr *, int, struct buf *);
 
+/*
+ * HTC_PRETTY: the new syntax laid out as HTCondor's PrettyPrint lays it
+ * out for unparse(): each list and ad opens on a line of its own, its
+ * bracket indented by 3 (lists) or 4 (ads) more than the level it is
+ * in, its members one a line a further 3 or 4 in, and closes on a line
+ * of its own under its opening bracket.  The level is kept here for the
+ * one unparse running at a time.
+ */
+#define LIST_INDENT	3
+#define AD_INDENT	4
+
+static size_t	pretty_level;
+
+static void
+pretty_newline(struct buf *b)
+{
+	size_t i;
+
+	buf_addc(b, '\n');
+	for (i = 0; i < pretty_level; i++)
+		buf_addc(b, ' ');
+}
+
+static void
+pretty_open(struct buf *b, size_t indent, int bracket)
+{
+	pretty_level += indent;
+	pretty_newline(b);
+	buf_addc(b, bracket);
+	pretty_level += indent;
+}
+
+static void
+pretty_line(struct buf *b)
+{
+	pretty_newline(b);
+}
+
+static void
+pretty_close(struct buf *b, size_t indent, int bracket)
+{
+	pretty_level -= indent;
+	pretty_newline(b);
+	buf_addc(b, bracket);
+	pretty_level -= indent;
+}
+
 static void
 unparse(const struct expr *e, int htc, struct buf *b)
 {
@@ -210,7 +257,7 @@ unparse_node(const struct expr *e, int htc, struct buf *b)
 		unparse_paren(e->kids[0], prec_of(e->kids[0]) < prec, htc, b);
 		buf_addc(b, ' ');
 		/* HTCondor's new syntax spells =?= and =!= as words. */
-		if (htc == 2 && (e->op == T_IS || e->op == T_ISNT))
+		if (htc >= 2 && (e->op == T_IS || e->op == T_ISNT))
 			buf_adds(b, e->op == T_IS ? "is" : "isnt");
 		else
 			buf_adds(b, op_text(e->op));
@@ -255,6 +302,17 @@ unparse_node(const struct expr *e, int htc, struct buf *b)
 		buf_addc(b, ')');
 		break;
 	case EK_LIST:
+		if (htc == HTC_PRETTY) {
+			pretty_open(b, LIST_INDENT, '{');
+			for (i = 0; i < e->nkids; i++) {
+				pretty_line(b);
+				unparse(e->kids[i], htc, b);
+				if (i + 1 < e->nkids)
+					buf_addc(b, ',');
+			}
+			pretty_close(b, LIST_INDENT, '}');
+			break;
+		}
 		buf_adds(b, "{ ");
 		for (i = 0; i < e->nkids; i++) {
 			if (i > 0)
@@ -264,15 +322,23 @@ unparse_node(const struct expr *e, int htc, struct buf *b)
 		buf_adds(b, " }");
 		break;
 	case EK_AD:
-		buf_adds(b, "[ ");
+		if (htc == HTC_PRETTY)
+			pretty_open(b, AD_INDENT, '[');
+		else
+			buf_adds(b, "[ ");
 		for (i = 0; i < e->nkids; i++) {
 			if (i > 0)
 				buf_adds(b, "; ");
+			if (htc == HTC_PRETTY)
+				pretty_line(b);
 			name_unparse(e->names[i], b);
 			buf_adds(b, " = ");
 			unparse(e->kids[i], htc, b);
 		}
-		buf_adds(b, " ]");
+		if (htc == HTC_PRETTY)
+			pretty_close(b, AD_INDENT, ']');
+		else
+			buf_adds(b, " ]");
 		break;
 	case EK_SELECT:
 		/* "2.x" would read as a bad real: a number keeps parentheses. */
@@ -294,6 +360,8 @@ unparse_node(const struct expr *e, int htc, struct buf *b)
 void
 unparse_expr(const struct expr *e, int htc, struct buf *b)
 {
+	if (htc == HTC_PRETTY)
+		pretty_level = 0;
 	unparse(e, htc, b);
 }
 

@@ -264,11 +264,8 @@ def lex_number(s, i):
         k = j
         while j < n and s[j] in "0123456789abcdefABCDEF":
             j += 1
-        if j == k:
-            raise ParseError("bad hex")
-        # The current library reads integers in base 10 (std::from_chars):
-        # "0x1F" is 0.
-        return j, ("int", 0)
+        # Old ClassAd semantics (HTCondor's default): no hexadecimal.
+        raise ParseError("no hexadecimal integers")
     while j < n and s[j].isdigit():
         j += 1
     if j > start_digits:
@@ -291,6 +288,9 @@ def lex_number(s, i):
         while j < n and s[j].isdigit():
             j += 1
     text = s[i:j]
+    if kind == "int" and s[start_digits] == "0" and j - start_digits > 1:
+        # ... and no octal: a leading zero is an error.
+        raise ParseError("leading zero")
     if kind == "int":
         v = int(text, 10)
         if v < INT_MIN or v > INT_MAX:
@@ -1253,7 +1253,19 @@ def f_minmax(ctx, name, args, scope):
         if first:
             result = v
             first = False
-        elif binop(op, v, result) is True:
+            continue
+        # HTCondor's comparison promotes both operands in place, and the
+        # bound keeps the promoted value: booleans become integers, an
+        # integer beside a real a real.
+        if isinstance(v, bool):
+            v = int(v)
+        if isinstance(result, bool):
+            result = int(result)
+        if isinstance(v, float) and not isinstance(result, float):
+            result = float(result)
+        elif isinstance(result, float) and not isinstance(v, float):
+            v = float(v)
+        if binop(op, v, result) is True:
             result = v
     return result
 
@@ -1658,7 +1670,12 @@ def f_unparse(ctx, name, args, scope):
     x = scope.lookup(args[0][1]) if scope is not None else None
     if x is None:
         return ""
-    return unparse_expr(x, old=False)
+    text = unparse_expr(x, old=False)
+    if "{" in text or "[" in text:
+        # HTCondor lays lists and ads out on lines of their own here
+        # (its PrettyPrint): the table has them, the model does not.
+        raise Unmodelled("unparse of a list or an ad")
+    return text
 
 
 @fn("debug")
@@ -1881,8 +1898,7 @@ def f_regexpmember(ctx, name, args, scope):
                 continue
             return ERROR
         r = regexp_helper(vs[0], v, None, opts)
-        if r is ERROR:
-            return ERROR
+        # A pattern that does not compile matches nothing (HTCondor).
         if r is True:
             return True
     return UNDEF if maybe_undef else False
