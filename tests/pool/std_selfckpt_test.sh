@@ -106,18 +106,20 @@ check "exit85: it ran once, not requeued" \
 # job's RemoteUserCpu their sum too.
 r=${C[ru]}
 check "ru: job $r.0 completes" wait_for 300 in_history "$r.0"
+# grows_by_runs FILE: four figures, each at least the last plus most of
+# the first, the last at least 3.5 times the first.
+grows_by_runs() {
+	awk 'NR == 1 { first = $1; if (first <= 0) exit 1 }
+	    NR > 1 && $1 < prev + 0.7 * first { exit 1 }
+	    { prev = $1; n = NR }
+	    END { exit !(n == 4 && prev >= 3.5 * first) }' "$1"
+}
 awk '/^step/ {print $4}' "$W/ru.out" >"$W/ru.times"
 check "ru: after three migrations getrusage counts every run ($(tr '\n' ' ' <"$W/ru.times"))" \
-	awk 'NR == 1 { first = $1; if (first <= 0) exit 1 }
-	    NR > 1 && $1 < prev + 0.7 * first { exit 1 }
-	    { prev = $1; n = NR }
-	    END { exit !(n == 4 && prev >= 3.5 * first) }' "$W/ru.times"
+	grows_by_runs "$W/ru.times"
 awk '/^step/ {print $6}' "$W/ru.out" >"$W/ru.ticks"
 check "ru: times() counts every run as well ($(tr '\n' ' ' <"$W/ru.ticks"))" \
-	awk 'NR == 1 { first = $1; if (first <= 0) exit 1 }
-	    NR > 1 && $1 < prev + 0.7 * first { exit 1 }
-	    { prev = $1; n = NR }
-	    END { exit !(n == 4 && prev >= 3.5 * first) }' "$W/ru.ticks"
+	grows_by_runs "$W/ru.ticks"
 rcpu=$(cm condor_history "$r.0" -af RemoteUserCpu 2>/dev/null)
 last=$(tail -1 "$W/ru.times")
 check "ru: RemoteUserCpu ($rcpu) is the sum over the runs (getrusage: $last)" \
