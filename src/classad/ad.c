@@ -502,12 +502,24 @@ json_string(const char *s, struct buf *b)
 }
 
 /*
- * One expression in HTCondor's JSON: a literal is its value (UNDEFINED
- * null), a list an array and a nested ad an object of the same, anything
- * else the string "\/Expr(TEXT)\/".
+ * One expression in HTCondor's JSON, as its multi-line JSON unparser
+ * writes it: a literal is its value (UNDEFINED null), a list an array and
+ * a nested ad an object of the same, a member a line, indented two
+ * spaces a level (DEPTH is this value's), anything else the string
+ * "\/Expr(TEXT)\/" with TEXT in the new ClassAd syntax.
  */
 static void
-json_expr(const struct expr *e, struct buf *b)
+json_indent(struct buf *b, int depth)
+{
+	int i;
+
+	buf_addc(b, '\n');
+	for (i = 0; i < depth; i++)
+		buf_adds(b, "  ");
+}
+
+static void
+json_expr(const struct expr *e, int depth, struct buf *b)
 {
 	struct buf text, lit;
 	const struct value *v = &e->lit;
@@ -517,13 +529,15 @@ json_expr(const struct expr *e, struct buf *b)
 		buf_addc(b, e->kind == EK_LIST ? '[' : '{');
 		for (i = 0; i < e->nkids; i++) {
 			if (i > 0)
-				buf_adds(b, ", ");
+				buf_addc(b, ',');
+			json_indent(b, depth + 1);
 			if (e->kind == EK_AD) {
 				json_string(e->names[i], b);
 				buf_adds(b, ": ");
 			}
-			json_expr(e->kids[i], b);
+			json_expr(e->kids[i], depth + 1, b);
 		}
+		json_indent(b, depth);
 		buf_addc(b, e->kind == EK_LIST ? ']' : '}');
 		return;
 	}
@@ -533,7 +547,7 @@ json_expr(const struct expr *e, struct buf *b)
 	    (v->type == VAL_REAL && !isfinite(v->u.r))) {
 		buf_init(&text);
 		buf_init(&lit);
-		expr_unparse(e, &text);
+		unparse_expr(e, 2, &text);
 		json_string(text.data, &lit);
 		buf_adds(b, "\"\\/Expr(");
 		buf_add(b, lit.data + 1, lit.len - 2);
@@ -567,7 +581,7 @@ ad_print_json(const struct ad *ad, struct buf *b)
 		buf_adds(b, i ? ",\n  " : "\n  ");
 		json_string(ad->attrs[i].name, b);
 		buf_adds(b, ": ");
-		json_expr(ad->attrs[i].expr, b);
+		json_expr(ad->attrs[i].expr, 1, b);
 	}
 	buf_adds(b, ad != NULL && ad->n > 0 ? "\n}" : "}");
 }

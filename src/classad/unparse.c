@@ -296,7 +296,7 @@ unparse_node(const struct expr *e, int htc, struct buf *b)
 		buf_addc(b, '(');
 		for (i = 0; i < e->nkids; i++) {
 			if (i > 0)
-				buf_adds(b, htc ? "," : ", ");
+				buf_addc(b, ',');
 			unparse(e->kids[i], htc, b);
 		}
 		buf_addc(b, ')');

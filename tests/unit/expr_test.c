@@ -529,9 +529,9 @@ static const struct {
 	{ "target.Memory", "TARGET.Memory" },
 	{ "TARGET.a.b", "TARGET.a.b" },
 	{ "_x.y_z", "_x.y_z" },
-	{ "IFTHENELSE(a,b,c)", "ifThenElse(a, b, c)" },
+	{ "IFTHENELSE(a,b,c)", "ifThenElse(a,b,c)" },
 	{ "strcat()", "strcat()" },
-	{ "STRCAT( a , b )", "strcat(a, b)" },
+	{ "STRCAT( a , b )", "strcat(a,b)" },
 	{ "a?b:c?d:e", "a ? b : c ? d : e" },
 	{ "(a?b:c)?d:e", "(a ? b : c) ? d : e" },
 	{ "a ? (b ? c : d) : e", "a ? b ? c : d : e" },
@@ -909,13 +909,13 @@ test_copy(void)
 	struct expr *e, *c;
 	char *s1, *s2;
 
-	e = expr_parse("ifThenElse(a && b, \"x\", MY.c * -2.5) =?= TARGET.d",
+	e = expr_parse("ifThenElse(a && b,\"x\",MY.c * -2.5) =?= TARGET.d",
 	    NULL, 0);
 	c = expr_copy(e);
 	expr_free(e);
 	s1 = expr_to_string(c);
 	CHECK_STR("copy survives the original",
-	    s1, "ifThenElse(a && b, \"x\", MY.c * -2.5) =?= TARGET.d");
+	    s1, "ifThenElse(a && b,\"x\",MY.c * -2.5) =?= TARGET.d");
 	e = expr_copy(c);
 	s2 = expr_to_string(e);
 	CHECK_STR("copy of copy", s2, s1);

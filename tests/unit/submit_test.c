@@ -58,7 +58,7 @@ static const struct good good[] = {
 	{ "request_memory expression", "executable = /bin/true\n"
 	  "request_memory = ifThenElse(MemoryUsage =!= undefined, "
 	  "MemoryUsage * 3 / 2, 1024)\nqueue\n", 1, 0, "RequestMemory",
-	  "ifThenElse(MemoryUsage =!= undefined, MemoryUsage * 3 / 2, 1024)" },
+	  "ifThenElse(MemoryUsage =!= undefined,MemoryUsage * 3 / 2,1024)" },
 	{ "request_disk expression", "executable = /bin/true\n"
 	  "request_disk = DiskUsage * 2\nqueue\n", 1, 0, "RequestDisk",
 	  "DiskUsage * 2" },
