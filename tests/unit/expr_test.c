@@ -3,7 +3,7 @@
  * functions, attribute scoping, parse errors, canonical unparsing,
  * references and clauses, and the bounds on nesting and recursion.
  *
- * checks: 622
+ * checks: 628
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +58,9 @@ static const char *const machine_attrs[][2] = {
 	{ "TheirMem", "TARGET.Memory" },
 	{ "Plain", "Memory" },
 };
+
+/* A subject on which "(a*)*\\1x" backtracks past RX_MAX_STEPS. */
+#define A30	"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 
 static const struct {
 	const char	*text;
@@ -334,7 +337,15 @@ static const struct {
 	{ "1 =?= 1.0", "FALSE" },
 	{ "\"a\" == \"A\"", "TRUE" },
 	{ "\"a\" =?= \"A\"", "FALSE" },
-	{ "regexp(\"(a)\\\\1\", \"aa\")", "ERROR" },
+	{ "regexp(\"(a)\\\\1\", \"aa\")", "TRUE" },
+	{ "regexp(\"(?<=a)b(?!c)\", \"abd\")", "TRUE" },
+	/* Backtracking past RX_MAX_STEPS: ERROR, not a hang. */
+	{ "regexp(\"(a*)*\\\\1x\", \"" A30 "\")", "ERROR" },
+	{ "regexps(\"(a*)*\\\\1x\", \"" A30 "\", \"y\")", "ERROR" },
+	{ "replaceAll(\"(a*)*\\\\1x\", \"" A30 "\", \"y\")", "ERROR" },
+	{ "regexpMember(\"(a*)*\\\\1x\", {\"b\", \"" A30 "\"})", "ERROR" },
+	{ "stringListRegexpMember(\"(a*)*\\\\1x\", \"b, " A30 "\")",
+	  "ERROR" },
 	{ "regexp(\"^a{2,3}b{1,}$\", \"aaabb\")", "TRUE" },
 	{ "regexp(\"a++++++++++++++++++++++++++++++++++++++++\", \"a\")",
 	  "ERROR" },
