@@ -15,9 +15,10 @@
  * give up within their step budget on such subjects, and others that
  * must still be answered; and, when python3 is here, a differential
  * test against Python's re on a few thousand generated patterns in the
- * subset where the two agree, comparing match and the span of group 0.
+ * subset where the two agree, comparing match and the span of group 0,
+ * then on as many with look-arounds and back-references as well.
  *
- * checks: 542
+ * checks: 546
  */
 #include <errno.h>
 #include <stdint.h>
@@ -1037,6 +1038,7 @@ test_costly(void)
  * does not match there; Python does), and \B on an empty subject.
  */
 #define DIFF_SEED	0x7e57ab1eULL
+#define DIFF_SEED_EXT	0x100cabe4dULL
 #define DIFF_CASES	3000
 #define DIFF_REPORTS	10
 
@@ -1060,6 +1062,11 @@ rnd(unsigned n)
 struct gen {
 	int	 has_nb;
 	int	 risky;
+	int	 ext;		/* look-arounds and back-references too */
+	int	 ngroups;	/* capturing groups opened */
+	int	 closed[64];	/* those closed, a reference may name */
+	int	 nclosed;
+	int	 inlook;	/* inside a look-around */
 };
 
 static int gen_alt(struct buf *, int, struct gen *);
@@ -1074,7 +1081,8 @@ gen_item(struct buf *b, int depth, struct gen *g)
 	    "\\d", "\\w", "\\s", "\\W", "\\D", "\\S", "[a\\d]", "[\\n]",
 	    "[^\\s]", "[_a-b]" };
 	static const char *anchors[] = { "^", "$", "\\b", "\\B" };
-	int k = rnd(20), quant = 1, nullable = 0, zero = 0;
+	int k = rnd(g->ext ? 26 : 20), quant = 1, nullable = 0, zero = 0;
+	int cap, num = 0;
 	unsigned n;
 
 	if (k < 8)
@@ -1085,9 +1093,41 @@ gen_item(struct buf *b, int depth, struct gen *g)
 		buf_adds(b, classes[rnd(sizeof(classes) /
 		    sizeof(classes[0]))]);
 	else if (k < 18 && depth < 3) {
-		buf_adds(b, rnd(2) ? "(" : "(?:");
+		cap = rnd(2);
+		buf_adds(b, cap ? "(" : "(?:");
+		if (cap && g->ext) {
+			num = ++g->ngroups;
+			if (g->inlook)
+				g->risky = 1;	/* see regex_pcre.h */
+		}
 		nullable = gen_alt(b, depth + 1, g);
 		buf_addc(b, ')');
+		if (num > 0 && g->nclosed < 64)
+			g->closed[g->nclosed++] = num;
+	} else if (k >= 20 && k < 22 && depth < 3) {
+		/* A look-ahead (Python does not quantify them as PCRE). */
+		buf_adds(b, rnd(2) ? "(?=" : "(?!");
+		g->inlook++;
+		gen_alt(b, depth + 1, g);
+		g->inlook--;
+		buf_addc(b, ')');
+		return 1;
+	} else if (k >= 22 && k < 24) {
+		/* A look-behind of fixed length (Python's rule). */
+		buf_adds(b, rnd(2) ? "(?<=" : "(?<!");
+		for (n = 1 + rnd(3); n > 0; n--) {
+			if (rnd(2))
+				buf_adds(b, lits[rnd(sizeof(lits) /
+				    sizeof(lits[0]))]);
+			else
+				buf_adds(b, classes[rnd(sizeof(classes) /
+				    sizeof(classes[0]))]);
+		}
+		buf_addc(b, ')');
+		return 1;
+	} else if (k >= 24 && g->nclosed > 0) {
+		buf_printf(b, "\\%d", g->closed[rnd(g->nclosed)]);
+		nullable = 1;
 	} else {
 		k = rnd(4);
 		buf_adds(b, anchors[k]);
@@ -1192,14 +1232,16 @@ diff_report(const struct dcase *c, const char *mine, const char *py,
 }
 
 static void
-test_differential(void)
+test_differential(int ext)
 {
+	const char *tag = ext ? "differential (look-around, back-references)" :
+	    "differential";
 	static const char alphabet[] = "aabbbc1 A_\n.";
 	struct dcase *dc;
 	struct buf b, cmd;
 	struct rx_match m[64];
 	char path[] = "/tmp/regex_diff.XXXXXX", line[1024], err[256];
-	char mine[1024];
+	char mine[1024], name[200];
 	size_t i, j, compared = 0, bad = 0, allcompared = 0, allbad = 0;
 	size_t ng, subbad = 0, sublen;
 	char *sub, *pysub, subhex[2 * 1024 + 2];
@@ -1209,20 +1251,28 @@ test_differential(void)
 	struct rx *rx;
 
 	if (system("python3 -c 'import re' >/dev/null 2>&1") != 0) {
-		SKIP("differential: python3 agrees", "no python3");
-		SKIP("differential: python3 agrees on every group",
-		    "no python3");
-		SKIP("differential: python3's re.sub() agrees with "
-		    "replaceall()", "no python3");
-		SKIP("differential: most patterns compared", "no python3");
+		snprintf(name, sizeof(name), "%s: python3 agrees", tag);
+		SKIP(name, "no python3");
+		snprintf(name, sizeof(name), "%s: python3 agrees on every "
+		    "group", tag);
+		SKIP(name, "no python3");
+		snprintf(name, sizeof(name), "%s: python3's re.sub() agrees "
+		    "with replaceall()", tag);
+		SKIP(name, "no python3");
+		snprintf(name, sizeof(name), "%s: most patterns compared",
+		    tag);
+		SKIP(name, "no python3");
 		return;
 	}
+	if (ext)
+		diff_rng = DIFF_SEED_EXT;
 	dc = xcalloc(DIFF_CASES, sizeof(*dc));
 	buf_init(&b);
 	for (i = 0; i < DIFF_CASES; i++) {
 		char *o = dc[i].opts;
 
 		memset(&g, 0, sizeof(g));
+		g.ext = ext;
 		buf_reset(&b);
 		gen_alt(&b, 0, &g);
 		dc[i].pat = xstrdup(b.data);
@@ -1250,7 +1300,7 @@ test_differential(void)
 	buf_free(&b);
 
 	if ((fd = mkstemp(path)) == -1 || (f = fdopen(fd, "w")) == NULL) {
-		printf("FAIL differential: cannot write %s\n", path);
+		printf("FAIL %s: cannot write %s\n", tag, path);
 		test_failures++;
 		return;
 	}
@@ -1323,17 +1373,20 @@ test_differential(void)
 	if (py != NULL)
 		pclose(py);
 	unlink(path);
-	printf("differential: %zu of %d compared, %zu differ; every group "
-	    "of %zu compared, %zu differ; %zu replaceall() differ\n",
+	printf("%s: %zu of %d compared, %zu differ; every group "
+	    "of %zu compared, %zu differ; %zu replaceall() differ\n", tag,
 	    compared, DIFF_CASES, bad, allcompared, allbad, subbad);
-	CHECK("differential: python3 agrees on match and group 0",
-	    bad == 0 && compared > 0);
-	CHECK("differential: python3 agrees on every group",
-	    allbad == 0 && allcompared > DIFF_CASES / 2);
-	CHECK("differential: python3's re.sub() agrees with replaceall()",
-	    subbad == 0 && compared > 0);
-	CHECK("differential: most patterns compared",
-	    compared >= DIFF_CASES * 9 / 10);
+	snprintf(name, sizeof(name), "%s: python3 agrees on match and "
+	    "group 0", tag);
+	CHECK(name, bad == 0 && compared > 0);
+	snprintf(name, sizeof(name), "%s: python3 agrees on every group",
+	    tag);
+	CHECK(name, allbad == 0 && allcompared > DIFF_CASES / 2);
+	snprintf(name, sizeof(name), "%s: python3's re.sub() agrees with "
+	    "replaceall()", tag);
+	CHECK(name, subbad == 0 && compared > 0);
+	snprintf(name, sizeof(name), "%s: most patterns compared", tag);
+	CHECK(name, compared >= DIFF_CASES * 9 / 10);
 	for (i = 0; i < DIFF_CASES; i++) {
 		free(dc[i].pat);
 		free(dc[i].subj);
@@ -1352,6 +1405,7 @@ main(void)
 	test_limits();
 	test_pathological();
 	test_costly();
-	test_differential();
+	test_differential(0);
+	test_differential(1);
 	TEST_EXIT();
 }
