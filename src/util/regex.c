@@ -97,10 +97,10 @@ enum op {
 #define RX_MAX_LOOPREGS	16
 
 /*
- * The backtracking matcher's stack: a choice point or an undone
- * assignment each frame.  It grows at most three frames a step, so
- * RX_MAX_STEPS bounds it too; this keeps its memory (16 bytes a frame)
- * to 16 MB whatever the pattern.
+ * The backtracking matcher's stack holds a choice point or an undone
+ * assignment a frame (16 bytes).  Besides RX_MAX_STEPS it may hold at
+ * most this many (16 MB), whatever the pattern: a match that needs more
+ * is too costly too.
  */
 #define RX_MAX_FRAMES	(1 << 20)
 
@@ -117,9 +117,9 @@ struct look {
 	int	 g0, g1;	/* it holds groups g0+1 .. g1 */
 	int	 uses_start;	/* it depends on \G, the search's start */
 	int	 scan;		/* program that tabulates it (Pike VM) */
-	int	 nbranch;	/* its body, or a look-behind's top-level */
-	int	*branch;	/* alternatives, each anchored at its */
-	int	*blen;		/* length before the position */
+	int	 nbranch;	/* its top-level alternatives: */
+	int	*branch;	/* each one's program, matched from */
+	int	*blen;		/* this many bytes before the position */
 	int	 slot;		/* per-thread slot of where it last held,
 				 * or -1 (negative, or capturing nothing) */
 };
@@ -169,7 +169,9 @@ struct parser {
 	int	*look_node;	/* per look: its node */
 	int	 nlooks;
 	struct gname *names;
-	int	 nnames;
+	int	 nnames, capnames;
+	int	*name_hash;	/* open addressing: index in names, or -1 */
+	int	 hashcap;	/* a power of two, or 0 */
 	int	*group_node;	/* per group number: its N_GROUP node */
 	int	 capgroups;
 	int	 has_backref;
@@ -933,25 +935,78 @@ backref_node(struct parser *ps, int group, size_t off)
 	return n;
 }
 
+static uint32_t
+name_hash(const unsigned char *name, size_t len)
+{
+	uint32_t h = 2166136261u;	/* FNV-1a */
+
+	while (len-- > 0)
+		h = (h ^ *name++) * 16777619u;
+	return h;
+}
+
+/*
+ * The index in ps->names of the name at pattern offset OFF, LEN bytes
+ * long, or -1.  Names are hashed so that a pattern of thousands of them
+ * does not cost a quadratic number of comparisons.
+ */
+static int
+find_name(const struct parser *ps, size_t off, size_t len)
+{
+	uint32_t h;
+	int i;
+
+	if (ps->hashcap == 0)
+		return -1;
+	h = name_hash(ps->pat + off, len) & (ps->hashcap - 1);
+	for (; (i = ps->name_hash[h]) >= 0; h = (h + 1) & (ps->hashcap - 1))
+		if (ps->names[i].len == len && memcmp(ps->pat +
+		    ps->names[i].off, ps->pat + off, len) == 0)
+			return i;
+	return -1;
+}
+
 /* Remember the name just read for GROUP; PCRE refuses a second use. */
 static int
 add_name(struct parser *ps, int group)
 {
+	uint32_t h;
 	int i;
 
-	for (i = 0; i < ps->nnames; i++)
-		if (ps->names[i].len == ps->ref_len &&
-		    memcmp(ps->pat + ps->names[i].off, ps->pat + ps->ref_off,
-		    ps->ref_len) == 0) {
-			fail(ps, "two named groups have the same name");
-			return -1;
-		}
-	ps->names = xreallocarray(ps->names, ps->nnames + 1,
-	    sizeof(*ps->names));
+	if (find_name(ps, ps->ref_off, ps->ref_len) >= 0) {
+		fail(ps, "two named groups have the same name");
+		return -1;
+	}
+	if (ps->nnames == ps->capnames) {
+		ps->capnames = ps->capnames ? 2 * ps->capnames : 8;
+		ps->names = xreallocarray(ps->names, ps->capnames,
+		    sizeof(*ps->names));
+	}
 	ps->names[ps->nnames].off = ps->ref_off;
 	ps->names[ps->nnames].len = ps->ref_len;
 	ps->names[ps->nnames].group = group;
 	ps->nnames++;
+	if (2 * ps->nnames > ps->hashcap) {
+		/* Keep it at most half full: rehash at twice the size. */
+		ps->hashcap = ps->hashcap ? 2 * ps->hashcap : 16;
+		free(ps->name_hash);
+		ps->name_hash = xreallocarray(NULL, ps->hashcap, sizeof(int));
+		for (i = 0; i < ps->hashcap; i++)
+			ps->name_hash[i] = -1;
+		for (i = 0; i < ps->nnames; i++) {
+			h = name_hash(ps->pat + ps->names[i].off,
+			    ps->names[i].len) & (ps->hashcap - 1);
+			while (ps->name_hash[h] >= 0)
+				h = (h + 1) & (ps->hashcap - 1);
+			ps->name_hash[h] = i;
+		}
+	} else {
+		h = name_hash(ps->pat + ps->ref_off, ps->ref_len) &
+		    (ps->hashcap - 1);
+		while (ps->name_hash[h] >= 0)
+			h = (h + 1) & (ps->hashcap - 1);
+		ps->name_hash[h] = ps->nnames - 1;
+	}
 	return 0;
 }
 
@@ -1602,11 +1657,13 @@ mark_slots(struct rx *rx)
  * The length of every string node N matches, -1 when they differ (as
  * PCRE has it for a look-behind: an alternation inside must have one
  * length, a back-reference the length of a group of one length).
- * VISITING marks the groups being measured, so that a group holding a
- * reference to itself is found variable rather than measured forever.
+ * GLEN holds each group's length once measured (-2: not yet, -3: being
+ * measured, so that a group holding a reference to itself is found
+ * variable rather than measured forever, and references to references
+ * cost one measure each, not an exponential number).
  */
 static long
-fixed_len(struct parser *ps, int n, uint8_t *visiting)
+fixed_len(struct parser *ps, int n, long *glen)
 {
 	const struct node *nd = &ps->nodes[n];
 	long len, k;
@@ -1617,7 +1674,7 @@ fixed_len(struct parser *ps, int n, uint8_t *visiting)
 		return 1;
 	case N_CAT:
 		for (i = 0, len = 0; i < nd->nkids; i++) {
-			if ((k = fixed_len(ps, nd->kids[i], visiting)) < 0)
+			if ((k = fixed_len(ps, nd->kids[i], glen)) < 0)
 				return -1;
 			len += k;
 			if (len > RX_MAX_PATTERN * 1000L)
@@ -1627,14 +1684,14 @@ fixed_len(struct parser *ps, int n, uint8_t *visiting)
 	case N_ALT:
 		len = -1;
 		for (i = 0; i < nd->nkids; i++) {
-			k = fixed_len(ps, nd->kids[i], visiting);
+			k = fixed_len(ps, nd->kids[i], glen);
 			if (k < 0 || (i > 0 && k != len))
 				return -1;
 			len = k;
 		}
 		return len;
 	case N_REP:
-		if ((k = fixed_len(ps, nd->kids[0], visiting)) < 0)
+		if ((k = fixed_len(ps, nd->kids[0], glen)) < 0)
 			return -1;
 		if (k == 0)
 			return 0;
@@ -1643,15 +1700,16 @@ fixed_len(struct parser *ps, int n, uint8_t *visiting)
 		return k * nd->min > RX_MAX_PATTERN * 1000L ? -1 :
 		    k * nd->min;
 	case N_GROUP:
-		return fixed_len(ps, nd->kids[0], visiting);
+		return fixed_len(ps, nd->kids[0], glen);
 	case N_BACKREF:
 		g = nd->arg;
-		if (visiting[g])
+		if (glen[g] == -3)
 			return -1;
-		visiting[g] = 1;
-		len = fixed_len(ps, ps->group_node[g], visiting);
-		visiting[g] = 0;
-		return len;
+		if (glen[g] == -2) {
+			glen[g] = -3;
+			glen[g] = fixed_len(ps, ps->group_node[g], glen);
+		}
+		return glen[g];
 	default:
 		return 0;	/* empty, assertions, look-arounds */
 	}
@@ -1688,20 +1746,17 @@ static int
 check_tree(struct parser *ps)
 {
 	struct node *nd;
-	uint8_t *visiting;
+	long len, *glen;
 	int i, j, body, kids, *kid;
-	long len;
 
 	for (i = 0; i < ps->nnodes; i++) {
 		nd = &ps->nodes[i];
 		if (nd->type != N_BACKREF)
 			continue;
 		if (nd->arg < 0) {
-			for (j = 0; j < ps->nnames; j++)
-				if (ps->names[j].len == nd->name_len &&
-				    memcmp(ps->pat + ps->names[j].off,
-				    ps->pat + nd->name_off, nd->name_len) == 0)
-					nd->arg = ps->names[j].group;
+			if ((j = find_name(ps, nd->name_off,
+			    nd->name_len)) >= 0)
+				nd->arg = ps->names[j].group;
 			if (nd->arg < 0) {
 				fail_at(ps, nd->off, "reference to a group "
 				    "name that does not exist");
@@ -1714,7 +1769,9 @@ check_tree(struct parser *ps)
 			return -1;
 		}
 	}
-	visiting = xcalloc((size_t)ps->ngroups + 1, 1);
+	glen = xreallocarray(NULL, (size_t)ps->ngroups + 1, sizeof(long));
+	for (i = 0; i <= ps->ngroups; i++)
+		glen[i] = -2;
 	for (i = 0; i < ps->nlooks; i++) {
 		struct look *lk = &ps->looks[i];
 
@@ -1734,8 +1791,8 @@ check_tree(struct parser *ps)
 			lk->branch[j] = kid[j];
 			if (!lk->behind)
 				continue;
-			if ((len = fixed_len(ps, kid[j], visiting)) < 0) {
-				free(visiting);
+			if ((len = fixed_len(ps, kid[j], glen)) < 0) {
+				free(glen);
 				fail_at(ps, ps->nodes[ps->look_node[i]].off,
 				    "lookbehind assertion is not fixed length");
 				return -1;
@@ -1743,7 +1800,7 @@ check_tree(struct parser *ps)
 			lk->blen[j] = (int)len;
 		}
 	}
-	free(visiting);
+	free(glen);
 	return 0;
 }
 
@@ -1857,6 +1914,7 @@ rx_compilen(const char *pattern, size_t patlen, int flags, char *err,
 	free(ps.looks);
 	free(ps.look_node);
 	free(ps.names);
+	free(ps.name_hash);
 	free(ps.group_node);
 	free(ps.loop_parent);
 	free(ps.nodes);
@@ -2400,6 +2458,8 @@ bt_backref(struct bt *bt, int g, int caseless, size_t *pos)
 	n = eo - so;
 	if (n > bt->ctx->len - *pos)
 		return 0;
+	/* A long comparison is many steps' work: it counts as such. */
+	bt->ctx->steps += n / 4;
 	for (i = 0; i < n; i++)
 		if (s[so + i] != s[*pos + i] && (!caseless ||
 		    fold(s[so + i]) != fold(s[*pos + i])))

@@ -8,7 +8,9 @@
  * match's start must find a match there, and a substitution's length
  * must be what it says.  A search may give up as too costly (-1) only
  * by backtracking (a pattern with a back-reference), and then the other
- * searches are skipped to keep the run quick.  The pattern is also
+ * searches are skipped; so are they once the input has taken a second
+ * (each backtracking search may take its whole budget without giving
+ * up), to keep the run quick.  The pattern is also
  * compiled for the backtracking matcher (RX_BACKTRACK), which must agree
  * with the Pike VM on whether and where it matches, except where
  * regex_pcre.h says they differ (more than 16 loops that can match
@@ -19,10 +21,21 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "regex_pcre.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Seconds since T0. */
+static double
+since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) + (t.tv_nsec - t0->tv_nsec) / 1e9;
+}
 
 static void
 check_groups(const struct rx_match *m, size_t n, size_t start, size_t len)
@@ -55,6 +68,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct rx *rx, *bt;
 	char err[256], *out;
 	int flags, r, r0;
+	struct timespec t0;
 
 	if (size < 1)
 		return 0;
@@ -66,6 +80,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	subj = nul != NULL ? (const char *)nul + 1 : "";
 	len = nul != NULL ? size - 1 - patlen - 1 : 0;
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	rx = rx_compilen(pat, patlen, flags, err, sizeof(err));
 	if (rx == NULL) {
 		if (err[0] == '\0')
@@ -88,11 +103,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    memmem(pat, patlen, "\\G", 2) == NULL)
 				abort();
 		}
-		if (len > 64)
+		if (len > 64 || since(&t0) > 1)
 			break;		/* keep long inputs quick */
 	}
-	for (i = 0; r0 >= 0 && i < sizeof(optsets) / sizeof(optsets[0]);
-	    i++) {
+	for (i = 0; r0 >= 0 && i < sizeof(optsets) / sizeof(optsets[0]) &&
+	    since(&t0) < 1; i++) {
 		errno = 0;
 		out = rx_subst(rx, subj, len, "<\\0|\\1\\>", optsets[i],
 		    &outlen, &nmatch);
@@ -116,7 +131,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			nquant++;
 	bt = rx_compilen(pat, patlen, flags | RX_BACKTRACK, err, sizeof(err));
 	/* (It may exceed RX_MAX_PROG with its loop registers.) */
-	if (bt != NULL && r0 >= 0 && nquant <= 16 && len <= 12) {
+	if (bt != NULL && r0 >= 0 && nquant <= 16 && len <= 12 &&
+	    since(&t0) < 1) {
 		r = rx_search(bt, subj, len, 0, m, 1);
 		if (r >= 0 && (r != r0 || (r && (m[0].so != first[0].so ||
 		    m[0].eo != first[0].eo))))
