@@ -49,9 +49,11 @@
  * body is compiled twice more); groups nest at most RX_MAX_DEPTH deep;
  * a pattern has at most RX_MAX_LOOK look-arounds.  Without
  * back-references a search costs O(program size x subject length) time
- * and O(program size x (groups asked for + 16 + look-arounds) +
- * look-arounds x subject length / 8) memory, whatever the pattern: each
- * look-around used is tabulated once over the whole subject.  With
+ * (once more for each positive look-around whose groups are asked for,
+ * to find what it captured) and O(program size x (groups asked for + 16
+ * + look-arounds) + look-arounds x subject length / 8) memory, whatever
+ * the pattern: each look-around used is tabulated once over the whole
+ * subject.  With
  * back-references the pattern is matched by backtracking, as PCRE does,
  * and a search (or a whole rx_subst) that takes more than RX_MAX_STEPS
  * steps, or whose backtracking stack grows past 16 MB, fails with an
