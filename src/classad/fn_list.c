@@ -458,7 +458,9 @@ fn_sl_regexp(const struct expr *call, const struct env *env,
 		found = rx_search(re, t, len, 0, NULL, 0);
 	}
 	rx_free(re);
-	if (!any)
+	if (found < 0)
+		val_error(out);		/* too costly to answer */
+	else if (!any)
 		val_undef(out);
 	else
 		val_bool(out, found);

@@ -397,6 +397,7 @@ fn_regexp(const struct expr *call, const struct env *env, struct value *out)
 	struct value a[3];
 	size_t n;
 	struct rx *re;
+	int r;
 
 	if (call->nkids < 2 || call->nkids > 3) {
 		val_error(out);
@@ -410,7 +411,11 @@ fn_regexp(const struct expr *call, const struct env *env, struct value *out)
 		val_error(out);
 		goto done;
 	}
-	val_bool(out, rx_search(re, a[1].u.s, strlen(a[1].u.s), 0, NULL, 0));
+	r = rx_search(re, a[1].u.s, strlen(a[1].u.s), 0, NULL, 0);
+	if (r < 0)
+		val_error(out);		/* too costly to answer */
+	else
+		val_bool(out, r);
 	rx_free(re);
 done:
 	args_free(a, n);
@@ -451,8 +456,8 @@ fn_regexpmember(const struct expr *call, const struct env *env,
 	for (i = 0; i < list_len(&a[1]) && !found; i++) {
 		list_item(&a[1], i, &item, env->ctx);
 		if (item.type == VAL_STRING)
-			found = re != NULL && rx_search(re, item.u.s,
-			    strlen(item.u.s), 0, NULL, 0) == 1;
+			found = re == NULL ? 0 : rx_search(re, item.u.s,
+			    strlen(item.u.s), 0, NULL, 0);
 		else if (item.type == VAL_UNDEFINED)
 			undef = 1;
 		else {
@@ -464,7 +469,9 @@ fn_regexpmember(const struct expr *call, const struct env *env,
 		value_free(&item);
 	}
 	rx_free(re);
-	if (found)
+	if (found < 0)
+		val_error(out);		/* too costly to answer */
+	else if (found)
 		val_bool(out, 1);
 	else if (undef)
 		val_undef(out);
@@ -474,15 +481,16 @@ done:
 	args_free(a, n);
 }
 
-/* 1 if RE matches the empty string at the end of SUBJECT. */
+/* 1 if RE matches the empty string at the end of SUBJECT (or the
+ * search is too costly to answer: ERROR too). */
 static int
 global_empty_at_end(const struct rx *re, const char *subject)
 {
 	struct rx_match m;
 	size_t len = strlen(subject);
+	int r = rx_search(re, subject, len, len, &m, 1);
 
-	return rx_search(re, subject, len, len, &m, 1) == 1 &&
-	    m.so == len && m.eo == len;
+	return r < 0 || (r == 1 && m.so == len && m.eo == len);
 }
 
 /*

@@ -771,7 +771,19 @@ def build():
               ('regexp("[[:digit:]]+", "a1")', "true") if False else
               ('regexp("[0-9]+", "a1")', "true"),
               ('regexp("^.+$", "a\\nb")', "false"), ('regexp("^.+$", "a\\nb", "s")', "true"),
-              ('regexp("^b$", "a\\nb", "m")', "true")])
+              ('regexp("^b$", "a\\nb", "m")', "true"),
+              # look-around and back-references (PCRE's pcre2pattern)
+              ('regexp("a(?=b)", "ab")', "true"), ('regexp("a(?=b)", "ac")', "false"),
+              ('regexp("a(?!b)", "ab")', "false"), ('regexp("a(?!b)", "ac")', "true"),
+              ('regexp("(?<=a)b", "ab")', "true"), ('regexp("(?<!a)b", "ab")', "false"),
+              ('regexp("(?<!foo)bar", "foobar")', "false"),
+              ('regexp("(?<=\\\\d{3})(?<!999)foo", "123foo")', "true"),
+              ('regexp("(?<=a+)b", "ab")', "error"),
+              ('regexp("(\\\\w)\\\\1", "abba")', "true"), ('regexp("(\\\\w)\\\\1", "abab")', "false"),
+              ('regexp("^(\\\\w+) \\\\1$", "ab AB")', "false"),
+              ('regexp("^(\\\\w+) \\\\1$", "ab AB", "i")', "true"),
+              ('regexp("(?P<c>.)(?P=c)", "xyy")', "true"),
+              ('regexp("(a)\\\\2", "aa")', "error")])
 
     fn_group("regexps", ["regexps(pattern, target, replacement [, options]):"
                          " the replacement of the first match (\\N is group N),"
@@ -785,7 +797,10 @@ def build():
               ('regexps("(a)", "abc", "\\\\2")', "error"),
               ('regexps("B", "abc", "X", "i")', '"X"'),
               ('regexps("a", "abc", undefined)', "undefined"),
-              ('regexps("a", "abc", 1)', "error")])
+              ('regexps("a", "abc", 1)', "error"),
+              ('regexps("(?<=@)(\\\\w+)", "alice@wisc", "\\\\1")', '"wisc"'),
+              ('regexps("(?=(\\\\w+))", "  hi", "[\\\\1]")', '"[hi]"'),
+              ('regexps("(\\\\w+) \\\\1", "a b b c", "<\\\\1>")', '"<b>"')])
 
     for f in ["replace", "replaceAll"]:
         fn_group(f.lower(), ["%s(pattern, target, replacement [, options]): the"
@@ -803,7 +818,10 @@ def build():
        ('replaceAll("(a)(n)", "banana", "\\\\2\\\\1")', '"bnanaa"'),
        ('replaceAll("A", "banana", "o", "i")', '"bonono"'),
        ('replaceAll("\\\\.", Machine, "_")', '"blade12_cs_wisc_edu"'),
-       ('replace("a", "banana")', "error")])
+       ('replace("a", "banana")', "error"),
+       ('replaceAll("(?<=\\\\d)(?=(\\\\d{3})+$)", "1234567", ",")', '"1,234,567"'),
+       ('replaceAll("(?<!n)a", "banana", "o")', '"bonana"'),
+       ('replace("(\\\\w)\\\\1", "abbc", "-")', '"a-c"')])
 
     fn_group("regexpmember", ["regexpMember(pattern, list [, options]): true if"
                               " an element matches; undefined elements make a"
@@ -886,7 +904,9 @@ def build():
              [('stringList_regexpMember("^a", "abc,x")', "true"),
               ('stringList_regexpMember("z", "")', "undefined"),
               ('stringList_regexpMember("A", "abc,x", ",", "i")', "true"),
-              ('stringListRegexpMember("^a", "abc")', "error")])
+              ('stringListRegexpMember("^a", "abc")', "error"),
+              ('stringList_regexpMember("^(.)\\\\1", "ab, cc")', "true"),
+              ('stringList_regexpMember("(?<!a)b", "ab, xab")', "false")])
 
     fn_group("stringlistsintersect", ["stringListsIntersect(a, b [, delims])"],
              [("stringListsIntersect(%s, %s)" % (a, b))

@@ -3,7 +3,7 @@
  * functions, attribute scoping, parse errors, canonical unparsing,
  * references and clauses, and the bounds on nesting and recursion.
  *
- * checks: 622
+ * checks: 628
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +58,9 @@ static const char *const machine_attrs[][2] = {
 	{ "TheirMem", "TARGET.Memory" },
 	{ "Plain", "Memory" },
 };
+
+/* A subject on which "(a*)*\\1x" backtracks past RX_MAX_STEPS. */
+#define A30	"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 
 static const struct {
 	const char	*text;
@@ -334,7 +337,15 @@ static const struct {
 	{ "1 =?= 1.0", "false" },
 	{ "\"a\" == \"A\"", "true" },
 	{ "\"a\" =?= \"A\"", "false" },
-	{ "regexp(\"(a)\\\\1\", \"aa\")", "error" },
+	{ "regexp(\"(a)\\\\1\", \"aa\")", "true" },
+	{ "regexp(\"(?<=a)b(?!c)\", \"abd\")", "true" },
+	/* Backtracking past RX_MAX_STEPS: ERROR, not a hang. */
+	{ "regexp(\"(a*)*\\\\1x\", \"" A30 "\")", "error" },
+	{ "regexps(\"(a*)*\\\\1x\", \"" A30 "\", \"y\")", "error" },
+	{ "replaceAll(\"(a*)*\\\\1x\", \"" A30 "\", \"y\")", "error" },
+	{ "regexpMember(\"(a*)*\\\\1x\", {\"b\", \"" A30 "\"})", "error" },
+	{ "stringListRegexpMember(\"(a*)*\\\\1x\", \"b, " A30 "\")",
+	  "error" },
 	{ "regexp(\"^a{2,3}b{1,}$\", \"aaabb\")", "true" },
 	{ "regexp(\"a++++++++++++++++++++++++++++++++++++++++\", \"a\")",
 	  "error" },

@@ -4,18 +4,23 @@
  * A table of pattern, options, subject and the spans of the groups
  * PCRE reports (leftmost-first alternation, greedy and lazy
  * quantifiers, anchors with and without multiline, classes, POSIX
- * classes, escapes, inline options, case folding, extended mode); a
- * table of patterns that must be refused, with the error they give;
+ * classes, escapes, inline options, case folding, extended mode,
+ * look-ahead and look-behind, back-references); a table of patterns
+ * that must be refused, with the error they give;
  * searches from an offset; the substitutions of HTCondor's regexps(),
  * replace() and replaceall() (options f and g, \0..\9 in the
  * template); the compile limits; patterns that make a backtracking
  * matcher take exponential time, on 100,000-byte subjects (their time is
- * printed, never asserted); and, when python3 is here, a differential
+ * printed, never asserted); patterns with back-references that must
+ * give up within their step budget on such subjects, and others that
+ * must still be answered; and, when python3 is here, a differential
  * test against Python's re on a few thousand generated patterns in the
- * subset where the two agree, comparing match and the span of group 0.
+ * subset where the two agree, comparing match and the span of group 0,
+ * then on as many with look-arounds and back-references as well.
  *
- * checks: 402
+ * checks: 546
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -324,6 +329,114 @@ static const struct mcase {
 	/* Case folding is ASCII: bytes above 127 are left alone. */
 	{ "\\xe9", "i", "\xc9", 0, NULL },
 	{ "[[:alpha:]]", "", "\xe9", 0, NULL },
+	/*
+	 * Look-ahead and look-behind, from pcre2pattern's examples and
+	 * rules: zero-width, atomic, a positive one keeps its captures.
+	 */
+	{ "\\w+(?=;)", "", "foo bar;", 0, "4,7" },
+	{ "foo(?!bar)", "", "foobar foobaz", 0, "7,10" },
+	{ "(?!foo)bar", "", "foobar", 0, "3,6" },
+	{ "(?<!foo)bar", "", "foobar", 0, NULL },
+	{ "(?<!foo)bar", "", "foobar xbar", 0, "8,11" },
+	{ "(?<=bullock|donkey)x", "", "donkeyx", 0, "6,7" },
+	{ "(?<=bullock|donkey)x", "", "bullockx", 0, "7,8" },
+	{ "(?<=bullock|donkey)x", "", "monkeyx", 0, NULL },
+	{ "(?<=\\d{3})(?<!999)foo", "", "999foo123foo", 0, "9,12" },
+	{ "(?<=\\d{3}...)(?<!999)foo", "", "123abcfoo", 0, "6,9" },
+	{ "(?<=\\d{3}(?!999)...)foo", "", "123999foo124abcfoo", 0,
+	    "15,18" },
+	{ "(?<=(?<!foo)bar)baz", "", "foobarbaz barbaz", 0, "13,16" },
+	{ "(?=\\d{3})(?!999)\\d{3}", "", "999123", 0, "1,4" },
+	{ "a(?=b)", "", "acab", 0, "2,3" },
+	{ "a(?=b)", "", "a", 0, NULL },
+	{ "a(?!b)", "", "abac", 0, "2,3" },
+	{ "a(?!b)", "", "ab", 0, NULL },
+	{ "(?<=a)b", "", "cbab", 0, "3,4" },
+	{ "(?<!a)b", "", "abcb", 0, "3,4" },
+	{ "(?<=ab|c)d", "", "xabd", 0, "3,4" },
+	{ "(?<=ab|c)d", "", "xcd", 0, "2,3" },
+	{ "(?<=^|,)\\w+", "", "a,bc", 0, "0,1" },
+	{ "(?<=,|^)b\\w", "", "a,bc", 0, "2,4" },
+	{ "(?<=a)", "", "a", 0, "1,1" },
+	{ "(?<!^)x", "", "xx", 0, "1,2" },
+	{ "(?<=^)x", "", "xx", 0, "0,1" },
+	{ "(?=)", "", "a", 0, "0,0" },
+	{ "(?!)", "", "a", 0, NULL },
+	{ "(?=.*x)a", "", "abcx", 0, "0,1" },
+	{ "(?=.*x)a", "", "abc", 0, NULL },
+	{ "^(?=.*\\d)(?=.*[a-z])\\w{6,}$", "", "abc123", 0, "0,6" },
+	{ "^(?=.*\\d)(?=.*[a-z])\\w{6,}$", "", "abcdef", 0, NULL },
+	{ "(?!a)\\w", "", "aab", 0, "2,3" },
+	{ "(?i)(?<=A)b", "", "ab", 0, "1,2" },
+	{ "(?<=a(?=b))b", "", "ab", 0, "1,2" },
+	{ "(?=a(?<=ba))a", "", "aba", 0, "2,3" },
+	{ "(?<=\\bx)y", "", "axy xy", 0, "5,6" },
+	{ "(?=a)*b", "", "b", 0, "0,1" },
+	{ "(?:(?=a)|b)+c", "", "bc", 0, "0,2" },
+	{ "x(?=y)?z", "", "xz", 0, "0,2" },
+	{ "(?<=a){2}b", "", "ab", 0, "1,2" },
+	{ "(?<=\\x00)a", "", "\x00" "a", 2, "1,2" },
+	{ "(?=(\\w+))", "", "  hello", 0, "2,2 2,7" },
+	{ "(?=(a+))a*b", "", "baaab", 0, "1,5 1,4" },
+	{ "(?<=(a))b", "", "ab", 0, "1,2 0,1" },
+	{ "(?<=(a)|(b))c", "", "bc", 0, "1,2 - 0,1" },
+	{ "(?:(?=(\\w))\\w)+", "", "abc", 0, "0,3 2,3" },
+	{ "(?=(a)(?=(b)))", "", "xab", 0, "1,1 1,2 2,3" },
+	{ "(?!(a))b", "", "b", 0, "0,1 -" },
+	{ "(?=(a)|(b))(a|b)", "", "b", 0, "0,1 - 0,1 0,1" },
+	{ "(x)(?=(y))?", "", "xy", 0, "0,1 0,1 1,2" },
+	/*
+	 * Back-references (matched by backtracking): pcre2pattern's
+	 * examples, numbered, relative and named forms, case.
+	 */
+	{ "(sens|respons)e and \\1ibility", "", "sense and sensibility", 0,
+	    "0,21 0,4" },
+	{ "(sens|respons)e and \\1ibility", "", "response and "
+	    "responsibility", 0, "0,27 0,7" },
+	{ "(sens|respons)e and \\1ibility", "", "sense and "
+	    "responsibility", 0, NULL },
+	{ "((?i)rah)\\s+\\1", "", "rah rah", 0, "0,7 0,3" },
+	{ "((?i)rah)\\s+\\1", "", "RAH RAH", 0, "0,7 0,3" },
+	{ "((?i)rah)\\s+\\1", "", "RAH rah", 0, NULL },
+	{ "((?i)rah)\\s+(?i:\\1)", "", "RAH rah", 0, "0,7 0,3" },
+	{ "(a)\\1", "i", "aA", 0, "0,2 0,1" },
+	{ "(a)\\1", "", "aA", 0, NULL },
+	{ "\\b(\\w+)\\s+\\1\\b", "i", "The the end", 0, "0,7 0,3" },
+	{ "^(\\w+)\\s+\\1$", "", "hello hello", 0, "0,11 0,5" },
+	{ "^(\\w+)\\s+\\1$", "", "hello help", 0, NULL },
+	{ "(a|b)\\1", "", "abba", 0, "1,3 1,2" },
+	{ "(\\w)(\\w)\\2\\1", "", "xabba", 0, "1,5 1,2 2,3" },
+	{ "(a|b\\1)+", "", "aba", 0, "0,3 1,3" },
+	{ "(a|b\\1)+", "", "ababbaa", 0, "0,7 6,7" },
+	{ "(a)?b\\1", "", "b", 0, NULL },
+	{ "(?:(a)|b)\\1", "", "ba", 0, NULL },
+	{ "(a)|\\1", "", "x", 0, NULL },
+	{ "\\k<q>?(?<q>x)", "", "xx", 0, "0,1 0,1" },
+	{ "(?:(x)|\\1y)+", "", "xxy", 0, "0,2 1,2" },
+	{ "(a)(?=\\1)", "", "xaa", 0, "1,2 1,2" },
+	{ "(a)(?!\\1)\\w", "", "aab", 0, "1,3 1,2" },
+	{ "(?=(a))\\1\\1", "", "aa", 0, "0,2 0,1" },
+	{ "(?=(\\w+))\\1:", "", "abc: x", 0, "0,4 0,3" },
+	{ "(?=(a+))a*b\\1", "", "baaabac", 0, "3,6 3,4" },
+	{ "(.)\\g1", "", "xyy", 0, "1,3 1,2" },
+	{ "(.)\\g{1}", "", "xyy", 0, "1,3 1,2" },
+	{ "(.)\\g{-1}", "", "xyy", 0, "1,3 1,2" },
+	{ "(.)(.)\\g-2", "", "xyzy", 0, "1,4 1,2 2,3" },
+	{ "\\g{+1}?(.)", "", "xyy", 0, "0,1 0,1" },
+	{ "(?P<q>.)(?P=q)", "", "xyy", 0, "1,3 1,2" },
+	{ "(?'q'.)\\k'q'", "", "xyy", 0, "1,3 1,2" },
+	{ "(?<q>.)\\k<q>", "", "xyy", 0, "1,3 1,2" },
+	{ "(?<q>.)\\k{q}", "", "xyy", 0, "1,3 1,2" },
+	{ "(?<q>.)\\g{q}", "", "xyy", 0, "1,3 1,2" },
+	{ "(a)\\10", "", "a\b", 0, "0,2 0,1" },		/* octal */
+	{ "(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)\\10", "", "abcdefghijj", 0,
+	    "0,11 0,1 1,2 2,3 3,4 4,5 5,6 6,7 7,8 8,9 9,10" },
+	{ "(a)\\1{3}", "", "aaaaa", 0, "0,4 0,1" },
+	{ "(a*)\\1*b", "", "aaab", 0, "0,4 0,3" },
+	{ "(a*)*\\1", "", "aaab", 0, "0,3 3,3" },
+	{ "(?<=(a)\\1)b", "", "aab", 0, "2,3 0,1" },
+	{ "(a)(?<=\\1)", "", "a", 0, "0,1 0,1" },
+	{ "(.)\\1", "", "a\x00\x00", 3, "1,3 1,2" },
 };
 
 /* Patterns that must not compile, and a piece of their error. */
@@ -355,15 +468,35 @@ static const struct ecase {
 	{ "a{99999999999999999999}", "too large" },
 	{ "\\", "end of pattern" },
 	{ "a\\", "end of pattern" },
-	{ "(a)\\1", "backreferences are not supported" },
-	{ "\\9", "backreferences are not supported" },
-	{ "(a)\\g1", "backreferences are not supported" },
-	{ "(?<n>a)\\k<n>", "backreferences are not supported" },
-	{ "(?P<n>a)(?P=n)", "not supported" },
-	{ "a(?=b)", "lookahead is not supported" },
-	{ "a(?!b)", "lookahead is not supported" },
-	{ "(?<=a)b", "lookbehind is not supported" },
-	{ "(?<!a)b", "lookbehind is not supported" },
+	{ "\\9", "reference to a group that does not exist" },
+	{ "(a)\\2", "reference to a group that does not exist" },
+	{ "(a)\\8", "reference to a group that does not exist" },
+	{ "(a)\\g{2}", "reference to a group that does not exist" },
+	{ "(a)\\g{-2}", "reference to a group that does not exist" },
+	{ "\\g{-1}", "reference to a group that does not exist" },
+	{ "(a)\\g{0}", "group 0" },
+	{ "(a)\\g", "\\g is not followed" },
+	{ "(a)\\g{1", "\\g is not followed" },
+	{ "(a)\\g<1>", "subroutine calls are not supported" },
+	{ "(a)\\g'1'", "subroutine calls are not supported" },
+	{ "(a)\\g+1", "subroutine calls are not supported" },
+	{ "(?<n>a)\\k<m>", "group name that does not exist" },
+	{ "(?<n>a)\\k<n", "bad group name" },
+	{ "(?<n>a)\\k", "\\k is not followed" },
+	{ "(?P<n>a)(?P=m)", "group name that does not exist" },
+	{ "(?P<n>a)(?P>n)", "not supported" },
+	{ "(?<n>a)(?<n>b)", "same name" },
+	{ "(?<=a+)b", "lookbehind assertion is not fixed length" },
+	{ "(?<=a*)b", "lookbehind assertion is not fixed length" },
+	{ "(?<=a?)b", "lookbehind assertion is not fixed length" },
+	{ "(?<=a{1,2})b", "lookbehind assertion is not fixed length" },
+	{ "(?<!dogs?|cats?)b", "lookbehind assertion is not fixed length" },
+	{ "(?<=ab(c|de))b", "lookbehind assertion is not fixed length" },
+	{ "(a+)(?<=\\1)", "lookbehind assertion is not fixed length" },
+	{ "(a\\1)(?<=\\1)", "lookbehind assertion is not fixed length" },
+	{ "(?=a", "missing )" },
+	{ "(?<=a", "missing )" },
+	{ "(?<", "bad group name" },
 	{ "(?>a+)b", "atomic groups are not supported" },
 	{ "a*+", "possessive quantifiers are not supported" },
 	{ "a++", "possessive quantifiers are not supported" },
@@ -461,6 +594,15 @@ static const struct rcase {
 	{ "^", "fgm", "a\nb\nc", "> ", "> a\n> b\n> c", 3 },
 	{ "\\.", "fg", "a.b.c", "\\\\.", "a\\\\.b\\\\.c", 2 },
 	{ "a", "fg", "", "b", "", 0 },
+	/* Look-arounds and back-references in substitutions. */
+	{ "(?<=\\d)(?=(\\d{3})+$)", "fg", "1234567", ",", "1,234,567", 2 },
+	{ "\\b(\\w+) \\1\\b", "fg", "the the cat sat sat", "\\1",
+	    "the cat sat", 2 },
+	{ "(?=(\\w+))", "", "  hi", "[\\1]", "[hi]", 1 },
+	{ "(?<=a)", "fg", "aaa", "-", "a-a-a-", 3 },
+	{ "(?!a)", "fg", "ab", "-", "a-b-", 2 },
+	{ "(?<=(a))b", "fg", "abab", "<\\1>", "a<a>a<a>", 2 },
+	{ "(?!(a))b", "", "b", "<\\1>", NULL, 1 },
 };
 
 /* TEXT with newlines shown as \n, for a check's name (one line). */
@@ -754,6 +896,13 @@ test_pathological(void)
 		{ "^(\\w+\\s?)*$", 'w', "!", NULL },
 		{ "(?:a+)+$", 'a', "b", NULL },
 		{ "\\d{0,100}x", '1', "", NULL },
+		/* Look-arounds are tabulated once, not per position. */
+		{ "(?=.*b)a", 'a', "", NULL },
+		{ "(?=(a*))*c", 'a', "", NULL },
+		{ "(?=(a+))a*c", 'a', "", NULL },
+		{ "a(?!a*$)", 'a', "", NULL },
+		{ "(?<!b)(?=a*$)a+$", 'a', "", "0,100000" },
+		{ "(?:(?<=a)(?=a)a)+$", 'a', "", "1,100000" },
 	};
 	struct rx_match m[2];
 	char name[200], err[256], *s;
@@ -791,6 +940,95 @@ test_pathological(void)
 }
 
 /*
+ * Back-references are matched by backtracking with a budget: on these
+ * 100,000-byte subjects the hostile patterns must give up (-1) rather
+ * than run for ever, and the others must still be answered.  The time
+ * is printed for the record, never compared.
+ */
+static void
+test_costly(void)
+{
+	static const struct {
+		const char *pat;
+		const char *fill;
+		const char *tail;
+		const char *want;	/* "costly", NULL: no match */
+	} cases[] = {
+		{ "(a*)*\\1x", "a", "", "costly" },
+		{ "(a|aa)*\\1c", "a", "", "costly" },
+		{ "^(\\w+\\s?)*\\1$", "w", "!", "costly" },
+		{ "(a*)*\\1", "a", "b", "0,100000" },
+		{ "(a)\\1", "ab", "", NULL },
+		{ "(b)\\1", "ab", "b", "99999,100001" },
+		{ "^(x+) \\1$", "x", "", NULL },
+		{ "(?=(\\w+))\\1:", "w", ":", "0,100001" },
+		{ "(.)(?<!\\1.)\\1", "ab", "b", "99999,100001" },
+	};
+	struct rx_match m[2];
+	char name[200], err[256], *s, *out;
+	size_t i, j, n = 100000, len, fl, nmatch;
+	struct rx *rx;
+	double t;
+	int r;
+
+	s = xmalloc(n + 2);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fl = strlen(cases[i].fill);
+		for (j = 0; j < n; j++)
+			s[j] = cases[i].fill[j % fl];
+		len = n;
+		if (cases[i].tail[0] != '\0')
+			s[len++] = cases[i].tail[0];
+		snprintf(name, sizeof(name), "budget: /%s/ on %zu bytes",
+		    cases[i].pat, len);
+		rx = rx_compile(cases[i].pat, 0, err, sizeof(err));
+		if (rx == NULL) {
+			printf("FAIL %s: compile: %s\n", name, err);
+			test_failures++;
+			continue;
+		}
+		t = now();
+		r = rx_search(rx, s, len, 0, m, 2);
+		t = now() - t;
+		fprintf(stderr, "%s: %.3f s\n", name, t);
+		if (cases[i].want == NULL)
+			CHECK(name, r == 0);
+		else
+			CHECK_STR(name, r < 0 ? "costly" : r ? spans(m, 1) :
+			    "no match", cases[i].want);
+		rx_free(rx);
+	}
+	/* A substitution that gives up: NULL, errno ERANGE. */
+	memset(s, 'a', n);
+	rx = rx_compile("(a*)*\\1x", 0, err, sizeof(err));
+	errno = 0;
+	out = rx != NULL ? rx_subst(rx, s, n, "y", RX_FULL | RX_GLOBAL,
+	    NULL, &nmatch) : NULL;
+	CHECK("budget: rx_subst gives up with ERANGE", rx != NULL &&
+	    out == NULL && errno == ERANGE && nmatch == 0);
+	free(out);
+	rx_free(rx);
+	/* Many cheap matches share the one budget without running out. */
+	for (j = 0; j < n; j++)
+		s[j] = "xxy"[j % 3];
+	rx = rx_compile("(x)\\1", 0, err, sizeof(err));
+	out = rx != NULL ? rx_subst(rx, s, n, "z", RX_FULL | RX_GLOBAL,
+	    &len, &nmatch) : NULL;
+	CHECK("budget: 33,333 back-referenced matches replaced",
+	    out != NULL && nmatch == 33333 && len == n - 33333);
+	free(out);
+	rx_free(rx);
+	/* The template error is EINVAL. */
+	rx = rx_compile("(a)", 0, err, sizeof(err));
+	errno = 0;
+	out = rx != NULL ? rx_subst(rx, "a", 1, "\\2", 0, NULL, NULL) : NULL;
+	CHECK("subst: a group past the last is EINVAL", rx != NULL &&
+	    out == NULL && errno == EINVAL);
+	rx_free(rx);
+	free(s);
+}
+
+/*
  * The differential test.  Patterns are generated from the subset in
  * which PCRE and Python's re agree (literals, ., classes, \d \w \s \W,
  * groups, alternation, greedy and lazy quantifiers, ^ $ \b \B, options
@@ -800,6 +1038,7 @@ test_pathological(void)
  * does not match there; Python does), and \B on an empty subject.
  */
 #define DIFF_SEED	0x7e57ab1eULL
+#define DIFF_SEED_EXT	0x100cabe4dULL
 #define DIFF_CASES	3000
 #define DIFF_REPORTS	10
 
@@ -823,6 +1062,11 @@ rnd(unsigned n)
 struct gen {
 	int	 has_nb;
 	int	 risky;
+	int	 ext;		/* look-arounds and back-references too */
+	int	 ngroups;	/* capturing groups opened */
+	int	 closed[64];	/* those closed, a reference may name */
+	int	 nclosed;
+	int	 inlook;	/* inside a look-around */
 };
 
 static int gen_alt(struct buf *, int, struct gen *);
@@ -837,7 +1081,8 @@ gen_item(struct buf *b, int depth, struct gen *g)
 	    "\\d", "\\w", "\\s", "\\W", "\\D", "\\S", "[a\\d]", "[\\n]",
 	    "[^\\s]", "[_a-b]" };
 	static const char *anchors[] = { "^", "$", "\\b", "\\B" };
-	int k = rnd(20), quant = 1, nullable = 0, zero = 0;
+	int k = rnd(g->ext ? 26 : 20), quant = 1, nullable = 0, zero = 0;
+	int cap, num = 0;
 	unsigned n;
 
 	if (k < 8)
@@ -848,9 +1093,41 @@ gen_item(struct buf *b, int depth, struct gen *g)
 		buf_adds(b, classes[rnd(sizeof(classes) /
 		    sizeof(classes[0]))]);
 	else if (k < 18 && depth < 3) {
-		buf_adds(b, rnd(2) ? "(" : "(?:");
+		cap = rnd(2);
+		buf_adds(b, cap ? "(" : "(?:");
+		if (cap && g->ext) {
+			num = ++g->ngroups;
+			if (g->inlook)
+				g->risky = 1;	/* see regex_pcre.h */
+		}
 		nullable = gen_alt(b, depth + 1, g);
 		buf_addc(b, ')');
+		if (num > 0 && g->nclosed < 64)
+			g->closed[g->nclosed++] = num;
+	} else if (k >= 20 && k < 22 && depth < 3) {
+		/* A look-ahead (Python does not quantify them as PCRE). */
+		buf_adds(b, rnd(2) ? "(?=" : "(?!");
+		g->inlook++;
+		gen_alt(b, depth + 1, g);
+		g->inlook--;
+		buf_addc(b, ')');
+		return 1;
+	} else if (k >= 22 && k < 24) {
+		/* A look-behind of fixed length (Python's rule). */
+		buf_adds(b, rnd(2) ? "(?<=" : "(?<!");
+		for (n = 1 + rnd(3); n > 0; n--) {
+			if (rnd(2))
+				buf_adds(b, lits[rnd(sizeof(lits) /
+				    sizeof(lits[0]))]);
+			else
+				buf_adds(b, classes[rnd(sizeof(classes) /
+				    sizeof(classes[0]))]);
+		}
+		buf_addc(b, ')');
+		return 1;
+	} else if (k >= 24 && g->nclosed > 0) {
+		buf_printf(b, "\\%d", g->closed[rnd(g->nclosed)]);
+		nullable = 1;
 	} else {
 		k = rnd(4);
 		buf_adds(b, anchors[k]);
@@ -955,14 +1232,16 @@ diff_report(const struct dcase *c, const char *mine, const char *py,
 }
 
 static void
-test_differential(void)
+test_differential(int ext)
 {
+	const char *tag = ext ? "differential (look-around, back-references)" :
+	    "differential";
 	static const char alphabet[] = "aabbbc1 A_\n.";
 	struct dcase *dc;
 	struct buf b, cmd;
 	struct rx_match m[64];
 	char path[] = "/tmp/regex_diff.XXXXXX", line[1024], err[256];
-	char mine[1024];
+	char mine[1024], name[200];
 	size_t i, j, compared = 0, bad = 0, allcompared = 0, allbad = 0;
 	size_t ng, subbad = 0, sublen;
 	char *sub, *pysub, subhex[2 * 1024 + 2];
@@ -972,20 +1251,28 @@ test_differential(void)
 	struct rx *rx;
 
 	if (system("python3 -c 'import re' >/dev/null 2>&1") != 0) {
-		SKIP("differential: python3 agrees", "no python3");
-		SKIP("differential: python3 agrees on every group",
-		    "no python3");
-		SKIP("differential: python3's re.sub() agrees with "
-		    "replaceall()", "no python3");
-		SKIP("differential: most patterns compared", "no python3");
+		snprintf(name, sizeof(name), "%s: python3 agrees", tag);
+		SKIP(name, "no python3");
+		snprintf(name, sizeof(name), "%s: python3 agrees on every "
+		    "group", tag);
+		SKIP(name, "no python3");
+		snprintf(name, sizeof(name), "%s: python3's re.sub() agrees "
+		    "with replaceall()", tag);
+		SKIP(name, "no python3");
+		snprintf(name, sizeof(name), "%s: most patterns compared",
+		    tag);
+		SKIP(name, "no python3");
 		return;
 	}
+	if (ext)
+		diff_rng = DIFF_SEED_EXT;
 	dc = xcalloc(DIFF_CASES, sizeof(*dc));
 	buf_init(&b);
 	for (i = 0; i < DIFF_CASES; i++) {
 		char *o = dc[i].opts;
 
 		memset(&g, 0, sizeof(g));
+		g.ext = ext;
 		buf_reset(&b);
 		gen_alt(&b, 0, &g);
 		dc[i].pat = xstrdup(b.data);
@@ -1013,7 +1300,7 @@ test_differential(void)
 	buf_free(&b);
 
 	if ((fd = mkstemp(path)) == -1 || (f = fdopen(fd, "w")) == NULL) {
-		printf("FAIL differential: cannot write %s\n", path);
+		printf("FAIL %s: cannot write %s\n", tag, path);
 		test_failures++;
 		return;
 	}
@@ -1086,17 +1373,20 @@ test_differential(void)
 	if (py != NULL)
 		pclose(py);
 	unlink(path);
-	printf("differential: %zu of %d compared, %zu differ; every group "
-	    "of %zu compared, %zu differ; %zu replaceall() differ\n",
+	printf("%s: %zu of %d compared, %zu differ; every group "
+	    "of %zu compared, %zu differ; %zu replaceall() differ\n", tag,
 	    compared, DIFF_CASES, bad, allcompared, allbad, subbad);
-	CHECK("differential: python3 agrees on match and group 0",
-	    bad == 0 && compared > 0);
-	CHECK("differential: python3 agrees on every group",
-	    allbad == 0 && allcompared > DIFF_CASES / 2);
-	CHECK("differential: python3's re.sub() agrees with replaceall()",
-	    subbad == 0 && compared > 0);
-	CHECK("differential: most patterns compared",
-	    compared >= DIFF_CASES * 9 / 10);
+	snprintf(name, sizeof(name), "%s: python3 agrees on match and "
+	    "group 0", tag);
+	CHECK(name, bad == 0 && compared > 0);
+	snprintf(name, sizeof(name), "%s: python3 agrees on every group",
+	    tag);
+	CHECK(name, allbad == 0 && allcompared > DIFF_CASES / 2);
+	snprintf(name, sizeof(name), "%s: python3's re.sub() agrees with "
+	    "replaceall()", tag);
+	CHECK(name, subbad == 0 && compared > 0);
+	snprintf(name, sizeof(name), "%s: most patterns compared", tag);
+	CHECK(name, compared >= DIFF_CASES * 9 / 10);
 	for (i = 0; i < DIFF_CASES; i++) {
 		free(dc[i].pat);
 		free(dc[i].subj);
@@ -1114,6 +1404,8 @@ main(void)
 	test_options();
 	test_limits();
 	test_pathological();
-	test_differential();
+	test_costly();
+	test_differential(0);
+	test_differential(1);
 	TEST_EXIT();
 }
