@@ -73,9 +73,15 @@ dslot() {
 }
 check "... matches and runs in a dynamic slot of 1024 MiB, HTCondor's value" \
 	wait_for 90 dslot
-for d in "$POOL"/node7/execute/dir_*; do
-	[ -e "$d/started" ] && touch "$d/go"
-done
+# The slot can be advertised before the job has started: wait for it.
+let_go() {
+	local d
+	for d in "$POOL"/node7/execute/dir_*; do
+		[ -e "$d/started" ] && touch "$d/go" && return 0
+	done
+	return 1
+}
+wait_for 60 let_go
 check "... and completes" wait_for 60 in_history "$M.0"
 
 # --- regexp() on TARGET.Machine -------------------------------------------
