@@ -48,7 +48,8 @@ enum scope {
 
 struct expr {
 	enum expr_kind	 kind;
-	int		 op;		/* token, or index in the function table */
+	int		 op;		/* token, or index in the function table;
+					 * EK_LIST: LIST_MADE or 0 */
 	enum scope	 scope;
 	unsigned	 height;	/* 1 for a leaf */
 	unsigned	 shared;	/* holders besides the owner (values) */
@@ -59,6 +60,14 @@ struct expr {
 	size_t		 nkids;
 	struct expr	**kids;
 };
+
+/*
+ * A list a function made (split(), splitUserName(), ...) rather than one
+ * written in an expression.  HTCondor keeps the two kinds apart, and its
+ * "is" and "isnt" tell them apart: a made list is never identical to a
+ * written one, while two lists of one kind are an ERROR to compare.
+ */
+#define LIST_MADE	1
 
 struct eval_ctx {
 	unsigned		 frames;

@@ -645,6 +645,12 @@ eval_compare(int op, const struct value *l, const struct value *r,
 			val_bool(out, op == T_IS);
 			return;
 		case VAL_LIST:
+			if (l->u.x.e->op != r->u.x.e->op) {
+				val_bool(out, op == T_ISNT);
+				return;
+			}
+			val_error(out);
+			return;
 		case VAL_AD:
 			val_error(out);
 			return;
@@ -816,6 +822,7 @@ select_value(const struct value *base, const char *name,
 			value_free(&item);
 		}
 		val_list(out, vals, n);
+		out->u.x.e->op = 0;	/* of the written kind (LIST_MADE) */
 		free(vals);
 		return;
 	default:

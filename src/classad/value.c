@@ -94,6 +94,7 @@ val_list(struct value *v, struct value *vals, size_t n)
 	size_t i;
 
 	e = node_new(EK_LIST, 0, n);
+	e->op = LIST_MADE;
 	for (i = 0; i < n; i++) {
 		if (vals[i].type == VAL_LIST || vals[i].type == VAL_AD) {
 			e->kids[i] = vals[i].u.x.e;	/* the reference moves */

@@ -67,9 +67,12 @@ class EvalFail(Exception):
 class CList:
     """A list value: its (unevaluated) element expressions and their scope."""
 
-    def __init__(self, exprs, scope):
+    def __init__(self, exprs, scope, made=False):
         self.exprs = exprs
         self.scope = scope
+        # Made by a function (split, ...): HTCondor's other kind of list,
+        # never identical (=?=) to a written one.
+        self.made = made
 
 
 class CAd:
@@ -774,6 +777,8 @@ def do_compare(op, a, b):
             return op == "=!="
         if ta in ("undef", "err"):
             return op == "=?="
+        if ta == "list" and a.made != b.made:
+            return op == "=!="
         if ta in ("list", "ad"):
             return ERROR
         if ta == "str":
@@ -2060,7 +2065,7 @@ def f_sl_intersect(ctx, name, args, scope):
 
 
 def strlist(items):
-    return CList([("lit", s) for s in items], None)
+    return CList([("lit", s) for s in items], None, made=True)
 
 
 @fn("splitUserName", "splitSlotName")
