@@ -88,6 +88,9 @@ void	 val_string(struct value *, char *);	/* takes ownership */
 void	 val_strdup(struct value *, const char *);
 /* val_list: a list value of N literal elements VALS (moved in). */
 void	 val_list(struct value *, struct value *vals, size_t n);
+/* val_ad: an ad value of N attributes NAMES with values VALS (moved in). */
+void	 val_ad(struct value *, const char *const *names, struct value *vals,
+	    size_t n);
 /* val_ref: a list or ad value referring to node E in ENV's scope. */
 void	 val_ref(struct value *, enum value_type, const struct expr *e,
 	    const struct env *env);
@@ -121,6 +124,8 @@ void		 list_item(const struct value *v, size_t i, struct value *out,
 size_t		 list_len(const struct value *);
 void		 ad_value_lookup(const struct value *v, const char *name,
 		    struct value *out, struct eval_ctx *ctx);
+/* Attribute NAME of nested ad node AD (an EK_AD), or NULL. */
+const struct expr *nest_lookup(const struct expr *ad, const char *name);
 void		 unparse_expr(const struct expr *, int htc, struct buf *);
 
 /* The function table: each evaluates its own arguments. */

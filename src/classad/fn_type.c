@@ -475,93 +475,162 @@ time_secs(const struct value *v, double *d)
 }
 
 /*
- * A relative time's text as it prints, "[-][days+][hh:][mm:]ss[.frac]",
- * into *D; 1 if S is all of that.
+ * The digits of S ending just before index *I (reading backwards, as
+ * HTCondor does), as a whole number (0 when there are none, or too
+ * many); *I is left before them.
+ */
+static double
+digits_before(const char *s, long *i)
+{
+	long end = *i + 1;
+
+	while (*i >= 0 && isdigit((unsigned char)s[*i]))
+		(*i)--;
+	if (end - (*i + 1) > 15)
+		return 0;
+	return end > *i + 1 ? strtod(s + *i + 1, NULL) : 0;
+}
+
+static void
+skip_space_back(const char *s, long *i)
+{
+	while (*i >= 0 && isspace((unsigned char)s[*i]))
+		(*i)--;
+}
+
+/*
+ * A relative time's text into *D; 1 if S is one.  HTCondor reads it from
+ * the right: seconds (with a fraction, a trailing "s" allowed), then
+ * minutes after ':' or 'm', hours after ':' or 'h', days after '+' or
+ * 'd', and a leading '-': "1+02:03:04", "90", "1d 2h", "-5s".  Every
+ * part may be missing (relTime("") is 0); nothing else may be there.
  */
 static int
 reltime_parse(const char *s, double *d)
 {
-	double f[3], sign = 1, days = 0, secs;
-	char *end;
-	int n = 0;
+	static const char *const units[] = { "mM:", "hH:", "dD+" };
+	static const double scale[] = { 60, 3600, 86400 };
+	double secs = 0, part;
+	long i = (long)strlen(s) - 1, end;
+	size_t u;
+	int neg = 0;
 
-	if (*s == '-') {
-		sign = -1;
-		s++;
+	skip_space_back(s, &i);
+	if (i >= 0 && (s[i] == 's' || s[i] == 'S' ||
+	    isdigit((unsigned char)s[i]))) {
+		if (!isdigit((unsigned char)s[i]))
+			i--;
+		skip_space_back(s, &i);
+		end = i;
+		while (i >= 0 && isdigit((unsigned char)s[i]))
+			i--;
+		if (i >= 0 && s[i] == '.') {
+			i--;
+			while (i >= 0 && isdigit((unsigned char)s[i]))
+				i--;
+		}
+		if (end - i > 30)
+			return 0;
+		if (end > i)
+			secs = strtod(s + i + 1, NULL);
 	}
-	if (s[strspn(s, "0123456789.:+")] != '\0')
+	for (u = 0; u < 3; u++) {
+		skip_space_back(s, &i);
+		if (i < 0 || strchr(units[u], s[i]) == NULL)
+			continue;
+		i--;
+		skip_space_back(s, &i);
+		part = digits_before(s, &i);
+		secs += part * scale[u];
+	}
+	skip_space_back(s, &i);
+	if (i >= 0 && s[i] == '-') {
+		neg = 1;
+		i--;
+	}
+	skip_space_back(s, &i);
+	if (i >= 0)
 		return 0;
-	if (strchr(s, '+') != NULL) {
-		if (!isdigit((unsigned char)*s))
-			return 0;
-		days = (double)strtoll(s, &end, 10);
-		if (*end != '+')
-			return 0;
-		s = end + 1;
-	}
-	for (;;) {
-		if (!isdigit((unsigned char)*s) || n == 3)
-			return 0;
-		f[n++] = strtod(s, &end);
-		if (*end == '\0')
-			break;
-		/* Only the seconds may have a fraction. */
-		if (*end != ':' || memchr(s, '.', (size_t)(end - s)) != NULL)
-			return 0;
-		s = end + 1;
-	}
-	secs = f[n - 1];
-	if (n >= 2)
-		secs += 60 * f[n - 2];
-	if (n == 3)
-		secs += 3600 * f[0];
-	*d = sign * (days * 86400 + secs);
+	*d = neg ? -secs : secs;
 	return isfinite(*d) && fabs(*d) < 1e15;
 }
 
 /*
- * An absolute time's text as it prints, "yyyy-mm-ddThh:mm:ss" and a zone
- * "+hh:mm", "-hh:mm" or "Z" (none: the local zone); 1 if S is that.
+ * An absolute time's text into *SECS and its zone *OFF; 1 if S is one.
+ * As HTCondor reads it: a zone at the end ("Z", "+hh:mm", "+hhmm"; none
+ * is the local zone), then, skipping whatever is not a digit between
+ * them, a four-digit year and two-digit month, day, hours, minutes and
+ * seconds, each but the year optional and out-of-range fields carried
+ * over: "2026-11-28T01:00:00+01:00", "20261128T010000Z", "2026-11-28".
  */
 static int
 abstime_parse(const char *s, long long *secs, int *off)
 {
+	char t[64];
+	int field[6] = { 0, 1, 0, 0, 0, 0 }, zoned = 0, sign;
+	size_t len, i, f;
 	struct tm tm;
-	int y, mo, d, h, mi, sec, zh, zm, used = 0;
-	char sign;
-	time_t t;
+	time_t local;
 
-	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &sec,
-	    &used) != 6 || used != 19)
+	if ((len = strlen(s)) >= sizeof(t))
 		return 0;
-	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 ||
-	    sec > 60 || h < 0 || mi < 0 || sec < 0)
+	memcpy(t, s, len + 1);
+	while (len > 0 && isspace((unsigned char)t[len - 1]))
+		len--;
+	t[len] = '\0';
+	*off = 0;
+	if (len > 1 && (t[len - 1] == 'z' || t[len - 1] == 'Z')) {
+		zoned = 1;
+		t[--len] = '\0';
+	} else if (len > 6 && (t[len - 6] == '+' || t[len - 6] == '-') &&
+	    t[len - 3] == ':') {
+		memmove(t + len - 3, t + len - 2, 3);
+		len--;
+	}
+	if (!zoned && len > 5 && (t[len - 5] == '+' || t[len - 5] == '-')) {
+		for (i = len - 4; i < len; i++)
+			if (!isdigit((unsigned char)t[i]))
+				return 0;
+		sign = t[len - 5] == '-' ? -1 : 1;
+		*off = sign * (((t[len - 4] - '0') * 10 + t[len - 3] - '0') *
+		    3600 + ((t[len - 2] - '0') * 10 + t[len - 1] - '0') * 60);
+		zoned = 1;
+		t[len -= 5] = '\0';
+	}
+	for (i = 0, f = 0; f < 6; f++) {
+		size_t w = f == 0 ? 4 : 2, k;
+
+		while (i < len && !isdigit((unsigned char)t[i]))
+			i++;
+		if (i + w > len) {
+			if (f == 0)
+				return 0;
+			break;
+		}
+		field[f] = 0;
+		for (k = 0; k < w && isdigit((unsigned char)t[i + k]); k++)
+			field[f] = field[f] * 10 + t[i + k] - '0';
+		i += w;
+	}
+	while (i < len && !isdigit((unsigned char)t[i]))
+		i++;
+	if (i < len)
 		return 0;
 	memset(&tm, 0, sizeof(tm));
-	tm.tm_year = y - 1900;
-	tm.tm_mon = mo - 1;
-	tm.tm_mday = d;
-	tm.tm_hour = h;
-	tm.tm_min = mi;
-	tm.tm_sec = sec;
-	s += used;
-	if (*s == '\0') {
-		tm.tm_isdst = -1;
-		if ((t = mktime(&tm)) == (time_t)-1)
-			return 0;
-		*secs = (long long)t;
-		*off = (int)tm.tm_gmtoff;
-		return 1;
+	tm.tm_year = field[0] - 1900;
+	tm.tm_mon = field[1] - 1;
+	tm.tm_mday = field[2];
+	tm.tm_hour = field[3];
+	tm.tm_min = field[4];
+	tm.tm_sec = field[5];
+	*secs = (long long)timegm(&tm);
+	if (!zoned) {
+		/* The zone of the place, at that time. */
+		local = (time_t)*secs;
+		if (localtime_r(&local, &tm) != NULL)
+			*off = (int)tm.tm_gmtoff;
 	}
-	if (strcmp(s, "Z") == 0) {
-		zh = zm = 0;
-		sign = '-';
-	} else if (sscanf(s, "%c%2d:%2d%n", &sign, &zh, &zm, &used) != 3 ||
-	    used != 6 || s[used] != '\0' || (sign != '+' && sign != '-') ||
-	    zh < 0 || zh > 23 || zm < 0 || zm > 59)
-		return 0;
-	*off = (sign == '-' ? -1 : 1) * (zh * 3600 + zm * 60);
-	*secs = (long long)timegm(&tm) - *off;
+	*secs -= *off;
 	return 1;
 }
 
