@@ -124,6 +124,8 @@ void		 list_item(const struct value *v, size_t i, struct value *out,
 size_t		 list_len(const struct value *);
 void		 ad_value_lookup(const struct value *v, const char *name,
 		    struct value *out, struct eval_ctx *ctx);
+/* Configuration setting NAME (through the fallback), or NULL. */
+const char	*classad_config(const char *name);
 /* Attribute NAME of nested ad node AD (an EK_AD), or NULL. */
 const struct expr *nest_lookup(const struct expr *ad, const char *name);
 void		 unparse_expr(const struct expr *, int htc, struct buf *);

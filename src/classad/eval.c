@@ -93,6 +93,12 @@ fallback_lookup(const char *name, int *bad)
 	return slot->expr;
 }
 
+const char *
+classad_config(const char *name)
+{
+	return fallback_fn != NULL ? fallback_fn(name) : NULL;
+}
+
 /*
  * Evaluate an attribute's tree X (of the ad or nested ad WHERE) one
  * reference deeper in ENV.  A reference already being evaluated is a

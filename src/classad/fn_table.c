@@ -17,6 +17,7 @@ fn_t fn_member, fn_sumavg, fn_minmax, fn_listcompare, fn_sl_size,
     fn_split;
 fn_t fn_currenttime, fn_timezoneoffset, fn_daytime, fn_getfield,
     fn_splittime, fn_evalineach, fn_unresolved;
+fn_t fn_envv1tov2, fn_mergeenv, fn_argstolist, fn_listtoargs, fn_userhome;
 
 static const struct func funcs[] = {
 	{ "ifThenElse", fn_ifthenelse },
@@ -95,6 +96,11 @@ static const struct func funcs[] = {
 	{ "unresolved", fn_unresolved },
 	{ "evalInEachContext", fn_evalineach },
 	{ "countMatches", fn_evalineach },
+	{ "envV1ToV2", fn_envv1tov2 },
+	{ "mergeEnvironment", fn_mergeenv },
+	{ "argsToList", fn_argstolist },
+	{ "listToArgs", fn_listtoargs },
+	{ "userHome", fn_userhome },
 	{ "currentTime", fn_currenttime },
 	{ "timeZoneOffset", fn_timezoneoffset },
 	{ "dayTime", fn_daytime },

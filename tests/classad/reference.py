@@ -2099,6 +2099,176 @@ def f_unresolved(ctx, name, args, scope):
                for m in pattern.finditer(n))
 
 
+# -- environments and arguments (HTCondor's Env and ArgList)
+
+def v2_split(text):
+    """split_args: the words of the second syntax, or None."""
+    words, cur, token, i = [], [], False, 0
+    while i < len(text):
+        c = text[i]
+        if c == "'":
+            token = True
+            j = i + 1
+            while True:
+                if j >= len(text):
+                    return None
+                if text[j] == "'":
+                    if text[j + 1:j + 2] == "'":
+                        cur.append("'")
+                        j += 2
+                        continue
+                    break
+                cur.append(text[j])
+                j += 1
+            i = j + 1
+        elif c in " \t\n\r":
+            if token:
+                words.append("".join(cur))
+            cur, token = [], False
+            i += 1
+        else:
+            token = True
+            cur.append(c)
+            i += 1
+    if token:
+        words.append("".join(cur))
+    return words
+
+
+def v2_join(words):
+    """join_args: quote each white space or quote character, quoted
+    stretches run together."""
+    out = ""
+    for w in words:
+        if out:
+            out += " "
+        if w == "":
+            out += "''"
+        for c in w:
+            if c in " \t\n\r'":
+                if out.endswith("'"):
+                    out = out[:-1]
+                else:
+                    out += "'"
+                out += ("''" if c == "'" else c) + "'"
+            else:
+                out += c
+    return out
+
+
+def env_put(env, entry):
+    """SetEnvWithErrorMessage into dict env; False if it is no entry."""
+    if "=" not in entry:
+        if "$$" in entry:
+            env[entry] = None
+            return True
+        return False
+    name, value = entry.split("=", 1)
+    if not name:
+        return False
+    env[name] = value
+    return True
+
+
+def env_text(env):
+    return v2_join(k if env[k] is None else k + "=" + env[k]
+                   for k in sorted(env, key=lambda k: k.encode("latin-1")))
+
+
+@fn("envV1ToV2")
+def f_envv1tov2(ctx, name, args, scope):
+    if len(args) != 1:
+        return ERROR
+    v = ev(ctx, args[0], scope)
+    if v is UNDEF:
+        return UNDEF
+    if not is_str(v):
+        return ERROR
+    delim = ";"
+    if v and v[0] in "!#$%&*+,-/:;<>?@^`|~\x1f":
+        delim, v = v[0], v[1:]
+    env = {}
+    for entry in re.split("[" + re.escape(delim) + "\n]", v):
+        entry = entry.lstrip(" \t\n\r")
+        if entry and not env_put(env, entry):
+            return ERROR
+    return env_text(env)
+
+
+@fn("mergeEnvironment")
+def f_mergeenv(ctx, name, args, scope):
+    env = {}
+    for a in args:
+        v = ev(ctx, a, scope)
+        if v is UNDEF:
+            continue
+        words = v2_split(v) if is_str(v) else None
+        if words is None:
+            return ERROR
+        for w in words:
+            if not env_put(env, w):
+                return ERROR
+    return env_text(env)
+
+
+def args_version(ctx, args, scope):
+    if len(args) < 2:
+        return 2
+    v = ev(ctx, args[1], scope)
+    return v if is_int(v) and not is_bool(v) and v in (1, 2) else None
+
+
+@fn("argsToList")
+def f_argstolist(ctx, name, args, scope):
+    if len(args) not in (1, 2):
+        return ERROR
+    vers = args_version(ctx, args, scope)
+    if vers is None:
+        return ERROR
+    v = ev(ctx, args[0], scope)
+    if not is_str(v):
+        return ERROR
+    words = v2_split(v) if vers == 2 else v.split()
+    if words is None:
+        return ERROR
+    return CList([("lit", w) for w in words], None)
+
+
+@fn("listToArgs")
+def f_listtoargs(ctx, name, args, scope):
+    if len(args) not in (1, 2):
+        return ERROR
+    vers = args_version(ctx, args, scope)
+    if vers is None:
+        return ERROR
+    lst = ev(ctx, args[0], scope)
+    if not isinstance(lst, CList):
+        return ERROR
+    words = [ev(ctx, x, lst.scope) for x in lst.exprs]
+    if not all(is_str(w) for w in words):
+        return ERROR
+    if vers == 1:
+        if any(re.search("[ \t\r\n]", w) for w in words):
+            return ERROR
+        return " ".join(words)
+    return v2_join(words)
+
+
+@fn("userHome")
+def f_userhome(ctx, name, args, scope):
+    # The table's context does not enable the lookup
+    # (CLASSAD_ENABLE_USER_HOME), so only the default matters.
+    if len(args) not in (1, 2):
+        return ERROR
+    dflt = ev(ctx, args[1], scope) if len(args) == 2 else ""
+    if not is_str(dflt):
+        dflt = ""
+    user = ev(ctx, args[0], scope)
+    if dflt:
+        return dflt
+    return UNDEF if (is_str(user) or user is UNDEF) else ERROR
+
+
 # -- regular expressions (PCRE; Python's re agrees on what we use)
 
 def compile_re(pattern, opts):

@@ -3,8 +3,9 @@
  * functions, attribute scoping, parse errors, canonical unparsing,
  * references and clauses, and the bounds on nesting and recursion.
  *
- * checks: 622
+ * checks: 625
  */
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@ fallback(const char *name)
 		{ "Broken", "1 +" },
 		{ "Loop", "Loop + 1" },
 		{ "UsesMy", "MY.UserPrio * 2" },
+		{ "CLASSAD_ENABLE_USER_HOME", "true" },
 	};
 	size_t i;
 
@@ -961,6 +963,29 @@ test_times(void)
 	}
 }
 
+/* userHome() looks users up once the configuration enables it. */
+static void
+test_user_home(void)
+{
+	struct passwd *pw = getpwnam("root");
+	struct value v;
+
+	expr_eval_text("userHome(\"root\")", NULL, NULL, &v);
+	CHECK("userHome(\"root\") is root's home when enabled",
+	    pw != NULL && v.type == VAL_STRING &&
+	    strcmp(v.u.s, pw->pw_dir) == 0);
+	value_free(&v);
+	expr_eval_text("userHome(\"no-such-user-here\", \"/none\")", NULL,
+	    NULL, &v);
+	CHECK("userHome of no such user is the default",
+	    v.type == VAL_STRING && strcmp(v.u.s, "/none") == 0);
+	value_free(&v);
+	expr_eval_text("userHome(\"no-such-user-here\")", NULL, NULL, &v);
+	CHECK("userHome of no such user is UNDEFINED without a default",
+	    v.type == VAL_UNDEFINED);
+	value_free(&v);
+}
+
 int
 main(void)
 {
@@ -992,6 +1017,7 @@ main(void)
 	test_bounds();
 	test_copy();
 	test_times();
+	test_user_home();
 	expr_set_fallback(NULL);
 	expr_eval_text("MINUTE", NULL, NULL, &v);
 	CHECK("fallback removed", v.type == VAL_UNDEFINED);
