@@ -17,7 +17,8 @@ fn_t fn_member, fn_sumavg, fn_minmax, fn_listcompare, fn_sl_size,
     fn_split;
 fn_t fn_currenttime, fn_timezoneoffset, fn_daytime, fn_getfield,
     fn_splittime, fn_evalineach, fn_unresolved;
-fn_t fn_envv1tov2, fn_mergeenv, fn_argstolist, fn_listtoargs, fn_userhome;
+fn_t fn_envv1tov2, fn_mergeenv, fn_argstolist, fn_listtoargs, fn_userhome,
+    fn_usermap;
 
 static const struct func funcs[] = {
 	{ "ifThenElse", fn_ifthenelse },
@@ -101,6 +102,7 @@ static const struct func funcs[] = {
 	{ "argsToList", fn_argstolist },
 	{ "listToArgs", fn_listtoargs },
 	{ "userHome", fn_userhome },
+	{ "userMap", fn_usermap },
 	{ "currentTime", fn_currenttime },
 	{ "timeZoneOffset", fn_timezoneoffset },
 	{ "dayTime", fn_daytime },

@@ -2269,6 +2269,18 @@ def f_userhome(ctx, name, args, scope):
     return UNDEF if (is_str(user) or user is UNDEF) else ERROR
 
 
+@fn("userMap")
+def f_usermap(ctx, name, args, scope):
+    # The table's context configures no map: nothing maps.
+    if not 2 <= len(args) <= 4:
+        return ERROR
+    vals = [ev(ctx, a, scope) for a in args]
+    if vals[0] is ERROR or vals[1] is ERROR:
+        if not (is_str(vals[0]) and is_str(vals[1])):
+            return ERROR
+    return vals[3] if len(vals) == 4 else UNDEF
+
+
 # -- regular expressions (PCRE; Python's re agrees on what we use)
 
 def compile_re(pattern, opts):

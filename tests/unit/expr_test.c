@@ -3,19 +3,23 @@
  * functions, attribute scoping, parse errors, canonical unparsing,
  * references and clauses, and the bounds on nesting and recursion.
  *
- * checks: 625
+ * checks: 646
  */
+#include <fcntl.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "ad.h"
 #include "buf.h"
 #include "expr.h"
 #include "test.h"
 #include "xalloc.h"
+
+static char usermap_file[] = "/tmp/expr_test_usermap.XXXXXX";
 
 static const char *
 fallback(const char *name)
@@ -27,6 +31,18 @@ fallback(const char *name)
 		{ "Loop", "Loop + 1" },
 		{ "UsesMy", "MY.UserPrio * 2" },
 		{ "CLASSAD_ENABLE_USER_HOME", "true" },
+		{ "CLASSAD_USER_MAPDATA_groups",
+		    "# users to their groups\n"
+		    "* alice physics,Chemistry\n"
+		    "* alice never\n"
+		    "* \"bob smith\" biology\n"
+		    "* /^(.*)@cs\\.wisc\\.edu$/i cs,\\1_group\n"
+		    "* /^nogroup$/ \" , ,\"\n"
+		    "* /broken(/ x\n"
+		    "krb carol astro\n"
+		    "* carol\n"
+		    "\n" },
+		{ "CLASSAD_USER_MAPFILE_fromfile", usermap_file },
 	};
 	size_t i;
 
@@ -986,6 +1002,71 @@ test_user_home(void)
 	value_free(&v);
 }
 
+/* userMap() through a map in the configuration and one in a file. */
+static void
+test_user_map(void)
+{
+	static const struct {
+		const char	*expr;
+		const char	*want;	/* a string's text, or NULL: UNDEFINED */
+	} cases[] = {
+		{ "userMap(\"groups\", \"alice\")", "physics,Chemistry" },
+		{ "userMap(\"groups\", \"alice\", \"chemistry\")",
+		    "Chemistry" },
+		{ "userMap(\"groups\", \"alice\", \"math\")", "physics" },
+		{ "userMap(\"groups\", \"alice\", \"math\", \"x\")",
+		    "physics" },
+		{ "userMap(\"groups\", \"Alice\")", NULL },
+		{ "userMap(\"groups\", \"bob smith\")", "biology" },
+		{ "userMap(\"groups\", \"dave@CS.wisc.edu\")",
+		    "cs,dave_group" },
+		{ "userMap(\"groups\", \"dave@CS.wisc.edu\", \"Dave_Group\")",
+		    "dave_group" },
+		{ "userMap(\"groups\", \"nogroup\")", " , ," },
+		{ "userMap(\"groups\", \"nogroup\", \"a\")", NULL },
+		{ "userMap(\"groups\", \"nogroup\", \"a\", \"dflt\")",
+		    "dflt" },
+		{ "userMap(\"groups\", \"erin\")", NULL },
+		{ "userMap(\"groups\", \"erin\", \"a\", \"dflt\")", "dflt" },
+		{ "userMap(\"groups\", \"carol\")", NULL },
+		{ "userMap(\"groups.krb\", \"carol\")", "astro" },
+		{ "userMap(\"nomap\", \"alice\")", NULL },
+		{ "userMap(\"fromfile\", \"frank\")", "ops" },
+		{ "userMap(\"fromfile\", \"frank\", \"ops\")", "ops" },
+	};
+	struct value v;
+	char name[256];
+	size_t i;
+	int fd, ok;
+
+	fd = mkstemp(usermap_file);
+	ok = fd != -1 && write(fd, "* frank ops\n", 12) == 12;
+	if (fd != -1)
+		close(fd);
+	CHECK("a map file is written", ok);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		expr_eval_text(cases[i].expr, NULL, NULL, &v);
+		(void)snprintf(name, sizeof(name), "%s is %s", cases[i].expr,
+		    cases[i].want != NULL ? cases[i].want : "UNDEFINED");
+		CHECK(name, cases[i].want == NULL ? v.type == VAL_UNDEFINED :
+		    v.type == VAL_STRING && strcmp(v.u.s, cases[i].want) == 0);
+		value_free(&v);
+	}
+	/* A changed file is read again. */
+	fd = open(usermap_file, O_WRONLY | O_TRUNC);
+	ok = fd != -1 && write(fd, "* frank ops,dev,qa\n", 19) == 19;
+	if (fd != -1)
+		close(fd);
+	expr_eval_text("userMap(\"fromfile\", \"frank\")", NULL, NULL, &v);
+	CHECK("a changed map file is read again", ok &&
+	    v.type == VAL_STRING && strcmp(v.u.s, "ops,dev,qa") == 0);
+	value_free(&v);
+	(void)unlink(usermap_file);
+	expr_eval_text("userMap(\"fromfile\", \"frank\")", NULL, NULL, &v);
+	CHECK("a map file gone is no map", v.type == VAL_UNDEFINED);
+	value_free(&v);
+}
+
 int
 main(void)
 {
@@ -1018,6 +1099,7 @@ main(void)
 	test_copy();
 	test_times();
 	test_user_home();
+	test_user_map();
 	expr_set_fallback(NULL);
 	expr_eval_text("MINUTE", NULL, NULL, &v);
 	CHECK("fallback removed", v.type == VAL_UNDEFINED);
