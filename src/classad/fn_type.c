@@ -412,19 +412,53 @@ fn_interval(const struct expr *call, const struct env *env,
 	val_strdup(out, s);
 }
 
-/* formatTime([T[, FMT]]): strftime of T (now) in local time, or of an
- * absolute time in its own zone; FMT "%c" by default. */
+/* HTCondor's day numbers: days since the Gregorian calendar's day 0
+ * (a Sunday), for the weekday and the day of the year of an ad's date,
+ * whatever its fields hold. */
+static long long
+fixed_day(long long y, long long m, long long d)
+{
+	long long adj = m <= 2 ? 0 :
+	    ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0) ? -1 : -2;
+
+	return 365 * (y - 1) + (y - 1) / 4 - (y - 1) / 100 + (y - 1) / 400 +
+	    (367 * m - 362) / 12 + adj + d;
+}
+
+/* Field NAME of ad value V as an integer less BIAS, or 0 where it is no
+ * integer (HTCondor's defaults: year 1900, January, day 0). */
+static int
+ad_int_field(const struct value *v, const char *name, int bias,
+    struct eval_ctx *ctx)
+{
+	struct value f;
+	int r = 0;
+
+	ad_value_lookup(v, name, &f, ctx);
+	if (f.type == VAL_INT && f.u.i >= -1000000000LL &&
+	    f.u.i <= 1000000000LL)
+		r = (int)f.u.i - bias;
+	value_free(&f);
+	return r;
+}
+
+/*
+ * formatTime([T[, FMT]]): strftime of T (now) in local time, or of an
+ * absolute time in its own zone; FMT "%c" by default.  As HTCondor's, T
+ * may also be a real (truncated) or the ad splitTime() makes (its
+ * integer Year, Month, Day, Hours, Minutes, Seconds; missing ones 0).
+ */
 void
 fn_formattime(const struct expr *call, const struct env *env,
     struct value *out)
 {
 	struct value a[2];
-	long long t = (long long)time(NULL);
+	long long t = (long long)time(NULL), fixed;
 	const char *fmt = "%c";
 	size_t n;
 	time_t tt;
-	struct tm tm, *tp;
-	int zoned = 0;
+	struct tm tm, *tp = &tm;
+	int zoned = 0, split = 0;
 	char s[1024];
 
 	if (call->nkids > 2) {
@@ -438,6 +472,11 @@ fn_formattime(const struct expr *call, const struct env *env,
 			zoned = 1;
 		} else if (a[0].type == VAL_INT) {
 			t = a[0].u.i;
+		} else if (a[0].type == VAL_REAL && a[0].u.r > -9e15 &&
+		    a[0].u.r < 9e15) {
+			t = (long long)a[0].u.r;
+		} else if (a[0].type == VAL_AD) {
+			split = 1;
 		} else {
 			val_error(out);
 			goto done;
@@ -450,8 +489,25 @@ fn_formattime(const struct expr *call, const struct env *env,
 		}
 		fmt = a[1].u.s;
 	}
-	tt = (time_t)t;
-	tp = zoned ? gmtime_r(&tt, &tm) : localtime_r(&tt, &tm);
+	if (split) {
+		memset(&tm, 0, sizeof(tm));
+		tm.tm_sec = ad_int_field(&a[0], "Seconds", 0, env->ctx);
+		tm.tm_min = ad_int_field(&a[0], "Minutes", 0, env->ctx);
+		tm.tm_hour = ad_int_field(&a[0], "Hours", 0, env->ctx);
+		tm.tm_mday = ad_int_field(&a[0], "Day", 0, env->ctx);
+		tm.tm_mon = ad_int_field(&a[0], "Month", 1, env->ctx);
+		tm.tm_year = ad_int_field(&a[0], "Year", 1900, env->ctx);
+		fixed = fixed_day(tm.tm_year + 1900LL, tm.tm_mon + 1LL,
+		    tm.tm_mday);
+		tm.tm_wday = (int)(((fixed % 7) + 7) % 7);
+		tm.tm_yday = (int)(fixed - fixed_day(tm.tm_year + 1900LL, 1, 1));
+		/* strftime wants fields it can index tables with. */
+		if (tm.tm_mon < 0 || tm.tm_mon > 11)
+			tm.tm_mon = 0;
+	} else {
+		tt = (time_t)t;
+		tp = zoned ? gmtime_r(&tt, &tm) : localtime_r(&tt, &tm);
+	}
 	if (tp == NULL) {
 		val_error(out);
 		goto done;

@@ -1779,13 +1779,10 @@ def f_formattime(ctx, name, args, scope):
     if len(args) > 2:
         return ERROR
     t = ev(ctx, args[0], scope)
-    if isinstance(t, RelTime):
+    if isinstance(t, RelTime) or is_bool(t):
         return ERROR
-    if is_int(t) or is_real(t):
-        raise Unmodelled("formatTime in the local time zone")
-    if not isinstance(t, AbsTime):
-        if isinstance(t, CAd):
-            raise Unmodelled("formatTime of an ad")
+    if not isinstance(t, (AbsTime, CAd)) and not is_int(t) and \
+            not is_real(t):
         return ERROR
     fmt = "%c"
     if len(args) == 2:
@@ -1797,7 +1794,42 @@ def f_formattime(ctx, name, args, scope):
         raise Unmodelled("formatTime with a zone or locale format")
     if fmt == "":
         raise Unmodelled("formatTime with an empty format")
-    return _time.strftime(fmt, _time.gmtime(t.secs + t.offset))
+    if isinstance(t, AbsTime):
+        return _time.strftime(fmt, _time.gmtime(t.secs + t.offset))
+    if not isinstance(t, CAd):
+        return _time.strftime(fmt, _time.localtime(int(t)))
+    # splitTime()'s ad: integer fields, HTCondor's defaults where none
+    f = {}
+    for k in ("Year", "Month", "Day", "Hours", "Minutes", "Seconds"):
+        x = t.lookup(k)
+        v = eval_attr_in(ctx, t, x) if x is not None else UNDEF
+        f[k] = v if is_int(v) and not is_bool(v) else None
+    year = f["Year"] if f["Year"] is not None else 1900
+    month = f["Month"] if f["Month"] is not None else 1
+    day = f["Day"] or 0
+    if not 1 <= month <= 12 or not 0 <= day <= 31:
+        raise Unmodelled("formatTime of an ad with fields out of range")
+    import datetime
+    base = datetime.date(year, month, 1).toordinal() + day - 1
+    yday = base - datetime.date(year, 1, 1).toordinal()
+    wday = (base + 6) % 7      # Python's weekday(): Monday 0
+    if "%" + "U" in fmt or "%" + "W" in fmt or "%" + "G" in fmt:
+        raise Unmodelled("week numbers of an ad")
+    out = fmt
+    for code, val in (("%Y", "%d" % year), ("%m", "%02d" % month),
+                      ("%d", "%02d" % day),
+                      ("%H", "%02d" % (f["Hours"] or 0)),
+                      ("%M", "%02d" % (f["Minutes"] or 0)),
+                      ("%S", "%02d" % (f["Seconds"] or 0)),
+                      ("%j", "%03d" % (yday + 1)),
+                      ("%a", ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat",
+                              "Sun"][wday]),
+                      ("%b", _time.strftime("%b", (2000, month, 1, 0, 0, 0,
+                                                   0, 1, 0)))):
+        out = out.replace(code, val)
+    if "%" in out.replace("%%", ""):
+        raise Unmodelled("formatTime of an ad with another format")
+    return out.replace("%%", "%")
 
 
 def reltime_from_text(s):
