@@ -96,6 +96,11 @@ void	 val_ref(struct value *, enum value_type, const struct expr *e,
 	    const struct env *env);
 void	 val_abstime(struct value *, long long secs, int off);
 void	 val_reltime(struct value *, double secs);
+/* The time absTime(S) (ABS) or relTime(S) of a string literal S makes;
+ * 0 if S is no time. */
+int	 time_literal(int abs, const char *s, struct value *out);
+/* Whether time V's printed text reads back as V. */
+int	 time_reads_back(const struct value *v);
 /* A time's text: WRAP in the call that makes it (the attribute form). */
 void	 time_unparse(const struct value *, int wrap, struct buf *);
 int	 val_is_number(const struct value *);	/* bool, int, real */

@@ -690,6 +690,52 @@ abstime_parse(const char *s, long long *secs, int *off)
 	return 1;
 }
 
+/*
+ * time_literal: the value of absTime(S) (ABS) or relTime(S) of string
+ * literal S, as HTCondor's parser makes it; 1, or 0 if S is no time.
+ */
+int
+time_literal(int abs, const char *s, struct value *out)
+{
+	long long secs;
+	double d;
+	int off;
+
+	if (abs) {
+		if (!abstime_parse(s, &secs, &off))
+			return 0;
+		val_abstime(out, secs, off);
+	} else {
+		if (!reltime_parse(s, &d))
+			return 0;
+		val_reltime(out, d);
+	}
+	return 1;
+}
+
+/*
+ * time_reads_back: whether time value V's printed text reads back as V
+ * (not so for years past 9999, or a relative time %g prints with an
+ * exponent); a literal that does not stays a call, so that an
+ * expression's text always parses to itself.
+ */
+int
+time_reads_back(const struct value *v)
+{
+	struct value w;
+	struct buf b;
+	int same;
+
+	buf_init(&b);
+	time_unparse(v, 0, &b);
+	same = time_literal(v->type == VAL_ABSTIME, b.data, &w) &&
+	    w.type == v->type && (v->type == VAL_ABSTIME ?
+	    w.u.t.secs == v->u.t.secs && w.u.t.off == v->u.t.off :
+	    w.u.r == v->u.r);
+	buf_free(&b);
+	return same;
+}
+
 /* relTime(N): N seconds as a relative time; relTime("01:30") reads
  * back what it prints. */
 void

@@ -3,7 +3,7 @@
  * functions, attribute scoping, parse errors, canonical unparsing,
  * references and clauses, and the bounds on nesting and recursion.
  *
- * checks: 646
+ * checks: 654
  */
 #include <fcntl.h>
 #include <pwd.h>
@@ -979,6 +979,45 @@ test_times(void)
 	}
 }
 
+/* absTime("...") and relTime("...") of a string written there are
+ * parsed into times, as HTCondor's parser does. */
+static void
+test_time_literals(void)
+{
+	static const struct {
+		const char	*text;
+		const char	*canon;		/* NULL: does not parse */
+	} cases[] = {
+		{ "absTime(\"2026-11-28T01:00:00+01:00\")",
+		    "absTime(\"2026-11-28T01:00:00+01:00\")" },
+		{ "absTime(\"20261128T010000Z\") + relTime(\"1d 2h\")",
+		    "absTime(\"2026-11-28T01:00:00-00:00\") + "
+		    "relTime(\"1+02:00:00\")" },
+		{ "relTime(\"90\")", "relTime(\"01:30\")" },
+		{ "absTime(\"garbage\")", NULL },
+		{ "relTime(\"1x\")", NULL },
+		/* Times whose text would not read back stay calls. */
+		{ "relTime(\"0.0000001\")", "relTime(\"0.0000001\")" },
+		{ "absTime(\"9999-13-32\")", "absTime(\"9999-13-32\")" },
+		{ "relTime((\"1d\"))", "relTime(\"1+00:00:00\")" },
+	};
+	struct expr *e;
+	char *s, name[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		e = expr_parse(cases[i].text, NULL, 0);
+		s = e != NULL ? expr_to_string(e) : NULL;
+		(void)snprintf(name, sizeof(name), "%s parses to %s",
+		    cases[i].text, cases[i].canon != NULL ? cases[i].canon :
+		    "an error");
+		CHECK(name, cases[i].canon == NULL ? e == NULL :
+		    s != NULL && strcmp(s, cases[i].canon) == 0);
+		free(s);
+		expr_free(e);
+	}
+}
+
 /* userHome() looks users up once the configuration enables it. */
 static void
 test_user_home(void)
@@ -1008,7 +1047,7 @@ test_user_map(void)
 {
 	static const struct {
 		const char	*expr;
-		const char	*want;	/* a string's text, or NULL: UNDEFINED */
+		const char	*want;	/* a string, or NULL: UNDEFINED */
 	} cases[] = {
 		{ "userMap(\"groups\", \"alice\")", "physics,Chemistry" },
 		{ "userMap(\"groups\", \"alice\", \"chemistry\")",
@@ -1098,6 +1137,7 @@ main(void)
 	test_bounds();
 	test_copy();
 	test_times();
+	test_time_literals();
 	test_user_home();
 	test_user_map();
 	expr_set_fallback(NULL);
