@@ -198,7 +198,11 @@ refs_walk(struct refwalk *w, const struct expr *e, const struct ad *cur,
 			cur = other;
 		if (e->scope == SCOPE_PARENT ||
 		    (x = ad_lookup(cur, e->name)) == NULL) {
-			names_add(&w->names, e->name, strlen(e->name));
+			/* MY and TARGET alone are the ads, no names. */
+			if (e->scope != SCOPE_NONE ||
+			    (strcasecmp(e->name, "MY") != 0 &&
+			    strcasecmp(e->name, "TARGET") != 0))
+				names_add(&w->names, e->name, strlen(e->name));
 			return 1;
 		}
 		return refs_walk(w, x, cur, depth + 1);
