@@ -97,11 +97,19 @@ void	 val_string(struct value *, char *);	/* takes ownership */
 void	 val_strdup(struct value *, const char *);
 /* val_list: a list value of N literal elements VALS (moved in). */
 void	 val_list(struct value *, struct value *vals, size_t n);
+/* val_ad: an ad value of N attributes NAMES with values VALS (moved in). */
+void	 val_ad(struct value *, const char *const *names, struct value *vals,
+	    size_t n);
 /* val_ref: a list or ad value referring to node E in ENV's scope. */
 void	 val_ref(struct value *, enum value_type, const struct expr *e,
 	    const struct env *env);
 void	 val_abstime(struct value *, long long secs, int off);
 void	 val_reltime(struct value *, double secs);
+/* The time absTime(S) (ABS) or relTime(S) of a string literal S makes;
+ * 0 if S is no time. */
+int	 time_literal(int abs, const char *s, struct value *out);
+/* Whether time V's printed text reads back as V. */
+int	 time_reads_back(const struct value *v);
 /* A time's text: WRAP in the call that makes it (the attribute form). */
 void	 time_unparse(const struct value *, int wrap, struct buf *);
 int	 val_is_number(const struct value *);	/* bool, int, real */
@@ -130,6 +138,10 @@ void		 list_item(const struct value *v, size_t i, struct value *out,
 size_t		 list_len(const struct value *);
 void		 ad_value_lookup(const struct value *v, const char *name,
 		    struct value *out, struct eval_ctx *ctx);
+/* Configuration setting NAME (through the fallback), or NULL. */
+const char	*classad_config(const char *name);
+/* Attribute NAME of nested ad node AD (an EK_AD), or NULL. */
+const struct expr *nest_lookup(const struct expr *ad, const char *name);
 /* HTC: 0 ours, 1 HTCondor's old syntax, 2 its new syntax, HTC_PRETTY
  * its new syntax laid out as its unparse() function does. */
 #define HTC_PRETTY	3

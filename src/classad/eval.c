@@ -93,6 +93,12 @@ fallback_lookup(const char *name, int *bad)
 	return slot->expr;
 }
 
+const char *
+classad_config(const char *name)
+{
+	return fallback_fn != NULL ? fallback_fn(name) : NULL;
+}
+
 /*
  * Evaluate an attribute's tree X (of the ad or nested ad WHERE) one
  * reference deeper in ENV.  A reference already being evaluated is a
@@ -123,7 +129,7 @@ eval_ref(const struct expr *x, const void *where, const struct env *env,
 }
 
 /* Attribute NAME of nested ad node AD, or NULL. */
-static const struct expr *
+const struct expr *
 nest_lookup(const struct expr *ad, const char *name)
 {
 	size_t i;
@@ -363,7 +369,7 @@ eval_unary(int op, struct value *v, struct value *out)
 
 	if (op == T_PLUS) {
 		if (v->type == VAL_INT || v->type == VAL_REAL ||
-		    v->type == VAL_UNDEFINED) {
+		    v->type == VAL_RELTIME || v->type == VAL_UNDEFINED) {
 			*out = *v;
 			val_undef(v);
 		} else
@@ -385,6 +391,8 @@ eval_unary(int op, struct value *v, struct value *out)
 			    v->u.i));
 		else if (v->type == VAL_REAL)
 			val_real(out, -v->u.r);
+		else if (v->type == VAL_RELTIME)
+			val_reltime(out, -v->u.r);
 		else
 			val_error(out);
 		return;
@@ -401,6 +409,12 @@ eval_unary(int op, struct value *v, struct value *out)
 			val_error(out);
 		return;
 	}
+}
+
+static int
+is_time(const struct value *v)
+{
+	return v->type == VAL_ABSTIME || v->type == VAL_RELTIME;
 }
 
 static long long
@@ -433,6 +447,46 @@ num_real(const struct value *v)
 	return v->type == VAL_REAL ? v->u.r : (double)num_int(v);
 }
 
+/*
+ * Arithmetic with a time, as HTCondor has it: an absolute time plus or
+ * minus a relative one (whole seconds of it), the difference of two
+ * absolute times, sums and differences of relative times, a relative
+ * time scaled by a number.  Anything else with a time is ERROR (a
+ * boolean is not a number here, nor is a remainder defined).
+ */
+static void
+eval_time_arith(int op, const struct value *l, const struct value *r,
+    struct value *out)
+{
+	enum value_type lt = l->type, rt = r->type;
+
+	if (lt == VAL_ABSTIME && rt == VAL_RELTIME &&
+	    (op == T_PLUS || op == T_MINUS) && fabs(r->u.r) < 9e18) {
+		long long d = (long long)r->u.r;
+
+		val_abstime(out, op == T_PLUS ? wrap_add(l->u.t.secs, d) :
+		    wrap_sub(l->u.t.secs, d), l->u.t.off);
+	} else if (lt == VAL_RELTIME && rt == VAL_ABSTIME && op == T_PLUS &&
+	    fabs(l->u.r) < 9e18)
+		val_abstime(out, wrap_add(r->u.t.secs, (long long)l->u.r),
+		    r->u.t.off);
+	else if (lt == VAL_ABSTIME && rt == VAL_ABSTIME && op == T_MINUS)
+		val_reltime(out, (double)wrap_sub(l->u.t.secs, r->u.t.secs));
+	else if (lt == VAL_RELTIME && rt == VAL_RELTIME && op == T_PLUS)
+		val_reltime(out, l->u.r + r->u.r);
+	else if (lt == VAL_RELTIME && rt == VAL_RELTIME && op == T_MINUS)
+		val_reltime(out, l->u.r - r->u.r);
+	else if (lt == VAL_RELTIME && (rt == VAL_INT || rt == VAL_REAL) &&
+	    (op == T_MUL || op == T_DIV))
+		val_reltime(out, op == T_MUL ? l->u.r * num_real(r) :
+		    l->u.r / num_real(r));
+	else if ((lt == VAL_INT || lt == VAL_REAL) && rt == VAL_RELTIME &&
+	    op == T_MUL)
+		val_reltime(out, num_real(l) * r->u.r);
+	else
+		val_error(out);
+}
+
 static void
 eval_arith(int op, const struct value *l, const struct value *r,
     struct value *out)
@@ -440,6 +494,15 @@ eval_arith(int op, const struct value *l, const struct value *r,
 	long long a, b;
 	double x, y, res;
 
+	if (is_time(l) || is_time(r)) {
+		if (l->type == VAL_STRING || r->type == VAL_STRING ||
+		    l->type == VAL_LIST || r->type == VAL_LIST ||
+		    l->type == VAL_AD || r->type == VAL_AD)
+			val_error(out);
+		else
+			eval_time_arith(op, l, r, out);
+		return;
+	}
 	if (!val_is_number(l) || !val_is_number(r)) {
 		val_error(out);
 		return;
@@ -621,11 +684,6 @@ cmp_time(const struct value *l, const struct value *r)
 	return l->u.r < r->u.r ? -1 : l->u.r > r->u.r;
 }
 
-static int
-is_time(const struct value *v)
-{
-	return v->type == VAL_ABSTIME || v->type == VAL_RELTIME;
-}
 
 static void
 eval_compare(int op, const struct value *l, const struct value *r,

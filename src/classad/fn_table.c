@@ -15,6 +15,10 @@ fn_t fn_strcat, fn_case, fn_substr, fn_size, fn_strcmp, fn_version,
 fn_t fn_member, fn_sumavg, fn_minmax, fn_listcompare, fn_sl_size,
     fn_sl_sum, fn_sl_member, fn_sl_regexp, fn_sl_intersect, fn_split_at,
     fn_split;
+fn_t fn_currenttime, fn_timezoneoffset, fn_daytime, fn_getfield,
+    fn_splittime, fn_evalineach, fn_unresolved;
+fn_t fn_envv1tov2, fn_mergeenv, fn_argstolist, fn_listtoargs, fn_userhome,
+    fn_usermap;
 
 static const struct func funcs[] = {
 	{ "ifThenElse", fn_ifthenelse },
@@ -89,6 +93,29 @@ static const struct func funcs[] = {
 	{ "splitUserName", fn_split_at },
 	{ "splitSlotName", fn_split_at },
 	{ "split", fn_split },
+	/* Rarer ones last: the table is searched in order when parsing. */
+	{ "unresolved", fn_unresolved },
+	{ "evalInEachContext", fn_evalineach },
+	{ "countMatches", fn_evalineach },
+	{ "envV1ToV2", fn_envv1tov2 },
+	{ "mergeEnvironment", fn_mergeenv },
+	{ "argsToList", fn_argstolist },
+	{ "listToArgs", fn_listtoargs },
+	{ "userHome", fn_userhome },
+	{ "userMap", fn_usermap },
+	{ "currentTime", fn_currenttime },
+	{ "timeZoneOffset", fn_timezoneoffset },
+	{ "dayTime", fn_daytime },
+	{ "getYear", fn_getfield },
+	{ "getMonth", fn_getfield },
+	{ "getDayOfYear", fn_getfield },
+	{ "getDayOfMonth", fn_getfield },
+	{ "getDayOfWeek", fn_getfield },
+	{ "getHours", fn_getfield },
+	{ "getMinutes", fn_getfield },
+	{ "getSeconds", fn_getfield },
+	{ "getDays", fn_getfield },
+	{ "splitTime", fn_splittime },
 };
 #define NFUNCS	(sizeof(funcs) / sizeof(funcs[0]))
 

@@ -412,19 +412,53 @@ fn_interval(const struct expr *call, const struct env *env,
 	val_strdup(out, s);
 }
 
-/* formatTime([T[, FMT]]): strftime of T (now) in local time, or of an
- * absolute time in its own zone; FMT "%c" by default. */
+/* HTCondor's day numbers: days since the Gregorian calendar's day 0
+ * (a Sunday), for the weekday and the day of the year of an ad's date,
+ * whatever its fields hold. */
+static long long
+fixed_day(long long y, long long m, long long d)
+{
+	long long adj = m <= 2 ? 0 :
+	    ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0) ? -1 : -2;
+
+	return 365 * (y - 1) + (y - 1) / 4 - (y - 1) / 100 + (y - 1) / 400 +
+	    (367 * m - 362) / 12 + adj + d;
+}
+
+/* Field NAME of ad value V as an integer less BIAS, or 0 where it is no
+ * integer (HTCondor's defaults: year 1900, January, day 0). */
+static int
+ad_int_field(const struct value *v, const char *name, int bias,
+    struct eval_ctx *ctx)
+{
+	struct value f;
+	int r = 0;
+
+	ad_value_lookup(v, name, &f, ctx);
+	if (f.type == VAL_INT && f.u.i >= -1000000000LL &&
+	    f.u.i <= 1000000000LL)
+		r = (int)f.u.i - bias;
+	value_free(&f);
+	return r;
+}
+
+/*
+ * formatTime([T[, FMT]]): strftime of T (now) in local time, or of an
+ * absolute time in its own zone; FMT "%c" by default.  As HTCondor's, T
+ * may also be a real (truncated) or the ad splitTime() makes (its
+ * integer Year, Month, Day, Hours, Minutes, Seconds; missing ones 0).
+ */
 void
 fn_formattime(const struct expr *call, const struct env *env,
     struct value *out)
 {
 	struct value a[2];
-	long long t = (long long)time(NULL);
+	long long t = (long long)time(NULL), fixed;
 	const char *fmt = "%c";
 	size_t n;
 	time_t tt;
-	struct tm tm, *tp;
-	int zoned = 0;
+	struct tm tm, *tp = &tm;
+	int zoned = 0, split = 0;
 	char s[1024];
 
 	if (call->nkids > 2) {
@@ -438,6 +472,11 @@ fn_formattime(const struct expr *call, const struct env *env,
 			zoned = 1;
 		} else if (a[0].type == VAL_INT) {
 			t = a[0].u.i;
+		} else if (a[0].type == VAL_REAL && a[0].u.r > -9e15 &&
+		    a[0].u.r < 9e15) {
+			t = (long long)a[0].u.r;
+		} else if (a[0].type == VAL_AD) {
+			split = 1;
 		} else {
 			val_error(out);
 			goto done;
@@ -450,8 +489,25 @@ fn_formattime(const struct expr *call, const struct env *env,
 		}
 		fmt = a[1].u.s;
 	}
-	tt = (time_t)t;
-	tp = zoned ? gmtime_r(&tt, &tm) : localtime_r(&tt, &tm);
+	if (split) {
+		memset(&tm, 0, sizeof(tm));
+		tm.tm_sec = ad_int_field(&a[0], "Seconds", 0, env->ctx);
+		tm.tm_min = ad_int_field(&a[0], "Minutes", 0, env->ctx);
+		tm.tm_hour = ad_int_field(&a[0], "Hours", 0, env->ctx);
+		tm.tm_mday = ad_int_field(&a[0], "Day", 0, env->ctx);
+		tm.tm_mon = ad_int_field(&a[0], "Month", 1, env->ctx);
+		tm.tm_year = ad_int_field(&a[0], "Year", 1900, env->ctx);
+		fixed = fixed_day(tm.tm_year + 1900LL, tm.tm_mon + 1LL,
+		    tm.tm_mday);
+		tm.tm_wday = (int)(((fixed % 7) + 7) % 7);
+		tm.tm_yday = (int)(fixed - fixed_day(tm.tm_year + 1900LL, 1, 1));
+		/* strftime wants fields it can index tables with. */
+		if (tm.tm_mon < 0 || tm.tm_mon > 11)
+			tm.tm_mon = 0;
+	} else {
+		tt = (time_t)t;
+		tp = zoned ? gmtime_r(&tt, &tm) : localtime_r(&tt, &tm);
+	}
 	if (tp == NULL) {
 		val_error(out);
 		goto done;
@@ -475,94 +531,209 @@ time_secs(const struct value *v, double *d)
 }
 
 /*
- * A relative time's text as it prints, "[-][days+][hh:][mm:]ss[.frac]",
- * into *D; 1 if S is all of that.
+ * The digits of S ending just before index *I (reading backwards, as
+ * HTCondor does), as a whole number (0 when there are none, or too
+ * many); *I is left before them.
+ */
+static double
+digits_before(const char *s, long *i)
+{
+	long end = *i + 1;
+
+	while (*i >= 0 && isdigit((unsigned char)s[*i]))
+		(*i)--;
+	if (end - (*i + 1) > 15)
+		return 0;
+	return end > *i + 1 ? strtod(s + *i + 1, NULL) : 0;
+}
+
+static void
+skip_space_back(const char *s, long *i)
+{
+	while (*i >= 0 && isspace((unsigned char)s[*i]))
+		(*i)--;
+}
+
+/*
+ * A relative time's text into *D; 1 if S is one.  HTCondor reads it from
+ * the right: seconds (with a fraction, a trailing "s" allowed), then
+ * minutes after ':' or 'm', hours after ':' or 'h', days after '+' or
+ * 'd', and a leading '-': "1+02:03:04", "90", "1d 2h", "-5s".  Every
+ * part may be missing (relTime("") is 0); nothing else may be there.
  */
 static int
 reltime_parse(const char *s, double *d)
 {
-	double f[3], sign = 1, days = 0, secs;
-	char *end;
-	int n = 0;
+	static const char *const units[] = { "mM:", "hH:", "dD+" };
+	static const double scale[] = { 60, 3600, 86400 };
+	double secs = 0, part;
+	long i = (long)strlen(s) - 1, end;
+	size_t u;
+	int neg = 0;
 
-	if (*s == '-') {
-		sign = -1;
-		s++;
+	skip_space_back(s, &i);
+	if (i >= 0 && (s[i] == 's' || s[i] == 'S' ||
+	    isdigit((unsigned char)s[i]))) {
+		if (!isdigit((unsigned char)s[i]))
+			i--;
+		skip_space_back(s, &i);
+		end = i;
+		while (i >= 0 && isdigit((unsigned char)s[i]))
+			i--;
+		if (i >= 0 && s[i] == '.') {
+			i--;
+			while (i >= 0 && isdigit((unsigned char)s[i]))
+				i--;
+		}
+		if (end - i > 30)
+			return 0;
+		if (end > i)
+			secs = strtod(s + i + 1, NULL);
 	}
-	if (s[strspn(s, "0123456789.:+")] != '\0')
+	for (u = 0; u < 3; u++) {
+		skip_space_back(s, &i);
+		if (i < 0 || strchr(units[u], s[i]) == NULL)
+			continue;
+		i--;
+		skip_space_back(s, &i);
+		part = digits_before(s, &i);
+		secs += part * scale[u];
+	}
+	skip_space_back(s, &i);
+	if (i >= 0 && s[i] == '-') {
+		neg = 1;
+		i--;
+	}
+	skip_space_back(s, &i);
+	if (i >= 0)
 		return 0;
-	if (strchr(s, '+') != NULL) {
-		if (!isdigit((unsigned char)*s))
-			return 0;
-		days = (double)strtoll(s, &end, 10);
-		if (*end != '+')
-			return 0;
-		s = end + 1;
-	}
-	for (;;) {
-		if (!isdigit((unsigned char)*s) || n == 3)
-			return 0;
-		f[n++] = strtod(s, &end);
-		if (*end == '\0')
-			break;
-		/* Only the seconds may have a fraction. */
-		if (*end != ':' || memchr(s, '.', (size_t)(end - s)) != NULL)
-			return 0;
-		s = end + 1;
-	}
-	secs = f[n - 1];
-	if (n >= 2)
-		secs += 60 * f[n - 2];
-	if (n == 3)
-		secs += 3600 * f[0];
-	*d = sign * (days * 86400 + secs);
+	*d = neg ? -secs : secs;
 	return isfinite(*d) && fabs(*d) < 1e15;
 }
 
 /*
- * An absolute time's text as it prints, "yyyy-mm-ddThh:mm:ss" and a zone
- * "+hh:mm", "-hh:mm" or "Z" (none: the local zone); 1 if S is that.
+ * An absolute time's text into *SECS and its zone *OFF; 1 if S is one.
+ * As HTCondor reads it: a zone at the end ("Z", "+hh:mm", "+hhmm"; none
+ * is the local zone), then, skipping whatever is not a digit between
+ * them, a four-digit year and two-digit month, day, hours, minutes and
+ * seconds, each but the year optional and out-of-range fields carried
+ * over: "2026-11-28T01:00:00+01:00", "20261128T010000Z", "2026-11-28".
  */
 static int
 abstime_parse(const char *s, long long *secs, int *off)
 {
+	char t[64];
+	int field[6] = { 0, 1, 0, 0, 0, 0 }, zoned = 0, sign;
+	size_t len, i, f;
 	struct tm tm;
-	int y, mo, d, h, mi, sec, zh, zm, used = 0;
-	char sign;
-	time_t t;
+	time_t local;
 
-	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &sec,
-	    &used) != 6 || used != 19)
+	if ((len = strlen(s)) >= sizeof(t))
 		return 0;
-	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 ||
-	    sec > 60 || h < 0 || mi < 0 || sec < 0)
+	memcpy(t, s, len + 1);
+	while (len > 0 && isspace((unsigned char)t[len - 1]))
+		len--;
+	t[len] = '\0';
+	*off = 0;
+	if (len > 1 && (t[len - 1] == 'z' || t[len - 1] == 'Z')) {
+		zoned = 1;
+		t[--len] = '\0';
+	} else if (len > 6 && (t[len - 6] == '+' || t[len - 6] == '-') &&
+	    t[len - 3] == ':') {
+		memmove(t + len - 3, t + len - 2, 3);
+		len--;
+	}
+	if (!zoned && len > 5 && (t[len - 5] == '+' || t[len - 5] == '-')) {
+		for (i = len - 4; i < len; i++)
+			if (!isdigit((unsigned char)t[i]))
+				return 0;
+		sign = t[len - 5] == '-' ? -1 : 1;
+		*off = sign * (((t[len - 4] - '0') * 10 + t[len - 3] - '0') *
+		    3600 + ((t[len - 2] - '0') * 10 + t[len - 1] - '0') * 60);
+		zoned = 1;
+		t[len -= 5] = '\0';
+	}
+	for (i = 0, f = 0; f < 6; f++) {
+		size_t w = f == 0 ? 4 : 2, k;
+
+		while (i < len && !isdigit((unsigned char)t[i]))
+			i++;
+		if (i + w > len) {
+			if (f == 0)
+				return 0;
+			break;
+		}
+		field[f] = 0;
+		for (k = 0; k < w && isdigit((unsigned char)t[i + k]); k++)
+			field[f] = field[f] * 10 + t[i + k] - '0';
+		i += w;
+	}
+	while (i < len && !isdigit((unsigned char)t[i]))
+		i++;
+	if (i < len)
 		return 0;
 	memset(&tm, 0, sizeof(tm));
-	tm.tm_year = y - 1900;
-	tm.tm_mon = mo - 1;
-	tm.tm_mday = d;
-	tm.tm_hour = h;
-	tm.tm_min = mi;
-	tm.tm_sec = sec;
-	s += used;
-	if (*s == '\0') {
-		tm.tm_isdst = -1;
-		if ((t = mktime(&tm)) == (time_t)-1)
-			return 0;
-		*secs = (long long)t;
-		*off = (int)tm.tm_gmtoff;
-		return 1;
+	tm.tm_year = field[0] - 1900;
+	tm.tm_mon = field[1] - 1;
+	tm.tm_mday = field[2];
+	tm.tm_hour = field[3];
+	tm.tm_min = field[4];
+	tm.tm_sec = field[5];
+	*secs = (long long)timegm(&tm);
+	if (!zoned) {
+		/* The zone of the place, at that time. */
+		local = (time_t)*secs;
+		if (localtime_r(&local, &tm) != NULL)
+			*off = (int)tm.tm_gmtoff;
 	}
-	if (strcmp(s, "Z") == 0) {
-		zh = zm = 0;
-		sign = '-';
-	} else if (sscanf(s, "%c%2d:%2d%n", &sign, &zh, &zm, &used) != 3 ||
-	    used != 6 || s[used] != '\0' || (sign != '+' && sign != '-') ||
-	    zh < 0 || zh > 23 || zm < 0 || zm > 59)
-		return 0;
-	*off = (sign == '-' ? -1 : 1) * (zh * 3600 + zm * 60);
-	*secs = (long long)timegm(&tm) - *off;
+	*secs -= *off;
 	return 1;
+}
+
+/*
+ * time_literal: the value of absTime(S) (ABS) or relTime(S) of string
+ * literal S, as HTCondor's parser makes it; 1, or 0 if S is no time.
+ */
+int
+time_literal(int abs, const char *s, struct value *out)
+{
+	long long secs;
+	double d;
+	int off;
+
+	if (abs) {
+		if (!abstime_parse(s, &secs, &off))
+			return 0;
+		val_abstime(out, secs, off);
+	} else {
+		if (!reltime_parse(s, &d))
+			return 0;
+		val_reltime(out, d);
+	}
+	return 1;
+}
+
+/*
+ * time_reads_back: whether time value V's printed text reads back as V
+ * (not so for years past 9999, or a relative time %g prints with an
+ * exponent); a literal that does not stays a call, so that an
+ * expression's text always parses to itself.
+ */
+int
+time_reads_back(const struct value *v)
+{
+	struct value w;
+	struct buf b;
+	int same;
+
+	buf_init(&b);
+	time_unparse(v, 0, &b);
+	same = time_literal(v->type == VAL_ABSTIME, b.data, &w) &&
+	    w.type == v->type && (v->type == VAL_ABSTIME ?
+	    w.u.t.secs == v->u.t.secs && w.u.t.off == v->u.t.off :
+	    w.u.r == v->u.r);
+	buf_free(&b);
+	return same;
 }
 
 /* relTime(N): N seconds as a relative time; relTime("01:30") reads

@@ -593,6 +593,32 @@ parse_call(struct parser *p, const char *name, size_t namepos)
 	if ((args = parse_seq(p, T_RPAREN, &n)) == NULL)
 		return NULL;
 	p->depth--;
+	/* absTime("...") and relTime("...") of a string written there are
+	 * times already, as HTCondor's parser makes them: a text that is
+	 * no time does not parse.  (HTCondor leaves ("...") to run time;
+	 * it is folded too, so that the canonical text, which drops the
+	 * parentheses, parses to the same tree.) */
+	if (n == 1 && args[0]->kind == EK_LIT &&
+	    args[0]->lit.type == VAL_STRING &&
+	    (strcasecmp(name, "absTime") == 0 ||
+	    strcasecmp(name, "relTime") == 0)) {
+		struct value t;
+
+		if (!time_literal(strcasecmp(name, "absTime") == 0,
+		    args[0]->lit.u.s, &t)) {
+			expr_free(args[0]);
+			free(args);
+			parse_fail(p, namepos, "%s: not a time", name);
+			return NULL;
+		}
+		if (time_reads_back(&t)) {
+			expr_free(args[0]);
+			free(args);
+			e = node_new(EK_LIT, 0, 0);
+			e->lit = t;
+			return node_finish(p, e, namepos) ? e : NULL;
+		}
+	}
 	f = func_lookup(name, &fn);
 	e = node_new(EK_CALL, f != NULL ? fn : -1, 0);
 	e->name = xstrdup(f != NULL ? f->name : name);

@@ -116,6 +116,26 @@ val_list(struct value *v, struct value *vals, size_t n)
 	v->u.x.nest = NULL;
 }
 
+/*
+ * val_ad: a nested ad value of N attributes NAMES (copied) with literal
+ * values VALS (moved in), written in no other ad.
+ */
+void
+val_ad(struct value *v, const char *const *names, struct value *vals,
+    size_t n)
+{
+	struct expr *e;
+	size_t i;
+
+	val_list(v, vals, n);
+	e = v->u.x.e;
+	e->kind = EK_AD;
+	e->names = xcalloc(n > 0 ? n : 1, sizeof(*e->names));
+	for (i = 0; i < n; i++)
+		e->names[i] = xstrdup(names[i]);
+	v->type = VAL_AD;
+}
+
 /* value_free: release what V holds; V is left UNDEFINED.  NULL is
  * allowed. */
 void

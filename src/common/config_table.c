@@ -342,6 +342,9 @@ const struct config_default config_defaults[] = {
 	{ "STARTER_USERFAULTFD", "False",
 	    "hand a resuming standard job /dev/userfaultfd, so its memory "
 	    "comes back on demand", 0 },
+	{ "CLASSAD_ENABLE_USER_HOME", "False",
+	    "the ClassAd function userHome() looks users' home directories "
+	    "up (false: it gives its default or UNDEFINED)", 0 },
 
 	/* DAGs (condor_dagman; a DAG's CONFIG file may set them). */
 	{ "DAGMAN_MAX_JOBS_SUBMITTED", "0",

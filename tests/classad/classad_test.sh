@@ -22,6 +22,9 @@ tab=$dir/semantics.tab
 evaluator=${CLASSAD_EVAL:-$top/obj/tests/classad_eval}
 nrandom=${CLASSAD_RANDOM:-2000}
 seed=${CLASSAD_SEED:-1988}
+# The table's local times (getYear(), absTime("...") without a zone)
+# are those of a place in UTC.
+export TZ=UTC
 tmp=$(mktemp -d /tmp/classad-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -768,9 +768,24 @@ def cmp_num(op, a, b):
             "==": a == b, "!=": a != b, "=?=": a == b, "=!=": a != b}[op]
 
 
+def time_compare(op, a, b):
+    """A comparison with a time on one side."""
+    ta, tb = vtype(a), vtype(b)
+    if op in ("=?=", "=!="):
+        if ta != tb:
+            return op == "=!="
+        same = a.secs == b.secs
+        if ta == "abstime":
+            same = same and a.offset == b.offset
+        return same if op == "=?=" else not same
+    if ta != tb or ta not in ("abstime", "reltime"):
+        return ERROR
+    return rel(op, (a.secs > b.secs) - (a.secs < b.secs))
+
+
 def do_compare(op, a, b):
     if isinstance(a, (RelTime, AbsTime)) or isinstance(b, (RelTime, AbsTime)):
-        raise Unmodelled("comparison of a time value")
+        return time_compare(op, a, b)
     if op in ("=?=", "=!="):
         ta, tb = vtype(a), vtype(b)
         if ta != tb:
@@ -874,14 +889,41 @@ def do_bitwise(op, a, b):
     raise ValueError(op)
 
 
+def time_arith(op, a, b):
+    """Arithmetic with a time on one side: only the sums, differences and
+    scalings HTCondor's doTimeArithmetic defines; the rest is error."""
+    ta, tb = vtype(a), vtype(b)
+    if op == "+" and (ta, tb) == ("abstime", "reltime"):
+        return AbsTime(a.secs + int(b.secs), a.offset)
+    if op == "+" and (ta, tb) == ("reltime", "abstime"):
+        return AbsTime(b.secs + int(a.secs), b.offset)
+    if op == "-" and (ta, tb) == ("abstime", "reltime"):
+        return AbsTime(a.secs - int(b.secs), a.offset)
+    if op == "-" and (ta, tb) == ("abstime", "abstime"):
+        return RelTime(a.secs - b.secs)
+    if op in "+-" and (ta, tb) == ("reltime", "reltime"):
+        return RelTime(a.secs + b.secs if op == "+" else a.secs - b.secs)
+    if op in "*/" and ta == "reltime" and tb in ("int", "real"):
+        if op == "/" and b == 0:
+            raise Unmodelled("a relative time divided by zero")
+        return RelTime(a.secs * b if op == "*" else a.secs / b)
+    if op == "*" and ta in ("int", "real") and tb == "reltime":
+        return RelTime(a * b.secs)
+    return ERROR
+
+
 def binop(op, a, b):
     """A strict binary operator on two values."""
-    if isinstance(a, (RelTime, AbsTime)) or isinstance(b, (RelTime, AbsTime)):
-        raise Unmodelled("operator on a time value")
     if a is ERROR or b is ERROR:
         return ERROR
     if a is UNDEF or b is UNDEF:
         return UNDEF
+    if isinstance(a, (RelTime, AbsTime)) or isinstance(b, (RelTime, AbsTime)):
+        if op in ("<", "<=", ">", ">=", "==", "!="):
+            return do_compare(op, a, b)
+        if op in ("+", "-", "*", "/"):
+            return time_arith(op, a, b)
+        return ERROR
     if op in ("<", "<=", ">", ">=", "==", "!="):
         return do_compare(op, a, b)
     if op in ("+", "-", "*", "/", "%"):
@@ -890,8 +932,10 @@ def binop(op, a, b):
 
 
 def unop(op, v):
+    if isinstance(v, RelTime) and op in "+-":
+        return v if op == "+" else RelTime(-v.secs)
     if isinstance(v, (RelTime, AbsTime)):
-        raise Unmodelled("operator on a time value")
+        return ERROR
     if op == "+":
         if is_bool(v) or is_str(v) or isinstance(v, (CList, CAd)):
             return ERROR
@@ -1695,7 +1739,8 @@ def f_reltime(ctx, name, args, scope):
     if len(args) != 1:
         return ERROR
     if args[0][0] == "lit" and is_str(args[0][1]):
-        raise Unmodelled("relTime of a string literal")
+        secs = reltime_from_text(args[0][1])
+        return ERROR if secs is None else RelTime(secs)
     v = ev(ctx, args[0], scope)
     if v is UNDEF:
         return UNDEF
@@ -1718,7 +1763,8 @@ def f_abstime(ctx, name, args, scope):
     # the local time zone.
     if len(args) != 2:
         if len(args) == 1 and args[0][0] == "lit" and is_str(args[0][1]):
-            raise Unmodelled("absTime of a string literal")
+            t = abstime_from_text(args[0][1])
+            return ERROR if t is None else t
         if len(args) in (0, 1):
             raise Unmodelled("absTime in the local time zone")
         return ERROR
@@ -1755,13 +1801,10 @@ def f_formattime(ctx, name, args, scope):
     if len(args) > 2:
         return ERROR
     t = ev(ctx, args[0], scope)
-    if isinstance(t, RelTime):
+    if isinstance(t, RelTime) or is_bool(t):
         return ERROR
-    if is_int(t) or is_real(t):
-        raise Unmodelled("formatTime in the local time zone")
-    if not isinstance(t, AbsTime):
-        if isinstance(t, CAd):
-            raise Unmodelled("formatTime of an ad")
+    if not isinstance(t, (AbsTime, CAd)) and not is_int(t) and \
+            not is_real(t):
         return ERROR
     fmt = "%c"
     if len(args) == 2:
@@ -1773,7 +1816,523 @@ def f_formattime(ctx, name, args, scope):
         raise Unmodelled("formatTime with a zone or locale format")
     if fmt == "":
         raise Unmodelled("formatTime with an empty format")
-    return _time.strftime(fmt, _time.gmtime(t.secs + t.offset))
+    if isinstance(t, AbsTime):
+        return _time.strftime(fmt, _time.gmtime(t.secs + t.offset))
+    if not isinstance(t, CAd):
+        return _time.strftime(fmt, _time.localtime(int(t)))
+    # splitTime()'s ad: integer fields, HTCondor's defaults where none
+    f = {}
+    for k in ("Year", "Month", "Day", "Hours", "Minutes", "Seconds"):
+        x = t.lookup(k)
+        v = eval_attr_in(ctx, t, x) if x is not None else UNDEF
+        f[k] = v if is_int(v) and not is_bool(v) else None
+    year = f["Year"] if f["Year"] is not None else 1900
+    month = f["Month"] if f["Month"] is not None else 1
+    day = f["Day"] or 0
+    if not 1 <= month <= 12 or not 0 <= day <= 31:
+        raise Unmodelled("formatTime of an ad with fields out of range")
+    import datetime
+    base = datetime.date(year, month, 1).toordinal() + day - 1
+    yday = base - datetime.date(year, 1, 1).toordinal()
+    wday = (base + 6) % 7      # Python's weekday(): Monday 0
+    if "%" + "U" in fmt or "%" + "W" in fmt or "%" + "G" in fmt:
+        raise Unmodelled("week numbers of an ad")
+    out = fmt
+    for code, val in (("%Y", "%d" % year), ("%m", "%02d" % month),
+                      ("%d", "%02d" % day),
+                      ("%H", "%02d" % (f["Hours"] or 0)),
+                      ("%M", "%02d" % (f["Minutes"] or 0)),
+                      ("%S", "%02d" % (f["Seconds"] or 0)),
+                      ("%j", "%03d" % (yday + 1)),
+                      ("%a", ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat",
+                              "Sun"][wday]),
+                      ("%b", _time.strftime("%b", (2000, month, 1, 0, 0, 0,
+                                                   0, 1, 0)))):
+        out = out.replace(code, val)
+    if "%" in out.replace("%%", ""):
+        raise Unmodelled("formatTime of an ad with another format")
+    return out.replace("%%", "%")
+
+
+def reltime_from_text(s):
+    """Literal::MakeRelTime: the text read from its right end, seconds
+    (fraction, trailing s), then minutes (':' or m), hours (':' or h),
+    days ('+' or d), a sign; None if anything else is left."""
+    i = len(s) - 1
+
+    def back_space(i):
+        while i >= 0 and s[i].isspace():
+            i -= 1
+        return i
+
+    def back_digits(i):
+        j = i
+        while j >= 0 and s[j] in "0123456789":
+            j -= 1
+        return j, s[j + 1:i + 1]
+
+    secs = 0.0
+    i = back_space(i)
+    if i >= 0 and (s[i] in "sS" or s[i] in "0123456789"):
+        if s[i] in "sS":
+            i -= 1
+        i = back_space(i)
+        end = i
+        i, _ = back_digits(i)
+        if i >= 0 and s[i] == ".":
+            i, _ = back_digits(i - 1)
+        if end > i:
+            secs = float(s[i + 1:end + 1])
+    for marks, unit in (("mM:", 60), ("hH:", 3600), ("dD+", 86400)):
+        i = back_space(i)
+        if i >= 0 and s[i] in marks:
+            i = back_space(i - 1)
+            i, digits = back_digits(i)
+            secs += int(digits or "0") * unit
+    i = back_space(i)
+    neg = i >= 0 and s[i] == "-"
+    if neg:
+        i -= 1
+    if back_space(i) >= 0:
+        return None
+    return -secs if neg else secs
+
+
+def abstime_from_text(s):
+    """Literal::MakeAbsTime: a zone suffix (Z, +hh:mm, +hhmm), then the
+    year (4 digits) and 2-digit month, day, hour, minute, second, each
+    found by skipping non-digits; None if it cannot be read."""
+    import calendar
+    import time as _time
+    s = s.rstrip()
+    off = None
+    if len(s) > 1 and s[-1] in "zZ":
+        off, s = 0, s[:-1]
+    else:
+        m = re.search(r"([+-])(\d\d):?(\d\d)$", s)
+        if m and (len(s) - m.start()) in (5, 6) and len(s) > 5:
+            off = (-1 if m.group(1) == "-" else 1) * (
+                int(m.group(2)) * 3600 + int(m.group(3)) * 60)
+            s = s[:m.start()]
+    fields = [0, 1, 0, 0, 0, 0]
+    pos = 0
+    for f, width in enumerate((4, 2, 2, 2, 2, 2)):
+        m = re.compile(r"\D*").match(s, pos)
+        pos = m.end()
+        if pos + width > len(s):
+            if f == 0:
+                return None
+            break
+        chunk = re.match(r"\d*", s[pos:pos + width]).group(0)
+        fields[f] = int(chunk or "0")
+        pos += width
+    if re.search(r"\d", s[pos:]):
+        return None
+    y, mo, d, h, mi, sec = fields
+    # timegm() carries fields over (day 0 is the month's last but one)
+    mo -= 1
+    y += mo // 12
+    mo %= 12
+    secs = calendar.timegm((y, mo + 1, 1, 0, 0, 0)) + \
+        (d - 1) * 86400 + h * 3600 + mi * 60 + sec
+    if off is None:
+        off = _time.localtime(secs).tm_gmtoff
+    return AbsTime(secs - off, off)
+
+
+def local_tm(secs):
+    import time as _time
+    return _time.localtime(secs)
+
+
+@fn("getYear", "getMonth", "getDayOfYear", "getDayOfMonth", "getDayOfWeek",
+    "getHours", "getMinutes", "getSeconds", "getDays")
+def f_getfield(ctx, name, args, scope):
+    if len(args) != 1:
+        return ERROR
+    v = ev(ctx, args[0], scope)
+    if isinstance(v, AbsTime) and name != "getdays":
+        tm = local_tm(v.secs)
+        return {"getyear": tm.tm_year, "getmonth": tm.tm_mon,
+                "getdayofyear": tm.tm_yday - 1, "getdayofmonth": tm.tm_mday,
+                "getdayofweek": (tm.tm_wday + 1) % 7,
+                "gethours": tm.tm_hour, "getminutes": tm.tm_min,
+                "getseconds": tm.tm_sec}[name]
+    if isinstance(v, RelTime) and name in ("gethours", "getminutes",
+                                           "getseconds", "getdays"):
+        r = int(v.secs)
+        sign = -1 if r < 0 else 1
+        r = abs(r)
+        return sign * {"getdays": r // 86400, "gethours": r % 86400 // 3600,
+                       "getminutes": r % 3600 // 60,
+                       "getseconds": r % 60}[name]
+    return ERROR
+
+
+def literal_ad(pairs):
+    ad = CAd()
+    for n, v in pairs:
+        ad.set(n, ("lit", v))
+    return ad
+
+
+@fn("splitTime")
+def f_splittime(ctx, name, args, scope):
+    import time as _time
+    if len(args) != 1:
+        return ERROR
+    v = ev(ctx, args[0], scope)
+    if v is UNDEF:
+        return UNDEF
+    if (is_int(v) or is_real(v)) and not is_bool(v):
+        secs = int(v)
+        v = AbsTime(secs, local_tm(secs).tm_gmtoff)
+    if isinstance(v, AbsTime):
+        tm = _time.gmtime(v.secs + v.offset)
+        return literal_ad([("Type", "AbsoluteTime"), ("Year", tm.tm_year),
+                           ("Month", tm.tm_mon), ("Day", tm.tm_mday),
+                           ("Hours", tm.tm_hour), ("Minutes", tm.tm_min),
+                           ("Seconds", tm.tm_sec), ("Offset", v.offset)])
+    if isinstance(v, RelTime):
+        r = abs(v.secs)
+        whole = int(r)
+        parts = [whole // 86400, whole % 86400 // 3600, whole % 3600 // 60,
+                 float(whole % 60) + (r - whole)]
+        if v.secs < 0:
+            for k in range(4):
+                if parts[k] > 0 or k == 3:
+                    parts[k] = -parts[k]
+                    break
+        return literal_ad([("Type", "RelativeTime"), ("Days", parts[0]),
+                           ("Hours", parts[1]), ("Minutes", parts[2]),
+                           ("Seconds", parts[3])])
+    return ERROR
+
+
+@fn("currentTime", "timeZoneOffset", "dayTime")
+def f_clock(ctx, name, args, scope):
+    import time as _time
+    if args:
+        return ERROR
+    now = int(_time.time())
+    tm = local_tm(now)
+    if name == "currenttime":
+        return AbsTime(now, tm.tm_gmtoff)
+    if name == "timezoneoffset":
+        return RelTime(tm.tm_gmtoff)
+    return RelTime(tm.tm_hour * 3600 + tm.tm_min * 60 + tm.tm_sec)
+
+
+def deref(ctx, e, scope):
+    """The expression an attribute reference names (HTCondor's Deref,
+    the alternate scope included), or None."""
+    if e[0] == "attr" and not e[2]:
+        ad, x = find_attr(ctx, scope, e[1])
+        if x is not None and x[0] != "adref":
+            return ad, x
+        return None
+    if (e[0] == "sel" and e[1][0] == "attr" and
+            e[1][1].lower() in ("my", "target")):
+        base = ev(ctx, e[1], scope)
+        if isinstance(base, CAd) and base.lookup(e[2]) is not None:
+            return base, base.lookup(e[2])
+    return None
+
+
+@fn("evalInEachContext", "countMatches")
+def f_evalineach(ctx, name, args, scope):
+    if len(args) != 2:
+        return ERROR
+    e = args[0]
+    found = deref(ctx, e, scope)
+    if found is not None:
+        e = found[1]
+    lst = ev(ctx, args[1], scope)
+    if lst is UNDEF:
+        return UNDEF if name == "evalineachcontext" else 0
+    if not isinstance(lst, CList):
+        return ERROR
+    results = []
+    for x in lst.exprs:
+        item = ev(ctx, x, lst.scope)
+        if isinstance(item, CAd):
+            results.append(ev(ctx, e, item))
+        else:
+            results.append(UNDEF if item is UNDEF else ERROR)
+    if name == "countmatches":
+        return sum(1 for r in results if bool_equiv(r) == (True, True))
+    return CList([value_expr(r) for r in results], None)
+
+
+def external_refs(ctx, e, cur, refs, depth):
+    """ClassAd::_GetExternalReferences with full names: False if it
+    gives up."""
+    if depth > 100:
+        return False
+    k = e[0]
+    if k == "lit":
+        return True
+    if k == "attr":
+        if e[2]:
+            raise Unmodelled("unresolved() of an absolute reference")
+        x = cur.lookup(e[1])
+        if x is not None:
+            return external_refs(ctx, x, cur, refs, depth + 1)
+        if e[1].lower() in ("my", "target", "parent", "root", "toplevel",
+                            "self"):
+            raise Unmodelled("unresolved() of a bare scope name")
+        refs.setdefault(e[1].lower(), e[1])
+        return True
+    if k == "sel":
+        base = e[1]
+        if base[0] == "attr" and base[1].lower() in ("my", "target"):
+            other = ctx.target if cur is ctx.my else ctx.my
+            ad = cur if base[1].lower() == "my" else other
+            if ad is None:
+                refs.setdefault(e[2].lower(), e[2])
+                return True
+            x = ad.lookup(e[2])
+            if x is None:
+                refs.setdefault(e[2].lower(), e[2])
+                return True
+            return external_refs(ctx, x, ad, refs, depth + 1)
+        v = ev(ctx, base, ctx.my)
+        if v is UNDEF:
+            full = unparse_expr(base, old=False) + "." + e[2]
+            if full.lower().startswith("target."):
+                full = full[7:]
+            refs.setdefault(full.lower(), full)
+            return True
+        if isinstance(v, CAd):
+            if v.lookup(e[2]) is not None:
+                raise Unmodelled("unresolved() through a nested ad")
+            refs.setdefault(e[2].lower(), e[2])
+            return True
+        return False
+    kids = {"paren": [1], "un": [2], "bin": [2, 3], "cond": [1, 2, 3],
+            "elvis": [1, 2], "sub": [1, 2]}.get(k)
+    if kids is not None:
+        subs = [e[i] for i in kids]
+    elif k == "call":
+        subs = e[2]
+    elif k == "list":
+        subs = e[1]
+    elif k == "ad":
+        subs = [x for _, x in e[1]]
+    else:
+        raise TypeError(e)
+    return all(external_refs(ctx, x, cur, refs, depth + 1) for x in subs)
+
+
+@fn("unresolved")
+def f_unresolved(ctx, name, args, scope):
+    if not 1 <= len(args) <= 2:
+        return ERROR
+    a = args[0]
+    if not (a[0] == "attr" or (a[0] == "sel" and a[1][0] == "attr" and
+                               a[1][1].lower() in ("my", "target"))):
+        return ERROR
+    found = deref(ctx, a, scope)
+    if found is None:
+        return UNDEF
+    pattern = None
+    if len(args) == 2:
+        p = ev(ctx, args[1], scope)
+        if not is_str(p):
+            return ERROR
+        try:
+            pattern = re.compile(p, re.IGNORECASE)
+        except re.error:
+            return ERROR
+    refs = {}
+    ok = external_refs(ctx, found[1], found[0], refs, 0)
+    names = sorted(refs.values(), key=str.lower) if ok else []
+    if pattern is None:
+        return ",".join(names)
+    return any(m.end() > m.start() for n in names
+               for m in pattern.finditer(n))
+
+
+# -- environments and arguments (HTCondor's Env and ArgList)
+
+def v2_split(text):
+    """split_args: the words of the second syntax, or None."""
+    words, cur, token, i = [], [], False, 0
+    while i < len(text):
+        c = text[i]
+        if c == "'":
+            token = True
+            j = i + 1
+            while True:
+                if j >= len(text):
+                    return None
+                if text[j] == "'":
+                    if text[j + 1:j + 2] == "'":
+                        cur.append("'")
+                        j += 2
+                        continue
+                    break
+                cur.append(text[j])
+                j += 1
+            i = j + 1
+        elif c in " \t\n\r":
+            if token:
+                words.append("".join(cur))
+            cur, token = [], False
+            i += 1
+        else:
+            token = True
+            cur.append(c)
+            i += 1
+    if token:
+        words.append("".join(cur))
+    return words
+
+
+def v2_join(words):
+    """join_args: quote each white space or quote character, quoted
+    stretches run together."""
+    out = ""
+    for w in words:
+        if out:
+            out += " "
+        if w == "":
+            out += "''"
+        for c in w:
+            if c in " \t\n\r'":
+                if out.endswith("'"):
+                    out = out[:-1]
+                else:
+                    out += "'"
+                out += ("''" if c == "'" else c) + "'"
+            else:
+                out += c
+    return out
+
+
+def env_put(env, entry):
+    """SetEnvWithErrorMessage into dict env; False if it is no entry."""
+    if "=" not in entry:
+        if "$$" in entry:
+            env[entry] = None
+            return True
+        return False
+    name, value = entry.split("=", 1)
+    if not name:
+        return False
+    env[name] = value
+    return True
+
+
+def env_text(env):
+    return v2_join(k if env[k] is None else k + "=" + env[k]
+                   for k in sorted(env, key=lambda k: k.encode("latin-1")))
+
+
+@fn("envV1ToV2")
+def f_envv1tov2(ctx, name, args, scope):
+    if len(args) != 1:
+        return ERROR
+    v = ev(ctx, args[0], scope)
+    if v is UNDEF:
+        return UNDEF
+    if not is_str(v):
+        return ERROR
+    delim = ";"
+    if v and v[0] in "!#$%&*+,-/:;<>?@^`|~\x1f":
+        delim, v = v[0], v[1:]
+    env = {}
+    for entry in re.split("[" + re.escape(delim) + "\n]", v):
+        entry = entry.lstrip(" \t\n\r")
+        if entry and not env_put(env, entry):
+            return ERROR
+    return env_text(env)
+
+
+@fn("mergeEnvironment")
+def f_mergeenv(ctx, name, args, scope):
+    env = {}
+    for a in args:
+        v = ev(ctx, a, scope)
+        if v is UNDEF:
+            continue
+        words = v2_split(v) if is_str(v) else None
+        if words is None:
+            return ERROR
+        for w in words:
+            if not env_put(env, w):
+                return ERROR
+    return env_text(env)
+
+
+def args_version(ctx, args, scope):
+    if len(args) < 2:
+        return 2
+    v = ev(ctx, args[1], scope)
+    return v if is_int(v) and not is_bool(v) and v in (1, 2) else None
+
+
+@fn("argsToList")
+def f_argstolist(ctx, name, args, scope):
+    if len(args) not in (1, 2):
+        return ERROR
+    vers = args_version(ctx, args, scope)
+    if vers is None:
+        return ERROR
+    v = ev(ctx, args[0], scope)
+    if not is_str(v):
+        return ERROR
+    words = v2_split(v) if vers == 2 else v.split()
+    if words is None:
+        return ERROR
+    return CList([("lit", w) for w in words], None)
+
+
+@fn("listToArgs")
+def f_listtoargs(ctx, name, args, scope):
+    if len(args) not in (1, 2):
+        return ERROR
+    vers = args_version(ctx, args, scope)
+    if vers is None:
+        return ERROR
+    lst = ev(ctx, args[0], scope)
+    if not isinstance(lst, CList):
+        return ERROR
+    words = [ev(ctx, x, lst.scope) for x in lst.exprs]
+    if not all(is_str(w) for w in words):
+        return ERROR
+    if vers == 1:
+        if any(re.search("[ \t\r\n]", w) for w in words):
+            return ERROR
+        return " ".join(words)
+    return v2_join(words)
+
+
+@fn("userHome")
+def f_userhome(ctx, name, args, scope):
+    # The table's context does not enable the lookup
+    # (CLASSAD_ENABLE_USER_HOME), so only the default matters.
+    if len(args) not in (1, 2):
+        return ERROR
+    dflt = ev(ctx, args[1], scope) if len(args) == 2 else ""
+    if not is_str(dflt):
+        dflt = ""
+    user = ev(ctx, args[0], scope)
+    if dflt:
+        return dflt
+    return UNDEF if (is_str(user) or user is UNDEF) else ERROR
+
+
+@fn("userMap")
+def f_usermap(ctx, name, args, scope):
+    # The table's context configures no map: nothing maps.
+    if not 2 <= len(args) <= 4:
+        return ERROR
+    vals = [ev(ctx, a, scope) for a in args]
+    if vals[0] is ERROR or vals[1] is ERROR:
+        if not (is_str(vals[0]) and is_str(vals[1])):
+            return ERROR
+    return vals[3] if len(vals) == 4 else UNDEF
 
 
 # -- regular expressions (PCRE; Python's re agrees on what we use)

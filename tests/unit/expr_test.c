@@ -3,18 +3,23 @@
  * functions, attribute scoping, parse errors, canonical unparsing,
  * references and clauses, and the bounds on nesting and recursion.
  *
- * checks: 628
+ * checks: 659
  */
+#include <fcntl.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "ad.h"
 #include "buf.h"
 #include "expr.h"
 #include "test.h"
 #include "xalloc.h"
+
+static char usermap_file[] = "/tmp/expr_test_usermap.XXXXXX";
 
 static const char *
 fallback(const char *name)
@@ -25,6 +30,19 @@ fallback(const char *name)
 		{ "Broken", "1 +" },
 		{ "Loop", "Loop + 1" },
 		{ "UsesMy", "MY.UserPrio * 2" },
+		{ "CLASSAD_ENABLE_USER_HOME", "true" },
+		{ "CLASSAD_USER_MAPDATA_groups",
+		    "# users to their groups\n"
+		    "* alice physics,Chemistry\n"
+		    "* alice never\n"
+		    "* \"bob smith\" biology\n"
+		    "* /^(.*)@cs\\.wisc\\.edu$/i cs,\\1_group\n"
+		    "* /^nogroup$/ \" , ,\"\n"
+		    "* /broken(/ x\n"
+		    "krb carol astro\n"
+		    "* carol\n"
+		    "\n" },
+		{ "CLASSAD_USER_MAPFILE_fromfile", usermap_file },
 	};
 	size_t i;
 
@@ -973,6 +991,133 @@ test_times(void)
 	}
 }
 
+/* absTime("...") and relTime("...") of a string written there are
+ * parsed into times, as HTCondor's parser does. */
+static void
+test_time_literals(void)
+{
+	static const struct {
+		const char	*text;
+		const char	*canon;		/* NULL: does not parse */
+	} cases[] = {
+		{ "absTime(\"2026-11-28T01:00:00+01:00\")",
+		    "absTime(\"2026-11-28T01:00:00+01:00\")" },
+		{ "absTime(\"20261128T010000Z\") + relTime(\"1d 2h\")",
+		    "absTime(\"2026-11-28T01:00:00-00:00\") + "
+		    "relTime(\"1+02:00:00\")" },
+		{ "relTime(\"90\")", "relTime(\"01:30\")" },
+		{ "absTime(\"garbage\")", NULL },
+		{ "relTime(\"1x\")", NULL },
+		/* Times whose text would not read back stay calls. */
+		{ "relTime(\"0.0000001\")", "relTime(\"0.0000001\")" },
+		{ "absTime(\"9999-13-32\")", "absTime(\"9999-13-32\")" },
+		{ "relTime((\"1d\"))", "relTime(\"1+00:00:00\")" },
+	};
+	struct expr *e;
+	char *s, name[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		e = expr_parse(cases[i].text, NULL, 0);
+		s = e != NULL ? expr_to_string(e) : NULL;
+		(void)snprintf(name, sizeof(name), "%s parses to %s",
+		    cases[i].text, cases[i].canon != NULL ? cases[i].canon :
+		    "an error");
+		CHECK(name, cases[i].canon == NULL ? e == NULL :
+		    s != NULL && strcmp(s, cases[i].canon) == 0);
+		free(s);
+		expr_free(e);
+	}
+}
+
+/* userHome() looks users up once the configuration enables it. */
+static void
+test_user_home(void)
+{
+	struct passwd *pw = getpwnam("root");
+	struct value v;
+
+	expr_eval_text("userHome(\"root\")", NULL, NULL, &v);
+	CHECK("userHome(\"root\") is root's home when enabled",
+	    pw != NULL && v.type == VAL_STRING &&
+	    strcmp(v.u.s, pw->pw_dir) == 0);
+	value_free(&v);
+	expr_eval_text("userHome(\"no-such-user-here\", \"/none\")", NULL,
+	    NULL, &v);
+	CHECK("userHome of no such user is the default",
+	    v.type == VAL_STRING && strcmp(v.u.s, "/none") == 0);
+	value_free(&v);
+	expr_eval_text("userHome(\"no-such-user-here\")", NULL, NULL, &v);
+	CHECK("userHome of no such user is UNDEFINED without a default",
+	    v.type == VAL_UNDEFINED);
+	value_free(&v);
+}
+
+/* userMap() through a map in the configuration and one in a file. */
+static void
+test_user_map(void)
+{
+	static const struct {
+		const char	*expr;
+		const char	*want;	/* a string, or NULL: UNDEFINED */
+	} cases[] = {
+		{ "userMap(\"groups\", \"alice\")", "physics,Chemistry" },
+		{ "userMap(\"groups\", \"alice\", \"chemistry\")",
+		    "Chemistry" },
+		{ "userMap(\"groups\", \"alice\", \"math\")", "physics" },
+		{ "userMap(\"groups\", \"alice\", \"math\", \"x\")",
+		    "physics" },
+		{ "userMap(\"groups\", \"Alice\")", NULL },
+		{ "userMap(\"groups\", \"bob smith\")", "biology" },
+		{ "userMap(\"groups\", \"dave@CS.wisc.edu\")",
+		    "cs,dave_group" },
+		{ "userMap(\"groups\", \"dave@CS.wisc.edu\", \"Dave_Group\")",
+		    "dave_group" },
+		{ "userMap(\"groups\", \"nogroup\")", " , ," },
+		{ "userMap(\"groups\", \"nogroup\", \"a\")", NULL },
+		{ "userMap(\"groups\", \"nogroup\", \"a\", \"dflt\")",
+		    "dflt" },
+		{ "userMap(\"groups\", \"erin\")", NULL },
+		{ "userMap(\"groups\", \"erin\", \"a\", \"dflt\")", "dflt" },
+		{ "userMap(\"groups\", \"carol\")", NULL },
+		{ "userMap(\"groups.krb\", \"carol\")", "astro" },
+		{ "userMap(\"nomap\", \"alice\")", NULL },
+		{ "userMap(\"fromfile\", \"frank\")", "ops" },
+		{ "userMap(\"fromfile\", \"frank\", \"ops\")", "ops" },
+	};
+	struct value v;
+	char name[256];
+	size_t i;
+	int fd, ok;
+
+	fd = mkstemp(usermap_file);
+	ok = fd != -1 && write(fd, "* frank ops\n", 12) == 12;
+	if (fd != -1)
+		close(fd);
+	CHECK("a map file is written", ok);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		expr_eval_text(cases[i].expr, NULL, NULL, &v);
+		(void)snprintf(name, sizeof(name), "%s is %s", cases[i].expr,
+		    cases[i].want != NULL ? cases[i].want : "UNDEFINED");
+		CHECK(name, cases[i].want == NULL ? v.type == VAL_UNDEFINED :
+		    v.type == VAL_STRING && strcmp(v.u.s, cases[i].want) == 0);
+		value_free(&v);
+	}
+	/* A changed file is read again. */
+	fd = open(usermap_file, O_WRONLY | O_TRUNC);
+	ok = fd != -1 && write(fd, "* frank ops,dev,qa\n", 19) == 19;
+	if (fd != -1)
+		close(fd);
+	expr_eval_text("userMap(\"fromfile\", \"frank\")", NULL, NULL, &v);
+	CHECK("a changed map file is read again", ok &&
+	    v.type == VAL_STRING && strcmp(v.u.s, "ops,dev,qa") == 0);
+	value_free(&v);
+	(void)unlink(usermap_file);
+	expr_eval_text("userMap(\"fromfile\", \"frank\")", NULL, NULL, &v);
+	CHECK("a map file gone is no map", v.type == VAL_UNDEFINED);
+	value_free(&v);
+}
+
 int
 main(void)
 {
@@ -1004,6 +1149,9 @@ main(void)
 	test_bounds();
 	test_copy();
 	test_times();
+	test_time_literals();
+	test_user_home();
+	test_user_map();
 	expr_set_fallback(NULL);
 	expr_eval_text("MINUTE", NULL, NULL, &v);
 	CHECK("fallback removed", v.type == VAL_UNDEFINED);
