@@ -16,11 +16,23 @@
  *   schedd_peer submit-bad PATH              a submit the schedd must refuse
  *                                            (PATH: a missing executable,
  *                                            a directory, a FIFO...)
+ *   schedd_peer burst C N GO                 N clients, each on a connection
+ *                                            of its own, accepted (a ping)
+ *                                            before it prints "ready"; once
+ *                                            file GO exists each sets Burst
+ *                                            = P in job C.P (P < N) with
+ *                                            SCHEDD_EDIT; "sent" once every
+ *                                            call is in the schedd's socket,
+ *                                            then "answered C.P CODE" per
+ *                                            answer
  *
  * Exit status 0 on the expected outcome; messages on stdout.
  */
+#include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <arpa/inet.h>
+#include <linux/sockios.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -282,6 +294,85 @@ submit_bad(const char *path)
 	return res.code != 0 ? 0 : 1;
 }
 
+/*
+ * burst: the calls of N clients in the schedd's sockets together, so
+ * that (with the schedd stopped meanwhile by the test) it reads them
+ * all in one turn of its loop.
+ */
+static int
+burst(int cluster, int n, const char *go)
+{
+	CLIENT **cl;
+	pid_t *kids;
+	int *fd, i, left, status, bad = 0, queued;
+	struct timeval tv = { 30, 0 };
+
+	if (n <= 0 || n > 1000)
+		return 2;
+	cl = xcalloc((size_t)n, sizeof(*cl));
+	fd = xcalloc((size_t)n, sizeof(*fd));
+	kids = xcalloc((size_t)n, sizeof(*kids));
+	for (i = 0; i < n; i++) {
+		cl[i] = local();
+		clnt_control(cl[i], CLSET_TIMEOUT, (char *)&tv);
+		if (clnt_call(cl[i], SCHEDD_NULL, (xdrproc_t)rpc_xdr_nothing, NULL,
+		    (xdrproc_t)rpc_xdr_nothing, NULL, tv) != RPC_SUCCESS) {
+			fprintf(stderr, "schedd_peer: ping %d failed\n", i);
+			return 2;
+		}
+		if (!clnt_control(cl[i], CLGET_FD, (char *)&fd[i]))
+			return 2;
+	}
+	printf("ready\n");
+	fflush(stdout);
+	while (access(go, F_OK) == -1)
+		usleep(20000);
+	for (i = 0; i < n; i++) {
+		if ((kids[i] = fork()) == -1)
+			return 2;
+		if (kids[i] == 0) {
+			job_edit_x arg;
+			job_action_res_x res;
+			char con[64], val[16];
+
+			snprintf(con, sizeof(con),
+			    "ClusterId == %d && ProcId == %d", cluster, i);
+			snprintf(val, sizeof(val), "%d", i);
+			arg.constraint = con;
+			arg.name = "Burst";
+			arg.value = val;
+			memset(&res, 0, sizeof(res));
+			if (clnt_call(cl[i], SCHEDD_EDIT,
+			    (xdrproc_t)xdr_job_edit_x, (char *)&arg,
+			    (xdrproc_t)xdr_job_action_res_x, (char *)&res,
+			    tv) != RPC_SUCCESS)
+				_exit(3);
+			printf("answered %d.%d %d\n", cluster, i, res.code);
+			fflush(stdout);
+			_exit(res.code == 0 ? 0 : 1);
+		}
+	}
+	/* Every call written: nothing of it left unread in our sockets'
+	 * queues is what the schedd has not read yet, so all of them are
+	 * in its sockets once each queue holds something. */
+	for (left = n; left > 0;) {
+		left = 0;
+		for (i = 0; i < n; i++)
+			if (ioctl(fd[i], SIOCOUTQ, &queued) == -1 ||
+			    queued <= 0)
+				left++;
+		if (left > 0)
+			usleep(10000);
+	}
+	printf("sent\n");
+	fflush(stdout);
+	for (i = 0; i < n; i++)
+		if (waitpid(kids[i], &status, 0) == -1 ||
+		    !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			bad++;
+	return bad == 0 ? 0 : 1;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -331,6 +422,8 @@ main(int argc, char **argv)
 		return bad_constraint();
 	if (strcmp(argv[1], "submit-bad") == 0 && argc == 3)
 		return submit_bad(argv[2]);
+	if (strcmp(argv[1], "burst") == 0 && argc == 5)
+		return burst(atoi(argv[2]), atoi(argv[3]), argv[4]);
 	fprintf(stderr, "usage: see tests/programs/schedd_peer.c\n");
 	return 2;
 }
