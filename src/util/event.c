@@ -308,12 +308,16 @@ event_run_once(double maxwait)
 	int timeout, r;
 
 	event_init();
+	/* The end of the last turn's work (what the descriptors brought)
+	 * is settled before the timers run, so that a long timer does not
+	 * hold it back; then the timers' own work, before the loop may
+	 * sleep.  The hook may set timers. */
+	if (before_poll != NULL)
+		before_poll();
 	next = run_timers();
 	if (loop_done)
 		return;
 	if (before_poll != NULL) {
-		/* The end of the turn: what it did is settled before the
-		 * loop may sleep.  It may have set timers. */
 		before_poll();
 		next = timers_next();
 	}
