@@ -25,6 +25,10 @@
  *                                            call is in the schedd's socket,
  *                                            then "answered C.P CODE" per
  *                                            answer
+ *   schedd_peer edits C N M                  N clients at once, each on a
+ *                                            connection of its own, each
+ *                                            setting Edits in job C.P (P <
+ *                                            N) M times (bench/)
  *
  * Exit status 0 on the expected outcome; messages on stdout.
  */
@@ -373,6 +377,55 @@ burst(int cluster, int n, const char *go)
 	return bad == 0 ? 0 : 1;
 }
 
+/* One client of edits: M edits of job C.P, one after the other. */
+static void
+edit_loop(int cluster, int proc, int m)
+{
+	CLIENT *cl = local();
+	job_edit_x arg;
+	job_action_res_x res;
+	char con[64], val[16], err[256];
+	int k;
+
+	snprintf(con, sizeof(con), "ClusterId == %d && ProcId == %d",
+	    cluster, proc);
+	arg.constraint = con;
+	arg.name = "Edits";
+	arg.value = val;
+	for (k = 0; k < m; k++) {
+		snprintf(val, sizeof(val), "%d", k);
+		memset(&res, 0, sizeof(res));
+		if (rpc_invoke(cl, SCHEDD_EDIT, (xdrproc_t)xdr_job_edit_x,
+		    &arg, (xdrproc_t)xdr_job_action_res_x, &res, err,
+		    sizeof(err)) == -1 || res.code != 0)
+			_exit(1);
+		xdr_free((xdrproc_t)xdr_job_action_res_x, (char *)&res);
+	}
+	_exit(0);
+}
+
+/* edits: N clients changing the queue as fast as they are answered. */
+static int
+edits(int cluster, int n, int m)
+{
+	pid_t kid;
+	int i, status, bad = 0;
+
+	if (n <= 0 || n > 1000 || m <= 0)
+		return 2;
+	for (i = 0; i < n; i++) {
+		if ((kid = fork()) == -1)
+			return 2;
+		if (kid == 0)
+			edit_loop(cluster, i, m);
+	}
+	for (i = 0; i < n; i++)
+		if (wait(&status) == -1 || !WIFEXITED(status) ||
+		    WEXITSTATUS(status) != 0)
+			bad++;
+	return bad == 0 ? 0 : 1;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -422,6 +475,8 @@ main(int argc, char **argv)
 		return bad_constraint();
 	if (strcmp(argv[1], "submit-bad") == 0 && argc == 3)
 		return submit_bad(argv[2]);
+	if (strcmp(argv[1], "edits") == 0 && argc == 5)
+		return edits(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
 	if (strcmp(argv[1], "burst") == 0 && argc == 5)
 		return burst(atoi(argv[2]), atoi(argv[3]), argv[4]);
 	fprintf(stderr, "usage: see tests/programs/schedd_peer.c\n");
