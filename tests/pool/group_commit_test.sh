@@ -7,8 +7,9 @@
 #
 # - 20 clients whose edits reach the schedd in one turn (it is stopped
 #   while they are sent): every one is answered, after one fdatasync
-#   for the 20 transactions (its debug log counts them), and all 20
-#   are in the queue after a SIGKILL and a restart.
+#   for the 20 transactions (its debug log counts them; strace, where
+#   it can attach, sees every answer written after that sync), and all
+#   20 are in the queue after a SIGKILL and a restart.
 # - SIGKILL during 1,000 submits from four concurrent clients: every
 #   submit a client was answered for is in the queue of the restarted
 #   schedd.
@@ -17,7 +18,7 @@
 #   history, exactly once: never lost, never both (which would run it
 #   again), never twice in the history.
 #
-# checks: 14
+# checks: 15
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -61,6 +62,16 @@ rm -f "$POOL/go" "$POOL/burst.out"
 peer burst "$C" "$N" "$POOL/go" >>"$POOL/burst.out" 2>&1 &
 bp=$!
 wait_for 30 grep -qx ready "$POOL/burst.out"
+# strace, where it can attach, records the order of the schedd's writes
+# and syncs during the burst.
+sp=
+if command -v strace >/dev/null && [ "$(id -u)" = 0 ]; then
+	strace -qq -e trace=write,fdatasync -o "$POOL/burst.strace" \
+	    -p "$SCHEDD_PID" 2>/dev/null &
+	sp=$!
+	traced() { ! grep -q '^TracerPid:[[:space:]]*0$' "/proc/$SCHEDD_PID/status"; }
+	wait_for 30 traced || { kill "$sp"; wait "$sp"; sp=; }
+fi
 kill -STOP "$SCHEDD_PID"
 touch "$POOL/go"
 # Every call is in the schedd's sockets before it runs again.
@@ -68,6 +79,10 @@ wait_for 30 grep -qx sent "$POOL/burst.out"
 kill -CONT "$SCHEDD_PID"
 wait "$bp"
 rc=$?
+if [ -n "$sp" ]; then
+	kill -INT "$sp"
+	wait "$sp"
+fi
 check "20 edits sent together are all answered, each a success" \
 	test "$rc:$(grep -c "^answered $C\.[0-9]* 0$" "$POOL/burst.out")" = "0:$N"
 check "... after one fdatasync for their 20 transactions in one turn" \
@@ -75,6 +90,23 @@ check "... after one fdatasync for their 20 transactions in one turn" \
 	"$SLOG"
 check "... and no turn synced the log twice" \
 	bash -c "! grep 'group commit:' '$SLOG' | grep -qv ', [01] fdatasync(s)'"
+# An answer is one write of an RPC record, which starts with its record
+# mark (high bit set: "\200" as strace writes it); the edits' records
+# are written to the log before the sync, the 20 answers only after it.
+answers_after_sync() {
+	awk '
+	/^fdatasync\(/ { if (!replies) syncs++ }
+	/^write\([0-9]+, "\\200/ { replies++; if (!syncs) early++ }
+	END { exit !(syncs == 1 && replies == '"$N"' && early == 0) }
+	' "$POOL/burst.strace"
+}
+if [ -n "$sp" ]; then
+	check "... and every answer was written after that fdatasync (strace)" \
+		answers_after_sync
+else
+	skip "... and every answer was written after that fdatasync (strace)" \
+		"strace is missing, or cannot attach to the schedd here"
+fi
 restart
 burst_vals() { q "$C" -af Burst | sort -n | tr '\n' ' '; }
 check "after SIGKILL and a restart the 20 edits are in the queue" \
