@@ -1027,8 +1027,10 @@ queue_flush(struct queue_flush_stats *st)
 		    flushed_commits;
 	/* A sync that fails leaves changes applied here that the disk may
 	 * not hold: no answer may say they are done, and a schedd that
-	 * cannot keep its queue must stop (the next one replays it). */
-	if (qlog_sync_wanted(schedd_queue) && qlog_sync(schedd_queue) == -1)
+	 * cannot keep its queue must stop (the next one replays it).  Jobs
+	 * about to leave need it too, whatever made them Completed. */
+	if ((qlog_sync_wanted(schedd_queue) || nfinishing > 0) &&
+	    qlog_sync(schedd_queue) == -1)
 		fatal("cannot sync the job queue %s/%s", spool,
 		    QUEUE_LOG_NAME);
 	if (st != NULL)
