@@ -9,7 +9,9 @@
 #   while they are sent): every one is answered, after one fdatasync
 #   for the 20 transactions (its debug log counts them; strace, where
 #   it can attach, sees every answer written after that sync), and all
-#   20 are in the queue after a SIGKILL and a restart.
+#   20 are in the queue after a SIGKILL and a restart.  The same when
+#   the 20 connect while it is stopped (it accepts every connection
+#   waiting at once, not one a turn).
 # - SIGKILL during 1,000 submits from four concurrent clients: every
 #   submit a client was answered for is in the queue of the restarted
 #   schedd.
@@ -18,7 +20,7 @@
 #   history, exactly once: never lost, never both (which would run it
 #   again), never twice in the history.
 #
-# checks: 15
+# checks: 16
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -107,6 +109,20 @@ else
 	skip "... and every answer was written after that fdatasync (strace)" \
 		"strace is missing, or cannot attach to the schedd here"
 fi
+# The same from 20 clients that connect while the schedd is stopped: it
+# accepts them all in one turn and serves their calls in the next.
+rm -f "$POOL/go" "$POOL/fresh.out"
+peer burst-fresh "$C" "$N" "$POOL/go" >>"$POOL/fresh.out" 2>&1 &
+bp=$!
+wait_for 30 grep -qx ready "$POOL/fresh.out"
+kill -STOP "$SCHEDD_PID"
+touch "$POOL/go"
+wait_for 30 grep -qx sent "$POOL/fresh.out"
+kill -CONT "$SCHEDD_PID"
+wait "$bp"
+rc=$?
+check "20 clients connecting together are accepted together: their edits share one fdatasync" \
+	test "$rc:$(grep -c "^answered $C\.[0-9]* 0$" "$POOL/fresh.out"):$(grep -c "group commit: $N transaction(s), $N answer(s), 1 fdatasync(s)" "$SLOG")" = "0:$N:2"
 restart
 burst_vals() { q "$C" -af Burst | sort -n | tr '\n' ' '; }
 check "after SIGKILL and a restart the 20 edits are in the queue" \

@@ -25,6 +25,9 @@
  *                                            call is in the schedd's socket,
  *                                            then "answered C.P CODE" per
  *                                            answer
+ *   schedd_peer burst-fresh C N GO           the same, each client connecting
+ *                                            only once GO exists (the schedd
+ *                                            has yet to accept them all)
  *   schedd_peer edits C N M                  N clients at once, each on a
  *                                            connection of its own, each
  *                                            setting Edits in job C.P (P <
@@ -304,7 +307,7 @@ submit_bad(const char *path)
  * all in one turn of its loop.
  */
 static int
-burst(int cluster, int n, const char *go)
+burst(int cluster, int n, const char *go, int fresh)
 {
 	CLIENT **cl;
 	pid_t *kids;
@@ -316,7 +319,7 @@ burst(int cluster, int n, const char *go)
 	cl = xcalloc((size_t)n, sizeof(*cl));
 	fd = xcalloc((size_t)n, sizeof(*fd));
 	kids = xcalloc((size_t)n, sizeof(*kids));
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !fresh; i++) {
 		cl[i] = local();
 		clnt_control(cl[i], CLSET_TIMEOUT, (char *)&tv);
 		if (clnt_call(cl[i], SCHEDD_NULL, (xdrproc_t)rpc_xdr_nothing, NULL,
@@ -331,6 +334,14 @@ burst(int cluster, int n, const char *go)
 	fflush(stdout);
 	while (access(go, F_OK) == -1)
 		usleep(20000);
+	/* Fresh: connections the schedd has yet to accept when the calls
+	 * are sent (it is stopped meanwhile). */
+	for (i = 0; i < n && fresh; i++) {
+		cl[i] = local();
+		clnt_control(cl[i], CLSET_TIMEOUT, (char *)&tv);
+		if (!clnt_control(cl[i], CLGET_FD, (char *)&fd[i]))
+			return 2;
+	}
 	for (i = 0; i < n; i++) {
 		if ((kids[i] = fork()) == -1)
 			return 2;
@@ -478,7 +489,9 @@ main(int argc, char **argv)
 	if (strcmp(argv[1], "edits") == 0 && argc == 5)
 		return edits(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
 	if (strcmp(argv[1], "burst") == 0 && argc == 5)
-		return burst(atoi(argv[2]), atoi(argv[3]), argv[4]);
+		return burst(atoi(argv[2]), atoi(argv[3]), argv[4], 0);
+	if (strcmp(argv[1], "burst-fresh") == 0 && argc == 5)
+		return burst(atoi(argv[2]), atoi(argv[3]), argv[4], 1);
 	fprintf(stderr, "usage: see tests/programs/schedd_peer.c\n");
 	return 2;
 }
