@@ -29,6 +29,15 @@ void	event_fd_del(int fd);
 long	event_timer_add(double delay, event_timer_fn fn, void *arg);
 void	event_timer_cancel(long id);
 
+/*
+ * event_before_poll: run FN at the end of every turn of the loop: once
+ * the descriptors' callbacks and requests are done (before the timers
+ * due run), and again after those timers, before the loop waits in
+ * poll() (the schedd syncs its queue there once for the whole turn and
+ * only then answers the turn's requests).  NULL: none.
+ */
+void	event_before_poll(void (*fn)(void));
+
 /* event_signal_add: run FN from the loop whenever SIGNO arrives. */
 void	event_signal_add(int signo, event_signal_fn fn);
 

@@ -106,6 +106,20 @@ int	 qlog_commit(struct qlog *, int durable);
 void	 qlog_abort(struct qlog *);
 /* qlog_sync: fsync whatever non-durable commits wrote.  0 or -1. */
 int	 qlog_sync(struct qlog *);
+/*
+ * Group commit.  With qlog_set_group on, a durable commit is written
+ * and applied as before but not synced: qlog_sync_wanted says one
+ * waits, and the caller's one qlog_sync covers every commit written
+ * since, however many (the schedd syncs once per turn of its loop and
+ * answers the requests only then).  A crash of the process alone still
+ * loses nothing written; a crash of the machine loses at most what was
+ * never answered.  qlog_syncs, qlog_commits: fdatasyncs done and
+ * transactions written since the log was opened.
+ */
+void	 qlog_set_group(struct qlog *, int on);
+int	 qlog_sync_wanted(const struct qlog *);
+long long qlog_syncs(const struct qlog *);
+long long qlog_commits(const struct qlog *);
 
 /* Reading the committed state. */
 const struct ad	*qlog_ad(const struct qlog *, int cluster, int proc);

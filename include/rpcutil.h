@@ -90,6 +90,14 @@ SVCXPRT	*rpc_serve(int fd, unsigned long prog, unsigned long vers,
 	    void (*dispatch)(struct svc_req *, SVCXPRT *));
 
 /*
+ * rpc_accept_all: make the listening transport XPRT (rpc_serve's) accept
+ * every connection waiting when it is ready, not one per turn of the
+ * loop, so that a burst of clients is served in one turn (the schedd
+ * then syncs its queue once for all of them).  0, or -1 with errno.
+ */
+int	 rpc_accept_all(SVCXPRT *xprt);
+
+/*
  * rpc_xprt_free_on_decode_error: make XPRT free what a failed decoding
  * of a request's arguments allocated (libtirpc leaves it to the
  * dispatcher, which rpcgen writes without freeing it).  rpc_serve's and

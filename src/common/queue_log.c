@@ -79,6 +79,11 @@ struct qlog {
 	int			 fd;		/* O_APPEND */
 	long long		 size;		/* bytes in the file */
 	int			 dirty;		/* not yet synced */
+	int			 group;		/* durable commits wait for
+						 * qlog_sync (group commit) */
+	int			 sync_wanted;	/* a durable commit waits */
+	long long		 syncs;		/* fdatasyncs done */
+	long long		 commits;	/* transactions written */
 	int			 counter;	/* next cluster id */
 
 	struct qlog_entry	**table;
@@ -672,6 +677,10 @@ qlog_commit(struct qlog *q, int durable)
 		return 0;
 	if (q->nops == 0) {
 		qlog_abort(q);
+		if (durable && q->group) {
+			q->sync_wanted |= q->dirty;
+			return 0;
+		}
 		return durable ? qlog_sync(q) : 0;
 	}
 	crc = qlog_crc32(0, q->tx.data, q->tx.len);
@@ -680,7 +689,10 @@ qlog_commit(struct qlog *q, int durable)
 	if (fd_write_full(q->fd, q->tx.data, q->tx.len) == -1)
 		goto fail;
 	q->dirty = 1;
-	if (durable && qlog_sync(q) == -1)
+	q->commits++;
+	if (durable && q->group)
+		q->sync_wanted = 1;
+	else if (durable && qlog_sync(q) == -1)
 		goto fail;
 	q->size += (long long)q->tx.len;
 	q->warnings = 0;
@@ -702,12 +714,40 @@ fail:
 int
 qlog_sync(struct qlog *q)
 {
-	if (!q->dirty)
+	if (!q->dirty) {
+		q->sync_wanted = 0;
 		return 0;
+	}
 	if (fdatasync(q->fd) == -1)
 		return -1;
+	q->syncs++;
 	q->dirty = 0;
+	q->sync_wanted = 0;
 	return 0;
+}
+
+void
+qlog_set_group(struct qlog *q, int on)
+{
+	q->group = on != 0;
+}
+
+int
+qlog_sync_wanted(const struct qlog *q)
+{
+	return q->sync_wanted && q->dirty;
+}
+
+long long
+qlog_syncs(const struct qlog *q)
+{
+	return q->syncs;
+}
+
+long long
+qlog_commits(const struct qlog *q)
+{
+	return q->commits;
 }
 
 /* Replay. */
@@ -1249,6 +1289,7 @@ qlog_compact(struct qlog *q)
 	q->size = written;
 	q->live_bytes = live;
 	q->dirty = 0;
+	q->sync_wanted = 0;
 	buf_free(&b);
 	buf_free(&scratch);
 	free(tmp);

@@ -378,6 +378,58 @@ rpc_serve(int fd, unsigned long prog, unsigned long vers,
 	    vers, dispatch);
 }
 
+/*
+ * A listening transport's xp_recv accepts one connection per call, and
+ * the loop calls it once per turn: a burst of N clients would be taken
+ * one a turn, their calls served one a turn.  The copy below takes all
+ * that wait (up to ACCEPT_BATCH), so their calls are served together in
+ * the next turn.  The socket is made non-blocking: a client gone
+ * between poll() and accept() must not stall the daemon.
+ */
+#define ACCEPT_BATCH	256
+
+static const struct xp_ops	*listen_orig;
+static struct xp_ops		 listen_ops;
+
+static bool_t
+accept_waiting(SVCXPRT *xprt, struct rpc_msg *msg)
+{
+	struct pollfd p;
+	int k;
+
+	for (k = 0; k < ACCEPT_BATCH; k++) {
+		(void)listen_orig->xp_recv(xprt, msg);
+		p.fd = xprt->xp_fd;
+		p.events = POLLIN;
+		p.revents = 0;
+		if (poll(&p, 1, 0) != 1 || (p.revents & POLLIN) == 0)
+			break;
+	}
+	return FALSE;	/* a listener never has a call of its own */
+}
+
+int
+rpc_accept_all(SVCXPRT *xprt)
+{
+	int fl;
+
+	if (listen_orig != NULL && xprt->xp_ops != listen_orig &&
+	    xprt->xp_ops != &listen_ops) {
+		errno = EINVAL;	/* another kind of transport */
+		return -1;
+	}
+	if ((fl = fcntl(xprt->xp_fd, F_GETFL)) == -1 ||
+	    fcntl(xprt->xp_fd, F_SETFL, fl | O_NONBLOCK) == -1)
+		return -1;
+	if (listen_orig == NULL) {
+		listen_orig = xprt->xp_ops;
+		listen_ops = *listen_orig;
+		listen_ops.xp_recv = accept_waiting;
+	}
+	xprt->xp_ops = &listen_ops;
+	return 0;
+}
+
 SVCXPRT *
 rpc_serve_udp(int fd, unsigned long prog, unsigned long vers,
     void (*dispatch)(struct svc_req *, SVCXPRT *))

@@ -5,7 +5,12 @@
  * DESCRIPTION
  *	Keeps this host's jobs in a durable queue, $(SPOOL)/job_queue.log:
  *	an append-only transaction log, synced before any request that
- *	changes a job is answered, replayed at start-up (a torn or
+ *	changes a job is answered (group commit: written as each change is
+ *	made, synced once per turn of the event loop for all the turn's
+ *	changes, whose answers are sent only then; queries and the
+ *	negotiator's requests are served after the sync; the jobs that
+ *	leave the queue go to the history, one write and one sync, after
+ *	it), replayed at start-up (a torn or
  *	corrupt tail is cut at the last complete transaction, with a
  *	warning, and kept in job_queue.log.bad), and compacted by writing
  *	the live queue to a new file and renaming it over the old one when
@@ -305,6 +310,128 @@ schedd_query_attrs_1_svc(job_query_attrs_x *arg, job_query_res_x *res,
 	return schedd_query_1_svc(NULL, res, req);
 }
 
+/*
+ * Group commit (schedd_queue.c): a request that changes the queue is
+ * answered only once the turn's changes are synced, with every other
+ * answer of the turn.  The answer waits here, encoded later from RES
+ * on its connection: libtirpc's connection keeps the call's xid until
+ * the next call is read from it, and none is read before the end of the
+ * turn unless its client sends a call before the answer to its last
+ * (no Condor client does; such a client confuses only itself).
+ */
+struct held_reply {
+	SVCXPRT		*xprt;
+	xdrproc_t	 xres;
+	void		*res;
+};
+static struct held_reply	*held;
+static size_t			 nheld, capheld;
+
+typedef bool_t	(*svc_fn)(void *, void *, struct svc_req *);
+
+/* The procedures whose answers wait for the sync. */
+static const struct changing_proc {
+	u_long		 proc;
+	xdrproc_t	 xargs;
+	xdrproc_t	 xres;
+	size_t		 argsize;
+	size_t		 ressize;
+	svc_fn		 fn;
+} changing_procs[] = {
+	{ SCHEDD_SUBMIT, (xdrproc_t)xdr_submit_x, (xdrproc_t)xdr_submit_res_x,
+	    sizeof(submit_x), sizeof(submit_res_x),
+	    (svc_fn)schedd_submit_1_svc },
+	{ SCHEDD_SUBMIT_BEGIN, (xdrproc_t)xdr_submit_x,
+	    (xdrproc_t)xdr_submit_res_x, sizeof(submit_x),
+	    sizeof(submit_res_x), (svc_fn)schedd_submit_begin_1_svc },
+	{ SCHEDD_SUBMIT_MORE, (xdrproc_t)xdr_submit_more_x,
+	    (xdrproc_t)xdr_submit_res_x, sizeof(submit_more_x),
+	    sizeof(submit_res_x), (svc_fn)schedd_submit_more_1_svc },
+	{ SCHEDD_SUBMIT_MANY, (xdrproc_t)xdr_submit_many_x,
+	    (xdrproc_t)xdr_submit_many_res_x, sizeof(submit_many_x),
+	    sizeof(submit_many_res_x), (svc_fn)schedd_submit_many_1_svc },
+	{ SCHEDD_ACTION, (xdrproc_t)xdr_job_action_x,
+	    (xdrproc_t)xdr_job_action_res_x, sizeof(job_action_x),
+	    sizeof(job_action_res_x), (svc_fn)schedd_action_1_svc },
+	{ SCHEDD_EDIT, (xdrproc_t)xdr_job_edit_x,
+	    (xdrproc_t)xdr_job_action_res_x, sizeof(job_edit_x),
+	    sizeof(job_action_res_x), (svc_fn)schedd_edit_1_svc },
+	{ SCHEDD_JOB_UPDATE, (xdrproc_t)xdr_job_update_x,
+	    (xdrproc_t)xdr_status_x, sizeof(job_update_x),
+	    sizeof(status_x), (svc_fn)schedd_job_update_1_svc },
+};
+
+static void
+reply_send(SVCXPRT *xprt, xdrproc_t xres, void *res)
+{
+	if (!svc_sendreply(xprt, xres, res))
+		log_warnx("cannot send an answer");
+	xdr_free(xres, res);
+	free(res);
+}
+
+/*
+ * The end of a turn of the loop, and before anything that must not see
+ * changes not yet on the disk: sync the turn's changes (and let the
+ * jobs that leave the queue go), then send the answers that waited.
+ */
+static void
+schedd_flush(void)
+{
+	struct queue_flush_stats st;
+	size_t i, n = nheld;
+
+	if (schedd_queue == NULL || (nheld == 0 && !queue_flush_pending()))
+		return;
+	queue_flush(&st);
+	for (i = 0; i < nheld; i++)
+		reply_send(held[i].xprt, held[i].xres, held[i].res);
+	nheld = 0;
+	if (st.transactions > 0 || n > 0)
+		log_debug("group commit: %lld transaction(s), %zu answer(s), "
+		    "%lld fdatasync(s), %zu job(s) left the queue",
+		    st.transactions, n, st.syncs, st.finished);
+}
+
+/* A request that changes the queue: served, its answer held if the
+ * turn has anything to sync. */
+static void
+serve_change(struct svc_req *req, SVCXPRT *xprt,
+    const struct changing_proc *p)
+{
+	void *arg, *res;
+	size_t i;
+
+	for (i = 0; i < nheld; i++)
+		if (held[i].xprt == xprt) {
+			/* A call before the answer to the last. */
+			schedd_flush();
+			break;
+		}
+	arg = xcalloc(1, p->argsize);
+	if (!svc_getargs(xprt, p->xargs, arg)) {
+		svcerr_decode(xprt);
+		free(arg);
+		return;
+	}
+	res = xcalloc(1, p->ressize);
+	(void)p->fn(arg, res, req);
+	if (!svc_freeargs(xprt, p->xargs, arg))
+		log_warnx("cannot free a request's arguments");
+	free(arg);
+	if (!queue_flush_pending()) {
+		reply_send(xprt, p->xres, res);
+		return;
+	}
+	if (nheld == capheld) {
+		capheld = capheld ? capheld * 2 : 64;
+		held = xreallocarray(held, capheld, sizeof(*held));
+	}
+	held[nheld].xprt = xprt;
+	held[nheld].xres = p->xres;
+	held[nheld++].res = res;
+}
+
 /* SCHEDD_QUERY and SCHEDD_QUERY_ATTRS. */
 static void
 serve_query(struct svc_req *req, SVCXPRT *xprt)
@@ -353,10 +480,24 @@ serve_query(struct svc_req *req, SVCXPRT *xprt)
 	reply_free(&r);
 }
 
-/* The generated dispatcher, except for queries. */
+/*
+ * The generated dispatcher, except for queries and the requests that
+ * change the queue.  Whatever is not held is served only after the
+ * turn's changes are synced: no query, no negotiator sees a change that
+ * a crash could still take back.
+ */
 static void
 schedd_dispatch(struct svc_req *req, SVCXPRT *xprt)
 {
+	size_t i;
+
+	for (i = 0; i < sizeof(changing_procs) / sizeof(changing_procs[0]);
+	    i++)
+		if (changing_procs[i].proc == req->rq_proc) {
+			serve_change(req, xprt, &changing_procs[i]);
+			return;
+		}
+	schedd_flush();
 	if (req->rq_proc == SCHEDD_QUERY || req->rq_proc == SCHEDD_QUERY_ATTRS)
 		serve_query(req, xprt);
 	else
@@ -649,6 +790,7 @@ static int
 schedd_init(int argc, char **argv)
 {
 	struct sockaddr_in bound;
+	SVCXPRT *ux, *tx;
 	char err[512];
 	int tfd, ufd;
 
@@ -678,15 +820,21 @@ schedd_init(int argc, char **argv)
 		log_warn("cannot listen on %s", socket_path);
 		return -1;
 	}
-	if (rpc_serve(ufd, PROG_SCHEDD, SCHEDD_V1, schedd_dispatch) == NULL ||
-	    rpc_serve(tfd, PROG_SCHEDD, SCHEDD_V1, schedd_dispatch) == NULL)
+	if ((ux = rpc_serve(ufd, PROG_SCHEDD, SCHEDD_V1,
+	    schedd_dispatch)) == NULL ||
+	    (tx = rpc_serve(tfd, PROG_SCHEDD, SCHEDD_V1,
+	    schedd_dispatch)) == NULL)
 		return -1;
+	/* A burst of clients in one turn: one sync for all of them. */
+	if (rpc_accept_all(ux) == -1 || rpc_accept_all(tx) == -1)
+		log_warn("cannot accept connections in batches");
 	daemon_write_address("schedd", schedd_addr);
 	log_info("serving at %s and %s", schedd_addr, socket_path);
 	ad_timer = event_timer_add(0, ad_tick, NULL);
 	policy_timer = event_timer_add(1, policy_tick, NULL);
 	local_sweep();
 	local_poke();
+	event_before_poll(schedd_flush);
 	return 0;
 }
 
@@ -706,6 +854,7 @@ schedd_shutdown(void)
 {
 	char err[256];
 
+	schedd_flush();
 	local_shutdown_begin();
 	shadow_shutdown(SHUTDOWN_WAIT);
 	local_shutdown(SHUTDOWN_WAIT);

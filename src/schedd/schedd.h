@@ -76,8 +76,26 @@ extern struct qlog *schedd_queue;
 int	 queue_open(char *err, size_t errlen);
 void	 queue_close(void);
 /* queue_commit: commit the open transaction; fatal if it cannot be
- * written (a schedd that cannot keep its queue must stop). */
+ * written (a schedd that cannot keep its queue must stop).  DURABLE:
+ * synced by the turn's queue_flush, before any answer leaves;
+ * queue_commit_now syncs it at once (something outside the queue is
+ * about to depend on it). */
 void	 queue_commit(int durable);
+void	 queue_commit_now(void);
+/*
+ * queue_flush: the end of a turn of the event loop (group commit): one
+ * fdatasync for all of the turn's durable commits, then the jobs that
+ * leave the queue go to the history (one fsync) and out of the log.
+ * Answers to the turn's requests may leave only after it.  ST (may be
+ * NULL): what it did.  queue_flush_pending: has it anything to do?
+ */
+struct queue_flush_stats {
+	long long	transactions;	/* written since the last flush */
+	long long	syncs;		/* fdatasyncs of the log: 0 or 1 */
+	size_t		finished;	/* jobs that left the queue */
+};
+void	 queue_flush(struct queue_flush_stats *st);
+int	 queue_flush_pending(void);
 /* Compact the log soon if it has grown enough. */
 void	 queue_maybe_compact(void);
 

@@ -793,6 +793,15 @@ queue_commit(int durable)
 	queue_maybe_compact();
 }
 
+void
+queue_commit_now(void)
+{
+	queue_commit(1);
+	if (qlog_sync(schedd_queue) == -1)
+		fatal("cannot sync the job queue %s/%s", spool,
+		    QUEUE_LOG_NAME);
+}
+
 /* Commit a change a user asked for: an error reply, not an exit. */
 static int
 queue_commit_request(int durable, char *err, size_t errlen)
@@ -860,27 +869,96 @@ struct job_id {
 };
 
 /*
+ * Group commit.  A change is written to the log when it is committed
+ * (so a full disk is still answered as an error), but the log is synced
+ * once per turn of the event loop, by queue_flush, which runs before
+ * the loop waits again and before any answer to the turn's requests
+ * leaves (schedd.c): one fdatasync for every transaction of the turn.
+ *
+ * Jobs that leave the queue leave in queue_flush too, after that sync:
+ * the commit that made them Completed or Removed is on the disk before
+ * their history records are written (one write and one fsync for all of
+ * the turn's), and those before the transaction that takes them out of
+ * the log is written.  A crash at any point finds each job in the queue
+ * (where the start-up check finishes it, once, since it sees whether
+ * the history has it) or in the history, never in neither; and never
+ * in the history while the queue would run it again.
+ */
+struct finishing {
+	int	cluster;
+	int	proc;
+	int	skip;		/* in the history already */
+};
+static struct finishing	*finishing;
+static size_t		 nfinishing, capfinishing;
+static int		 factory_sync_wanted;
+static long long	 flushed_commits;	/* qlog_commits() then */
+
+static int
+finishing_cmp(const void *a, const void *b)
+{
+	const struct finishing *x = a, *y = b;
+
+	if (x->cluster != y->cluster)
+		return x->cluster < y->cluster ? -1 : 1;
+	if (x->proc != y->proc)
+		return x->proc < y->proc ? -1 : 1;
+	return 0;
+}
+
+/*
  * Jobs whose removal or completion is committed (JobStatus 3 or 4) leave
- * for good: their full ads go to the history (one write, one fsync),
- * then out of the log, each cluster's ad and executable with its last
- * proc.  SKIP (may be NULL) marks those already in the history.  The
- * history is written first so that a crash in between finds the job
- * still in the queue, and the start-up check sees it is in the history.
+ * at the end of the turn (queue_flush).  SKIP (may be NULL) marks those
+ * already in the history.
  */
 static void
 jobs_finish(const struct job_id *ids, size_t n, const int *skip)
 {
+	size_t i;
+
+	if (nfinishing + n > capfinishing) {
+		capfinishing = nfinishing + n > capfinishing * 2 ?
+		    nfinishing + n : capfinishing * 2;
+		finishing = xreallocarray(finishing, capfinishing,
+		    sizeof(*finishing));
+	}
+	for (i = 0; i < n; i++) {
+		finishing[nfinishing].cluster = ids[i].cluster;
+		finishing[nfinishing].proc = ids[i].proc;
+		finishing[nfinishing++].skip = skip != NULL && skip[i];
+	}
+}
+
+/*
+ * Jobs leave for good: their full ads go to the history (one write, one
+ * fsync), then out of the log, each cluster's ad and executable with
+ * its last proc.  F, N: the turn's, sorted; a job named twice leaves
+ * once.  The history is written first so that a crash in between finds
+ * the job still in the queue, and the start-up check sees it is in the
+ * history.
+ */
+static void
+jobs_finish_now(struct finishing *f, size_t n)
+{
 	struct buf text;
 	struct job j;
-	size_t i, nrec = 0;
+	size_t i, k, nrec = 0;
 	char *path;
 
 	if (n == 0)
 		return;
+	qsort(f, n, sizeof(*f), finishing_cmp);
+	for (i = k = 0; i < n; i++) {
+		if (k > 0 && finishing_cmp(&f[k - 1], &f[i]) == 0) {
+			f[k - 1].skip |= f[i].skip;
+			continue;
+		}
+		f[k++] = f[i];
+	}
+	n = k;
 	buf_init(&text);
 	for (i = 0; i < n; i++) {
-		if ((skip != NULL && skip[i]) ||
-		    job_find(ids[i].cluster, ids[i].proc, &j) == -1)
+		if (f[i].skip || job_find(f[i].cluster, f[i].proc, &j) == -1)
 			continue;
 		job_print(&j, &text);
 		nrec++;
@@ -892,7 +970,7 @@ jobs_finish(const struct job_id *ids, size_t n, const int *skip)
 
 	job_log_batch_begin();
 	for (i = 0; i < n; i++) {
-		if (job_find(ids[i].cluster, ids[i].proc, &j) == -1)
+		if (job_find(f[i].cluster, f[i].proc, &j) == -1)
 			continue;
 		if (job_status(&j) == JOB_REMOVED) {
 			char *why = job_string(&j, "RemoveReason");
@@ -905,7 +983,7 @@ jobs_finish(const struct job_id *ids, size_t n, const int *skip)
 	job_log_batch_end();
 	qlog_begin(schedd_queue);
 	for (i = 0; i < n; i++) {
-		if (job_find(ids[i].cluster, ids[i].proc, &j) == -1)
+		if (job_find(f[i].cluster, f[i].proc, &j) == -1)
 			continue;
 		qlog_destroy(schedd_queue, j.cluster, j.proc);
 		path = spool_ckpt(j.cluster, j.proc);
@@ -933,6 +1011,53 @@ jobs_finish(const struct job_id *ids, size_t n, const int *skip)
 	queue_commit(0);
 	schedd_counts_changed();
 	factory_poke();
+}
+
+void
+queue_flush(struct queue_flush_stats *st)
+{
+	struct finishing *f;
+	size_t n;
+	long long syncs = qlog_syncs(schedd_queue);
+
+	if (st != NULL)
+		memset(st, 0, sizeof(*st));
+	if (st != NULL)
+		st->transactions = qlog_commits(schedd_queue) -
+		    flushed_commits;
+	/* A sync that fails leaves changes applied here that the disk may
+	 * not hold: no answer may say they are done, and a schedd that
+	 * cannot keep its queue must stop (the next one replays it).  Jobs
+	 * about to leave need it too, whatever made them Completed. */
+	if ((qlog_sync_wanted(schedd_queue) || nfinishing > 0) &&
+	    qlog_sync(schedd_queue) == -1)
+		fatal("cannot sync the job queue %s/%s", spool,
+		    QUEUE_LOG_NAME);
+	if (st != NULL)
+		st->syncs = qlog_syncs(schedd_queue) - syncs;
+	if (factory_sync_wanted) {
+		factory_sync_wanted = 0;
+		factory_sync();
+	}
+	while (nfinishing > 0) {
+		/* Taken whole: finishing may queue more (it does not now). */
+		f = finishing;
+		n = nfinishing;
+		finishing = NULL;
+		nfinishing = capfinishing = 0;
+		jobs_finish_now(f, n);
+		if (st != NULL)
+			st->finished += n;
+		free(f);
+	}
+	flushed_commits = qlog_commits(schedd_queue);
+}
+
+int
+queue_flush_pending(void)
+{
+	return qlog_sync_wanted(schedd_queue) || nfinishing > 0 ||
+	    factory_sync_wanted;
 }
 
 /*
@@ -985,7 +1110,9 @@ queue_job_reshadowed(int cluster, int proc, pid_t shadow)
 		return;
 	qlog_begin(schedd_queue);
 	qlog_set_int(schedd_queue, cluster, proc, "ShadowPid", shadow);
-	queue_commit(1);
+	/* Now: the new shadow runs already, and a schedd started after a
+	 * crash must know it rather than the old one. */
+	queue_commit_now();
 }
 
 /* In the open transaction: J starts a run now. */
@@ -1269,8 +1396,9 @@ queue_local_started(int cluster, int proc, pid_t pid,
 	    (long long)start);
 	tx_unset(&j, "LocalJobPid");
 	tx_unset(&j, "LocalJobStart");
-	/* Synced: the job must never run twice. */
-	queue_commit(1);
+	/* Synced now, not at the end of the turn: the keeper starts the
+	 * job next, and it must never run twice. */
+	queue_commit_now();
 	schedd_counts_changed();
 }
 
@@ -1854,8 +1982,10 @@ queue_action(uid_t caller, job_action_x *arg, job_action_res_x *res)
 		log_info("%s of %zu job(s) by %s (%d denied)",
 		    action_name(arg->action), nchanged, rights.user,
 		    res->denied);
+	/* The factory files of clusters removed go once the removal is
+	 * on the disk (queue_flush). */
 	if (arg->action == JOB_REMOVE)
-		factory_sync();
+		factory_sync_wanted = 1;
 	actions_done(arg->action, reason, changed, nchanged, stop, nstop,
 	    finish, nfinish);
 out:
@@ -2141,8 +2271,9 @@ queue_job_update(uid_t caller, job_update_x *arg, status_x *res)
 			return;
 		}
 	}
-	/* Not synced: the shadow's exit, which follows, is. */
-	if (queue_commit_request(0, err, sizeof(err)) == -1) {
+	/* Synced with the turn's other changes before the shadow hears
+	 * that it is done. */
+	if (queue_commit_request(1, err, sizeof(err)) == -1) {
 		res->code = EIO;
 		res->message = xstrdup(err);
 		buf_free(&skipped);
@@ -2417,7 +2548,12 @@ queue_open(char *err, size_t errlen)
 		qlog_set_counter(schedd_queue, max_cluster + 1);
 		queue_commit(1);
 	}
+	/* From here on durable commits are synced once per turn of the
+	 * loop; the recovery's are synced, and its finished jobs leave,
+	 * before anything is served. */
+	qlog_set_group(schedd_queue, 1);
 	recover();
+	queue_flush(NULL);
 	factory_recover();
 	spool_cleanup();
 	if (qlog_should_compact(schedd_queue,
@@ -2429,6 +2565,7 @@ queue_open(char *err, size_t errlen)
 void
 queue_close(void)
 {
+	queue_flush(NULL);
 	event_timer_cancel(compact_timer);
 	compact_timer = 0;
 	qlog_close(schedd_queue);

@@ -48,6 +48,7 @@ static int			 sig_pipe[2] = { -1, -1 };
 static int			 rpc_enabled;
 static int			 loop_done;
 static int			 loop_status;
+static void			(*before_poll)(void);
 static int			 gather_fd = -1;	/* event_rpc_gather */
 static double			 gather_time, gather_until;
 
@@ -241,12 +242,37 @@ run_signals(void)
 	}
 }
 
+void
+event_before_poll(void (*fn)(void))
+{
+	before_poll = fn;
+}
+
+/* Seconds to the next timer (-1: none). */
+static double
+timers_next(void)
+{
+	double now = monotime(), next = -1;
+	int found = 0;
+	size_t i;
+
+	for (i = 0; i < ntimers; i++) {
+		if (timers[i].id == 0)
+			continue;
+		if (!found || timers[i].when - now < next)
+			next = timers[i].when - now;
+		found = 1;
+	}
+	if (found && next < 0)
+		next = 0;
+	return next;
+}
+
 /* Run every timer that is due; return seconds to the next one (-1: none). */
 static double
 run_timers(void)
 {
-	double now = monotime(), next = -1;
-	int found = 0;
+	double now = monotime();
 	size_t i;
 
 	for (i = 0; i < ntimers; i++) {
@@ -258,17 +284,7 @@ run_timers(void)
 			fn(arg);	/* may add timers: re-read ntimers */
 		}
 	}
-	now = monotime();
-	for (i = 0; i < ntimers; i++) {
-		if (timers[i].id == 0)
-			continue;
-		if (!found || timers[i].when - now < next)
-			next = timers[i].when - now;
-		found = 1;
-	}
-	if (found && next < 0)
-		next = 0;
-	return next;
+	return timers_next();
 }
 
 static void
@@ -292,9 +308,19 @@ event_run_once(double maxwait)
 	int timeout, r;
 
 	event_init();
+	/* The end of the last turn's work (what the descriptors brought)
+	 * is settled before the timers run, so that a long timer does not
+	 * hold it back; then the timers' own work, before the loop may
+	 * sleep.  The hook may set timers. */
+	if (before_poll != NULL)
+		before_poll();
 	next = run_timers();
 	if (loop_done)
 		return;
+	if (before_poll != NULL) {
+		before_poll();
+		next = timers_next();
+	}
 	if (maxwait >= 0 && (next < 0 || next > maxwait))
 		next = maxwait;
 	compact_fds();

@@ -16,11 +16,30 @@
  *   schedd_peer submit-bad PATH              a submit the schedd must refuse
  *                                            (PATH: a missing executable,
  *                                            a directory, a FIFO...)
+ *   schedd_peer burst C N GO                 N clients, each on a connection
+ *                                            of its own, accepted (a ping)
+ *                                            before it prints "ready"; once
+ *                                            file GO exists each sets Burst
+ *                                            = P in job C.P (P < N) with
+ *                                            SCHEDD_EDIT; "sent" once every
+ *                                            call is in the schedd's socket,
+ *                                            then "answered C.P CODE" per
+ *                                            answer
+ *   schedd_peer burst-fresh C N GO           the same, each client connecting
+ *                                            only once GO exists (the schedd
+ *                                            has yet to accept them all)
+ *   schedd_peer edits C N M                  N clients at once, each on a
+ *                                            connection of its own, each
+ *                                            setting Edits in job C.P (P <
+ *                                            N) M times (bench/)
  *
  * Exit status 0 on the expected outcome; messages on stdout.
  */
+#include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <arpa/inet.h>
+#include <linux/sockios.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -282,6 +301,142 @@ submit_bad(const char *path)
 	return res.code != 0 ? 0 : 1;
 }
 
+/*
+ * burst: the calls of N clients in the schedd's sockets together, so
+ * that (with the schedd stopped meanwhile by the test) it reads them
+ * all in one turn of its loop.
+ */
+static int
+burst(int cluster, int n, const char *go, int fresh)
+{
+	CLIENT **cl;
+	pid_t *kids;
+	int *fd, i, left, status, bad = 0, queued;
+	struct timeval tv = { 30, 0 };
+
+	if (n <= 0 || n > 1000)
+		return 2;
+	cl = xcalloc((size_t)n, sizeof(*cl));
+	fd = xcalloc((size_t)n, sizeof(*fd));
+	kids = xcalloc((size_t)n, sizeof(*kids));
+	for (i = 0; i < n && !fresh; i++) {
+		cl[i] = local();
+		clnt_control(cl[i], CLSET_TIMEOUT, (char *)&tv);
+		if (clnt_call(cl[i], SCHEDD_NULL, (xdrproc_t)rpc_xdr_nothing, NULL,
+		    (xdrproc_t)rpc_xdr_nothing, NULL, tv) != RPC_SUCCESS) {
+			fprintf(stderr, "schedd_peer: ping %d failed\n", i);
+			return 2;
+		}
+		if (!clnt_control(cl[i], CLGET_FD, (char *)&fd[i]))
+			return 2;
+	}
+	printf("ready\n");
+	fflush(stdout);
+	while (access(go, F_OK) == -1)
+		usleep(20000);
+	/* Fresh: connections the schedd has yet to accept when the calls
+	 * are sent (it is stopped meanwhile). */
+	for (i = 0; i < n && fresh; i++) {
+		cl[i] = local();
+		clnt_control(cl[i], CLSET_TIMEOUT, (char *)&tv);
+		if (!clnt_control(cl[i], CLGET_FD, (char *)&fd[i]))
+			return 2;
+	}
+	for (i = 0; i < n; i++) {
+		if ((kids[i] = fork()) == -1)
+			return 2;
+		if (kids[i] == 0) {
+			job_edit_x arg;
+			job_action_res_x res;
+			char con[64], val[16];
+
+			snprintf(con, sizeof(con),
+			    "ClusterId == %d && ProcId == %d", cluster, i);
+			snprintf(val, sizeof(val), "%d", i);
+			arg.constraint = con;
+			arg.name = "Burst";
+			arg.value = val;
+			memset(&res, 0, sizeof(res));
+			if (clnt_call(cl[i], SCHEDD_EDIT,
+			    (xdrproc_t)xdr_job_edit_x, (char *)&arg,
+			    (xdrproc_t)xdr_job_action_res_x, (char *)&res,
+			    tv) != RPC_SUCCESS)
+				_exit(3);
+			printf("answered %d.%d %d\n", cluster, i, res.code);
+			fflush(stdout);
+			_exit(res.code == 0 ? 0 : 1);
+		}
+	}
+	/* Every call written: nothing of it left unread in our sockets'
+	 * queues is what the schedd has not read yet, so all of them are
+	 * in its sockets once each queue holds something. */
+	for (left = n; left > 0;) {
+		left = 0;
+		for (i = 0; i < n; i++)
+			if (ioctl(fd[i], SIOCOUTQ, &queued) == -1 ||
+			    queued <= 0)
+				left++;
+		if (left > 0)
+			usleep(10000);
+	}
+	printf("sent\n");
+	fflush(stdout);
+	for (i = 0; i < n; i++)
+		if (waitpid(kids[i], &status, 0) == -1 ||
+		    !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			bad++;
+	return bad == 0 ? 0 : 1;
+}
+
+/* One client of edits: M edits of job C.P, one after the other. */
+static void
+edit_loop(int cluster, int proc, int m)
+{
+	CLIENT *cl = local();
+	job_edit_x arg;
+	job_action_res_x res;
+	char con[64], val[16], err[256];
+	int k;
+
+	snprintf(con, sizeof(con), "ClusterId == %d && ProcId == %d",
+	    cluster, proc);
+	arg.constraint = con;
+	arg.name = "Edits";
+	arg.value = val;
+	for (k = 0; k < m; k++) {
+		snprintf(val, sizeof(val), "%d", k);
+		memset(&res, 0, sizeof(res));
+		if (rpc_invoke(cl, SCHEDD_EDIT, (xdrproc_t)xdr_job_edit_x,
+		    &arg, (xdrproc_t)xdr_job_action_res_x, &res, err,
+		    sizeof(err)) == -1 || res.code != 0)
+			_exit(1);
+		xdr_free((xdrproc_t)xdr_job_action_res_x, (char *)&res);
+	}
+	_exit(0);
+}
+
+/* edits: N clients changing the queue as fast as they are answered. */
+static int
+edits(int cluster, int n, int m)
+{
+	pid_t kid;
+	int i, status, bad = 0;
+
+	if (n <= 0 || n > 1000 || m <= 0)
+		return 2;
+	for (i = 0; i < n; i++) {
+		if ((kid = fork()) == -1)
+			return 2;
+		if (kid == 0)
+			edit_loop(cluster, i, m);
+	}
+	for (i = 0; i < n; i++)
+		if (wait(&status) == -1 || !WIFEXITED(status) ||
+		    WEXITSTATUS(status) != 0)
+			bad++;
+	return bad == 0 ? 0 : 1;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -331,6 +486,12 @@ main(int argc, char **argv)
 		return bad_constraint();
 	if (strcmp(argv[1], "submit-bad") == 0 && argc == 3)
 		return submit_bad(argv[2]);
+	if (strcmp(argv[1], "edits") == 0 && argc == 5)
+		return edits(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
+	if (strcmp(argv[1], "burst") == 0 && argc == 5)
+		return burst(atoi(argv[2]), atoi(argv[3]), argv[4], 0);
+	if (strcmp(argv[1], "burst-fresh") == 0 && argc == 5)
+		return burst(atoi(argv[2]), atoi(argv[3]), argv[4], 1);
 	fprintf(stderr, "usage: see tests/programs/schedd_peer.c\n");
 	return 2;
 }

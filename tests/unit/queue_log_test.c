@@ -4,9 +4,10 @@
  * transaction is there entirely or (its commit line cut) not at all.
  * Garbage and flipped bytes stop replay at the last good commit; random
  * files never crash it; compaction keeps the state; a failed write
- * leaves nothing behind; 10000 jobs go in and come back.
+ * leaves nothing behind; 10000 jobs go in and come back.  Group commit:
+ * N durable commits made in group mode are synced by one qlog_sync.
  *
- * checks: 66
+ * checks: 74
  */
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -654,6 +655,59 @@ updated(const struct qlog *q, int proc)
  * 10000 jobs submitted in one durable transaction, updated lazily,
  * replayed and compacted.  The times are printed for the benchmark.
  */
+/*
+ * Group commit: durable commits in group mode are written and applied
+ * at once but synced only by qlog_sync, once for all of them, however
+ * many; out of group mode each durable commit syncs.
+ */
+static void
+test_group(void)
+{
+	struct qlog *q;
+	long long syncs;
+	int i, ok = 1;
+
+	unlink(path);
+	q = open_log(path);
+	syncs = qlog_syncs(q);
+	for (i = 0; i < 3; i++) {
+		qlog_begin(q);
+		qlog_new_ad(q, 1, i);
+		ok &= qlog_commit(q, 1) == 0;
+	}
+	CHECK("without group commit each durable commit syncs",
+	    ok && qlog_syncs(q) - syncs == 3 && !qlog_sync_wanted(q));
+	qlog_set_group(q, 1);
+	syncs = qlog_syncs(q);
+	CHECK("nothing waits for a sync at first", !qlog_sync_wanted(q));
+	for (i = 3; i < 103; i++) {
+		qlog_begin(q);
+		qlog_new_ad(q, 1, i);
+		qlog_set_int(q, 1, i, "ProcId", i);
+		ok &= qlog_commit(q, 1) == 0;
+	}
+	CHECK("100 durable commits in group mode: written and applied, "
+	    "not synced", ok && qlog_count(q) == 103 &&
+	    qlog_syncs(q) == syncs && qlog_commits(q) >= 103);
+	CHECK("... a sync is wanted", qlog_sync_wanted(q));
+	CHECK("... one qlog_sync covers them all",
+	    qlog_sync(q) == 0 && qlog_syncs(q) - syncs == 1 &&
+	    !qlog_sync_wanted(q));
+	CHECK("... a second finds nothing to sync",
+	    qlog_sync(q) == 0 && qlog_syncs(q) - syncs == 1);
+	qlog_begin(q);
+	qlog_new_ad(q, 1, 200);
+	ok &= qlog_commit(q, 0) == 0;
+	CHECK("a commit that need not be durable wants no sync",
+	    ok && !qlog_sync_wanted(q));
+	qlog_close(q);
+	q = open_log(path);
+	CHECK("the log replays every one of them", qlog_count(q) == 104 &&
+	    qlog_ad(q, 1, 102) != NULL && qlog_ad(q, 1, 200) != NULL);
+	qlog_close(q);
+	unlink(path);
+}
+
 static void
 test_performance(void)
 {
@@ -737,6 +791,7 @@ main(void)
 	test_fuzz();
 	test_compaction();
 	test_failed_write();
+	test_group();
 	test_performance();
 
 	if (test_failures == 0) {
