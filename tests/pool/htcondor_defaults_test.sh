@@ -118,7 +118,7 @@ check "... on the machine its requirements chose" \
 check "a job whose request gives no number is never started" \
 	test "$(attr "$B.0" JobStatus) $(attr "$B.0" NumJobStarts)" = "1 0"
 check "-analyze says what the request gave" bash -c \
-	"CONDOR_CONFIG=$POOL/cm/condor_config condor_q -analyze $B.0 | grep -q 'RequestMemory is UNDEFINED, not a number'"
+	"CONDOR_CONFIG=$POOL/cm/condor_config condor_q -analyze $B.0 | grep -q 'RequestMemory is undefined, not a number'"
 cm condor_rm "$B" >/dev/null 2>&1
 
 # --- 3. $$(Attr) in the executable: a program per platform ------------
