@@ -478,7 +478,9 @@ incr_begin(struct ckpt_build *b, int sig)
 	    ckpt_g.core_target[0] == '\0' && ckpt_g.last_id != 0 &&
 	    ckpt_g.chain < ckpt_g.max_deltas;
 	ckpt_g.trk_ok = 0;
-	delta = ckpt_incr_snapshot(b, delta);
+	/* A program that exits after its checkpoint needs no tracking. */
+	if (sig == CONDOR_SIG_CKPT)
+		delta = ckpt_incr_snapshot(b, delta);
 	h->image_id = new_image_id();
 	h->parent_id = delta ? ckpt_g.last_id : 0;
 	h->delta_seq = delta ? ckpt_g.chain + 1 : 0;

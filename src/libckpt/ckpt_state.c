@@ -807,6 +807,27 @@ add_region(struct ckpt_build *b, const struct mapline *m, uint64_t lo,
 	return 0;
 }
 
+/*
+ * The bss and the heap are two regions even when the kernel made them
+ * one area (registering both for write-protection, ckpt_incr.c, lets it
+ * merge them): cut at the heap's start, so that each is restored as the
+ * kind of memory it was.
+ */
+static int
+add_region_brk(struct ckpt_build *b, const struct mapline *m, uint64_t lo,
+    uint64_t hi, const struct seg *segs, int nsegs, unsigned char *vec,
+    const char **why)
+{
+	uint64_t cut = b->head->start_brk;
+
+	if (cut % PAGE == 0 && lo < cut && cut < hi) {
+		if (add_region(b, m, lo, cut, segs, nsegs, vec, why) == -1)
+			return -1;
+		lo = cut;
+	}
+	return add_region(b, m, lo, hi, segs, nsegs, vec, why);
+}
+
 int
 ckpt_build_memory(struct ckpt_build *b, const char **why)
 {
@@ -861,16 +882,16 @@ ckpt_build_memory(struct ckpt_build *b, const char **why)
 		 * program, so it is cut out of the line, not skipped.
 		 */
 		if (mp->hi <= scr_lo || mp->lo >= scr_hi) {
-			if (add_region(b, mp, mp->lo, mp->hi, segs, nsegs, vec,
-			    why) == -1)
+			if (add_region_brk(b, mp, mp->lo, mp->hi, segs, nsegs,
+			    vec, why) == -1)
 				return -1;
 			continue;
 		}
-		if (mp->lo < scr_lo && add_region(b, mp, mp->lo, scr_lo, segs,
-		    nsegs, vec, why) == -1)
+		if (mp->lo < scr_lo && add_region_brk(b, mp, mp->lo, scr_lo,
+		    segs, nsegs, vec, why) == -1)
 			return -1;
-		if (mp->hi > scr_hi && add_region(b, mp, scr_hi, mp->hi, segs,
-		    nsegs, vec, why) == -1)
+		if (mp->hi > scr_hi && add_region_brk(b, mp, scr_hi, mp->hi,
+		    segs, nsegs, vec, why) == -1)
 			return -1;
 	}
 	h->data_bytes = 0;

@@ -8,9 +8,11 @@
  * takes a checkpoint with ckpt().  With DIE >= 0 the relinked program
  * exits (status 3) right after the checkpoint of round DIE, unless that
  * checkpoint is the one it was resumed from.  Deterministic: the native
- * and the relinked runs print the same lines.
+ * and the relinked runs print the same lines.  With a fourth argument
+ * "t" (bench/ckpt_incr_bench.sh) it says on stderr how long each ckpt()
+ * took, the checkpoint durable.
  *
- *   incr MIB ROUNDS DIE
+ *   incr MIB ROUNDS DIE [t]
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -18,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 #ifdef CONDOR_RELINKED
 #include "condor_ckpt.h"
@@ -57,6 +60,7 @@ main(int argc, char **argv)
 	size_t mib = argc > 1 ? strtoul(argv[1], NULL, 10) : 64;
 	int rounds = argc > 2 ? atoi(argv[2]) : 4;
 	int die = argc > 3 ? atoi(argv[3]) : -1;
+	int timed = argc > 4 && strcmp(argv[4], "t") == 0;
 	size_t len = mib << 20, npages = len / PG, k, i;
 	unsigned char *big, *map = NULL, *brk0;
 	uint64_t x = 12345;
@@ -102,8 +106,22 @@ main(int argc, char **argv)
 		    sbrk(0) - brk0)));
 		fflush(stdout);
 #ifdef CONDOR_RELINKED
-		if (ckpt() == 0 && r == die)
-			_exit(3);
+		{
+			struct timespec t0, t1;
+			int c;
+
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			c = ckpt();
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			if (timed)
+				fprintf(stderr, "ckpt %d %.4f\n", r,
+				    (double)(t1.tv_sec - t0.tv_sec) +
+				    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+			if (c == 0 && r == die)
+				_exit(3);
+		}
+#else
+		(void)timed;
 #endif
 	}
 	printf("done\n");
