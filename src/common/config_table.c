@@ -342,6 +342,11 @@ const struct config_default config_defaults[] = {
 	{ "STARTER_USERFAULTFD", "False",
 	    "hand a resuming standard job /dev/userfaultfd, so its memory "
 	    "comes back on demand", 0 },
+	{ "INCREMENTAL_CHECKPOINTS", "False",
+	    "a standard job's periodic checkpoints ship only the pages "
+	    "written since the last, folded in by the shadow", 0 },
+	{ "CKPT_MAX_DELTAS", "4",
+	    "incremental checkpoints between two full ones", 0 },
 
 	/* DAGs (condor_dagman; a DAG's CONFIG file may set them). */
 	{ "DAGMAN_MAX_JOBS_SUBMITTED", "0",

@@ -558,9 +558,8 @@ after_restart(void)
 		    ckpt_g.scratch_len);
 	ckpt_g.scratch_addr = 0;
 	ckpt_g.writer_pid = 0;
-	/* The tracking was the old process's (its descriptor number may
-	 * be one of the program's files now): the next image is full. */
-	ckpt_g.trk_uffd = -1;
+	/* The tracking was the old process's (the restart put this
+	 * process's own in trk_uffd): the next image is full. */
 	ckpt_g.trk_ok = 0;
 	ckpt_g.chain = 0;
 	ckpt_g.last_result = 1;

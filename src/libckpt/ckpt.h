@@ -165,6 +165,9 @@ uint32_t ckpt_build_str(struct ckpt_build *, const char *);
  * outside B's dirty runs are the parent image's.
  */
 int	ckpt_incr_snapshot(struct ckpt_build *b, int delta);
+/* The tracking userfaultfd (under Condor made before the sandbox's
+ * filters, which refuse it): its descriptor, or -1 and *WHY. */
+long	ckpt_incr_open(const char **why);
 int	ckpt_incr_tracked(const struct ckpt_build *b, uint64_t lo,
 	    uint64_t hi);
 

@@ -88,19 +88,17 @@ give_up(const char *why)
 	cj_say("incremental checkpoints off: ", why, (char *)0);
 }
 
-static int
-tracker_open(void)
+long
+ckpt_incr_open(const char **why)
 {
 	struct uffdio_api api;
 	long fd, hi;
 
-	if (ckpt_g.trk_uffd >= 0)
-		return 0;
 	fd = condor_sys1(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK |
 	    UFFD_USER_MODE_ONLY);
 	if (fd < 0) {
-		give_up("no userfaultfd here (write-protection tracks the "
-		    "pages written)");
+		*why = "no userfaultfd here (write-protection tracks the "
+		    "pages written)";
 		return -1;
 	}
 	cj_memset(&api, 0, sizeof(api));
@@ -108,18 +106,31 @@ tracker_open(void)
 	api.features = UFFD_FEATURE_WP_ASYNC | UFFD_FEATURE_WP_UNPOPULATED;
 	if (condor_sys3(SYS_ioctl, fd, UFFDIO_API, &api) < 0) {
 		condor_sys1(SYS_close, fd);
-		give_up("the kernel has neither soft-dirty bits nor "
-		    "asynchronous userfaultfd write-protection (Linux 6.7)");
+		*why = "the kernel has neither soft-dirty bits nor "
+		    "asynchronous userfaultfd write-protection (Linux 6.7)";
 		return -1;
 	}
 	/* Out of the program's way, as the /proc descriptors are. */
 	hi = condor_sys3(SYS_fcntl, fd, F_DUPFD_CLOEXEC, CKPT_PROC_FD_LOW);
 	condor_sys1(SYS_close, fd);
 	if (hi < 0) {
-		give_up("no descriptor for the userfaultfd");
+		*why = "no descriptor for the userfaultfd";
 		return -1;
 	}
-	ckpt_g.trk_uffd = hi;
+	return hi;
+}
+
+static int
+tracker_open(void)
+{
+	const char *why = "";
+
+	if (ckpt_g.trk_uffd >= 0)
+		return 0;
+	if ((ckpt_g.trk_uffd = ckpt_incr_open(&why)) < 0) {
+		give_up(why);
+		return -1;
+	}
 	return 0;
 }
 

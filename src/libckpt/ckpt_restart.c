@@ -98,6 +98,8 @@ struct rs {
 	uint64_t		 cur_stack_lo, cur_stack_hi;
 	uint64_t		 cur_special[3][2];	/* vvar, vvar_vclock, vdso */
 	long			 proc_fds[CKPT_PROC_N];	/* ckpt_proc.c */
+	long			 trk_uffd;	/* ckpt_incr.c */
+	const char		*trk_why;
 	int			 remote;	/* under Condor: files at the
 						   shadow */
 	int			 syscall_fd;
@@ -387,6 +389,9 @@ ckpt_restart(const struct ckpt_marker *mk, char **envp)
 	if (rs->fix.uffd_dev >= 0)
 		condor_sys1(SYS_close, rs->fix.uffd_dev);
 	rs->lazy_fd = -1;
+	/* Incremental checkpoints: the tracking's userfaultfd, before the
+	 * filters (ckpt_incr.c); its first checkpoint is full. */
+	rs->trk_uffd = rs->fix.incremental ? ckpt_incr_open(&rs->trk_why) : -1;
 	if (remote_trap_install((enum remote_mode)rs->fix.mode,
 	    rs->fix.trap_all) < 0)
 		refuse("cannot install the system-call trap", 0);
@@ -1273,6 +1278,8 @@ restart_main(void *arg)
 	ckpt_g.lazy_fd = rs->lazy_fd;
 	ckpt_g.incremental = rs->fix.incremental;
 	ckpt_g.max_deltas = rs->fix.max_deltas;
+	ckpt_g.trk_uffd = rs->trk_uffd;
+	ckpt_g.incr_why = rs->trk_why;
 	say_restore(rs);
 	for (sig = 0; sig < CKPT_PROC_N; sig++)
 		ckpt_proc_fds[sig] = rs->proc_fds[sig];

@@ -257,6 +257,9 @@ first_start(char **envp)
 
 		condor_sys4(SYS_rt_sigprocmask, SIG_UNBLOCK, &m, 0, 8);
 	}
+	/* Under Condor the trap's outer filter refuses userfaultfd. */
+	if (ckpt_g.incremental && cj_strncmp(ckpt_g.target, "fd:", 3) == 0)
+		ckpt_g.trk_uffd = ckpt_incr_open(&ckpt_g.incr_why);
 	if ((r = remote_trap_install((enum remote_mode)fix.mode,
 	    fix.trap_all)) < 0)
 		cj_say("cannot install the system-call trap (seccomp); "

@@ -10,9 +10,10 @@
  * checkpoint is the one it was resumed from.  Deterministic: the native
  * and the relinked runs print the same lines.  With a fourth argument
  * "t" (bench/ckpt_incr_bench.sh) it says on stderr how long each ckpt()
- * took, the checkpoint durable.
+ * took, the checkpoint durable; a fifth, MS, makes it sleep that many
+ * milliseconds after each round (tests/pool/ckpt_incr_pool_test.sh).
  *
- *   incr MIB ROUNDS DIE [t]
+ *   incr MIB ROUNDS DIE [t|-] [MS]
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -61,6 +62,7 @@ main(int argc, char **argv)
 	int rounds = argc > 2 ? atoi(argv[2]) : 4;
 	int die = argc > 3 ? atoi(argv[3]) : -1;
 	int timed = argc > 4 && strcmp(argv[4], "t") == 0;
+	long ms = argc > 5 ? atol(argv[5]) : 0;
 	size_t len = mib << 20, npages = len / PG, k, i;
 	unsigned char *big, *map = NULL, *brk0;
 	uint64_t x = 12345;
@@ -123,6 +125,8 @@ main(int argc, char **argv)
 #else
 		(void)timed;
 #endif
+		if (ms > 0)
+			usleep((useconds_t)ms * 1000);
 	}
 	printf("done\n");
 	return 0;
