@@ -102,9 +102,10 @@ enum ckpt_kind {
 #define CKPT_RF_FILE		0x08	/* a private mapping of the file
 					   NAME (the executable, for
 					   CKPT_R_DATA) at file_off */
-#define CKPT_RF_INHERIT		0x10	/* in a delta: its pages outside
-					   the delta's extents are the
-					   parent image's, same addresses */
+#define CKPT_RF_INHERIT		0x10	/* in a delta: its pages
+					   outside the delta's extents
+					   are the parent image's, at
+					   the same addresses */
 
 struct ckpt_region {
 	uint64_t	start, end;	/* [start, end), page aligned */
@@ -250,7 +251,7 @@ struct ckpt_head {
  * before it; each extent and the state carry their own.
  */
 #define CKPT_DELTA_MAGIC	"CONDDLTA"		/* 8 bytes, no NUL */
-#define CKPT_MAX_DELTAS		4	/* deltas before a full image again */
+#define CKPT_MAX_DELTAS		4	/* deltas before a full one */
 
 struct ckpt_delta {
 	char		magic[8];	/* CKPT_DELTA_MAGIC */
@@ -263,7 +264,7 @@ struct ckpt_delta {
 	uint64_t	data_off;	/* CKPT_PAGE */
 	uint64_t	state_off, state_len;
 	uint64_t	file_len;
-	uint32_t	sum;		/* ckpt_sum of the bytes before it */
+	uint32_t	sum;		/* ckpt_sum of what precedes */
 	uint32_t	pad1;
 };
 
@@ -351,8 +352,9 @@ int64_t		 ckpt_write(struct ckpt_head *h, struct ckpt_io *io,
  * flagged, its extents the changed pages): header, extents, state, in
  * order.  Returns the file length, or -errno with a message in *WHY.
  */
-int64_t		 ckpt_write_delta(struct ckpt_head *h, struct ckpt_io *io,
-		    void *buf, size_t buflen, const char **why);
+int64_t		 ckpt_write_delta(struct ckpt_head *h,
+		    struct ckpt_io *io, void *buf, size_t buflen,
+		    const char **why);
 /* ckpt_delta_check: a delta header read into memory (no libc); NULL if
  * good, else what is wrong. */
 const char	*ckpt_delta_check(const struct ckpt_delta *d,

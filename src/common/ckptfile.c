@@ -1454,7 +1454,7 @@ struct fold {
 	int		*fds;		/* base, then each delta */
 	struct fold_list cur;		/* the image so far */
 	struct fold_seg	*segs;		/* final, for the writer */
-	size_t		*first;		/* each result extent's first seg */
+	size_t		*first;		/* each extent's first segment */
 	const struct ckpt_extent *ext0;
 	int		 out_fd;
 	uint64_t	 written, flushed;
@@ -1753,8 +1753,8 @@ fold_state(struct fold *f, const struct ckpt_head *d)
 			win = a / CKPT_LAZY_EXTENT;
 			f->first[ne] = k;
 			end = a + f->cur.v[k].len;
-			while (k + 1 < f->cur.n && f->cur.v[k + 1].addr == end &&
-			    end < r[ri].end &&
+			while (k + 1 < f->cur.n &&
+			    f->cur.v[k + 1].addr == end && end < r[ri].end &&
 			    f->cur.v[k + 1].addr / CKPT_LAZY_EXTENT == win) {
 				k++;
 				end += f->cur.v[k].len;

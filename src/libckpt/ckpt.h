@@ -54,9 +54,9 @@ struct ckpt_globals {
 	/* Incremental checkpoints (ckpt_incr.c). */
 	int		 incremental;	/* CONDOR_CKPT_INCREMENTAL */
 	uint32_t	 max_deltas;	/* deltas before a full image */
-	long		 trk_uffd;	/* -1, or the tracking userfaultfd */
+	long		 trk_uffd;	/* -1, or the tracker's userfaultfd */
 	int		 trk_ok;	/* pages tracked since last_id */
-	uint32_t	 chain;		/* deltas since the last full image */
+	uint32_t	 chain;		/* deltas since the last full one */
 	uint64_t	 last_id;	/* the last image written */
 	const char	*incr_why;	/* why every checkpoint is full */
 };

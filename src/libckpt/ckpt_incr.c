@@ -49,7 +49,7 @@
 #include "ckpt.h"
 
 #define PAGE		4096UL
-#define TRACK_MAX	(4UL << 30)	/* bytes: larger regions not tracked */
+#define TRACK_MAX	(4UL << 30)	/* bytes: larger ones not tracked */
 
 /* Linux 6.7's, for older headers. */
 #ifndef UFFD_FEATURE_WP_UNPOPULATED
@@ -155,10 +155,9 @@ track_region(uint64_t lo, uint64_t hi)
 }
 
 static int
-add_range(struct ckpt_build *b, struct ckpt_range *t, uint32_t *n,
-    uint32_t max, uint64_t lo, uint64_t hi)
+add_range(struct ckpt_range *t, uint32_t *n, uint32_t max, uint64_t lo,
+    uint64_t hi)
 {
-	(void)b;
 	if (*n > 0 && t[*n - 1].end == lo) {
 		t[*n - 1].end = hi;
 		return 0;
@@ -201,7 +200,7 @@ scan(struct ckpt_build *b, long pm, uint64_t lo, uint64_t hi, uint64_t flags,
 		if (n < 0)
 			return n;
 		for (i = 0; i < n; i++)
-			if (add_range(b, b->dirty, &b->ndirty, CB_MAX_DIRTY,
+			if (add_range(b->dirty, &b->ndirty, CB_MAX_DIRTY,
 			    vec[i].start, vec[i].end) == -1)
 				return -1;
 		if (a.walk_end <= lo)
@@ -384,7 +383,7 @@ ckpt_incr_snapshot(struct ckpt_build *b, int delta)
 				track_region(lo, hi);
 				continue;
 			}
-			if (add_range(b, b->tracked, &b->ntracked,
+			if (add_range(b->tracked, &b->ntracked,
 			    CB_MAX_TRACKED, lo, hi) == -1) {
 				ok = 0;
 				continue;
