@@ -431,7 +431,11 @@ int64_t	 ckpt_fold(const char *base_path, char *const *deltas, int n,
 int	 ckpt_fold_install(const char *base_path, char *const *deltas, int n,
 	    const char *target, char *err, size_t errlen);
 /* ckpt_is_delta: 1 if PATH starts with a delta's magic, 0 if not, -1
- * if it cannot be read. */
+ * if it cannot be read.  ckpt_delta_describe: verify every checksum of
+ * the delta PATH and print what `condor_ckpt info` shows of it; 0, or
+ * -1 with a message in ERR. */
+int	 ckpt_delta_describe(const char *path, FILE *fp, char *err,
+	    size_t errlen);
 int	 ckpt_is_delta(const char *path);
 #endif
 

@@ -1675,6 +1675,52 @@ bad:
 }
 
 int
+ckpt_delta_describe(const char *path, FILE *fp, char *err, size_t errlen)
+{
+	struct ckpt_head *h;
+	const struct ckpt_region *r;
+	struct stat st;
+	uint64_t whole = 0, inherited = 0;
+	uint32_t i, ni = 0;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if ((h = delta_read(fd, path, err, errlen)) == NULL) {
+		close(fd);
+		return -1;
+	}
+	(void)fstat(fd, &st);
+	close(fd);
+	r = CKPT_REGIONS(h);
+	for (i = 0; i < h->nregions; i++) {
+		if (r[i].flags & CKPT_RF_INHERIT) {
+			ni++;
+			inherited += r[i].end - r[i].start;
+		} else
+			whole += r[i].end - r[i].start;
+	}
+	fprintf(fp, "delta         %u of image %016llx (this image %016llx)\n",
+	    h->delta_seq, (unsigned long long)h->parent_id,
+	    (unsigned long long)h->image_id);
+	fprintf(fp, "program       %s\n", CKPT_STR(h, h->program));
+	fprintf(fp, "file          %lld bytes, %llu KiB of pages written "
+	    "since in %u extents\n", (long long)st.st_size,
+	    (unsigned long long)(h->data_bytes >> 10), h->nextents);
+	fprintf(fp, "regions       %u, %u of them (%llu KiB) the parent's "
+	    "outside those pages, the others (%llu KiB) saved whole (new, "
+	    "moved, untracked) or not at all (text)\n",
+	    h->nregions, ni, (unsigned long long)(inherited >> 10),
+	    (unsigned long long)(whole >> 10));
+	fprintf(fp, "checksums     all %u extents, the header and the restart "
+	    "state verified; fold it with condor_ckpt merge\n", h->nextents);
+	free(h);
+	return 0;
+}
+
+int
 ckpt_is_delta(const char *path)
 {
 	char magic[8];

@@ -13,7 +13,8 @@
  * state); and it says how a restart run here by this user would bring
  * the memory back: on demand through userfaultfd, or all of it before
  * the program runs, and why (src/libckpt/ckpt_lazy.c decides the same
- * way).  Exit status 0 if all is well, 1 with the reason on stderr if
+ * way).  Of a delta (an incremental checkpoint) it says which image it
+ * follows and what it holds, and verifies its checksums.  Exit status 0 if all is well, 1 with the reason on stderr if
  * anything is wrong: truncated, corrupted, foreign.
  *
  * merge builds a checkpoint from the relinked executable EXE (or an
@@ -117,6 +118,14 @@ cmd_info(const char *path)
 	struct ckpt_file_info ci;
 	char err[1024];
 
+	if (ckpt_is_delta(path) == 1) {
+		if (ckpt_delta_describe(path, stdout, err, sizeof(err)) == -1) {
+			fflush(stdout);
+			fprintf(stderr, "condor_ckpt: %s\n", err);
+			return 1;
+		}
+		return 0;
+	}
 	if (ckpt_open(path, &ci, err, sizeof(err)) == -1) {
 		fprintf(stderr, "condor_ckpt: %s\n", err);
 		return 1;

@@ -20,7 +20,8 @@
 #   incr-unfolded         the full image with its deltas beside it
 #                         refuses to run, saying how to fold them
 #   incr-corrupt          a byte flipped in a delta: merge refuses, naming
-#                         the delta and the memory, OUT left as it was
+#                         the delta and the memory, OUT left as it was;
+#                         condor_ckpt info refuses it, verifies the good one
 #   incr-corrupt-fallback the chain before the bad delta still folds, and
 #                         resumes (through one more stop and fold) to the
 #                         native output
@@ -174,6 +175,11 @@ if want incr-corrupt; then
 		fail incr-corrupt "exit status $rc, not 1"
 	elif ! grep -q 'bad.delta2: checksum mismatch in memory at 0x' "$d/bad.err"; then
 		fail incr-corrupt "message: $(head -c 300 "$d/bad.err")"
+	elif "$condor_ckpt" info "$d/bad.delta2" >/dev/null 2>&1; then
+		fail incr-corrupt "condor_ckpt info finds the bad delta good"
+	elif ! "$condor_ckpt" info "$T.delta2" >"$d/info.delta" 2>&1 ||
+	    ! grep -q '^checksums .* verified' "$d/info.delta"; then
+		fail incr-corrupt "condor_ckpt info of the good delta: $(tail -1 "$d/info.delta")"
 	elif [ "$(cat "$M")" != previous ]; then
 		fail incr-corrupt "OUT was replaced"
 	elif ls "$d"/merged.ckpt.tmp.* >/dev/null 2>&1; then
