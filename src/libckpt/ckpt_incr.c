@@ -127,6 +127,12 @@ tracker_open(void)
 
 	if (ckpt_g.trk_uffd >= 0)
 		return 0;
+	/* Made at start-up or restart, before the filters, and failed:
+	 * say why then, not why not now. */
+	if (ckpt_g.incr_why != 0) {
+		give_up(ckpt_g.incr_why);
+		return -1;
+	}
 	if ((ckpt_g.trk_uffd = ckpt_incr_open(&why)) < 0) {
 		give_up(why);
 		return -1;
