@@ -12,6 +12,10 @@
 #   bytes      the file written (a full image, or a delta beside it);
 #              under Condor the same bytes go to the shadow
 #   time       ckpt() to its return, the checkpoint durable
+#   frozen     in a second run, each checkpoint taken with SIGUSR2: how
+#              long the signal stopped the program (the handler takes
+#              the state, for a delta lists and protects again the pages
+#              written, and forks the writer)
 # and "fold", condor_ckpt merge of the full image and its four deltas
 # into one checkpoint (fsynced, verified): what a restart from the chain
 # costs first.
@@ -35,7 +39,8 @@ fi
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-printf '%-8s %-12s %14s %10s %10s\n' MiB mode "bytes/ckpt" "s/ckpt" fold
+printf '%-8s %-12s %14s %10s %10s %10s\n' MiB mode "bytes/ckpt" "s/ckpt" \
+    frozen fold
 for mib in "${sizes[@]}"; do
 	for mode in full incr; do
 		d=$work/$mib-$mode
@@ -52,6 +57,12 @@ for mib in "${sizes[@]}"; do
 			exit 1
 		fi
 		t=$(awk '$1 == "ckpt" && $2 > 0 { print $3 }' "$d/err" | median)
+		# Frozen: SIGUSR2, and time for the writer (4 s a GiB: a busy disk).
+		f=$d/frozen
+		mkdir -p "$f"
+		(cd "$f" && env "${env[@]}" "$work/incr" "$mib" 5 -1 f \
+		    $((4 * mib + 500)) >out 2>err)
+		fz=$(awk '$1 == "frozen" && $2 > 0 { print $3 }' "$f/err" | median)
 		if [ "$mode" = incr ]; then
 			b=$(for k in 1 2 3 4; do stat -c %s "$d/incr.ckpt.delta$k"; done | median)
 			s0=$(date +%s.%N)
@@ -63,9 +74,11 @@ for mib in "${sizes[@]}"; do
 			b=$(stat -c %s "$d/incr.ckpt")
 			fold=-
 		fi
-		printf '%-8s %-12s %14s %10s %10s\n' "$mib" "$mode" "$b" "$t" "$fold"
+		printf '%-8s %-12s %14s %10s %10s %10s\n' "$mib" "$mode" "$b" "$t" \
+		    "$fz" "$fold"
 		row "ckpt_incr $mib MiB $mode: bytes per periodic checkpoint" "$b" ""
 		row "ckpt_incr $mib MiB $mode: seconds per periodic checkpoint" "$t" ""
+		row "ckpt_incr $mib MiB $mode: frozen per periodic checkpoint (s)" "$fz" ""
 		[ "$mode" = incr ] &&
 		    row "ckpt_incr $mib MiB: fold of 4 deltas (s)" "$fold" ""
 		rm -rf "$d"

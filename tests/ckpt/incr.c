@@ -10,16 +10,20 @@
  * checkpoint is the one it was resumed from.  Deterministic: the native
  * and the relinked runs print the same lines.  With a fourth argument
  * "t" (bench/ckpt_incr_bench.sh) it says on stderr how long each ckpt()
- * took, the checkpoint durable; a fifth, MS, makes it sleep that many
- * milliseconds after each round (tests/pool/ckpt_incr_pool_test.sh).
+ * took, the checkpoint durable; with "f" it takes each checkpoint with
+ * SIGUSR2 instead and says how long the signal stopped it (the handler
+ * forks the writer and returns).  A fifth, MS, makes it sleep that many
+ * milliseconds after each round (tests/pool/ckpt_incr_pool_test.sh; with
+ * "f", time for the writer to finish).
  *
- *   incr MIB ROUNDS DIE [t|-] [MS]
+ *   incr MIB ROUNDS DIE [t|f|-] [MS]
  */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -62,6 +66,7 @@ main(int argc, char **argv)
 	int rounds = argc > 2 ? atoi(argv[2]) : 4;
 	int die = argc > 3 ? atoi(argv[3]) : -1;
 	int timed = argc > 4 && strcmp(argv[4], "t") == 0;
+	int frozen = argc > 4 && strcmp(argv[4], "f") == 0;
 	long ms = argc > 5 ? atol(argv[5]) : 0;
 	size_t len = mib << 20, npages = len / PG, k, i;
 	unsigned char *big, *map = NULL, *brk0;
@@ -113,10 +118,15 @@ main(int argc, char **argv)
 			int c;
 
 			clock_gettime(CLOCK_MONOTONIC, &t0);
-			c = ckpt();
+			if (frozen) {
+				raise(SIGUSR2);
+				c = -1;
+			} else
+				c = ckpt();
 			clock_gettime(CLOCK_MONOTONIC, &t1);
-			if (timed)
-				fprintf(stderr, "ckpt %d %.4f\n", r,
+			if (timed || frozen)
+				fprintf(stderr, "%s %d %.4f\n",
+				    frozen ? "frozen" : "ckpt", r,
 				    (double)(t1.tv_sec - t0.tv_sec) +
 				    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 			if (c == 0 && r == die)
@@ -124,6 +134,7 @@ main(int argc, char **argv)
 		}
 #else
 		(void)timed;
+		(void)frozen;
 #endif
 		if (ms > 0)
 			usleep((useconds_t)ms * 1000);
