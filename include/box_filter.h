@@ -25,7 +25,14 @@ struct box_filter_extra {
 	 * served by a helper the restart makes before the job's own filter
 	 * refuses both. */
 	int	allow_restore;
+	/* userfaultfd(2) with exactly BOX_UFFD_WP_FLAGS, to any job: the
+	 * incremental checkpoints' write-protection (INCREMENTAL_CHECKPOINTS;
+	 * a user-mode-only one cannot stall the kernel in its faults). */
+	int	allow_uffd_wp;
 };
+
+#define BOX_UFFD_WP_FLAGS	(02000000 | 04000 | 1)	/* O_CLOEXEC |
+				   O_NONBLOCK | UFFD_USER_MODE_ONLY */
 
 /*
  * Build the filter into F (BOX_FILTER_MAX entries) for the process PID

@@ -53,7 +53,7 @@
 #define CKPT_DATA_SECTION	".condor_data"
 #define CKPT_RESTART_SECTION	".condor_restart"
 #define CKPT_HEAD_MAGIC		"CONDCKPT"		/* 8 bytes, no NUL */
-#define CKPT_VERSION		1
+#define CKPT_VERSION		2	/* 2: image identities, deltas */
 #define CKPT_NOTE_NAME		"CONDOR"
 #define NT_CONDOR_RESTART	0x434b5054		/* "CKPT" */
 #define CKPT_PAGE		4096
@@ -102,6 +102,10 @@ enum ckpt_kind {
 #define CKPT_RF_FILE		0x08	/* a private mapping of the file
 					   NAME (the executable, for
 					   CKPT_R_DATA) at file_off */
+#define CKPT_RF_INHERIT		0x10	/* in a delta: its pages
+					   outside the delta's extents
+					   are the parent image's, at
+					   the same addresses */
 
 struct ckpt_region {
 	uint64_t	start, end;	/* [start, end), page aligned */
@@ -223,6 +227,45 @@ struct ckpt_head {
 	uint64_t	altstack_sp, altstack_size;
 	uint32_t	altstack_flags, pad2;
 	struct ckpt_itimer itimers[3];	/* ITIMER_REAL, _VIRTUAL, _PROF */
+
+	/* Incremental checkpoints: which image this is, and for a delta
+	 * the image it applies to (a full image, or the result of the
+	 * delta before it). */
+	uint64_t	image_id;	/* nonzero */
+	uint64_t	parent_id;	/* 0 in a full image */
+	uint32_t	delta_seq;	/* 0 full; n: the n-th delta since */
+	uint32_t	pad3;
+};
+
+/*
+ * A delta (an incremental checkpoint): what changed since its parent
+ * image.  Not an executable: it is folded into its base (ckpt_fold)
+ * before a restart.  The file is this header (its page zero-padded),
+ * the extents' bytes from data_off (page aligned, in order), then a
+ * restart state (struct ckpt_head and its tables) whose regions are the
+ * whole memory layout at the delta's time: a region flagged
+ * CKPT_RF_INHERIT takes its pages outside the delta's extents from the
+ * parent at the same addresses (it existed, unmoved, in the parent), any
+ * other region is wholly in the delta (new, moved or grown memory).
+ * The state's exe_sum and trailer_sum are 0.  sum covers the header
+ * before it; each extent and the state carry their own.
+ */
+#define CKPT_DELTA_MAGIC	"CONDDLTA"		/* 8 bytes, no NUL */
+#define CKPT_MAX_DELTAS		4	/* deltas before a full one */
+
+struct ckpt_delta {
+	char		magic[8];	/* CKPT_DELTA_MAGIC */
+	uint32_t	version;	/* CKPT_VERSION */
+	uint32_t	size;		/* sizeof(struct ckpt_delta) */
+	uint64_t	image_id;	/* as in its state */
+	uint64_t	parent_id;
+	uint32_t	seq;
+	uint32_t	pad0;
+	uint64_t	data_off;	/* CKPT_PAGE */
+	uint64_t	state_off, state_len;
+	uint64_t	file_len;
+	uint32_t	sum;		/* ckpt_sum of what precedes */
+	uint32_t	pad1;
 };
 
 /* ckpt_sum: the checksum used everywhere in the format. */
@@ -304,6 +347,19 @@ struct ckpt_io {
 int64_t		 ckpt_write(struct ckpt_head *h, struct ckpt_io *io,
 		    void *buf, size_t buflen, const char **why);
 
+/*
+ * ckpt_write_delta: the same for a delta (H->delta_seq > 0, its regions
+ * flagged, its extents the changed pages): header, extents, state, in
+ * order.  Returns the file length, or -errno with a message in *WHY.
+ */
+int64_t		 ckpt_write_delta(struct ckpt_head *h,
+		    struct ckpt_io *io, void *buf, size_t buflen,
+		    const char **why);
+/* ckpt_delta_check: a delta header read into memory (no libc); NULL if
+ * good, else what is wrong. */
+const char	*ckpt_delta_check(const struct ckpt_delta *d,
+		    uint64_t file_size);
+
 /* Layout helpers shared by the writer and the readers. */
 uint64_t	 ckpt_data_offset(uint64_t exe_len);
 uint64_t	 ckpt_state_offset(const struct ckpt_head *h);
@@ -359,6 +415,28 @@ int	 ckpt_install(const char *tmp, const char *target, char *err,
  */
 int	 ckpt_merge_install(const char *exe_path, const char *core_path,
 	    const char *target, char *err, size_t errlen);
+
+/*
+ * ckpt_fold: apply the deltas DELTAS[0..N) in order to the checkpoint
+ * BASE_PATH and write the resulting full checkpoint to OUT_FD (in
+ * order; a pipe will do).  Verifies every checksum of the base and of
+ * each delta first, and that each delta's parent is the image before
+ * it; the result carries the last delta's identity and fresh checksums.
+ * Returns the bytes written, or -1 with a message in ERR naming the
+ * file at fault.  ckpt_fold_install: into a temporary beside TARGET,
+ * then ckpt_install; TARGET is untouched on failure.
+ */
+int64_t	 ckpt_fold(const char *base_path, char *const *deltas, int n,
+	    int out_fd, char *err, size_t errlen);
+int	 ckpt_fold_install(const char *base_path, char *const *deltas, int n,
+	    const char *target, char *err, size_t errlen);
+/* ckpt_is_delta: 1 if PATH starts with a delta's magic, 0 if not, -1
+ * if it cannot be read.  ckpt_delta_describe: verify every checksum of
+ * the delta PATH and print what `condor_ckpt info` shows of it; 0, or
+ * -1 with a message in ERR. */
+int	 ckpt_delta_describe(const char *path, FILE *fp, char *err,
+	    size_t errlen);
+int	 ckpt_is_delta(const char *path);
 #endif
 
 #endif

@@ -20,7 +20,9 @@
  * the /proc it reaches is a procfs of the job's own, mounted nowhere
  * (".." from it is itself), showing its account's processes alone; and
  * only a resuming job's filter lets the userfaultfd call and the clone
- * through.
+ * through (with INCREMENTAL_CHECKPOINTS, every job's lets through a
+ * user-mode-only userfaultfd, for the library's write-protection, made
+ * before its own filter refuses it).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -122,8 +124,13 @@ box_filter_build(struct sock_filter *f, uint32_t pid,
 		RET(DENY);
 	}
 	if (extra == NULL || !extra->allow_restore) {
-		JEQ(SYS_userfaultfd, 0, 1);
-		RET(DENY);
+		if (extra != NULL && extra->allow_uffd_wp)
+			allow_if(p, SYS_userfaultfd, 0, BOX_UFFD_WP_FLAGS, -1,
+			    0);
+		else {
+			JEQ(SYS_userfaultfd, 0, 1);
+			RET(DENY);
+		}
 		JEQ(SYS_clone, 0, 1);
 		RET(DENY);
 	} else

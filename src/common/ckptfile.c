@@ -269,6 +269,9 @@ ckpt_state_check(const struct ckpt_head *h, uint64_t len, uint64_t file_size)
 		return "bad build id length";
 	if (h->start_brk > h->brk)
 		return "break below its start";
+	if (h->image_id == 0 || (h->delta_seq == 0) != (h->parent_id == 0) ||
+	    h->pad3 != 0)
+		return "bad image identity";
 
 	r = CKPT_REGIONS(h);
 	e = CKPT_EXTENTS(h);
@@ -283,6 +286,8 @@ ckpt_state_check(const struct ckpt_head *h, uint64_t len, uint64_t file_size)
 			return "unknown region kind";
 		if (r[i].name >= h->strtab_len)
 			return "region name out of bounds";
+		if ((r[i].flags & CKPT_RF_INHERIT) && h->delta_seq == 0)
+			return "a full image's region inherits memory";
 		if (r[i].first_extent > h->nextents ||
 		    r[i].nextents > h->nextents - r[i].first_extent)
 			return "region extents out of bounds";
@@ -599,6 +604,114 @@ ckpt_write(struct ckpt_head *h, struct ckpt_io *io, void *bufv, size_t buflen,
 		return rc;
 	}
 	return (int64_t)total;
+}
+
+/* ---------------------------------------------------------------- */
+/* Deltas. */
+
+#define DELTA_SUMMED	offsetof(struct ckpt_delta, sum)
+
+const char *
+ckpt_delta_check(const struct ckpt_delta *d, uint64_t file_size)
+{
+	int k;
+
+	for (k = 0; k < 8; k++)
+		if (d->magic[k] != CKPT_DELTA_MAGIC[k])
+			return "not a delta (bad magic)";
+	if (d->version != CKPT_VERSION)
+		return "unsupported delta version";
+	if (d->size != sizeof(*d))
+		return "delta header size mismatch";
+	if (ckpt_sum(d, DELTA_SUMMED) != d->sum)
+		return "delta header checksum mismatch";
+	if (d->seq == 0 || d->image_id == 0 || d->parent_id == 0)
+		return "delta without a parent";
+	if (d->data_off != CKPT_PAGE || d->state_off < d->data_off ||
+	    d->state_off % 8 != 0 || d->state_len > d->file_len ||
+	    d->state_off != d->file_len - d->state_len)
+		return "delta layout out of bounds";
+	if (file_size != 0 && d->file_len != file_size)
+		return "delta truncated or too long";
+	return 0;
+}
+
+/*
+ * Like ckpt_write, without the executable: the header (its page), the
+ * extents (each summed as it streams), the state.
+ */
+int64_t
+ckpt_write_delta(struct ckpt_head *h, struct ckpt_io *io, void *bufv,
+    size_t buflen, const char **why)
+{
+	char *buf = bufv;
+	struct ckpt_delta *d = (struct ckpt_delta *)bufv;
+	struct ckpt_extent *ext;
+	struct ckpt_sumctx s;
+	uint64_t at, chunk, i;
+	int rc;
+
+	*why = "";
+	if (buflen < 65536 || buflen % CKPT_PAGE != 0) {
+		*why = "writer buffer too small";
+		return -22;
+	}
+	chunk = buflen - CKPT_PAGE;
+	if (chunk > CHUNK_MAX)
+		chunk = CHUNK_MAX;
+	ext = (struct ckpt_extent *)((char *)h + h->extents_off);
+	at = CKPT_PAGE;
+	for (i = 0; i < h->nextents; i++) {
+		ext[i].off = at;
+		at += ext[i].len;
+	}
+	h->data_off = CKPT_PAGE;
+	h->exe_sum = 0;
+	h->trailer_sum = 0;
+	bzero_(buf, CKPT_PAGE);
+	bcopy_(d->magic, CKPT_DELTA_MAGIC, 8);
+	d->version = CKPT_VERSION;
+	d->size = sizeof(*d);
+	d->image_id = h->image_id;
+	d->parent_id = h->parent_id;
+	d->seq = h->delta_seq;
+	d->data_off = CKPT_PAGE;
+	d->state_off = at;
+	d->state_len = h->state_len;
+	d->file_len = at + h->state_len;
+	d->sum = ckpt_sum(d, DELTA_SUMMED);
+	if ((rc = io->write(io->arg, buf, CKPT_PAGE)) < 0) {
+		*why = "cannot write the delta";
+		return rc;
+	}
+	for (i = 0; i < h->nextents; i++) {
+		ckpt_sum_init(&s);
+		for (at = 0; at < ext[i].len; at += chunk) {
+			uint64_t n = ext[i].len - at < chunk ?
+			    ext[i].len - at : chunk;
+			const void *p;
+			int err = 0;
+
+			p = io->data(io->arg, &ext[i], at, buf + CKPT_PAGE, n,
+			    &err);
+			if (p == 0) {
+				*why = "cannot read the image";
+				return err < 0 ? err : -5;
+			}
+			ckpt_sum_more(&s, p, n);
+			if ((rc = io->write(io->arg, p, n)) < 0) {
+				*why = "cannot write the delta";
+				return rc;
+			}
+		}
+		ext[i].sum = ckpt_sum_end(&s);
+	}
+	h->sum = ckpt_state_sum(h, h->state_len);
+	if ((rc = io->write(io->arg, h, h->state_len)) < 0) {
+		*why = "cannot write the delta";
+		return rc;
+	}
+	return (int64_t)(CKPT_PAGE + h->data_bytes + h->state_len);
 }
 
 int
@@ -1320,6 +1433,543 @@ out:
 		close(m.exe_fd);
 	ckpt_close(&core);
 	return n;
+}
+
+
+/* ---- fold: a base and its deltas into one checkpoint ---- */
+
+/* Where a run of the folded image's bytes comes from. */
+struct fold_seg {
+	uint64_t	 addr, len;
+	uint64_t	 off;		/* in file src */
+	int		 src;		/* index into fold.fds */
+};
+
+struct fold_list {
+	struct fold_seg	*v;
+	size_t		 n, cap;
+};
+
+struct fold {
+	int		*fds;		/* base, then each delta */
+	struct fold_list cur;		/* the image so far */
+	struct fold_seg	*segs;		/* final, for the writer */
+	size_t		*first;		/* each extent's first segment */
+	const struct ckpt_extent *ext0;
+	int		 out_fd;
+	uint64_t	 written, flushed;
+};
+
+static void
+seg_add(struct fold_list *l, uint64_t addr, uint64_t len, uint64_t off,
+    int src)
+{
+	/* Never merged with the one before: that one may lie in the
+	 * region before (fold_state makes extents per region). */
+	if (len == 0)
+		return;
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 256;
+		l->v = xreallocarray(l->v, l->cap, sizeof(*l->v));
+	}
+	l->v[l->n].addr = addr;
+	l->v[l->n].len = len;
+	l->v[l->n].off = off;
+	l->v[l->n].src = src;
+	l->n++;
+}
+
+/* The parts of PREV's segments (from *IP on) inside [lo, hi), to OUT. */
+static void
+seg_clip(const struct fold_list *prev, size_t *ip, uint64_t lo, uint64_t hi,
+    struct fold_list *out)
+{
+	size_t i;
+
+	while (*ip < prev->n && prev->v[*ip].addr + prev->v[*ip].len <= lo)
+		(*ip)++;
+	for (i = *ip; i < prev->n && prev->v[i].addr < hi; i++) {
+		const struct fold_seg *g = &prev->v[i];
+		uint64_t a = g->addr > lo ? g->addr : lo;
+		uint64_t b = g->addr + g->len < hi ? g->addr + g->len : hi;
+
+		if (a < b)
+			seg_add(out, a, b - a, g->off + (a - g->addr), g->src);
+	}
+}
+
+/* Is [lo, hi) inside the union of H's regions? */
+static int
+covered(const struct ckpt_head *h, uint64_t lo, uint64_t hi)
+{
+	const struct ckpt_region *r = CKPT_REGIONS(h);
+	uint32_t i;
+
+	for (i = 0; i < h->nregions && lo < hi; i++)
+		if (r[i].start <= lo && lo < r[i].end)
+			lo = r[i].end;
+	return lo >= hi;
+}
+
+/* Apply delta D (file index SRC, parent PH) to f->cur. */
+static int
+fold_apply(struct fold *f, const struct ckpt_head *ph,
+    const struct ckpt_head *d, int src, char *err, size_t errlen)
+{
+	const struct ckpt_region *r = CKPT_REGIONS(d);
+	const struct ckpt_extent *e = CKPT_EXTENTS(d);
+	struct fold_list out = { NULL, 0, 0 };
+	size_t ip = 0;
+	uint32_t i, j;
+
+	for (i = 0; i < d->nregions; i++) {
+		uint64_t at = r[i].start;
+		int inherit = (r[i].flags & CKPT_RF_INHERIT) != 0;
+
+		if (inherit && !covered(ph, r[i].start, r[i].end)) {
+			snprintf(err, errlen, "a region at %#llx inherits "
+			    "memory its parent image does not have",
+			    (unsigned long long)r[i].start);
+			free(out.v);
+			return -1;
+		}
+		for (j = r[i].first_extent; j < r[i].first_extent +
+		    r[i].nextents; j++) {
+			if (inherit)
+				seg_clip(&f->cur, &ip, at, e[j].addr, &out);
+			seg_add(&out, e[j].addr, e[j].len, e[j].off, src);
+			at = e[j].addr + e[j].len;
+		}
+		if (inherit)
+			seg_clip(&f->cur, &ip, at, r[i].end, &out);
+	}
+	free(f->cur.v);
+	f->cur = out;
+	return 0;
+}
+
+static int
+fold_exe_read(void *arg, uint64_t off, void *buf, size_t len)
+{
+	struct fold *f = arg;
+
+	return pread_full(f->fds[0], buf, len, off) == -1 ? -errno : 0;
+}
+
+static const void *
+fold_data(void *arg, const struct ckpt_extent *e, uint64_t off, void *buf,
+    size_t len, int *err)
+{
+	struct fold *f = arg;
+	uint64_t a = e->addr + off, end = a + len;
+	size_t i = f->first[e - f->ext0];
+	char *p = buf;
+
+	for (; a < end; i++) {
+		const struct fold_seg *g = &f->segs[i];
+		uint64_t b;
+
+		if (g->addr + g->len <= a)
+			continue;
+		b = g->addr + g->len < end ? g->addr + g->len : end;
+		if (pread_full(f->fds[g->src], p, b - a, g->off +
+		    (a - g->addr)) == -1) {
+			*err = -errno;
+			return NULL;
+		}
+		p += b - a;
+		a = b;
+	}
+	return buf;
+}
+
+static int
+fold_write(void *arg, const void *buf, size_t len)
+{
+	struct fold *f = arg;
+
+	if (fd_write_full(f->out_fd, buf, len) == -1)
+		return -errno;
+	f->written += len;
+	if (f->written - f->flushed >= (32u << 20)) {
+		(void)sync_file_range(f->out_fd, (off_t)f->flushed,
+		    (off_t)(f->written - f->flushed), SYNC_FILE_RANGE_WRITE);
+		f->flushed = f->written;
+	}
+	return 0;
+}
+
+/* Read and check a delta: its header, state, every extent's checksum. */
+static struct ckpt_head *
+delta_read(int fd, const char *path, char *err, size_t errlen)
+{
+	struct ckpt_delta d;
+	struct ckpt_head *h;
+	const struct ckpt_extent *e;
+	struct stat st;
+	const char *why;
+	char why2[256], *buf;
+	uint32_t sum;
+	uint64_t i, at;
+
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_size < CKPT_PAGE) {
+		snprintf(err, errlen, "%s: not a delta (too short)", path);
+		return NULL;
+	}
+	if (pread_full(fd, &d, sizeof(d), 0) == -1) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if ((why = ckpt_delta_check(&d, (uint64_t)st.st_size)) != NULL) {
+		snprintf(err, errlen, "%s: %s", path, why);
+		return NULL;
+	}
+	if ((h = read_state(fd, d.state_off, d.state_len, (uint64_t)st.st_size,
+	    why2, sizeof(why2))) == NULL) {
+		snprintf(err, errlen, "%s: %s", path, why2);
+		return NULL;
+	}
+	if (h->image_id != d.image_id || h->parent_id != d.parent_id ||
+	    h->delta_seq != d.seq || h->data_off != d.data_off ||
+	    d.data_off + h->data_bytes != d.state_off) {
+		snprintf(err, errlen, "%s: delta header and state disagree",
+		    path);
+		free(h);
+		return NULL;
+	}
+	buf = xmalloc(VBUF);
+	if (check_padding(fd, sizeof(d), CKPT_PAGE, buf) == -1) {
+		snprintf(err, errlen, "%s: delta header padding is not zero",
+		    path);
+		goto bad;
+	}
+	e = CKPT_EXTENTS(h);
+	for (i = 0, at = d.data_off; i < h->nextents; i++) {
+		if (e[i].off != at) {
+			snprintf(err, errlen, "%s: extent %llu not where the "
+			    "layout says", path, (unsigned long long)i);
+			goto bad;
+		}
+		at += e[i].len;
+		if (sum_range(fd, e[i].off, e[i].len, &sum, buf) == -1) {
+			snprintf(err, errlen, "%s: reading extent %llu: %s",
+			    path, (unsigned long long)i, strerror(errno));
+			goto bad;
+		}
+		if (sum != e[i].sum) {
+			snprintf(err, errlen, "%s: checksum mismatch in memory "
+			    "at %#llx-%#llx (%s)", path,
+			    (unsigned long long)e[i].addr,
+			    (unsigned long long)(e[i].addr + e[i].len),
+			    ckpt_kind_name(CKPT_REGIONS(h)[e[i].region].kind));
+			goto bad;
+		}
+	}
+	free(buf);
+	return h;
+bad:
+	free(buf);
+	free(h);
+	return NULL;
+}
+
+int
+ckpt_delta_describe(const char *path, FILE *fp, char *err, size_t errlen)
+{
+	struct ckpt_head *h;
+	const struct ckpt_region *r;
+	struct stat st;
+	uint64_t whole = 0, inherited = 0;
+	uint32_t i, ni = 0;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if ((h = delta_read(fd, path, err, errlen)) == NULL) {
+		close(fd);
+		return -1;
+	}
+	(void)fstat(fd, &st);
+	close(fd);
+	r = CKPT_REGIONS(h);
+	for (i = 0; i < h->nregions; i++) {
+		if (r[i].flags & CKPT_RF_INHERIT) {
+			ni++;
+			inherited += r[i].end - r[i].start;
+		} else
+			whole += r[i].end - r[i].start;
+	}
+	fprintf(fp, "delta         %u of image %016llx (this image %016llx)\n",
+	    h->delta_seq, (unsigned long long)h->parent_id,
+	    (unsigned long long)h->image_id);
+	fprintf(fp, "program       %s\n", CKPT_STR(h, h->program));
+	fprintf(fp, "file          %lld bytes, %llu KiB of pages written "
+	    "since in %u extents\n", (long long)st.st_size,
+	    (unsigned long long)(h->data_bytes >> 10), h->nextents);
+	fprintf(fp, "regions       %u, %u of them (%llu KiB) the parent's "
+	    "outside those pages, the others (%llu KiB) saved whole (new, "
+	    "moved, untracked) or not at all (text)\n",
+	    h->nregions, ni, (unsigned long long)(inherited >> 10),
+	    (unsigned long long)(whole >> 10));
+	fprintf(fp, "checksums     all %u extents, the header and the restart "
+	    "state verified; fold it with condor_ckpt merge\n", h->nextents);
+	free(h);
+	return 0;
+}
+
+int
+ckpt_is_delta(const char *path)
+{
+	char magic[8];
+	int fd;
+	ssize_t n;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	n = pread(fd, magic, sizeof(magic), 0);
+	close(fd);
+	if (n < 0)
+		return -1;
+	return n == sizeof(magic) && memcmp(magic, CKPT_DELTA_MAGIC,
+	    sizeof(magic)) == 0;
+}
+
+/*
+ * The folded state: the last delta's, its extents rebuilt from the
+ * segments: runs of contiguous bytes within one region and one aligned
+ * CKPT_LAZY_EXTENT window (so that a restart may still bring them back
+ * on demand), no longer a delta.
+ */
+static struct ckpt_head *
+fold_state(struct fold *f, const struct ckpt_head *d)
+{
+	const struct ckpt_region *dr = CKPT_REGIONS(d);
+	struct fold_list split = { NULL, 0, 0 };
+	struct ckpt_head *h;
+	struct ckpt_region *r;
+	struct ckpt_extent *e;
+	uint64_t len, i, k, ne;
+	uint32_t ri;
+
+	/* No segment crosses a window boundary. */
+	for (i = 0; i < f->cur.n; i++) {
+		const struct fold_seg *g = &f->cur.v[i];
+		uint64_t a = g->addr, end = g->addr + g->len, b;
+
+		for (; a < end; a = b) {
+			b = (a / CKPT_LAZY_EXTENT + 1) * CKPT_LAZY_EXTENT;
+			if (b > end)
+				b = end;
+			if (split.n == split.cap) {
+				split.cap = split.cap ? split.cap * 2 : 256;
+				split.v = xreallocarray(split.v, split.cap,
+				    sizeof(*split.v));
+			}
+			split.v[split.n].addr = a;
+			split.v[split.n].len = b - a;
+			split.v[split.n].off = g->off + (a - g->addr);
+			split.v[split.n].src = g->src;
+			split.n++;
+		}
+	}
+	free(f->cur.v);
+	f->cur = split;
+	len = sizeof(*h) + d->nregions * sizeof(*r) +
+	    f->cur.n * sizeof(*e) + d->nfiles * sizeof(struct ckpt_file) +
+	    d->nfds * sizeof(struct ckpt_fd) + d->strtab_len;
+	h = xcalloc(1, len);
+	memcpy(h, d, sizeof(*h));
+	h->regions_off = sizeof(*h);
+	h->extents_off = h->regions_off + d->nregions * sizeof(*r);
+	r = (struct ckpt_region *)((char *)h + h->regions_off);
+	e = (struct ckpt_extent *)((char *)h + h->extents_off);
+	memcpy(r, dr, d->nregions * sizeof(*r));
+	f->first = xreallocarray(NULL, f->cur.n + 1, sizeof(*f->first));
+	ne = 0;
+	k = 0;
+	for (ri = 0; ri < d->nregions; ri++) {
+		r[ri].flags &= ~CKPT_RF_INHERIT;
+		r[ri].first_extent = (uint32_t)ne;
+		while (k < f->cur.n && f->cur.v[k].addr < r[ri].end) {
+			uint64_t a = f->cur.v[k].addr, end, win;
+
+			win = a / CKPT_LAZY_EXTENT;
+			f->first[ne] = k;
+			end = a + f->cur.v[k].len;
+			while (k + 1 < f->cur.n &&
+			    f->cur.v[k + 1].addr == end && end < r[ri].end &&
+			    f->cur.v[k + 1].addr / CKPT_LAZY_EXTENT == win) {
+				k++;
+				end += f->cur.v[k].len;
+			}
+			k++;
+			e[ne].addr = a;
+			e[ne].len = end - a;
+			e[ne].off = 0;
+			e[ne].sum = 0;
+			e[ne].region = ri;
+			ne++;
+		}
+		r[ri].nextents = (uint32_t)ne - r[ri].first_extent;
+	}
+	h->nextents = (uint32_t)ne;
+	h->data_bytes = 0;
+	for (i = 0; i < ne; i++)
+		h->data_bytes += e[i].len;
+	h->files_off = h->extents_off + ne * sizeof(*e);
+	memcpy((char *)h + h->files_off, (const char *)d + d->files_off,
+	    d->nfiles * sizeof(struct ckpt_file));
+	h->fds_off = h->files_off + d->nfiles * sizeof(struct ckpt_file);
+	memcpy((char *)h + h->fds_off, (const char *)d + d->fds_off,
+	    d->nfds * sizeof(struct ckpt_fd));
+	h->strtab_off = h->fds_off + d->nfds * sizeof(struct ckpt_fd);
+	memcpy((char *)h + h->strtab_off, (const char *)d + d->strtab_off,
+	    d->strtab_len);
+	h->state_len = h->strtab_off + d->strtab_len;
+	h->parent_id = 0;
+	h->delta_seq = 0;
+	h->sum = 0;
+	f->segs = f->cur.v;
+	return h;
+}
+
+int64_t
+ckpt_fold(const char *base_path, char *const *deltas, int n, int out_fd,
+    char *err, size_t errlen)
+{
+	struct ckpt_file_info base;
+	struct ckpt_head **dh, *h = NULL;
+	const struct ckpt_head *prev;
+	const struct ckpt_extent *be;
+	struct ckpt_io io;
+	struct fold f;
+	const char *why;
+	char *buf = NULL, msg[512];
+	int64_t total = -1;
+	uint32_t i;
+	int k;
+
+	if (n < 1) {
+		snprintf(err, errlen, "no delta to fold");
+		return -1;
+	}
+	memset(&f, 0, sizeof(f));
+	if (ckpt_open(base_path, &base, err, errlen) == -1)
+		return -1;
+	if (base.is_core || ckpt_verify(&base, msg, sizeof(msg)) == -1) {
+		snprintf(err, errlen, "%s: %s", base_path, base.is_core ?
+		    "a core, not a checkpoint" : msg);
+		ckpt_close(&base);
+		return -1;
+	}
+	dh = xcalloc((size_t)n, sizeof(*dh));
+	f.fds = xcalloc((size_t)n + 1, sizeof(*f.fds));
+	for (k = 0; k <= n; k++)
+		f.fds[k] = -1;
+	f.fds[0] = base.fd;
+	be = CKPT_EXTENTS(base.head);
+	for (i = 0; i < base.head->nextents; i++)
+		seg_add(&f.cur, be[i].addr, be[i].len, be[i].off, 0);
+	prev = base.head;
+	for (k = 0; k < n; k++) {
+		if ((f.fds[k + 1] = open(deltas[k], O_RDONLY | O_CLOEXEC)) ==
+		    -1) {
+			snprintf(err, errlen, "%s: %s", deltas[k],
+			    strerror(errno));
+			goto out;
+		}
+		if ((dh[k] = delta_read(f.fds[k + 1], deltas[k], err,
+		    errlen)) == NULL)
+			goto out;
+		if (dh[k]->parent_id != prev->image_id) {
+			snprintf(err, errlen, "%s: delta %u applies to image "
+			    "%016llx, not to %s (image %016llx)", deltas[k],
+			    dh[k]->delta_seq,
+			    (unsigned long long)dh[k]->parent_id,
+			    k == 0 ? base_path : deltas[k - 1],
+			    (unsigned long long)prev->image_id);
+			goto out;
+		}
+		if (dh[k]->exe_len != base.head->exe_len ||
+		    dh[k]->build_id_len != base.head->build_id_len ||
+		    memcmp(dh[k]->build_id, base.head->build_id,
+		    sizeof(dh[k]->build_id)) != 0) {
+			snprintf(err, errlen, "%s: a delta of another program",
+			    deltas[k]);
+			goto out;
+		}
+		if (fold_apply(&f, prev, dh[k], k + 1, msg, sizeof(msg)) ==
+		    -1) {
+			snprintf(err, errlen, "%s: %s", deltas[k], msg);
+			goto out;
+		}
+		prev = dh[k];
+	}
+	h = fold_state(&f, dh[n - 1]);
+	h->exe_shoff = base.head->exe_shoff;
+	h->exe_shnum = base.head->exe_shnum;
+	h->exe_shstrndx = base.head->exe_shstrndx;
+	f.ext0 = CKPT_EXTENTS(h);
+	f.out_fd = out_fd;
+	io.exe_read = fold_exe_read;
+	io.data = fold_data;
+	io.write = fold_write;
+	io.arg = &f;
+	buf = xmalloc(4u << 20);
+	total = ckpt_write(h, &io, buf, 4u << 20, &why);
+	if (total < 0) {
+		snprintf(err, errlen, "writing the folded checkpoint: %s: %s",
+		    why, strerror((int)-total));
+		total = -1;
+	}
+out:
+	for (k = 0; k < n; k++) {
+		free(dh[k]);
+		if (f.fds[k + 1] != -1)
+			close(f.fds[k + 1]);
+	}
+	free(dh);
+	free(f.fds);
+	free(f.cur.v);
+	free(f.first);
+	free(h);
+	free(buf);
+	ckpt_close(&base);
+	return total;
+}
+
+int
+ckpt_fold_install(const char *base_path, char *const *deltas, int n,
+    const char *target, char *err, size_t errlen)
+{
+	char tmp[PATH_MAX];
+	int fd;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", target,
+	    (long)getpid()) >= (int)sizeof(tmp)) {
+		snprintf(err, errlen, "%s: path too long", target);
+		return -1;
+	}
+	if ((fd = fd_create_aside(target, tmp, 0755)) == -1) {
+		snprintf(err, errlen, "%s: %s", errno == ELOOP ||
+		    errno == EFTYPE_USER ? target : tmp,
+		    fd_user_strerror(errno));
+		return -1;
+	}
+	if (ckpt_fold(base_path, deltas, n, fd, err, errlen) < 0) {
+		close(fd);
+		unlink(tmp);
+		return -1;
+	}
+	if (close(fd) == -1) {
+		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return ckpt_install(tmp, target, err, errlen);
 }
 
 int

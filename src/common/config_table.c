@@ -345,6 +345,11 @@ const struct config_default config_defaults[] = {
 	{ "CLASSAD_ENABLE_USER_HOME", "False",
 	    "the ClassAd function userHome() looks users' home directories "
 	    "up (false: it gives its default or UNDEFINED)", 0 },
+	{ "INCREMENTAL_CHECKPOINTS", "False",
+	    "a standard job's periodic checkpoints ship only the pages "
+	    "written since the last, folded in by the shadow", 0 },
+	{ "CKPT_MAX_DELTAS", "4",
+	    "incremental checkpoints between two full ones", 0 },
 
 	/* DAGs (condor_dagman; a DAG's CONFIG file may set them). */
 	{ "DAGMAN_MAX_JOBS_SUBMITTED", "0",

@@ -29,6 +29,18 @@
  * goes on: hold_until_shipped),
  * "failed REASON" otherwise.
  *
+ * Incremental checkpoints (CONDOR_CKPT_INCREMENTAL=1; ckpt_incr.c): a
+ * periodic checkpoint of a program that checkpointed before writes only
+ * what changed since, a delta (include/ckptfile.h), to TARGET.deltaN
+ * beside the full image TARGET (N = 1, 2, ...; to the descriptor itself
+ * for "fd:N"), each naming the image it applies to.  At most
+ * CONDOR_CKPT_MAX_DELTAS (CKPT_MAX_DELTAS, 4) deltas follow a full image
+ * before the next full one, which removes them once it is in place.  A
+ * checkpoint the program exits after is always full: it is the one a
+ * restart runs.  `condor_ckpt merge TARGET TARGET.delta1 ... -o OUT`
+ * folds a chain into a checkpoint to restart; TARGET alone refuses to
+ * restart while a delta of its own lies beside it (ckpt_restart.c).
+ *
  * Restart: the restart code (ckpt_restart.c) jumps back to the context
  * saved below, inside this handler, in the restored process; the handler
  * then returns as from any signal handler, and the program goes on where
@@ -175,6 +187,8 @@ fsync_dir(const char *target)
 }
 
 static void	notify(const char *, const char *);
+static void	delta_name(char *, size_t, const char *, uint32_t);
+static void	remove_deltas(const char *);
 
 /*
  * The word of the notification line: "ok-exit " for a checkpoint the
@@ -230,7 +244,8 @@ verify_written(long fd, struct ckpt_build *b, int64_t total, const char **why)
 	struct ckpt_head *rb = (struct ckpt_head *)b->mapsbuf;
 	const struct ckpt_head *h = b->packed;
 	struct stat st;
-	uint64_t off = ckpt_state_offset(h);
+	uint64_t off = b->delta ? CKPT_PAGE + h->data_bytes :
+	    ckpt_state_offset(h);
 	const char *bad;
 	long n;
 
@@ -277,7 +292,11 @@ write_to_fd(struct ckpt_build *b, ucontext_t *uc, const char *target,
 		condor_sys2(SYS_ftruncate, o.fd, 0);
 	if (ckpt_g.core_target[0] != '\0')
 		rc = ckpt_core_write((int)o.fd, b, uc, why);
-	else if ((o.exe_fd = ckpt_proc_open("/proc/self/exe")) < 0)
+	else if (b->delta) {
+		o.h = b->packed;
+		rc = ckpt_write_delta(b->packed, &io, b->iobuf, CB_IOBUF,
+		    why) < 0 ? -1 : 0;
+	} else if ((o.exe_fd = ckpt_proc_open("/proc/self/exe")) < 0)
 		*why = "cannot read /proc/self/exe";
 	else {
 		o.h = b->packed;
@@ -299,6 +318,7 @@ static int
 write_image(struct ckpt_build *b, ucontext_t *uc, const char **why)
 {
 	static char tmp[PATH_MAX + 32];	/* static: see fsync_dir */
+	static char dname[PATH_MAX + 32];
 	const char *target = ckpt_g.core_target[0] != '\0' ?
 	    ckpt_g.core_target : ckpt_g.target;
 	struct out o = { -1, -1, 0, 0, 0, 0 };
@@ -309,6 +329,11 @@ write_image(struct ckpt_build *b, ucontext_t *uc, const char **why)
 		goto out;
 	if (cj_strncmp(target, "fd:", 3) == 0)
 		return write_to_fd(b, uc, target, why);
+	if (b->delta) {
+		delta_name(dname, sizeof(dname), target,
+		    b->packed->delta_seq);
+		target = dname;
+	}
 	tmp_name(tmp, sizeof(tmp), target);
 	o.fd = condor_sys3(SYS_open, tmp, O_RDWR | O_CREAT | O_TRUNC |
 	    O_CLOEXEC, 0755);
@@ -323,12 +348,15 @@ write_image(struct ckpt_build *b, ucontext_t *uc, const char **why)
 		struct ckpt_io io = { out_exe_read, out_data, out_write, &o };
 
 		o.h = b->packed;
-		o.exe_fd = ckpt_proc_open("/proc/self/exe");
-		if (o.exe_fd < 0) {
+		if (b->delta)
+			total = ckpt_write_delta(b->packed, &io, b->iobuf,
+			    CB_IOBUF, why);
+		else if ((o.exe_fd = ckpt_proc_open("/proc/self/exe")) < 0) {
 			*why = "cannot read /proc/self/exe";
 			goto out;
-		}
-		total = ckpt_write(b->packed, &io, b->iobuf, CB_IOBUF, why);
+		} else
+			total = ckpt_write(b->packed, &io, b->iobuf, CB_IOBUF,
+			    why);
 		if (total < 0)
 			goto out;
 		if (condor_sys1(SYS_fsync, o.fd) < 0) {
@@ -349,6 +377,8 @@ write_image(struct ckpt_build *b, ucontext_t *uc, const char **why)
 		goto out;
 	}
 	fsync_dir(target);
+	if (!b->delta && ckpt_g.core_target[0] == '\0')
+		remove_deltas(target);
 	notify(ok_word, target);
 	rc = 0;
 out:
@@ -399,13 +429,88 @@ wait_writer(void)
 	ckpt_g.writer_pid = 0;
 	if (r < 0)
 		return 0;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	/* Its pages were protected again but never saved: the next
+	 * checkpoint must be a full one. */
+	ckpt_g.trk_ok = 0;
+	return -1;
 }
 
 void
 condor_ckpt_before_exit(void)
 {
 	(void)wait_writer();
+}
+
+/* ---------------------------------------------------------------- */
+/* Incremental checkpoints. */
+
+static uint64_t
+new_image_id(void)
+{
+	uint64_t id = 0;
+	uint32_t lo, hi;
+
+	if (condor_sys3(SYS_getrandom, &id, sizeof(id), 1 /* NONBLOCK */) !=
+	    (long)sizeof(id) || id == 0) {
+		__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+		id = ((uint64_t)hi << 32 | lo) ^
+		    ((uint64_t)condor_sys0(SYS_getpid) << 40) ^ ckpt_g.last_id;
+	}
+	return id != 0 ? id : 1;
+}
+
+/*
+ * Name this image and decide what it is: a delta of the last one (a
+ * periodic checkpoint of a program tracked since a good image, the chain
+ * not yet at its limit, not a core) or a full image.  Then the snapshot
+ * of what was written (ckpt_incr.c).  Runs last in the handler, just
+ * before the image is taken.
+ */
+static void
+incr_begin(struct ckpt_build *b, int sig)
+{
+	struct ckpt_head *h = b->head;
+	int delta;
+
+	delta = ckpt_g.incremental && ckpt_g.trk_ok && sig == CONDOR_SIG_CKPT &&
+	    ckpt_g.core_target[0] == '\0' && ckpt_g.last_id != 0 &&
+	    ckpt_g.chain < ckpt_g.max_deltas;
+	ckpt_g.trk_ok = 0;
+	/* A program that exits after its checkpoint needs no tracking. */
+	if (sig == CONDOR_SIG_CKPT)
+		delta = ckpt_incr_snapshot(b, delta);
+	h->image_id = new_image_id();
+	h->parent_id = delta ? ckpt_g.last_id : 0;
+	h->delta_seq = delta ? ckpt_g.chain + 1 : 0;
+	ckpt_g.last_id = h->image_id;
+	ckpt_g.chain = h->delta_seq;
+}
+
+/* TARGET.deltaN */
+static void
+delta_name(char *out, size_t len, const char *target, uint32_t n)
+{
+	char num[24];
+
+	cj_strlcpy(out, target, len);
+	cj_strlcat(out, ".delta", len);
+	cj_strlcat(out, cj_utoa(n, num, 10), len);
+}
+
+/* A full image is in place: the deltas of the one before are stale. */
+static void
+remove_deltas(const char *target)
+{
+	static char name[PATH_MAX + 32];	/* static: see fsync_dir */
+	uint32_t n;
+
+	for (n = 1; n <= CKPT_MAX_DELTAS_LIMIT; n++) {
+		delta_name(name, sizeof(name), target, n);
+		if (condor_sys1(SYS_unlink, name) < 0 && n > ckpt_g.max_deltas)
+			break;
+	}
 }
 
 /* ---------------------------------------------------------------- */
@@ -453,6 +558,10 @@ after_restart(void)
 		    ckpt_g.scratch_len);
 	ckpt_g.scratch_addr = 0;
 	ckpt_g.writer_pid = 0;
+	/* The tracking was the old process's (the restart put this
+	 * process's own in trk_uffd): the next image is full. */
+	ckpt_g.trk_ok = 0;
+	ckpt_g.chain = 0;
 	ckpt_g.last_result = 1;
 	ckpt_g.generation++;
 }
@@ -492,6 +601,7 @@ ckpt_handler(int sig, siginfo_t *si, void *ucv)
 		goto fail;
 	ok_word = sig == CONDOR_SIG_VACATE ? "ok-exit " :
 	    must_hold(sig, sync) ? "ok-wait " : "ok ";
+	incr_begin(&b, sig);	/* last: see ckpt_incr.c */
 	if (sig == CONDOR_SIG_CKPT && ckpt_g.fork_writer) {
 		pid = condor_sys5(SYS_clone, 0, 0, 0, 0, 0);
 		if (pid == 0) {
@@ -519,8 +629,10 @@ ckpt_handler(int sig, siginfo_t *si, void *ucv)
 		ckpt_g.last_result = sync ? wait_writer() : 0;
 		return;
 	}
-	if (write_image(&b, uc, &why) == -1)
+	if (write_image(&b, uc, &why) == -1) {
+		ckpt_g.trk_ok = 0;
 		goto fail;
+	}
 	ckpt_build_free(&b);
 	ckpt_g.last_result = 0;
 	if (must_hold(sig, sync))
@@ -686,5 +798,9 @@ ckpt_fixup_from_env(struct ckpt_fixup *f, const char *program, char **envp)
 	    CKPT_RESTORE_EAGER : cj_strcmp(v, "lazy") == 0 ?
 	    CKPT_RESTORE_LAZY : CKPT_RESTORE_AUTO;
 	f->uffd_dev = cj_env_number(envp, "CONDOR_UFFD_FD", 65535, -1);
+	v = env_get(envp, "CONDOR_CKPT_INCREMENTAL");
+	f->incremental = v != 0 && v[0] == '1';
+	f->max_deltas = (uint32_t)cj_env_number(envp, "CONDOR_CKPT_MAX_DELTAS",
+	    CKPT_MAX_DELTAS_LIMIT, CKPT_MAX_DELTAS);
 	f->mode = REMOTE_MODE_LOCAL;
 }

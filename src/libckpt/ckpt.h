@@ -11,6 +11,8 @@
  *	ckpt_core.c	writing an ELF core instead of a checkpoint
  *	ckpt_restart.c	resuming from a checkpoint
  *	ckpt_lazy.c	memory brought back on demand after a restart
+ *	ckpt_incr.c	the pages written since the last checkpoint
+ *			(incremental checkpoints)
  *	ckpt_asm.S	context save/jump, stack switch
  */
 #ifndef CONDOR_CKPT_PRIVATE_H
@@ -49,6 +51,14 @@ struct ckpt_globals {
 	unsigned	 generation;	/* restarts so far */
 	long		 lazy_fd;	/* -1, or EOF when memory restored
 					   on demand is all back */
+	/* Incremental checkpoints (ckpt_incr.c). */
+	int		 incremental;	/* CONDOR_CKPT_INCREMENTAL */
+	uint32_t	 max_deltas;	/* deltas before a full image */
+	long		 trk_uffd;	/* -1, or the tracker's userfaultfd */
+	int		 trk_ok;	/* pages tracked since last_id */
+	uint32_t	 chain;		/* deltas since the last full one */
+	uint64_t	 last_id;	/* the last image written */
+	const char	*incr_why;	/* why every checkpoint is full */
 };
 
 extern struct ckpt_globals ckpt_g;
@@ -63,7 +73,12 @@ struct ckpt_fixup {
 	int		 restore;	/* CKPT_RESTORE_* (CONDOR_RESTORE) */
 	long		 uffd_dev;	/* -1, or /dev/userfaultfd from the
 					   starter (CONDOR_UFFD_FD) */
+	int		 incremental;	/* CONDOR_CKPT_INCREMENTAL=1 */
+	uint32_t	 max_deltas;	/* CONDOR_CKPT_MAX_DELTAS */
 };
+
+/* The most deltas CONDOR_CKPT_MAX_DELTAS may allow in a chain. */
+#define CKPT_MAX_DELTAS_LIMIT	64
 
 #define CKPT_RESTORE_AUTO	0
 #define CKPT_RESTORE_EAGER	1
@@ -92,6 +107,12 @@ void	ckpt_call_on_stack(void (*)(void *), void *, void *)
 #define CB_STRTAB	(4u << 20)	/* bytes */
 #define CB_MAPSBUF	(16u << 20)	/* bytes for /proc/self/maps */
 #define CB_IOBUF	(4u << 20)	/* bytes: the writer's buffer */
+#define CB_MAX_DIRTY	(1u << 20)	/* page runs written since */
+#define CB_MAX_TRACKED	65536
+
+struct ckpt_range {
+	uint64_t	 start, end;
+};
 
 struct ckpt_build {
 	char			*scratch;
@@ -112,6 +133,14 @@ struct ckpt_build {
 	struct ckpt_head	*packed;	/* the final state */
 	uint64_t		 packed_len;
 	uint32_t		 prot_fixed;	/* regions made readable */
+	/* A delta (ckpt_incr.c): the ranges tracked since the parent
+	 * image, and the page runs written there since (in order). */
+	int			 delta;
+	struct ckpt_range	*tracked;
+	uint32_t		 ntracked;
+	struct ckpt_range	*dirty;
+	uint32_t		 ndirty;
+	struct ckpt_range	*spare;	/* for merging dirty runs */
 };
 
 int	ckpt_build_init(struct ckpt_build *, const char **why);
@@ -126,6 +155,21 @@ int	ckpt_build_pack(struct ckpt_build *, const char **why);
 /* After writing: give back the read access lent to PROT_NONE regions. */
 void	ckpt_build_restore_prot(struct ckpt_build *);
 uint32_t ckpt_build_str(struct ckpt_build *, const char *);
+
+/*
+ * Incremental checkpoints (ckpt_incr.c).  ckpt_incr_snapshot, in CKPT()
+ * just before the image is taken: with DELTA, lists what was written
+ * since the last checkpoint into B (1: a delta can be written; 0: write
+ * a full image) and protects it all again; without, only protects.
+ * ckpt_incr_tracked: whether [lo, hi) was tracked, so that its pages
+ * outside B's dirty runs are the parent image's.
+ */
+int	ckpt_incr_snapshot(struct ckpt_build *b, int delta);
+/* The tracking userfaultfd (under Condor made before the sandbox's
+ * filters, which refuse it): its descriptor, or -1 and *WHY. */
+long	ckpt_incr_open(const char **why);
+int	ckpt_incr_tracked(const struct ckpt_build *b, uint64_t lo,
+	    uint64_t hi);
 
 /* The core writer (ckpt_core.c): a core with the CONDOR note to FD. */
 int	ckpt_core_write(int fd, struct ckpt_build *, ucontext_t *uc,
@@ -168,7 +212,7 @@ int	ckpt_out_write(long fd, const void *buf, size_t len);
 uint64_t ckpt_start_brk(void);
 
 /*
- * /proc under Condor (ckpt_proc.c): /proc/self/maps, stat and exe,
+ * /proc under Condor (ckpt_proc.c): /proc/self/maps, stat, exe and pagemap,
  * opened before the sandbox's outer filter from the starter's
  * CONDOR_PROC_FD (the job's own procfs) and kept.  ckpt_proc_cache
  * opens them into FDS (-1 each when there is no CONDOR_PROC_FD);
@@ -176,7 +220,7 @@ uint64_t ckpt_start_brk(void);
  * caller closes it), from the cache when it has PATH, else opened by
  * name.
  */
-#define CKPT_PROC_N		3
+#define CKPT_PROC_N		4	/* maps, stat, exe, pagemap */
 #define CKPT_PROC_FD_LOW	900
 extern long	ckpt_proc_fds[CKPT_PROC_N];
 void	ckpt_proc_cache(char **envp, long fds[CKPT_PROC_N]);

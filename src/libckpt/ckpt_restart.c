@@ -98,6 +98,8 @@ struct rs {
 	uint64_t		 cur_stack_lo, cur_stack_hi;
 	uint64_t		 cur_special[3][2];	/* vvar, vvar_vclock, vdso */
 	long			 proc_fds[CKPT_PROC_N];	/* ckpt_proc.c */
+	long			 trk_uffd;	/* ckpt_incr.c */
+	const char		*trk_why;
 	int			 remote;	/* under Condor: files at the
 						   shadow */
 	int			 syscall_fd;
@@ -255,6 +257,37 @@ rseq_off(void)
 		    __rseq_size, RSEQ_FLAG_UNREGISTER, RSEQ_SIG);
 }
 
+/*
+ * Incremental checkpoints (ckpt.c): a delta of this very image beside
+ * it (FILE.delta1 naming this image as its parent) means this file is
+ * not the program's latest state, and running it would silently go
+ * back in time.  Refused, saying how to fold them.
+ */
+static void
+deltas_beside(const struct ckpt_head *h)
+{
+	static char name[PATH_MAX + 16];
+	struct ckpt_delta d;
+	long fd, n;
+
+	/* Its own path (the start-up may have re-executed it through
+	 * /proc/self/exe); under Condor there is no /proc to ask, nor a
+	 * delta beside the starter's copy. */
+	n = condor_sys3(SYS_readlink, "/proc/self/exe", name, PATH_MAX - 1);
+	if (n <= 0 || h->image_id == 0)
+		return;
+	name[n] = '\0';
+	cj_strlcat(name, ".delta1", sizeof(name));
+	if ((fd = condor_sys3(SYS_open, name, O_RDONLY | O_CLOEXEC, 0)) < 0)
+		return;
+	n = pread_full(fd, &d, sizeof(d), 0);
+	condor_sys1(SYS_close, fd);
+	if (n < 0 || ckpt_delta_check(&d, 0) != 0 || d.parent_id != h->image_id)
+		return;
+	refuse("its incremental checkpoints must be folded in first "
+	    "(condor_ckpt merge): ", name);
+}
+
 void
 ckpt_restart(const struct ckpt_marker *mk, char **envp)
 {
@@ -301,6 +334,7 @@ ckpt_restart(const struct ckpt_marker *mk, char **envp)
 	if (ckpt_start_brk() != head.start_brk)
 		refuse("the heap would start at another address than when it "
 		    "was checkpointed (address space randomization?)", 0);
+	deltas_beside(&head);
 
 	/* Scratch: the state, our variables, a buffer, a stack. */
 	size = ((len + PAGE - 1) & ~(PAGE - 1)) + ((sizeof(*rs) + PAGE - 1) &
@@ -355,6 +389,9 @@ ckpt_restart(const struct ckpt_marker *mk, char **envp)
 	if (rs->fix.uffd_dev >= 0)
 		condor_sys1(SYS_close, rs->fix.uffd_dev);
 	rs->lazy_fd = -1;
+	/* Incremental checkpoints: the tracking's userfaultfd, before the
+	 * filters (ckpt_incr.c); its first checkpoint is full. */
+	rs->trk_uffd = rs->fix.incremental ? ckpt_incr_open(&rs->trk_why) : -1;
 	if (remote_trap_install((enum remote_mode)rs->fix.mode,
 	    rs->fix.trap_all) < 0)
 		refuse("cannot install the system-call trap", 0);
@@ -1239,6 +1276,10 @@ restart_main(void *arg)
 	ckpt_g.scratch_addr = (uint64_t)rs->scratch;
 	ckpt_g.scratch_len = rs->scratch_len;
 	ckpt_g.lazy_fd = rs->lazy_fd;
+	ckpt_g.incremental = rs->fix.incremental;
+	ckpt_g.max_deltas = rs->fix.max_deltas;
+	ckpt_g.trk_uffd = rs->trk_uffd;
+	ckpt_g.incr_why = rs->trk_why;
 	say_restore(rs);
 	for (sig = 0; sig < CKPT_PROC_N; sig++)
 		ckpt_proc_fds[sig] = rs->proc_fds[sig];

@@ -24,7 +24,8 @@
  * __wrap_main): the library's -_condor_* arguments are taken out of argv.
  *
  * Environment read here: CONDOR_CKPT_FILE, CONDOR_CKPT_CORE,
- * CONDOR_CKPT_FORK, CONDOR_CKPT_NOTIFY_FD, CONDOR_TRAP_ALL (condor_cc(1)
+ * CONDOR_CKPT_FORK, CONDOR_CKPT_NOTIFY_FD, CONDOR_CKPT_INCREMENTAL,
+ * CONDOR_CKPT_MAX_DELTAS, CONDOR_TRAP_ALL (condor_cc(1)
  * documents them).
  */
 #include <elf.h>
@@ -238,6 +239,9 @@ first_start(char **envp)
 	ckpt_g.fork_writer = fix.fork_writer;
 	ckpt_g.notify_fd = fix.notify_fd;
 	ckpt_g.lazy_fd = -1;
+	ckpt_g.incremental = fix.incremental;
+	ckpt_g.max_deltas = fix.max_deltas;
+	ckpt_g.trk_uffd = -1;
 	if (fix.uffd_dev >= 0)		/* for restarts only */
 		condor_sys1(SYS_close, fix.uffd_dev);
 
@@ -253,6 +257,9 @@ first_start(char **envp)
 
 		condor_sys4(SYS_rt_sigprocmask, SIG_UNBLOCK, &m, 0, 8);
 	}
+	/* Under Condor the trap's outer filter refuses userfaultfd. */
+	if (ckpt_g.incremental && cj_strncmp(ckpt_g.target, "fd:", 3) == 0)
+		ckpt_g.trk_uffd = ckpt_incr_open(&ckpt_g.incr_why);
 	if ((r = remote_trap_install((enum remote_mode)fix.mode,
 	    fix.trap_all)) < 0)
 		cj_say("cannot install the system-call trap (seccomp); "

@@ -67,6 +67,12 @@ ckpt_build_init(struct ckpt_build *b, const char **why)
 	CARVE(mapsbuf, char *, CB_MAPSBUF);
 	CARVE(iobuf, char *, CB_IOBUF);
 	CARVE(packed, struct ckpt_head *, (size_t)(uintptr_t)b->mapsbuf);
+	CARVE(tracked, struct ckpt_range *,
+	    CB_MAX_TRACKED * sizeof(struct ckpt_range));
+	CARVE(dirty, struct ckpt_range *,
+	    (size_t)CB_MAX_DIRTY * sizeof(struct ckpt_range));
+	CARVE(spare, struct ckpt_range *,
+	    (size_t)CB_MAX_DIRTY * sizeof(struct ckpt_range));
 #undef CARVE
 	len = off;
 	p = condor_sys6(SYS_mmap, 0, len, PROT_READ | PROT_WRITE,
@@ -87,6 +93,9 @@ ckpt_build_init(struct ckpt_build *b, const char **why)
 	FIX(mapsbuf, char *);
 	FIX(iobuf, char *);
 	FIX(packed, struct ckpt_head *);
+	FIX(tracked, struct ckpt_range *);
+	FIX(dirty, struct ckpt_range *);
+	FIX(spare, struct ckpt_range *);
 #undef FIX
 	b->strtab[0] = '\0';
 	b->strtab_len = 1;
@@ -269,7 +278,8 @@ library_fd(int fd)
 {
 	int i;
 
-	if (fd == ckpt_g.notify_fd || fd == ckpt_g.lazy_fd)
+	if (fd == ckpt_g.notify_fd || fd == ckpt_g.lazy_fd ||
+	    fd == ckpt_g.trk_uffd)
 		return 1;
 	for (i = 0; i < CKPT_PROC_N; i++)
 		if (fd == ckpt_proc_fds[i])
@@ -628,6 +638,44 @@ region_extents(struct ckpt_build *b, uint32_t ri, int anonymous,
 	return 0;
 }
 
+/*
+ * The extents of region R in a delta: the page runs written since the
+ * parent image (b->dirty, in order), as they are now, zeros included.
+ */
+static int
+region_dirty_extents(struct ckpt_build *b, uint32_t ri)
+{
+	struct ckpt_region *r = &b->regions[ri];
+	uint32_t a = 0, z = b->ndirty, m;
+	uint64_t lo, hi;
+
+	r->first_extent = b->nextents;
+	while (a < z) {
+		m = (a + z) / 2;
+		if (b->dirty[m].end <= r->start)
+			a = m + 1;
+		else
+			z = m;
+	}
+	for (; a < b->ndirty && b->dirty[a].start < r->end; a++) {
+		lo = b->dirty[a].start > r->start ? b->dirty[a].start :
+		    r->start;
+		hi = b->dirty[a].end < r->end ? b->dirty[a].end : r->end;
+		if (lo >= hi)
+			continue;
+		if (!(r->prot & PROT_READ) && !(r->flags & 0x80000000u)) {
+			condor_sys3(SYS_mprotect, r->start, r->end - r->start,
+			    r->prot | PROT_READ);
+			r->flags |= 0x80000000u;	/* prot lent */
+			b->prot_fixed++;
+		}
+		if (add_extent(b, ri, lo, hi) == -1)
+			return -1;
+	}
+	r->nextents = b->nextents - r->first_extent;
+	return 0;
+}
+
 void
 ckpt_build_restore_prot(struct ckpt_build *b)
 {
@@ -741,7 +789,14 @@ add_region(struct ckpt_build *b, const struct mapline *m, uint64_t lo,
 		r->file_off = m->off + (lo - m->lo);
 	}
 	r->name = ckpt_build_str(b, name);
-	if (saveable(r->kind)) {
+	if (saveable(r->kind) && b->delta && ckpt_incr_tracked(b, lo, hi)) {
+		h->image_bytes += hi - lo;
+		r->flags |= CKPT_RF_INHERIT;
+		if (region_dirty_extents(b, b->nregions) == -1) {
+			*why = "too many memory extents";
+			return -1;
+		}
+	} else if (saveable(r->kind)) {
 		h->image_bytes += hi - lo;
 		if (region_extents(b, b->nregions, m->inode == 0, vec) == -1) {
 			*why = "too many memory extents";
@@ -750,6 +805,27 @@ add_region(struct ckpt_build *b, const struct mapline *m, uint64_t lo,
 	}
 	b->nregions++;
 	return 0;
+}
+
+/*
+ * The bss and the heap are two regions even when the kernel made them
+ * one area (registering both for write-protection, ckpt_incr.c, lets it
+ * merge them): cut at the heap's start, so that each is restored as the
+ * kind of memory it was.
+ */
+static int
+add_region_brk(struct ckpt_build *b, const struct mapline *m, uint64_t lo,
+    uint64_t hi, const struct seg *segs, int nsegs, unsigned char *vec,
+    const char **why)
+{
+	uint64_t cut = b->head->start_brk;
+
+	if (cut % PAGE == 0 && lo < cut && cut < hi) {
+		if (add_region(b, m, lo, cut, segs, nsegs, vec, why) == -1)
+			return -1;
+		lo = cut;
+	}
+	return add_region(b, m, lo, hi, segs, nsegs, vec, why);
 }
 
 int
@@ -806,16 +882,16 @@ ckpt_build_memory(struct ckpt_build *b, const char **why)
 		 * program, so it is cut out of the line, not skipped.
 		 */
 		if (mp->hi <= scr_lo || mp->lo >= scr_hi) {
-			if (add_region(b, mp, mp->lo, mp->hi, segs, nsegs, vec,
-			    why) == -1)
+			if (add_region_brk(b, mp, mp->lo, mp->hi, segs, nsegs,
+			    vec, why) == -1)
 				return -1;
 			continue;
 		}
-		if (mp->lo < scr_lo && add_region(b, mp, mp->lo, scr_lo, segs,
-		    nsegs, vec, why) == -1)
+		if (mp->lo < scr_lo && add_region_brk(b, mp, mp->lo, scr_lo,
+		    segs, nsegs, vec, why) == -1)
 			return -1;
-		if (mp->hi > scr_hi && add_region(b, mp, scr_hi, mp->hi, segs,
-		    nsegs, vec, why) == -1)
+		if (mp->hi > scr_hi && add_region_brk(b, mp, scr_hi, mp->hi,
+		    segs, nsegs, vec, why) == -1)
 			return -1;
 	}
 	h->data_bytes = 0;

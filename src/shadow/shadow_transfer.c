@@ -258,7 +258,11 @@ shadow_get_1_svc(get_x *arg, get_res_x *res, struct svc_req *req)
  * itself, and replaces the job's stored checkpoint only when
  * CKPT_COMMIT's size and CRC-32 match and ckpt_install (fsync, every
  * checksum, rename, the directory's fsync) succeeds.  A bad one is
- * removed and the old one stays.
+ * removed and the old one stays.  An incremental checkpoint (a delta,
+ * INCREMENTAL_CHECKPOINTS) is folded into the stored one at once
+ * (ckpt_fold: every checksum of both verified, the delta's parent must
+ * be the stored image), and the result installed the same way: the
+ * spool always holds one full checkpoint, which a restart runs.
  */
 static int	 ckpt_fd = -1;
 static char	*ckpt_tmp;
@@ -434,6 +438,7 @@ ckpt_commit(ckpt_commit_x *arg, status_x *res)
 	long long at;
 	double t0 = monotime();
 	ssize_t n;
+	int delta;
 
 	if (arg->size != ckpt_bytes) {
 		log_warnx("job %s: checkpoint of %lld bytes announced, %lld "
@@ -463,19 +468,26 @@ ckpt_commit(ckpt_commit_x *arg, status_x *res)
 	close(ckpt_fd);
 	ckpt_fd = -1;
 	target = ckpt_target();
-	if (ckpt_install(ckpt_tmp, target, err, sizeof(err)) == -1) {
-		log_warnx("job %s: checkpoint refused: %s; the old one stays",
-		    sj.id, err);
+	delta = ckpt_is_delta(ckpt_tmp) == 1;
+	if (delta ? ckpt_fold_install(target, &ckpt_tmp, 1, target, err,
+	    sizeof(err)) : ckpt_install(ckpt_tmp, target, err,
+	    sizeof(err))) {
+		log_warnx("job %s: %scheckpoint refused: %s; the old one "
+		    "stays", sj.id, delta ? "incremental " : "", err);
 		rpc_status(res, EIO, "%s", err);
+		if (delta)
+			unlink(ckpt_tmp);
 		free(target);
 		return -1;
 	}
+	if (delta)
+		unlink(ckpt_tmp);
 	free(target);
 	ckpt_bytes = 0;
 	sj.num_ckpts++;
-	log_info("job %s: checkpoint %lld installed: %lld bytes, verified "
+	log_info("job %s: checkpoint %lld installed: %lld bytes%s, verified "
 	    "in %.3f s", sj.id, sj.num_ckpts, (long long)arg->size,
-	    monotime() - t0);
+	    delta ? " (incremental, folded)" : "", monotime() - t0);
 	memset(&o, 0, sizeof(o));
 	o.user_cpu = arg->user_cpu >= 0 && arg->user_cpu < 1e12 ?
 	    arg->user_cpu : 0;

@@ -1164,7 +1164,8 @@ box_standard_filter(struct starter_job *job, int exec_fd, int proc_fd)
 {
 	struct sock_filter f[BOX_FILTER_MAX];
 	/* userfaultfd and the helper's clone: a restore's alone. */
-	struct box_filter_extra x = { exec_fd, proc_fd, job->resuming };
+	struct box_filter_extra x = { exec_fd, proc_fd, job->resuming,
+	    param_bool("INCREMENTAL_CHECKPOINTS", 0) };
 	struct sock_fprog prog;
 	int n;
 

@@ -708,14 +708,15 @@ static int
 standard_prepare(struct starter_job *job, char *err, size_t errlen,
     int *jobs_fault)
 {
-	static char *env[10];
-	static char fdvar[40], chunkvar[48];
+	static char *env[12];
+	static char fdvar[40], chunkvar[48], deltasvar[48];
+	static char incr[] = "CONDOR_CKPT_INCREMENTAL=1";
 	static char ckptvar[40], notifyvar[40], procvar[40], uffdvar[40];
 	/* Writable: job_environment() splits them at '=' in place. */
 	static char rseq[] = "GLIBC_TUNABLES=glibc.pthread.rseq=0";
 	static char nofork[] = "CONDOR_CKPT_FORK=0";
 	long chunk = param_int("REMOTE_IO_CHUNK", 65536);
-	int in[2], out[2];
+	int in[2], out[2], n;
 
 	*jobs_fault = 0;
 	if (fetch(job, FILE_EXECUTABLE, STARTER_EXE, 0755, job->exe_size,
@@ -769,12 +770,21 @@ standard_prepare(struct starter_job *job, char *err, size_t errlen,
 	env[5] = notifyvar;
 	env[6] = procvar;
 	env[7] = NULL;
+	n = 7;
 	if (job->give_fds[2] != -1) {
 		snprintf(uffdvar, sizeof(uffdvar), "CONDOR_UFFD_FD=%d",
 		    STANDARD_UFFD_FD);
-		env[7] = uffdvar;
-		env[8] = NULL;
+		env[n++] = uffdvar;
 	}
+	/* Periodic checkpoints as deltas, folded by the shadow. */
+	if (param_bool("INCREMENTAL_CHECKPOINTS", 0)) {
+		snprintf(deltasvar, sizeof(deltasvar),
+		    "CONDOR_CKPT_MAX_DELTAS=%ld",
+		    param_int("CKPT_MAX_DELTAS", 4));
+		env[n++] = incr;
+		env[n++] = deltasvar;
+	}
+	env[n] = NULL;
 	if (geteuid() != 0)
 		log_info("job %d.%d: not root: it runs without chroot, as %s",
 		    job->cluster, job->proc, job->user);

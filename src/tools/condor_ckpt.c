@@ -3,6 +3,7 @@
  *
  *	condor_ckpt info FILE
  *	condor_ckpt merge EXE CORE -o OUT
+ *	condor_ckpt merge CKPT DELTA... -o OUT
  *
  * info prints what a checkpoint (or a core written by the checkpoint
  * library) holds: the program, when and why it was taken, its memory
@@ -12,13 +13,21 @@
  * state); and it says how a restart run here by this user would bring
  * the memory back: on demand through userfaultfd, or all of it before
  * the program runs, and why (src/libckpt/ckpt_lazy.c decides the same
- * way).  Exit status 0 if all is well, 1 with the reason on stderr if
+ * way).  Of a delta (an incremental checkpoint) it says which image it
+ * follows and what it holds, and verifies its checksums.  Exit status 0 if all is well, 1 with the reason on stderr if
  * anything is wrong: truncated, corrupted, foreign.
  *
  * merge builds a checkpoint from the relinked executable EXE (or an
  * earlier checkpoint of it) and a CORE the library wrote (CONDOR_CKPT_CORE
  * in condor_cc(1)), as the starter does: written under a temporary name,
  * fsynced, verified, then renamed to OUT.  OUT "-" streams it to stdout.
+ * Given a checkpoint and deltas of it instead (the incremental
+ * checkpoints the library writes as CKPT.delta1, CKPT.delta2, ...), merge
+ * folds them in order into one checkpoint OUT, which a restart runs:
+ * every checksum of the checkpoint and of each delta is verified first,
+ * each delta must apply to the image before it, and a damaged or
+ * misplaced one is refused by name (OUT is then left as it was; the
+ * deltas before it still fold).
  * The format is in include/ckptfile.h.
  */
 #include <fcntl.h>
@@ -39,10 +48,12 @@ usage(FILE *fp)
 	fprintf(fp,
 	    "usage: condor_ckpt info FILE\n"
 	    "       condor_ckpt merge EXE CORE -o OUT\n"
+	    "       condor_ckpt merge CKPT DELTA... -o OUT\n"
 	    "  info   describe a checkpoint and verify every checksum\n"
 	    "         (exit 1 with the reason if it is damaged)\n"
 	    "  merge  build the checkpoint OUT (- for stdout) from a relinked\n"
-	    "         executable and a core its checkpoint library wrote\n"
+	    "         executable and a core its checkpoint library wrote,\n"
+	    "         or from a checkpoint and its deltas, in order\n"
 	    "  -h     print this help\n");
 }
 
@@ -107,6 +118,14 @@ cmd_info(const char *path)
 	struct ckpt_file_info ci;
 	char err[1024];
 
+	if (ckpt_is_delta(path) == 1) {
+		if (ckpt_delta_describe(path, stdout, err, sizeof(err)) == -1) {
+			fflush(stdout);
+			fprintf(stderr, "condor_ckpt: %s\n", err);
+			return 1;
+		}
+		return 0;
+	}
 	if (ckpt_open(path, &ci, err, sizeof(err)) == -1) {
 		fprintf(stderr, "condor_ckpt: %s\n", err);
 		return 1;
@@ -130,34 +149,45 @@ cmd_info(const char *path)
 static int
 cmd_merge(int argc, char **argv)
 {
-	const char *exe = NULL, *core = NULL, *out = NULL;
-	char err[1024];
-	int i;
+	const char *out = NULL;
+	char err[1024], **pos;
+	int i, n = 0, rc;
 
+	pos = calloc((size_t)argc + 1, sizeof(*pos));
+	if (pos == NULL) {
+		fprintf(stderr, "condor_ckpt: out of memory\n");
+		return 1;
+	}
 	for (i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
 			out = argv[++i];
-		else if (exe == NULL)
-			exe = argv[i];
-		else if (core == NULL)
-			core = argv[i];
-		else {
-			usage(stderr);
-			return 2;
-		}
+		else
+			pos[n++] = argv[i];
 	}
-	if (exe == NULL || core == NULL || out == NULL) {
+	if (n < 2 || out == NULL) {
+		free(pos);
 		usage(stderr);
 		return 2;
 	}
-	if (strcmp(out, "-") == 0) {
-		if (ckpt_merge(exe, core, STDOUT_FILENO, err, sizeof(err)) < 0) {
-			fprintf(stderr, "condor_ckpt: %s\n", err);
-			return 1;
-		}
-		return 0;
-	}
-	if (ckpt_merge_install(exe, core, out, err, sizeof(err)) == -1) {
+	if (ckpt_is_delta(pos[1]) == 1) {
+		/* A checkpoint and its deltas. */
+		if (strcmp(out, "-") == 0)
+			rc = ckpt_fold(pos[0], pos + 1, n - 1, STDOUT_FILENO,
+			    err, sizeof(err)) < 0 ? -1 : 0;
+		else
+			rc = ckpt_fold_install(pos[0], pos + 1, n - 1, out,
+			    err, sizeof(err));
+	} else if (n != 2) {
+		free(pos);
+		usage(stderr);
+		return 2;
+	} else if (strcmp(out, "-") == 0)
+		rc = ckpt_merge(pos[0], pos[1], STDOUT_FILENO, err,
+		    sizeof(err)) < 0 ? -1 : 0;
+	else
+		rc = ckpt_merge_install(pos[0], pos[1], out, err, sizeof(err));
+	free(pos);
+	if (rc == -1) {
 		fprintf(stderr, "condor_ckpt: %s\n", err);
 		return 1;
 	}

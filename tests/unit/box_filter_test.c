@@ -8,8 +8,10 @@
  * with AT_EMPTY_PATH), and nothing beside them (execveat of the right
  * descriptor without AT_EMPTY_PATH, or of another one), and so does
  * the restore's (a process made by clone with no flags).  The job's own
- * copy shuts every door.
- * checks: 18
+ * copy shuts every door.  A fresh job's copy under INCREMENTAL_CHECKPOINTS
+ * lets through a user-mode-only userfaultfd and nothing else of the
+ * restore's: no other userfaultfd, no clone.
+ * checks: 23
  */
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -36,17 +38,20 @@
 
 enum {
 	T_OPEN, T_OPENAT, T_SOCKET, T_FORK, T_EXECVE, T_KILL_OTHER,
-	T_KILL_SELF, T_PROC, T_EXECAT_FLAGS, T_EXECAT_OTHER, T_CLONE0, T_N
+	T_KILL_SELF, T_PROC, T_EXECAT_FLAGS, T_EXECAT_OTHER, T_CLONE0,
+	T_UFFD_WP, T_UFFD_KERNEL, T_N
 };
 
-/* In a child: install the filter (the starter's copy if STARTER), try
+/* In a child: install the filter (the starter's copy if STARTER: 1 for a
+ * resuming job, 2 for a fresh one with INCREMENTAL_CHECKPOINTS), try
  * each call, write the errnos (0: it worked) to FD, then, the
  * starter's copy, exec /bin/true through the door. */
 static void __attribute__((noreturn))
 child(int fd, int starter, pid_t parent)
 {
 	struct sock_filter f[BOX_FILTER_MAX];
-	struct box_filter_extra x = { EXEC_FD, PROC_FD, 1 };
+	struct box_filter_extra x = { EXEC_FD, PROC_FD, starter == 1,
+	    starter == 2 };
 	struct sock_fprog prog;
 	char *argv[] = { "ldconfig", "--version", NULL }, *envp[] = { NULL };
 	int r[T_N], n, e, other;
@@ -77,6 +82,8 @@ child(int fd, int starter, pid_t parent)
 	TRY(T_CLONE0, syscall(SYS_clone, 0, 0, 0, 0, 0));
 	if (rc == 0)
 		_exit(0);
+	TRY(T_UFFD_WP, syscall(SYS_userfaultfd, BOX_UFFD_WP_FLAGS));
+	TRY(T_UFFD_KERNEL, syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK));
 	TRY(T_EXECVE, syscall(SYS_execve, "/bin/true", argv, envp));
 	TRY(T_KILL_OTHER, syscall(SYS_kill, parent, 0));
 	TRY(T_KILL_SELF, syscall(SYS_kill, getpid(), 0));
@@ -153,5 +160,17 @@ main(void)
 	CHECK("job's own: fork is refused", r[T_FORK] == EPERM);
 	CHECK("job's own: clone with no flags is refused",
 	    r[T_CLONE0] == EPERM);
+	CHECK("job's own: a userfaultfd is refused",
+	    r[T_UFFD_WP] == EPERM && r[T_UFFD_KERNEL] == EPERM);
+
+	(void)run(2, r);
+	CHECK("fresh, incremental: a user-mode-only userfaultfd is allowed",
+	    r[T_UFFD_WP] == 0);
+	CHECK("fresh, incremental: any other userfaultfd is refused",
+	    r[T_UFFD_KERNEL] == EPERM);
+	CHECK("fresh, incremental: clone with no flags is refused",
+	    r[T_CLONE0] == EPERM);
+	CHECK("fresh, incremental: open by name is refused",
+	    r[T_OPEN] == EPERM);
 	return test_failures != 0;
 }
