@@ -82,6 +82,8 @@ const struct auth_rule auth_table[] = {
 	/* from the schedd, for claim reuse */
 	R(STARTD_PROG, STARTD_END_CLAIM, AUTH_CLAIM),
 	R(STARTD_PROG, STARTD_CLAIM_AD, AUTH_CLAIM),
+	/* from the negotiator: fair share with claim reuse */
+	R(STARTD_PROG, STARTD_RETIRE_SLOT, AUTH_OWNER),
 };
 
 const int auth_table_len = sizeof(auth_table) / sizeof(auth_table[0]);

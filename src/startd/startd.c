@@ -115,7 +115,9 @@
  *	error from its starter's directory, for the holder of the claim's
  *	capability: the schedd, for condor_tail); STARTD_END_CLAIM and
  *	STARTD_CLAIM_AD (claim reuse, for the holder of the key of the
- *	claim's current or last job: its schedd).  Also serves
+ *	claim's current or last job: its schedd); STARTD_RETIRE_SLOT (the
+ *	negotiator, HOSTALLOW_WRITE: the slot's claim takes no new job).
+ *	Also serves
  *	STARTD_NULL, STARTD_QUERY and STARTD_KBDD_ACTIVITY (condor_kbdd's
  *	reports, refused over TCP) to local callers on the Unix-domain
  *	socket $(LOG)/.startd_socket.  Sends its ad (ADTYPE_STARTD) to the

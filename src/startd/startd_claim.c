@@ -1815,10 +1815,58 @@ startd_claim_ad_1_svc(char **arg, startd_query_res_x *res,
 		res->message = xstrdup("no such claim here");
 		return TRUE;
 	}
+	if (c->ending) {
+		res->code = EBUSY;
+		res->message = xstrdup("the claim takes no new job");
+		return TRUE;
+	}
 	ad = c->id == 0 ? ad_copy(machine) : slot_ad(c, machine);
 	ad_delete(ad, AUTH_CLAIM_ID_ATTR);
 	res->message = xstrdup("");
 	ad_to_xdr(ad, &res->ad);
 	ad_free(ad);
+	return TRUE;
+}
+
+bool_t
+startd_retire_slot_1_svc(char **arg, status_x *res, struct svc_req *req)
+{
+	char from[64], why[160], name[256];
+	int i, lo, hi, n = 0, all;
+
+	memset(res, 0, sizeof(*res));
+	rpc_caller_ip(req, from, sizeof(from));
+	if (!rpc_host_allowed(req, "HOSTALLOW_WRITE")) {
+		log_warnx("retire of a claim from %s refused (HOSTALLOW_WRITE)",
+		    from);
+		rpc_status(res, EPERM, "not allowed to retire claims here");
+		return TRUE;
+	}
+	/* The partitionable slot's own name: every claim of the machine. */
+	all = *arg != NULL && startd_partitionable() &&
+	    strncmp(*arg, "slot1@", 6) == 0 &&
+	    strcmp(*arg + 6, startd_host_name()) == 0;
+	snprintf(why, sizeof(why), "retired by %s", from);
+	slot_range(&lo, &hi);
+	for (i = lo; i <= hi && *arg != NULL; i++) {
+		struct claim *c = &slots[i];
+
+		slot_name(c, name, sizeof(name));
+		if (!held(c) || (!all && strcmp(name, *arg) != 0))
+			continue;
+		n++;
+		if (c->kept)
+			claim_end(c, why);
+		else if (!c->ending) {
+			c->ending = 1;
+			log_info("claim %lld (%s): takes no new job after job "
+			    "%s (%s)", c->serial, name, c->job_id, why);
+		}
+	}
+	if (n == 0)
+		rpc_status(res, ENOENT, "no claim in a slot named %s here",
+		    *arg != NULL ? *arg : "");
+	else
+		rpc_status(res, 0, "%d claim(s) take no new job", n);
 	return TRUE;
 }
