@@ -12,6 +12,8 @@
 #  - a job whose Requirements do not fit the claimed machine is not run
 #    on it: the claim ends, and the job waits for a match elsewhere
 #    (exec2, started later);
+#  - exec2's START refuses a job the claim's schedd sends it next: the
+#    startd refuses it with its reason and ends the claim; the job waits;
 #  - exec3 (the seeds' owner policy, MINUTE = 1): the owner returning
 #    during a reused claim suspends the job (010) and then vacates it
 #    (004); the claim ends, and the job runs again later on a new one;
@@ -23,7 +25,7 @@
 #    CLAIM_WORKLIFE = 1 with 2-second jobs: the claim is released after
 #    each job.
 #
-# checks: 41
+# checks: 46
 set -u
 . "$(dirname "$0")/../lib/pool.sh"
 
@@ -34,7 +36,7 @@ pool_config 'MINUTE = 1' 'MAIL =' 'STARTER_UPDATE_INTERVAL = 1' \
 	'PREEMPTION_ENABLED = FALSE'
 pool_host cm "MASTER, COLLECTOR, NEGOTIATOR, SCHEDD"
 pool_host exec1 "MASTER, STARTD" 'START : TRUE'
-pool_host exec2 "MASTER, STARTD" 'START : TRUE'
+pool_host exec2 "MASTER, STARTD" 'START : TARGET.Refused =!= True'
 pool_host exec3 "MASTER, STARTD"
 pool_host exec4 "MASTER, STARTD" 'START : TRUE' 'NUM_CPUS = 2' \
 	'MEMORY = 2048'
@@ -105,8 +107,11 @@ for p in 0 1 2 3 4 5; do
 done
 check "every job wrote its output" test $out_ok = 1
 check "the claim ended when no job was left" wait_for 30 state_is exec1 Idle
-check "StartLog: the schedd ended it" \
-	grep -q "ends after 6 job(s): its schedd has no more jobs for it" "$POOL/exec1/log/StartLog"
+# (The schedd's word may come while the last starter is still leaving:
+# the claim then ends as it leaves.)
+check "the schedd ended it after six jobs" bash -c \
+	"grep -q 'the claim of exec1, after job $A\.5 (6 on the claim), ends: no idle job' $POOL/cm/log/SchedLog &&
+	 grep -Eq 'claim [0-9]+ ends after 6 job\(s\)' $POOL/exec1/log/StartLog"
 
 # --- Requirements that do not fit the claimed machine --------------------
 cat >x.sub <<'EOF'
@@ -137,6 +142,41 @@ pool_start_host exec2
 check "Y runs elsewhere (exec2) once matched" wait_for 60 in_history "$Y" 1
 check "Y was matched by the negotiator" test "$(matches "$Y")" -ge 1
 check "Y ran on exec2" test "$(cm condor_history "$Y" -af LastRemoteHost)" = exec2
+
+# --- START refuses the claim's next job ----------------------------------
+cat >r0.sub <<'EOF'
+universe     = vanilla
+executable   = quick.sh
+arguments    = r0 6
+output       = r0.out
+log          = r.log
+requirements = Name == "exec2"
+queue
+EOF
+cat >r1.sub <<'EOF'
+universe     = vanilla
+executable   = quick.sh
+arguments    = r1
+output       = r1.out
+log          = r.log
+requirements = Name == "exec2"
++Refused     = True
+queue
+EOF
+R0=$(submit r0.sub)
+check "R0 runs on exec2" wait_for 60 grep -q "claimed by job $R0\.0 " "$POOL/exec2/log/StartLog"
+R1=$(submit r1.sub)
+check "R0 completes" wait_for 60 in_history "$R0" 1
+check "exec2 refuses R1 on R0's claim: START is FALSE for it" wait_for 60 \
+	grep -q "job $R1\.0 from .* refused: START is FALSE for it" "$POOL/exec2/log/StartLog"
+check "and ends the claim" \
+	grep -q "ends after 1 job(s): START is not TRUE for its next job" "$POOL/exec2/log/StartLog"
+r1_waits() {
+	test "$(cm condor_q "$R1.0" -af JobStatus)" = 1 &&
+	    ! grep -q "^001 ($(printf '%03d' "$R1").000.000)" r.log
+}
+check "R1 waits, never having run" wait_for 30 r1_waits
+cm condor_rm "$R1" >/dev/null 2>&1
 
 # --- the owner returns during a reused claim -----------------------------
 cat >owner.sub <<'EOF'
