@@ -23,6 +23,11 @@
  * with the schedd (the submitting host crashed) may have left its
  * starter running the job, and the next schedd fences the job (below)
  * from that record as it would from memory.
+ *
+ * Claim reuse: when a shadow leaves after its job completed, the claim
+ * runs the schedd's next job that fits it (claim_after): a new shadow
+ * on the same claim, with the key of that claim for the new job, and a
+ * new record; otherwise the startd is told the claim has no more jobs.
  */
 #include <sys/stat.h>
 #include <sys/types.h>

@@ -136,7 +136,8 @@ enum policy_action policy_claim_action(enum startd_state state,
  * none.  claim_add_attrs: RemoteUser, RemoteSchedd, JobId and JobStart,
  * while there is a claim.  claim_child_exit: the daemon reaped PID;
  * returns 1 if it was the starter (the claim is then over and the
- * machine freed).  claim_policy: called at each look at the machine
+ * machine freed, or the claim is kept for its schedd's next job: claim
+ * reuse, startd_claim.c).  claim_policy: called at each look at the machine
  * while a job is here, with the fresh ad: evaluates SUSPEND, CONTINUE,
  * VACATE and KILL and acts.  Returns 1 if the state changed (the ad was
  * then sent).  claim_suspend, claim_continue, claim_vacate, claim_kill:
