@@ -91,6 +91,12 @@ def main():
                 first(m.group(1), 'match', t)
                 job_host[m.group(1)] = m.group(2)
                 continue
+            # claim reuse: the next job on a claim, with no match
+            m = re.match(r'job (\d+\.\d+) runs on the claim of (\S+)', msg)
+            if m:
+                first(m.group(1), 'match', t)
+                job_host[m.group(1)] = m.group(2)
+                continue
             m = re.match(r'job (\d+\.\d+) completed', msg)
             if m:
                 first(m.group(1), 'completed', t)
@@ -124,7 +130,8 @@ def main():
             first(j, key, t)
         cur = None
         for t, pid, msg in read_log(os.path.join(logdir(h), 'StartLog')):
-            m = re.match(r'claimed by job (\d+\.\d+)', msg)
+            # "claim N: claimed by job C.P", or "reused by" (claim reuse)
+            m = re.search(r'(?:claimed|reused) by job (\d+\.\d+)', msg)
             if m:
                 first(m.group(1), 'startd_claim', t)
                 cur = t

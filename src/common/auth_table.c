@@ -79,6 +79,11 @@ const struct auth_rule auth_table[] = {
 	R(STARTD_PROG, STARTD_KBDD_ACTIVITY, AUTH_DAEMON),
 	/* from the schedd, with the claim's capability */
 	R(STARTD_PROG, STARTD_TAIL, AUTH_CLAIM),
+	/* from the schedd, for claim reuse */
+	R(STARTD_PROG, STARTD_END_CLAIM, AUTH_CLAIM),
+	R(STARTD_PROG, STARTD_CLAIM_AD, AUTH_CLAIM),
+	/* from the negotiator: fair share with claim reuse */
+	R(STARTD_PROG, STARTD_RETIRE_SLOT, AUTH_OWNER),
 };
 
 const int auth_table_len = sizeof(auth_table) / sizeof(auth_table[0]);

@@ -181,6 +181,9 @@ const struct config_default config_defaults[] = {
 	{ "MAX_SCHEDULER_JOBS_RUNNING", "500",
 	    "scheduler- and local-universe jobs a schedd runs itself at once",
 	    0 },
+	{ "CLAIM_WORKLIFE", "1200",
+	    "seconds after its start that a claim takes its schedd's next "
+	    "job without a new match (-1: no limit, 0: no reuse)", 0 },
 	{ "QUEUE_SUPER_USERS", "root, condor",
 	    "users who may remove, hold, release and re-prioritize any job",
 	    0 },

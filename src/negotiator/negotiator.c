@@ -41,6 +41,10 @@
  *	   most one per waiting station per cycle, and none while its last
  *	   one is still under way (up to five intervals).  When the machine
  *	   comes back Idle it is kept for that station in the next cycle.
+ *	   With preemption off and claim reuse on (CLAIM_WORKLIFE not 0),
+ *	   such machines' claims are retired instead (STARTD_RETIRE_SLOT),
+ *	   as many as the station has idle jobs: their jobs run on, the
+ *	   claims take no new job of their station.
  *	5. It advertises itself to the collector (ADTYPE_NEGOTIATOR): Name
  *	   (HOST), NegotiatorIpAddr, LastCycleTime, LastCycleDuration,
  *	   NumMatches, NumPreemptions, NumStations, CycleNumber.

@@ -415,6 +415,42 @@ op_vacate(const struct match_machine *m, const struct match_station *victim,
 }
 #endif
 
+#ifdef STARTD_RETIRE_SLOT
+static int
+op_retire(const struct match_machine *m, const struct match_station *victim,
+    const struct match_station *forst, void *arg)
+{
+	struct cycle_ctx *x = arg;
+	status_x st;
+	char err[512], *addr;
+	CLIENT *c;
+	int rc = -1;
+
+	if (ad_get_string(m->ad, "StartdIpAddr", &addr) == -1)
+		return -1;
+	c = rpc_connect(addr, PROG_STARTD, 1, x->timeout, err, sizeof(err));
+	free(addr);
+	if (c == NULL) {
+		log_warnx("cannot retire the claim of %s: %s", m->name, err);
+		return -1;
+	}
+	memset(&st, 0, sizeof(st));
+	if (rpc_invoke(c, STARTD_RETIRE_SLOT, (xdrproc_t)xdr_wrapstring,
+	    (char *)&m->name, (xdrproc_t)xdr_status_x, &st, err,
+	    sizeof(err)) == -1)
+		log_warnx("cannot retire the claim of %s: %s", m->name, err);
+	else if (st.code != 0)
+		log_warnx("%s refused to retire its claim: %s", m->name,
+		    st.message && *st.message ? st.message :
+		    strerror(st.code));
+	else
+		rc = 0;
+	xdr_free((xdrproc_t)xdr_status_x, (char *)&st);
+	rpc_close(c);
+	return rc;
+}
+#endif
+
 static int
 station_name_cmp(const void *key, const void *elem)
 {
@@ -591,6 +627,10 @@ negotiate_cycle(int cycle, struct cycle_report *rep)
 	ops.match = op_match;
 #ifdef STARTD_VACATE
 	ops.vacate = op_vacate;
+#endif
+#ifdef STARTD_RETIRE_SLOT
+	if (param_int("CLAIM_WORKLIFE", 1200) != 0)
+		ops.retire = op_retire;
 #endif
 	ops.arg = &x;
 

@@ -583,7 +583,8 @@ serve_turn(struct match_cycle *c, const struct match_ops *ops,
 			 * Nothing left to give.  A station that got nothing
 			 * still says what it waits with, for preemption.
 			 */
-			if (c->preempt && ops->vacate != NULL &&
+			if (((c->preempt && ops->vacate != NULL) ||
+			    (!c->preempt && ops->retire != NULL)) &&
 			    s->matches == 0 && s->waiting_job == NULL &&
 			    !s->pending) {
 				r = ops->next_job(s, &job, ops->arg);
@@ -714,6 +715,49 @@ find_victim(struct match_cycle *c, const struct match_station *s,
 	return best;
 }
 
+/*
+ * Preemption off: a station that got nothing has claims of lower
+ * stations, chosen as for preemption, retired (each takes no new job),
+ * as many as it has idle jobs, so that claim reuse does not keep from
+ * the station whose turn it is the machines it would have had as their
+ * jobs ended; each is kept for it when it comes back Idle.
+ */
+static void
+retire(struct match_cycle *c, const struct match_ops *ops)
+{
+	struct match_station *s, *v;
+	struct match_machine *m;
+	long long n, want;
+	char id[64];
+	size_t k;
+	long i;
+
+	for (k = 0; k < c->nstations; k++) {
+		s = c->stations[k];
+		if (s->failed || s->matches > 0 || s->waiting_job == NULL ||
+		    s->pending || match_nice(s->waiting_job))
+			continue;
+		job_id_text(s->waiting_job, id, sizeof(id));
+		want = s->idle > 1 ? s->idle : 1;
+		for (n = 0; n < want && (i = find_victim(c, s, &v)) >= 0;) {
+			m = &c->machines[i];
+			m->used = 1;
+			if (ops->retire(m, v, s, ops->arg) == -1) {
+				log_warnx("could not retire the claim of %s "
+				    "for %s", m->name, s->name);
+				continue;
+			}
+			log_info("retire: the claim of %s (a job of %s, "
+			    "priority %g) takes no new job, for %s (priority "
+			    "%g, job %s waiting)", m->name, v->name, v->prio,
+			    s->name, s->prio, id);
+			s->pending = 1;
+			pending_add(c, m, s);
+			n++;
+		}
+	}
+}
+
 static void
 preempt(struct match_cycle *c, const struct match_ops *ops)
 {
@@ -808,4 +852,6 @@ match_negotiate(struct match_cycle *c, const struct match_ops *ops)
 
 	if (c->preempt && ops->vacate != NULL)
 		preempt(c, ops);
+	else if (!c->preempt && ops->retire != NULL)
+		retire(c, ops);
 }

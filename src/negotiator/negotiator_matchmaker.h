@@ -147,6 +147,16 @@ struct match_ops {
 	int	(*vacate)(const struct match_machine *,
 		    const struct match_station *victim,
 		    const struct match_station *forst, void *arg);
+	/*
+	 * retire: with preemption off, order MACHINE's claim (of VICTIM)
+	 * to take no new job, for the sake of FOR: the claim ends when
+	 * its job leaves instead of running VICTIM's next one (claim
+	 * reuse), so that fair share holds without killing a job.  0
+	 * done, -1 not.  NULL: claims are not retired.
+	 */
+	int	(*retire)(const struct match_machine *,
+		    const struct match_station *victim,
+		    const struct match_station *forst, void *arg);
 	void	*arg;
 };
 

@@ -54,6 +54,15 @@
  *	schedd died go back to Idle when the next one starts, once their
  *	old shadows are gone.
  *
+ *	Claim reuse (schedd_shadow.c): when a job completed, its claim
+ *	runs the next idle job of the same Owner, AcctGroup and niceness
+ *	whose Requirements are TRUE against the slot's current ad (asked
+ *	of the startd, STARTD_CLAIM_AD) and, in a dynamic slot, whose
+ *	requests fit its share: a new shadow at once, with the same claim,
+ *	no negotiation cycle between, until CLAIM_WORKLIFE seconds after
+ *	the claim began; the startd decides START for it again.  Else the
+ *	startd is told the claim has no more jobs (STARTD_END_CLAIM).
+ *
  *	condor_rm of a running job sends its shadow SIGTERM (SIGKILL three
  *	times RPC_TIMEOUT later if it is still there); the job is Removed at
  *	once and leaves for the history when the shadow ends.
@@ -112,7 +121,9 @@
  *	SCHEDD_NEXT_JOB, SCHEDD_MATCH and SCHEDD_RESCHEDULE from
  *	HOSTALLOW_WRITE (the negotiator); submitting and changing jobs are
  *	refused there.  Calls COLLECTOR_PROG (its ad), NEGOTIATOR_PROG
- *	(NEGOTIATOR_RESCHEDULE) and STARTD_PROG (STARTD_TAIL).
+ *	(NEGOTIATOR_RESCHEDULE) and STARTD_PROG (STARTD_TAIL;
+ *	STARTD_CLAIM_AD and STARTD_END_CLAIM for claim reuse, waiting at
+ *	most five seconds).
  *
  * SIGNALS
  *	SIGTERM, SIGINT: send every shadow and every scheduler job's
@@ -127,7 +138,8 @@
  *	SCHEDD_INTERVAL, SHADOW, MAX_JOB_STARTS, MAX_JOBS_RUNNING,
  *	MAX_SCHEDULER_JOBS_RUNNING, VACATE_GRACE, PRIO,
  *	QUEUE_SUPER_USERS, QUEUE_COMPACT_RATIO, QUEUE_COMPACT_RETRY,
- *	MAX_SHADOW_EXCEPTIONS, RPC_TIMEOUT, HOSTALLOW_READ, HOSTALLOW_WRITE, COLLECTOR_HOST.
+ *	MAX_SHADOW_EXCEPTIONS, CLAIM_WORKLIFE, RPC_TIMEOUT, HOSTALLOW_READ,
+ *	HOSTALLOW_WRITE, COLLECTOR_HOST.
  *
  * FILES
  *	$(SPOOL)/job_queue.log		the queue

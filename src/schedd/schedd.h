@@ -16,6 +16,8 @@
 
 #include <sys/types.h>
 
+#include <time.h>
+
 #include "buf.h"
 #include "rpcutil.h"
 #include "schedd_rpc.h"
@@ -313,11 +315,42 @@ void	 negotiate_match(match_x *arg, status_x *res);
 void	 negotiate_poke(void);
 void	 negotiate_reconfig(void);
 
+/*
+ * Claim reuse.  The user a claim runs jobs for: the Owner, AcctGroup
+ * (NULL: none) and NiceUser of its last job (claim_user_of, before that
+ * job leaves the queue; claim_user_free).  negotiate_claim_next: the
+ * next job to run on the claim whose slot's current ad is SLOT (a
+ * dynamic slot's own, with its share): idle, not about to start, of
+ * user U, its Requirements TRUE against SLOT and, in a dynamic slot,
+ * its requests within the slot's share; the first in queue order.
+ * With SLOT NULL, the first idle job of U.  0 with NEXT set, or -1 if
+ * there is none.
+ */
+struct claim_user {
+	char	*owner;
+	char	*group;
+	int	 nice;
+};
+void	 claim_user_of(const struct job *, struct claim_user *u);
+void	 claim_user_free(struct claim_user *u);
+int	 negotiate_claim_next(const struct ad *slot,
+	    const struct claim_user *u, struct job *next);
+
 /* schedd_shadow.c */
-/* CLAIM_ID (NULL: none) goes to the shadow as CONDOR_CLAIM_ID, never
- * on its command line. */
-pid_t	 shadow_spawn(int cluster, int proc, const char *startd_addr,
-	    const char *machine, const char *claim_id);
+/*
+ * What the schedd holds of a claim: the startd's "<ip:port>", the
+ * slot's Name as matched, the claim id (NULL: none; it goes to the
+ * shadow only as the key made of it for its job, down a pipe), when
+ * the claim was made and how many jobs ran on it before this one.
+ */
+struct claim_info {
+	const char	*addr;
+	const char	*machine;
+	const char	*claim_id;
+	time_t		 begun;
+	int		 jobs;
+};
+pid_t	 shadow_spawn(int cluster, int proc, const struct claim_info *);
 /* A reaped child: 1 if it was a shadow (handled), else 0. */
 int	 shadow_reaped(pid_t pid, int status);
 /* The live shadow of a job, or 0; and whether the job may start. */

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ad.h"
 #include "auth.h"
@@ -32,6 +33,7 @@
 #include "negotiator_client.h"
 #include "rpcutil.h"
 #include "schedd.h"
+#include "slot.h"
 #include "xalloc.h"
 
 #define CYCLE_STALE	300	/* seconds: an unfinished cycle is over */
@@ -90,6 +92,7 @@ job_busy(int cluster, int proc)
 static void
 starts_flush(void)
 {
+	struct claim_info ci;
 	struct pending *p;
 	struct job j;
 	size_t i;
@@ -104,8 +107,13 @@ starts_flush(void)
 		    job_status(&j) == JOB_IDLE && !job_local_universe(&j) &&
 		    !shadow_job_busy(p->cluster, p->proc)) {
 			submit_flush_events(p->cluster);
-			if ((pid = shadow_spawn(p->cluster, p->proc, p->addr,
-			    p->name, p->claim_id)) == -1)
+			ci.addr = p->addr;
+			ci.machine = p->name;
+			ci.claim_id = p->claim_id;
+			ci.begun = time(NULL);
+			ci.jobs = 0;
+			if ((pid = shadow_spawn(p->cluster, p->proc, &ci)) ==
+			    -1)
 				log_warn("job %d.%d: cannot start a shadow",
 				    p->cluster, p->proc);
 			else {
@@ -144,6 +152,83 @@ candidate_cmp(const void *a, const void *b)
 	if (x->cluster != y->cluster)
 		return x->cluster < y->cluster ? -1 : 1;
 	return x->proc < y->proc ? -1 : x->proc > y->proc;
+}
+
+/* Is J's string attribute NAME VALUE (NULL: J has none)? */
+static int
+string_is(const struct job *j, const char *name, const char *value)
+{
+	char *x = job_string(j, name);
+	int same = (x == NULL && value == NULL) || (x != NULL &&
+	    value != NULL && strcmp(x, value) == 0);
+
+	free(x);
+	return same;
+}
+
+void
+claim_user_of(const struct job *j, struct claim_user *u)
+{
+	u->owner = job_string(j, "Owner");
+	u->group = job_string(j, "AcctGroup");
+	u->nice = job_int(j, "NiceUser", 0) != 0;
+}
+
+void
+claim_user_free(struct claim_user *u)
+{
+	free(u->owner);
+	free(u->group);
+	u->owner = u->group = NULL;
+}
+
+int
+negotiate_claim_next(const struct ad *slot, const struct claim_user *u,
+    struct job *next)
+{
+	struct slot_res room, want;
+	struct job j;
+	struct ad *full;
+	struct value v;
+	char why[256];
+	long long dslot = 0;
+	int ok, fits;
+
+	if (u->owner == NULL)
+		return -1;
+	/* A dynamic slot stays as it was carved: the job must fit. */
+	if (slot != NULL)
+		(void)ad_get_int(slot, "DSlotID", &dslot);
+	if (slot != NULL)
+		slot_ad_res(slot, &room);
+	for (ok = job_next(&j, 1); ok; ok = job_next(&j, 0)) {
+		if (job_status(&j) != JOB_IDLE || job_local_universe(&j) ||
+		    job_busy(j.cluster, j.proc) ||
+		    !string_is(&j, "Owner", u->owner) ||
+		    !string_is(&j, "AcctGroup", u->group) ||
+		    (job_int(&j, "NiceUser", 0) != 0) != u->nice)
+			continue;
+		/* Without the slot's ad: is any job of the user left? */
+		if (slot == NULL) {
+			*next = j;
+			return 0;
+		}
+		full = job_full_ad(&j);
+		ad_eval(full, slot, "Requirements", &v);
+		fits = ad_lookup(full, "Requirements") == NULL ||
+		    value_is_true(&v);
+		value_free(&v);
+		if (fits && dslot > 0)
+			fits = slot_request(full, slot, &want, why,
+			    sizeof(why)) == 0 && slot_fits(&room, &want, NULL,
+			    0);
+		ad_free(full);
+		if (fits) {
+			*next = j;
+			return 0;
+		}
+	}
+	return -1;
 }
 
 /* Rank every idle job that may start by PRIO, best first. */

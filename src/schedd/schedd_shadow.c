@@ -23,6 +23,11 @@
  * with the schedd (the submitting host crashed) may have left its
  * starter running the job, and the next schedd fences the job (below)
  * from that record as it would from memory.
+ *
+ * Claim reuse: when a shadow leaves after its job completed, the claim
+ * runs the schedd's next job that fits it (claim_after): a new shadow
+ * on the same claim, with the key of that claim for the new job, and a
+ * new record; otherwise the startd is told the claim has no more jobs.
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -36,13 +41,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "ad.h"
 #include "auth.h"
 #include "config.h"
 #include "event.h"
 #include "log.h"
 #include "schedd.h"
+#include "startd_rpc.h"
 #include "xalloc.h"
 
 #define ORPHAN_CHECK	1.0	/* seconds between looks at orphans */
@@ -61,6 +69,8 @@ struct shadow {
 	char	*startd_addr;	/* the claim it runs the job on */
 	char	*machine;
 	char	*claim_id;
+	time_t	 claim_begun;	/* when the claim was made */
+	int	 claim_jobs;	/* jobs that ran on it before this one */
 };
 
 struct orphan {
@@ -323,24 +333,167 @@ spawn(int cluster, int proc, char *const *args, const char *startd_addr,
 	shadows[nshadows].startd_addr = xstrdup(startd_addr);
 	shadows[nshadows].machine = xstrdup(machine ? machine : "");
 	shadows[nshadows].claim_id = claim_id ? xstrdup(claim_id) : NULL;
+	shadows[nshadows].claim_begun = time(NULL);
+	shadows[nshadows].claim_jobs = 0;
 	nshadows++;
 	return pid;
 }
 
 pid_t
-shadow_spawn(int cluster, int proc, const char *startd_addr,
-    const char *machine, const char *claim_id)
+shadow_spawn(int cluster, int proc, const struct claim_info *ci)
 {
 	char id[32], *args[4];
+	pid_t pid;
 
 	snprintf(id, sizeof(id), "%d.%d", cluster, proc);
 	args[0] = id;
-	args[1] = (char *)startd_addr;
-	args[2] = (char *)machine;
+	args[1] = (char *)ci->addr;
+	args[2] = (char *)ci->machine;
 	args[3] = NULL;
-	if (claim_id != NULL)
-		claim_save(cluster, proc, startd_addr, machine, claim_id);
-	return spawn(cluster, proc, args, startd_addr, machine, claim_id, 0);
+	if (ci->claim_id != NULL)
+		claim_save(cluster, proc, ci->addr, ci->machine, ci->claim_id);
+	pid = spawn(cluster, proc, args, ci->addr, ci->machine, ci->claim_id,
+	    0);
+	if (pid == -1)
+		return -1;
+	shadows[nshadows - 1].claim_begun = ci->begun;
+	shadows[nshadows - 1].claim_jobs = ci->jobs;
+	return pid;
+}
+
+static int	shadow_status_known(int);
+
+/* Seconds the schedd waits for a startd to end a claim: it serves no
+ * one else meanwhile. */
+#define END_CLAIM_TIMEOUT	5
+
+/*
+ * Tell the startd at ADDR that the claim CLAIM_ID, whose last job was
+ * CLUSTER.PROC, has no more jobs (STARTD_END_CLAIM, with that job's
+ * key): its slot is free at once rather than when the startd tires of
+ * waiting.  Best effort, logged.
+ */
+static void
+claim_end_at(const char *addr, const char *claim_id, int cluster, int proc)
+{
+	char key[AUTH_CLAIM_KEY_LEN + 1], err[512], *arg = key;
+	status_x res;
+	CLIENT *cl;
+
+	if (auth_claim_key(claim_id, cluster, proc, key, sizeof(key)) == -1)
+		return;
+	memset(&res, 0, sizeof(res));
+	if ((cl = rpc_connect(addr, PROG_STARTD, 1, END_CLAIM_TIMEOUT, err,
+	    sizeof(err))) == NULL || rpc_invoke(cl, STARTD_END_CLAIM,
+	    (xdrproc_t)xdr_wrapstring, &arg, (xdrproc_t)xdr_status_x, &res,
+	    err, sizeof(err)) == -1)
+		log_info("cannot end the claim of job %d.%d at %s: %s; the "
+		    "startd ends it when it has waited enough", cluster, proc,
+		    addr, err);
+	else
+		log_debug("claim of job %d.%d at %s: %s", cluster, proc, addr,
+		    res.message != NULL ? res.message : "");
+	xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
+	if (cl != NULL)
+		rpc_close(cl);
+	explicit_bzero(key, sizeof(key));
+}
+
+/*
+ * The current ad of the slot of the claim CLAIM_ID at ADDR, whose last
+ * job was CLUSTER.PROC (STARTD_CLAIM_AD, with that job's key), or NULL
+ * (logged) if the startd does not say.
+ */
+static struct ad *
+claim_slot_ad(const char *addr, const char *claim_id, int cluster, int proc)
+{
+	char key[AUTH_CLAIM_KEY_LEN + 1], err[512], *arg = key;
+	startd_query_res_x res;
+	struct ad *ad = NULL;
+	CLIENT *cl;
+
+	if (auth_claim_key(claim_id, cluster, proc, key, sizeof(key)) == -1)
+		return NULL;
+	memset(&res, 0, sizeof(res));
+	if ((cl = rpc_connect(addr, PROG_STARTD, 1, END_CLAIM_TIMEOUT, err,
+	    sizeof(err))) == NULL || rpc_invoke(cl, STARTD_CLAIM_AD,
+	    (xdrproc_t)xdr_wrapstring, &arg, (xdrproc_t)xdr_startd_query_res_x,
+	    &res, err, sizeof(err)) == -1)
+		log_info("cannot ask %s for the ad of the claim of job %d.%d: "
+		    "%s", addr, cluster, proc, err);
+	else if (res.code != 0)
+		log_info("%s has no claim of job %d.%d any more: %s", addr,
+		    cluster, proc, res.message != NULL ? res.message : "");
+	else if ((ad = ad_from_xdr(&res.ad, err, sizeof(err))) == NULL)
+		log_warnx("the ad of the claim of job %d.%d from %s: %s",
+		    cluster, proc, addr, err);
+	xdr_free((xdrproc_t)xdr_startd_query_res_x, (char *)&res);
+	if (cl != NULL)
+		rpc_close(cl);
+	explicit_bzero(key, sizeof(key));
+	return ad;
+}
+
+/*
+ * Claim reuse: shadow S has left (wait STATUS, after its job's fate is
+ * committed).  After a job that completed, within CLAIM_WORKLIFE, the
+ * claim runs the schedd's next job that fits it at once, without a
+ * negotiation cycle: a new shadow with the same claim, which the startd
+ * decides on again (START, Requirements).  Otherwise the startd is told
+ * that the claim has no more jobs.  A shadow that died without a word
+ * leaves its claim alone: its job may still run there (fence).
+ */
+static void
+claim_after(const struct shadow *s, int status, const struct claim_user *u)
+{
+	long long worklife = param_int("CLAIM_WORKLIFE", 1200);
+	const char *why = "no idle job of its user fits it";
+	struct claim_info ci;
+	struct ad *slot = NULL;
+	struct job next;
+	pid_t pid;
+	int found = 0;
+
+	if (s->claim_id == NULL || s->startd_addr == NULL || s->fence ||
+	    s->stopping || !shadow_status_known(status) || worklife == 0)
+		return;
+	if (WEXITSTATUS(status) != SHADOW_EXIT_COMPLETED)
+		why = NULL;
+	else if (worklife > 0 && (long long)(time(NULL) - s->claim_begun) >=
+	    worklife)
+		why = "its worklife (CLAIM_WORKLIFE) is over";
+	/* The slot as it is now, only if a job of its user waits. */
+	else if (negotiate_claim_next(NULL, u, &next) == 0) {
+		if ((slot = claim_slot_ad(s->startd_addr, s->claim_id,
+		    s->cluster, s->proc)) == NULL)
+			why = "its slot's ad is not to be had";
+		else
+			found = negotiate_claim_next(slot, u, &next) == 0;
+		ad_free(slot);
+	}
+	if (found) {
+		ci.addr = s->startd_addr;
+		ci.machine = s->machine;
+		ci.claim_id = s->claim_id;
+		ci.begun = s->claim_begun;
+		ci.jobs = s->claim_jobs + 1;
+		submit_flush_events(next.cluster);
+		if ((pid = shadow_spawn(next.cluster, next.proc, &ci)) != -1) {
+			log_info("job %d.%d runs on the claim of %s after job "
+			    "%d.%d (job %d on the claim); shadow %d",
+			    next.cluster, next.proc, s->machine, s->cluster,
+			    s->proc, ci.jobs + 1, (int)pid);
+			queue_job_started(next.cluster, next.proc, s->machine,
+			    pid);
+			return;
+		}
+		log_warn("job %d.%d: cannot start a shadow", next.cluster,
+		    next.proc);
+	} else if (why != NULL)
+		log_info("the claim of %s, after job %d.%d (%d on the claim), "
+		    "ends: %s", s->machine, s->cluster, s->proc,
+		    s->claim_jobs + 1, why);
+	claim_end_at(s->startd_addr, s->claim_id, s->cluster, s->proc);
 }
 
 /*
@@ -505,7 +658,9 @@ shadow_status_known(int status)
 int
 shadow_reaped(pid_t pid, int status)
 {
+	struct claim_user u = { NULL, NULL, 0 };
 	struct shadow s;
+	struct job j;
 	pid_t npid;
 	size_t i;
 
@@ -540,9 +695,15 @@ shadow_reaped(pid_t pid, int status)
 	    WEXITSTATUS(status) == SHADOW_EXIT_REQUEUE)) ||
 	    fence_spawn(s.cluster, s.proc, s.startd_addr, s.claim_id) == -1)
 		claim_forget(s.cluster, s.proc);
-	forget_claim(&s);
+	/* Whose the claim is: a completed job leaves the queue now. */
+	if (s.claim_id != NULL && job_find(s.cluster, s.proc, &j) == 0)
+		claim_user_of(&j, &u);
 	queue_shadow_exited(s.cluster, s.proc, status,
 	    monotime() - s.started, s.stopping);
+	if (!(s.reconnect && WEXITSTATUS(status) == SHADOW_EXIT_REQUEUE))
+		claim_after(&s, status, &u);
+	claim_user_free(&u);
+	forget_claim(&s);
 	return 1;
 }
 

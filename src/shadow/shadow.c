@@ -28,7 +28,9 @@
  *	It then makes up a capability (192 random bits), listens on an
  *	ephemeral TCP port at BIND_ADDRESS, and asks the startd at
  *	STARTD_ADDR for the machine (STARTD_REQUEST_CLAIM with the job ad).
- *	A refusal, or no answer, sends the job back to idle.  On success
+ *	A refusal, or no answer, sends the job back to idle; on a reused
+ *	claim "its last job is still leaving" (EINPROGRESS) is asked again
+ *	every 20 ms for up to RPC_TIMEOUT seconds.  On success
  *	it writes the execute event (001, with the startd's address and
  *	"SlotName: MACHINE_NAME") and sends JobCurrentStartDate (the
  *	schedd itself keeps RemoteHost, NumJobStarts, JobStartDate and
@@ -1157,6 +1159,10 @@ claim_machine(const char *addr)
 	CLIENT *cl;
 	int r;
 
+	double deadline = monotime() + (double)timeout_param("RPC_TIMEOUT",
+	    20);
+	struct timespec pause = { 0, 20 * 1000 * 1000 };
+
 	cl = rpc_connect(sj.startd_addr, PROG_STARTD, 1,
 	    (int)timeout_param("RPC_TIMEOUT", 20), err, sizeof(err));
 	if (cl == NULL) {
@@ -1170,9 +1176,19 @@ claim_machine(const char *addr)
 	c.shadow_addr = (char *)addr;
 	c.capability = sj.capability;
 	c.schedd_name = (char *)(host ? host : "");
-	memset(&res, 0, sizeof(res));
-	r = rpc_invoke(cl, STARTD_REQUEST_CLAIM, (xdrproc_t)xdr_claim_x, &c,
-	    (xdrproc_t)xdr_status_x, &res, err, sizeof(err));
+	for (;;) {
+		memset(&res, 0, sizeof(res));
+		r = rpc_invoke(cl, STARTD_REQUEST_CLAIM,
+		    (xdrproc_t)xdr_claim_x, &c, (xdrproc_t)xdr_status_x, &res,
+		    err, sizeof(err));
+		/* A reused claim whose last job's starter is still
+		 * leaving: a moment more (claim reuse). */
+		if (r == -1 || res.code != EINPROGRESS ||
+		    monotime() >= deadline)
+			break;
+		xdr_free((xdrproc_t)xdr_status_x, (char *)&res);
+		nanosleep(&pause, NULL);
+	}
 	ad_x_free(&c.job);
 	rpc_close(cl);
 	if (r == -1) {

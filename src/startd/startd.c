@@ -83,7 +83,14 @@
  *	the claim's capability) enters Killing.  A vacate that takes longer
  *	than VACATE_GRACE plus two RPC_TIMEOUTs becomes a kill, and a kill
  *	that takes longer than RPC_TIMEOUT becomes SIGKILL.  When the
- *	starter exits the machine returns to Owner or Idle as START says.
+ *	starter exits the machine returns to Owner or Idle as START says,
+ *	unless the claim is kept for its schedd's next job: after a job
+ *	that ended by itself, within CLAIM_WORKLIFE seconds of the claim's
+ *	start, the slot stays Claimed (Activity Idle, NumJobsOnClaim) and
+ *	the next STARTD_REQUEST_CLAIM keyed by the claim's own id runs its
+ *	next job, START and Requirements decided again; the claim ends on
+ *	STARTD_END_CLAIM, START no longer TRUE, a vacate, or two
+ *	RPC_TIMEOUTs without a job (startd_claim.c).
  *
  *	With NUM_CPUS above 1 the machine is partitionable: its ad is
  *	slot1@HOST (SlotType "Partitionable"), whose Cpus, Memory, Disk and
@@ -106,7 +113,11 @@
  *	new shadow of a running job: its starter is told where, on its
  *	standard input); STARTD_TAIL (a piece of the job's output or
  *	error from its starter's directory, for the holder of the claim's
- *	capability: the schedd, for condor_tail).  Also serves
+ *	capability: the schedd, for condor_tail); STARTD_END_CLAIM and
+ *	STARTD_CLAIM_AD (claim reuse, for the holder of the key of the
+ *	claim's current or last job: its schedd); STARTD_RETIRE_SLOT (the
+ *	negotiator, HOSTALLOW_WRITE: the slot's claim takes no new job).
+ *	Also serves
  *	STARTD_NULL, STARTD_QUERY and STARTD_KBDD_ACTIVITY (condor_kbdd's
  *	reports, refused over TCP) to local callers on the Unix-domain
  *	socket $(LOG)/.startd_socket.  Sends its ad (ADTYPE_STARTD) to the
@@ -125,8 +136,8 @@
  *	STARTD_UPDATE_INTERVAL, START, SUSPEND, CONTINUE, VACATE, KILL and
  *	the macros they use, STARTD_RANK, CONSOLE_DEVICES,
  *	LOAD_AVERAGE_FILE, EXECUTE, HOSTALLOW_READ, HOSTALLOW_WRITE,
- *	STARTER, VACATE_GRACE, RPC_TIMEOUT, LOG, STARTD_LOG, NUM_CPUS,
- *	MEMORY, MACHINE_RESOURCE_GPUs.
+ *	STARTER, VACATE_GRACE, RPC_TIMEOUT, CLAIM_WORKLIFE, LOG,
+ *	STARTD_LOG, NUM_CPUS, MEMORY, MACHINE_RESOURCE_GPUs.
  *
  * FILES
  *	$(LOG)/StartLog, $(LOG)/.startd_address, $(LOG)/.startd_socket;
@@ -247,7 +258,7 @@ startd_own_attr(const char *name)
 		"SlotType", "PartitionableSlot", "SlotID", "DSlotID",
 		"TotalSlotCpus", "TotalSlotMemory", "TotalSlotDisk",
 		"TotalSlotGPUs", "ConcurrencyLimits", "NiceUser", "AcctGroup",
-		"UidDomain", "FileSystemDomain",
+		"UidDomain", "FileSystemDomain", "NumJobsOnClaim",
 	};
 	size_t i;
 
@@ -534,16 +545,21 @@ startd_refresh(void)
 }
 
 void
-startd_job_left(void)
+startd_job_left(const char *why)
 {
 	enum startd_state next;
+	char text[256];
 
 	sample_machine(&sample);
 	ad_free(machine_ad);
 	machine_ad = build_ad(&sample);
 	next = policy_owner_state(machine_ad);
-	startd_state_set(next, next == STATE_IDLE ? "the job left; START "
-	    "is TRUE" : "the job left; START is not TRUE");
+	snprintf(text, sizeof(text), "%s; START is %s", why != NULL ? why :
+	    "the job left", next == STATE_IDLE ? "TRUE" : "not TRUE");
+	startd_state_set(next, text);
+	/* The claim's attributes went with it, the state perhaps not. */
+	if (next == state)
+		startd_slots_changed();
 }
 
 static void

@@ -20,8 +20,8 @@ const char	*startd_activity_name(enum startd_state);
  * startd.c: the state machine's one door.  startd_state_set enters NEXT:
  * logs "State A -> B (WHY)", rebuilds the ad (with the claim's attributes
  * if a job is here) and advertises it at once.  startd_job_left: the
- * claim is gone; look at the machine and enter Owner or Idle as START
- * says.  startd_refresh: look at the machine now and apply the policy (a
+ * claim is gone (WHY, for the log; NULL: its job left); look at the
+ * machine and enter Owner or Idle as START says.  startd_refresh: look at the machine now and apply the policy (a
  * claim request must see the owner who just came back).
  * startd_activity: a source (console watch, kbdd) saw the owner: look
  * at the machine and apply the policy as soon as possible, at most every
@@ -31,7 +31,7 @@ const char	*startd_activity_name(enum startd_state);
 #define ACTIVITY_GAP	0.2	/* seconds between looks driven by activity */
 enum startd_state startd_state_get(void);
 void		 startd_state_set(enum startd_state next, const char *why);
-void		 startd_job_left(void);
+void		 startd_job_left(const char *why);
 void		 startd_refresh(void);
 void		 startd_activity(const char *source);
 const struct ad	*startd_machine_ad(void);
@@ -136,7 +136,8 @@ enum policy_action policy_claim_action(enum startd_state state,
  * none.  claim_add_attrs: RemoteUser, RemoteSchedd, JobId and JobStart,
  * while there is a claim.  claim_child_exit: the daemon reaped PID;
  * returns 1 if it was the starter (the claim is then over and the
- * machine freed).  claim_policy: called at each look at the machine
+ * machine freed, or the claim is kept for its schedd's next job: claim
+ * reuse, startd_claim.c).  claim_policy: called at each look at the machine
  * while a job is here, with the fresh ad: evaluates SUSPEND, CONTINUE,
  * VACATE and KILL and acts.  Returns 1 if the state changed (the ad was
  * then sent).  claim_suspend, claim_continue, claim_vacate, claim_kill:

@@ -28,6 +28,16 @@
  * slot1 when its starter exits.  The owner policy is evaluated for each
  * dynamic slot with its own ad (the machine's, with its state).
  *
+ * Claim reuse: a claim outlives its job.  When the starter of a job
+ * that ended by itself exits 0 from Claimed, within CLAIM_WORKLIFE
+ * seconds of the claim's start, the claim is kept (struct claim): the
+ * slot stays Claimed with Activity Idle, the claim keeps its own id
+ * (the ad shows a new one), and STARTD_REQUEST_CLAIM with a key made
+ * of that id for another job runs that job on it, the policy decided
+ * again for it (claim_activate).  A kept claim ends on STARTD_END_CLAIM
+ * from its schedd, when START is no longer TRUE for its user, on a
+ * vacate, or after two RPC_TIMEOUTs without a job.
+ *
  * The starter is the only handle on the job: signals tell it what to
  * do (startd.h), and its exit ends the claim.  A starter that does not
  * obey is escalated: a vacate that takes longer than VACATE_GRACE plus
@@ -103,6 +113,22 @@ struct claim {
 	time_t	 entered;	/* when STATE changed */
 	struct slot_res res;	/* a dynamic slot's share */
 	char	 gpus[SLOT_GPUS_MAX * 8];	/* AssignedGPUs, or "" */
+
+	/*
+	 * Claim reuse: the claim outlives its job.  When the starter of
+	 * a job that ended by itself exits, the claim is KEPT (no
+	 * starter, the slot still Claimed, its Activity Idle) for its
+	 * schedd's next job, which proves it with a key made of the
+	 * claim's own id for that job; CLAIM_WORKLIFE bounds how long
+	 * after BEGUN new jobs are taken.
+	 */
+	char	 claim_id[2 * AUTH_CLAIM_ID_BYTES + 1];
+	long long serial;	/* "claim N" in the log; not a secret */
+	time_t	 begun;		/* when the claim was accepted */
+	int	 jobs;		/* jobs it has run, the current one too */
+	int	 kept;		/* between jobs: no starter, no job */
+	int	 ending;	/* its schedd has no more jobs for it */
+	long	 idle_timer;	/* a kept claim unused too long ends */
 };
 
 static struct claim slots[SLOTS_MAX + 1];
@@ -171,6 +197,34 @@ active(const struct claim *c)
 	return c->pid != 0;
 }
 
+/* A claim, with a job or kept between two. */
+static int
+held(const struct claim *c)
+{
+	return c->pid != 0 || c->kept;
+}
+
+/* CLAIM_WORKLIFE: seconds after its start that a claim takes new jobs;
+ * -1 for ever, 0 none after its first. */
+static int
+worklife_over(const struct claim *c)
+{
+	long long w = param_int("CLAIM_WORKLIFE", 1200);
+
+	if (w < 0)
+		return 0;
+	return w == 0 || (long long)(time(NULL) - c->begun) >= w;
+}
+
+/* Seconds a kept claim waits for its schedd's next job. */
+static double
+kept_timeout(void)
+{
+	long t = param_int("RPC_TIMEOUT", 20);
+
+	return 2.0 * (double)(t > 0 ? t : 20);
+}
+
 /* The slots in use in this mode: [*lo, *hi]. */
 static void
 slot_range(int *lo, int *hi)
@@ -190,7 +244,7 @@ claim_active(void)
 
 	slot_range(&lo, &hi);
 	for (i = lo; i <= hi; i++)
-		if (active(&slots[i]))
+		if (held(&slots[i]))
 			return 1;
 	return 0;
 }
@@ -229,7 +283,7 @@ claim_carved(struct slot_res *r)
 	if (!startd_partitionable())
 		return;
 	for (i = 1; i <= SLOTS_MAX; i++)
-		if (active(&slots[i]))
+		if (held(&slots[i]))
 			slot_give(r, &slots[i].res);
 }
 
@@ -289,12 +343,19 @@ claim_add_attrs(struct ad *ad)
 		buf_free(&b);
 		return;
 	}
-	if (!active(&slots[0])) {
+	if (!held(&slots[0])) {
 		ad_set_string(ad, AUTH_CLAIM_ID_ATTR, claim_ids[0]);
 		return;
 	}
 	ad_set_string(ad, "RemoteUser", slots[0].owner);
 	ad_set_string(ad, "RemoteSchedd", slots[0].schedd);
+	ad_set_int(ad, "NumJobsOnClaim", slots[0].jobs);
+	if (slots[0].kept) {
+		/* Claimed, waiting for the claim's next job. */
+		ad_set_string(ad, "Activity", "Idle");
+		job_limits(&slots[0], ad);
+		return;
+	}
 	ad_set_string(ad, "JobId", slots[0].job_id);
 	ad_set_int(ad, "JobStart", (long long)slots[0].start);
 	if (slots[0].gpus[0] != '\0')
@@ -318,12 +379,16 @@ slot_ad(const struct claim *c, const struct ad *machine)
 	slot_ad_set_res(ad, &c->res);
 	ad_delete(ad, AUTH_CLAIM_ID_ATTR);
 	ad_set_string(ad, "State", startd_state_name(c->state));
-	ad_set_string(ad, "Activity", startd_activity_name(c->state));
+	ad_set_string(ad, "Activity", c->kept ? "Idle" :
+	    startd_activity_name(c->state));
 	ad_set_int(ad, "EnteredCurrentState", (long long)c->entered);
 	ad_set_string(ad, "RemoteUser", c->owner);
 	ad_set_string(ad, "RemoteSchedd", c->schedd);
-	ad_set_string(ad, "JobId", c->job_id);
-	ad_set_int(ad, "JobStart", (long long)c->start);
+	ad_set_int(ad, "NumJobsOnClaim", c->jobs);
+	if (!c->kept) {
+		ad_set_string(ad, "JobId", c->job_id);
+		ad_set_int(ad, "JobStart", (long long)c->start);
+	}
 	if (c->gpus[0] != '\0')
 		ad_set_string(ad, "AssignedGPUs", c->gpus);
 	job_limits(c, ad);
@@ -342,7 +407,7 @@ claim_slot_ads(const struct ad *machine, struct ad ***adsp)
 		return 0;
 	ads = xcalloc(SLOTS_MAX, sizeof(*ads));
 	for (i = 1; i <= SLOTS_MAX; i++)
-		if (active(&slots[i]))
+		if (held(&slots[i]))
 			ads[n++] = slot_ad(&slots[i], machine);
 	if (n == 0) {
 		free(ads);
@@ -358,10 +423,12 @@ claim_clear(struct claim *c)
 	int id = c->id;
 
 	event_timer_cancel(c->escalate_timer);
+	event_timer_cancel(c->idle_timer);
 	if (c->pipe_fd != -1) {
 		event_fd_del(c->pipe_fd);
 		close(c->pipe_fd);
 	}
+	explicit_bzero(c->claim_id, sizeof(c->claim_id));
 	free(c->msg);
 	if (c->capability != NULL)
 		explicit_bzero(c->capability, strlen(c->capability));
@@ -394,6 +461,9 @@ signal_starter(struct claim *c, int sig, const char *name)
 
 static void	escalate(void *);
 static int	claim_kill(struct claim *, const char *);
+static int	eval_true(const struct ad *, const struct ad *, const char *,
+		    const char **);
+static void	claim_end(struct claim *, const char *);
 
 static void
 arm_escalation(struct claim *c, long seconds)
@@ -511,6 +581,106 @@ claim_kill(struct claim *c, const char *why)
 	return 0;
 }
 
+/* Dynamic slot C is gone: its share returns to the partitionable slot. */
+static void
+slot_gone(struct claim *c)
+{
+	char name[256], err[512];
+
+	slot_name(c, name, sizeof(name));
+	log_info("%s is gone; its resources return to slot1@%s", name,
+	    startd_host_name());
+	claim_clear(c);
+	if (collector_invalidate(ADTYPE_STARTD, name, err,
+	    sizeof(err)) == -1)
+		log_warnx("cannot withdraw the ad of %s: %s", name, err);
+	startd_slots_changed();
+}
+
+/*
+ * Kept claim C (no job) is over, for WHY: the slot is free again (a
+ * whole machine enters Owner or Idle as START says).
+ */
+static void
+claim_end(struct claim *c, const char *why)
+{
+	char text[320];
+
+	log_info("claim %lld ends after %d job(s): %s", c->serial, c->jobs,
+	    why);
+	if (c->id != 0) {
+		slot_gone(c);
+		return;
+	}
+	claim_clear(c);
+	snprintf(text, sizeof(text), "the claim ended: %s", why);
+	startd_job_left(text);
+}
+
+/* A kept claim its schedd did not use in time. */
+static void
+kept_tick(void *arg)
+{
+	struct claim *c = arg;
+	char why[128];
+
+	c->idle_timer = 0;
+	if (!c->kept)
+		return;
+	snprintf(why, sizeof(why), "its schedd sent no job for %.0f s",
+	    kept_timeout());
+	claim_end(c, why);
+}
+
+/*
+ * The starter of C's job left after the job ended by itself: the claim
+ * stays, without a job, for its schedd's next one (claim reuse).
+ */
+static void
+claim_keep(struct claim *c)
+{
+	char name[256];
+
+	event_timer_cancel(c->escalate_timer);
+	c->escalate_timer = 0;
+	if (c->pipe_fd != -1) {
+		event_fd_del(c->pipe_fd);
+		close(c->pipe_fd);
+		c->pipe_fd = -1;
+	}
+	if (c->msg != NULL) {
+		explicit_bzero(c->msg, c->msg_len);
+		free(c->msg);
+		c->msg = NULL;
+	}
+	c->pid = 0;
+	c->stop_sent = 0;
+	c->kept = 1;
+	c->idle_timer = event_timer_add(kept_timeout(), kept_tick, c);
+	slot_name(c, name, sizeof(name));
+	log_info("claim %lld: job %s left %s; the claim waits for its "
+	    "schedd's next job (%d run on it)", c->serial, c->job_id, name,
+	    c->jobs);
+	startd_slots_changed();
+}
+
+/*
+ * The policy for kept claim C, with MY its slot's ad: START must stay
+ * TRUE for the claim's user (its last job as TARGET), or the claim
+ * ends, as the machine would refuse that user's next job.
+ */
+static int
+kept_policy(struct claim *c, const struct ad *my)
+{
+	const char *what;
+
+	if (eval_true(my, c->job, "START", &what))
+		return 0;
+	claim_end(c, what[0] == 'F' ? "START is no longer TRUE" :
+	    "START is no longer TRUE (it is UNDEFINED or an error)");
+	return 1;
+}
+
 /* The owner policy for claim C, with MY its slot's ad. */
 static int
 claim_policy_one(struct claim *c, const struct ad *my)
@@ -552,14 +722,25 @@ claim_policy(const struct ad *machine)
 
 	slot_range(&lo, &hi);
 	for (i = lo; i <= hi; i++) {
-		if (!active(&slots[i]))
+		if (!held(&slots[i]))
 			continue;
 		if (i == 0) {
-			changed |= claim_policy_one(&slots[0], machine);
+			if (slots[0].kept)
+				changed |= kept_policy(&slots[0], machine);
+			else
+				changed |= claim_policy_one(&slots[0],
+				    machine);
 			continue;
 		}
+		/* A slot's change rebuilds the machine's ad: the current
+		 * one, not MACHINE, for each. */
+		if (startd_machine_ad() != NULL)
+			machine = startd_machine_ad();
 		my = slot_ad(&slots[i], machine);
-		changed |= claim_policy_one(&slots[i], my);
+		if (slots[i].kept)
+			changed |= kept_policy(&slots[i], my);
+		else
+			changed |= claim_policy_one(&slots[i], my);
 		ad_free(my);
 	}
 	return changed;
@@ -571,9 +752,13 @@ claim_vacate_all(const char *why)
 	int i, lo, hi, n = 0;
 
 	slot_range(&lo, &hi);
-	for (i = lo; i <= hi; i++)
-		if (claim_vacate(&slots[i], why) == 0)
+	for (i = lo; i <= hi; i++) {
+		if (slots[i].kept) {
+			claim_end(&slots[i], why);
 			n++;
+		} else if (claim_vacate(&slots[i], why) == 0)
+			n++;
+	}
 	return n;
 }
 
@@ -696,7 +881,7 @@ int
 claim_child_exit(pid_t pid, int status)
 {
 	struct claim *c = NULL;
-	char name[256], err[512];
+	const char *why = NULL;
 	int i, lo, hi;
 
 	slot_range(&lo, &hi);
@@ -713,20 +898,34 @@ claim_child_exit(pid_t pid, int status)
 		    c->job_id, (int)pid, WTERMSIG(status));
 		claim_sweep_execute(pid);
 	}
+	/*
+	 * A job that ended by itself (its starter told the shadow and
+	 * exited 0, never told to leave) leaves its claim to the schedd's
+	 * next job, within the claim's worklife.
+	 */
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+	    claim_state(c) == STATE_CLAIMED) {
+		if (c->ending)
+			why = "the job left; its schedd has no more jobs for "
+			    "the claim";
+		else if (worklife_over(c))
+			why = "the job left; the claim's worklife "
+			    "(CLAIM_WORKLIFE) is over";
+		else {
+			claim_keep(c);
+			return 1;
+		}
+	}
+	if (c->serial > 0)
+		log_info("claim %lld ends after %d job(s)", c->serial,
+		    c->jobs);
 	if (c->id == 0) {
 		claim_clear(c);
-		startd_job_left();
+		startd_job_left(why);
 		return 1;
 	}
 	/* The dynamic slot goes; its share is the partitionable slot's. */
-	slot_name(c, name, sizeof(name));
-	log_info("%s is gone; its resources return to slot1@%s", name,
-	    startd_host_name());
-	claim_clear(c);
-	if (collector_invalidate(ADTYPE_STARTD, name, err,
-	    sizeof(err)) == -1)
-		log_warnx("cannot withdraw the ad of %s: %s", name, err);
-	startd_slots_changed();
+	slot_gone(c);
 	return 1;
 }
 
@@ -739,7 +938,7 @@ claim_invalidate_all(void)
 	if (!startd_partitionable())
 		return;
 	for (i = 1; i <= SLOTS_MAX; i++) {
-		if (!active(&slots[i]))
+		if (!held(&slots[i]))
 			continue;
 		slot_name(&slots[i], name, sizeof(name));
 		if (collector_invalidate(ADTYPE_STARTD, name, err,
@@ -951,12 +1150,172 @@ claim_slot_for(const struct ad *machine, const struct ad *job,
 		return NULL;
 	}
 	for (i = 1; i <= SLOTS_MAX; i++)
-		if (!active(&slots[i])) {
+		if (!held(&slots[i])) {
 			slots[i].res = want;
 			return &slots[i];
 		}
 	rpc_status(res, EBUSY, "every dynamic slot is in use");
 	return NULL;
+}
+
+/*
+ * The claim, kept or still with its last job, whose own id made the key
+ * CAP of job CLUSTER.PROC (auth_claim_key), or NULL.
+ */
+static struct claim *
+claim_of_key(const char *cap, long long cluster, long long proc)
+{
+	char key[AUTH_CLAIM_KEY_LEN + 1];
+	struct claim *found = NULL;
+	int i, lo, hi;
+
+	if (cluster < 0 || cluster > INT_MAX || proc < 0 || proc > INT_MAX)
+		return NULL;
+	slot_range(&lo, &hi);
+	for (i = lo; i <= hi; i++)
+		if (held(&slots[i]) && slots[i].claim_id[0] != '\0' &&
+		    auth_claim_key(slots[i].claim_id, (int)cluster,
+		    (int)proc, key, sizeof(key)) == 0 &&
+		    capability_equal(cap, key))
+			found = &slots[i];
+	explicit_bzero(key, sizeof(key));
+	return found;
+}
+
+/*
+ * Run JOB (ARG's, its OWNER; both ours now) on claim C, which its schedd
+ * holds from an earlier job: the policy is decided again for this job,
+ * as for a new claim, against the slot as it is now.  START not TRUE
+ * ends the claim; Requirements not TRUE, or requests that do not fit in
+ * a dynamic slot's share, refuse the job and leave the claim to its
+ * schedd.  EINPROGRESS while the last job's starter is still leaving:
+ * the shadow asks again.
+ */
+static void
+claim_activate(struct claim *c, claim_x *arg, struct ad *job, char *owner,
+    const char *jobid, const char *from, status_x *res)
+{
+	struct slot_res want;
+	struct ad *my = NULL;
+	long long ngpus = 0;
+	const char *what;
+	claim_x cx;
+	char err[512], name[256], why[256];
+
+	if (active(c)) {
+		if (claim_state(c) == STATE_CLAIMED && !c->ending)
+			rpc_status(res, EINPROGRESS, "the claim's last job "
+			    "(%s) is still leaving; ask again", c->job_id);
+		else
+			rpc_status(res, EBUSY, "the claim is ending");
+		goto out;
+	}
+	if (worklife_over(c)) {
+		log_info("claim %lld: job %s from %s refused: the claim's "
+		    "worklife is over", c->serial, jobid, from);
+		rpc_status(res, EPERM, "the claim's worklife "
+		    "(CLAIM_WORKLIFE) is over");
+		claim_end(c, "its worklife (CLAIM_WORKLIFE) is over");
+		goto out;
+	}
+	/* A fresh look: the owner may be back (the claim then ended). */
+	startd_refresh();
+	if (!c->kept || startd_machine_ad() == NULL) {
+		log_info("claim for job %s from %s refused: the claim ended "
+		    "(START is no longer TRUE)", jobid, from);
+		rpc_status(res, EBUSY, "the claim ended: START is no longer "
+		    "TRUE (the owner is back?)");
+		goto out;
+	}
+	my = c->id == 0 ? ad_copy(startd_machine_ad()) :
+	    slot_ad(c, startd_machine_ad());
+	if (!eval_true(my, job, "START", &what)) {
+		log_info("claim %lld: job %s from %s refused: START is %s for "
+		    "it", c->serial, jobid, from, what);
+		rpc_status(res, EPERM, "START is %s for this job%s", what,
+		    strcmp(what, "FALSE") == 0 ? ": the owner is back or "
+		    "the machine does not want it" : "");
+		claim_end(c, "START is not TRUE for its next job");
+		goto out;
+	}
+	if (ad_lookup(job, "Requirements") != NULL &&
+	    !eval_true(job, my, "Requirements", &what)) {
+		log_info("claim %lld: job %s from %s refused: its "
+		    "Requirements are %s here", c->serial, jobid, from, what);
+		rpc_status(res, EPERM, "the job's Requirements are %s on "
+		    "this machine", what);
+		goto out;
+	}
+	if (c->id != 0) {
+		/* The dynamic slot stays as it was carved. */
+		if (slot_request(job, my, &want, why, sizeof(why)) == -1 ||
+		    !slot_fits(&c->res, &want, why, sizeof(why))) {
+			log_info("claim %lld: job %s from %s refused: it does "
+			    "not fit in the slot (%s)", c->serial, jobid,
+			    from, why);
+			rpc_status(res, EBUSY, "the job does not fit in the "
+			    "claimed slot: %s", why);
+			goto out;
+		}
+	} else {
+		if (ad_get_int(job, "RequestGpus", &ngpus) == -1 ||
+		    ngpus < 0)
+			ngpus = 0;
+		slot_gpus_give(gpu_used, SLOT_GPUS_MAX, c->gpus);
+		c->gpus[0] = '\0';
+		if (ngpus > 0 && slot_gpus_take(gpu_used,
+		    startd_total_gpus(), ngpus, c->gpus,
+		    sizeof(c->gpus)) == -1) {
+			log_info("claim %lld: job %s from %s refused: %lld "
+			    "GPU(s) are not free", c->serial, jobid, from,
+			    ngpus);
+			rpc_status(res, EBUSY, "%lld GPU(s) are not free",
+			    ngpus);
+			goto out;
+		}
+	}
+	cx = *arg;
+	memset(&cx.job, 0, sizeof(cx.job));
+	if (c->gpus[0] != '\0')
+		ad_set_string(job, "AssignedGPUs", c->gpus);
+	ad_to_xdr(job, &cx.job);
+	if (spawn_starter(c, &cx, err, sizeof(err)) == -1) {
+		ad_x_free(&cx.job);
+		log_warnx("claim for job %s: %s", jobid, err);
+		rpc_status(res, EAGAIN, "%s", err);
+		claim_end(c, "no starter could be started");
+		goto out;
+	}
+	ad_x_free(&cx.job);
+	event_timer_cancel(c->idle_timer);
+	c->idle_timer = 0;
+	c->kept = 0;
+	if (c->capability != NULL)
+		explicit_bzero(c->capability, strlen(c->capability));
+	free(c->capability);
+	c->capability = xstrdup(arg->capability);
+	free(c->owner);
+	c->owner = owner;
+	owner = NULL;
+	free(c->schedd);
+	c->schedd = xstrdup(arg->schedd_name);
+	snprintf(c->job_id, sizeof(c->job_id), "%s", jobid);
+	c->start = time(NULL);
+	ad_free(c->job);
+	c->job = job;
+	job = NULL;
+	c->jobs++;
+	slot_name(c, name, sizeof(name));
+	log_info("claim %lld: reused by job %s of %s (schedd %s, shadow %s) "
+	    "as %s, job %d on the claim; starter pid %d", c->serial,
+	    c->job_id, c->owner, c->schedd, arg->shadow_addr, name, c->jobs,
+	    (int)c->pid);
+	startd_slots_changed();
+	rpc_status(res, 0, "starter pid %d; slot %s", (int)c->pid, name);
+out:
+	ad_free(my);
+	ad_free(job);
+	free(owner);
 }
 
 bool_t
@@ -997,7 +1356,15 @@ startd_request_claim_1_svc(claim_x *arg, status_x *res, struct svc_req *req)
 		goto out;
 	}
 	snprintf(jobid, sizeof(jobid), "%lld.%lld", cluster, proc);
-	if ((idx = claim_id_index(arg->capability, cluster, proc)) == -1) {
+	if ((idx = claim_id_index(arg->capability, cluster, proc)) == -1 &&
+	    (c = claim_of_key(arg->capability, cluster, proc)) != NULL) {
+		/* The next job of a claim this schedd holds. */
+		claim_activate(c, arg, job, owner, jobid, from, res);
+		job = NULL;
+		owner = NULL;
+		goto out;
+	}
+	if (idx == -1) {
 		log_warnx("claim for job %s from %s refused: not this "
 		    "machine's claim id (no key of a claim of this job)",
 		    jobid, from);
@@ -1075,12 +1442,19 @@ startd_request_claim_1_svc(claim_x *arg, status_x *res, struct svc_req *req)
 	c->job = job;
 	job = NULL;
 	num_claims++;
-	/* Whoever saw this id cannot claim with it again. */
+	/* The claim keeps its id for its next jobs (claim reuse); the
+	 * machine advertises a new one, so whoever saw this one cannot
+	 * claim with it again. */
+	memcpy(c->claim_id, claim_ids[idx], sizeof(c->claim_id));
+	c->serial = num_claims;
+	c->begun = c->start;
+	c->jobs = 1;
+	c->kept = c->ending = 0;
 	auth_random_hex(claim_ids[idx], AUTH_CLAIM_ID_BYTES);
 	slot_name(c, name, sizeof(name));
-	log_info("claimed by job %s of %s (schedd %s, shadow %s) as %s; "
-	    "starter pid %d", c->job_id, c->owner, c->schedd,
-	    arg->shadow_addr, name, (int)c->pid);
+	log_info("claim %lld: claimed by job %s of %s (schedd %s, shadow %s) "
+	    "as %s; starter pid %d", c->serial, c->job_id, c->owner,
+	    c->schedd, arg->shadow_addr, name, (int)c->pid);
 	if (c->id == 0)
 		startd_state_set(STATE_CLAIMED, "a claim was accepted");
 	else {
@@ -1123,6 +1497,12 @@ startd_vacate_1_svc(void *arg, status_x *res, struct svc_req *req)
 	for (i = lo; i <= hi; i++) {
 		struct claim *c = &slots[i];
 
+		if (c->kept) {
+			claim_end(c, why);
+			buf_printf(&ids, "%sthe claim of %s", ids.len ? ", " :
+			    "", c->owner);
+			continue;
+		}
 		if (!active(c))
 			continue;
 		switch (claim_state(c)) {
@@ -1173,7 +1553,7 @@ startd_vacate_slot_1_svc(char **arg, status_x *res, struct svc_req *req)
 	slot_range(&lo, &hi);
 	for (i = lo; i <= hi && *arg != NULL; i++) {
 		slot_name(&slots[i], name, sizeof(name));
-		if (active(&slots[i]) && strcmp(name, *arg) == 0)
+		if (held(&slots[i]) && strcmp(name, *arg) == 0)
 			c = &slots[i];
 	}
 	if (c == NULL) {
@@ -1183,6 +1563,11 @@ startd_vacate_slot_1_svc(char **arg, status_x *res, struct svc_req *req)
 	}
 	snprintf(why, sizeof(why), "vacate request for %s from %s", *arg,
 	    from);
+	if (c->kept) {
+		claim_end(c, why);
+		rpc_status(res, 0, "the claim of %s (no job) ended", *arg);
+		return TRUE;
+	}
 	switch (claim_state(c)) {
 	case STATE_VACATING:
 	case STATE_KILLING:
@@ -1227,7 +1612,7 @@ claim_by_capability(const char *cap)
 
 	slot_range(&lo, &hi);
 	for (i = lo; i <= hi && cap != NULL; i++)
-		if (active(&slots[i]) && slots[i].capability != NULL &&
+		if (held(&slots[i]) && slots[i].capability != NULL &&
 		    capability_equal(cap, slots[i].capability))
 			c = &slots[i];
 	return c;
@@ -1239,7 +1624,7 @@ startd_claim_alive_1_svc(char **arg, status_x *res, struct svc_req *req)
 	struct claim *c = claim_by_capability(*arg);
 
 	memset(res, 0, sizeof(*res));
-	if (c != NULL)
+	if (c != NULL && active(c))
 		rpc_status(res, 0, "job %s runs", c->job_id);
 	else
 		rpc_status(res, ENOENT, "no such claim here");
@@ -1374,12 +1759,114 @@ startd_release_claim_1_svc(char **arg, status_x *res, struct svc_req *req)
 		rpc_status(res, EPERM, "not the holder of a claim here");
 		return TRUE;
 	}
-	if (claim_state(c) == STATE_KILLING)
+	if (c->kept) {
+		claim_end(c, "its holder released it");
+		rpc_status(res, 0, "the claim (no job) ended");
+	} else if (claim_state(c) == STATE_KILLING)
 		rpc_status(res, 0, "job %s is already being killed",
 		    c->job_id);
 	else if (claim_kill(c, "its shadow released the claim") == -1)
 		rpc_status(res, EAGAIN, "cannot kill job %s", c->job_id);
 	else
 		rpc_status(res, 0, "killing job %s", c->job_id);
+	return TRUE;
+}
+
+/*
+ * The schedd has no more jobs for the claim whose last job's key this
+ * is (claim reuse): a kept claim ends now; one whose starter is still
+ * leaving ends when it has left.  The job is never killed for it.
+ */
+bool_t
+startd_end_claim_1_svc(char **arg, status_x *res, struct svc_req *req)
+{
+	struct claim *c = claim_by_capability(*arg);
+	char from[64];
+
+	memset(res, 0, sizeof(*res));
+	if (c == NULL) {
+		rpc_caller_ip(req, from, sizeof(from));
+		log_info("end of a claim from %s: no such claim here (it "
+		    "ended already?)", from);
+		rpc_status(res, ENOENT, "no such claim here");
+		return TRUE;
+	}
+	if (c->kept) {
+		claim_end(c, "its schedd has no more jobs for it");
+		rpc_status(res, 0, "the claim ended");
+		return TRUE;
+	}
+	c->ending = 1;
+	rpc_status(res, 0, "the claim ends when job %s has left", c->job_id);
+	return TRUE;
+}
+
+bool_t
+startd_claim_ad_1_svc(char **arg, startd_query_res_x *res,
+    struct svc_req *req)
+{
+	struct claim *c = claim_by_capability(*arg);
+	const struct ad *machine = startd_machine_ad();
+	struct ad *ad;
+
+	memset(res, 0, sizeof(*res));
+	if (c == NULL || machine == NULL) {
+		res->code = ENOENT;
+		res->message = xstrdup("no such claim here");
+		return TRUE;
+	}
+	if (c->ending) {
+		res->code = EBUSY;
+		res->message = xstrdup("the claim takes no new job");
+		return TRUE;
+	}
+	ad = c->id == 0 ? ad_copy(machine) : slot_ad(c, machine);
+	ad_delete(ad, AUTH_CLAIM_ID_ATTR);
+	res->message = xstrdup("");
+	ad_to_xdr(ad, &res->ad);
+	ad_free(ad);
+	return TRUE;
+}
+
+bool_t
+startd_retire_slot_1_svc(char **arg, status_x *res, struct svc_req *req)
+{
+	char from[64], why[160], name[256];
+	int i, lo, hi, n = 0, all;
+
+	memset(res, 0, sizeof(*res));
+	rpc_caller_ip(req, from, sizeof(from));
+	if (!rpc_host_allowed(req, "HOSTALLOW_WRITE")) {
+		log_warnx("retire of a claim from %s refused (HOSTALLOW_WRITE)",
+		    from);
+		rpc_status(res, EPERM, "not allowed to retire claims here");
+		return TRUE;
+	}
+	/* The partitionable slot's own name: every claim of the machine. */
+	all = *arg != NULL && startd_partitionable() &&
+	    strncmp(*arg, "slot1@", 6) == 0 &&
+	    strcmp(*arg + 6, startd_host_name()) == 0;
+	snprintf(why, sizeof(why), "retired by %s", from);
+	slot_range(&lo, &hi);
+	for (i = lo; i <= hi && *arg != NULL; i++) {
+		struct claim *c = &slots[i];
+
+		slot_name(c, name, sizeof(name));
+		if (!held(c) || (!all && strcmp(name, *arg) != 0))
+			continue;
+		n++;
+		if (c->kept)
+			claim_end(c, why);
+		else if (!c->ending) {
+			c->ending = 1;
+			log_info("claim %lld (%s): takes no new job after job "
+			    "%s (%s)", c->serial, name, c->job_id, why);
+		}
+	}
+	if (n == 0)
+		rpc_status(res, ENOENT, "no claim in a slot named %s here",
+		    *arg != NULL ? *arg : "");
+	else
+		rpc_status(res, 0, "%d claim(s) take no new job", n);
 	return TRUE;
 }

@@ -4,7 +4,7 @@
  * schedds and startds played by callbacks that record what they were
  * told.
  *
- * checks: 84
+ * checks: 92
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,6 +177,7 @@ struct pool {
 	size_t			 nstations;
 	struct buf		 log;		/* what the peers were told */
 	int			 vacate_fails;
+	int			 retire;	/* ops.retire set */
 	struct match_pendings	 pendings;
 	double			 now;
 };
@@ -275,6 +276,17 @@ fake_vacate(const struct match_machine *m, const struct match_station *v,
 	return 0;
 }
 
+static int
+fake_retire(const struct match_machine *m, const struct match_station *v,
+    const struct match_station *forst, void *arg)
+{
+	struct pool *p = arg;
+
+	buf_printf(&p->log, "retire %s(%s)for(%s) ", m->name,
+	    v ? v->name : "?", forst->name);
+	return 0;
+}
+
 /*
  * Run one cycle; returns the peers' log.  Machines are re-made from the
  * ads each time, as the negotiator does.
@@ -283,11 +295,13 @@ static const char *
 pool_cycle(struct pool *p, int preempt, struct match_cycle *out)
 {
 	struct match_ops ops = { fake_next_job, fake_match, fake_vacate,
-	    NULL };
+	    NULL, NULL };
 	struct match_cycle c;
 	size_t i, k;
 
 	ops.arg = p;
+	if (p->retire)
+		ops.retire = fake_retire;
 	for (i = 0; i < p->nmachines; i++) {
 		match_machine_free(&p->machines[i]);
 		match_machine_init(&p->machines[i], p->ads[i]);
@@ -653,6 +667,62 @@ test_preemption(void)
 	pool_free(&p);
 }
 
+/*
+ * Claim reuse with preemption off: a waiting station of higher priority
+ * has one lower station's claim retired (no job is killed), and gets
+ * the machine when it comes back Idle.
+ */
+static void
+test_retire(void)
+{
+	struct match_station *light;
+	struct pool p;
+	struct match_cycle c;
+	const char *log;
+
+	pool_init(&p);
+	p.retire = 1;
+	pool_machine(&p, "m1", "Claimed", "heavy", NULL);
+	pool_machine(&p, "m2", "Claimed", "heavy", NULL);
+	pool_station(&p, "heavy", -10, 2, 40, NULL);
+	light = pool_station(&p, "light", 1, 0, 2, NULL);
+
+	log = pool_cycle(&p, 1, &c);
+	CHECK_STR("retire: preemption on vacates instead", log,
+	    "vacate m1(heavy)for(light)");
+	match_pendings_clear(&p.pendings);
+	light->idle = 1;
+	log = pool_cycle(&p, 0, &c);
+	CHECK_STR("retire: preemption off retires one claim", log,
+	    "retire m1(heavy)for(light)");
+	CHECK("retire: not counted as a preemption", c.preemptions == 0 &&
+	    p.pendings.n == 1);
+	match_pendings_clear(&p.pendings);
+	light->idle = 2;
+	log = pool_cycle(&p, 0, &c);
+	CHECK_STR("retire: as many claims as the station has idle jobs", log,
+	    "retire m1(heavy)for(light) retire m2(heavy)for(light)");
+	match_pendings_clear(&p.pendings);
+	pool_set(&p, "m2", "Claimed", "light");
+	log = pool_cycle(&p, 0, &c);
+	CHECK_STR("retire: its own claims are not retired", log,
+	    "retire m1(heavy)for(light)");
+	p.now = 2;
+	log = pool_cycle(&p, 0, &c);
+	CHECK_STR("retire: one at a time per station", log, "");
+	pool_set(&p, "m1", "Idle", NULL);
+	p.now = 3;
+	log = pool_cycle(&p, 0, &c);
+	CHECK_STR("retire: the freed machine goes to the waiting station",
+	    log, "light.0@m1");
+	p.retire = 0;
+	pool_set(&p, "m1", "Claimed", "heavy");
+	match_pendings_clear(&p.pendings);
+	log = pool_cycle(&p, 0, &c);
+	CHECK_STR("retire: none without claim reuse", log, "");
+	pool_free(&p);
+}
+
 static void
 test_preemption_more(void)
 {
@@ -899,6 +969,7 @@ main(void)
 	test_cycle_failures();
 	test_preemption();
 	test_preemption_more();
+	test_retire();
 	test_scale();
 	test_broken_station();
 	TEST_EXIT();

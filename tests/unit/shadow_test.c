@@ -1130,6 +1130,9 @@ main(void)
 	    "STARTER_UPDATE_INTERVAL = 1\n"
 	    "STARTER_TIMEOUT = 20\n"
 	    "VACATE_GRACE = 2\n"
+	    /* No schedd here ends a claim after its job (claim reuse):
+	     * each job's claim ends with it. */
+	    "CLAIM_WORKLIFE = 0\n"
 	    "MAIL = %s/mailer\n",
 	    top, dir, dir, dir, dir, dir);
 	write_file("condor_config", text, 0644);
