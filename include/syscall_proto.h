@@ -32,6 +32,12 @@
  * or failed piece thus ends its call at the shadow as it would in the
  * kernel: nothing after it is read or written.
  *
+ * A request whose call number has SYSCALL_PROTO_RAW_DATA set gets the
+ * data of its reply (SC_R_DATA) without XDR's padding: the record ends
+ * with the data's last byte.  The job then receives the data straight
+ * into the program's buffer, and no byte past those the call returns
+ * lands there.
+ *
  * Descriptors in requests are the job's own numbers: the shadow keeps
  * the job's descriptor table (which of its files each number is), so
  * the job library forwards numbers unchanged.
@@ -51,8 +57,11 @@
 #define SYSCALL_PROTO_MAX_RECORD (SYSCALL_PROTO_MAX_DATA + \
 				  2 * SYSCALL_PROTO_MAX_PATH + 1024)
 #define SYSCALL_PROTO_LAST_FRAG	0x80000000U
-/* In a request's call number: a piece of the call before it (above). */
+/* In a request's call number (above): a piece of the call before it;
+ * its reply's data unpadded. */
 #define SYSCALL_PROTO_CHAINED	0x80000000U
+#define SYSCALL_PROTO_RAW_DATA	0x40000000U
+#define SYSCALL_PROTO_FLAGS	(SYSCALL_PROTO_CHAINED | SYSCALL_PROTO_RAW_DATA)
 
 struct sxdr {
 	uint8_t		*buf;

@@ -421,40 +421,6 @@ forward(long nr, const long a[6])
 	return decode_reply(&x, d, &f, r);
 }
 
-/* One read request of at most CHUNK bytes into P. */
-static long
-read_once(long nr, int fd, uint8_t *p, uint32_t n, long long off)
-{
-	const long a[6] = { fd, (long)p, n, off, 0, 0 };
-	const struct syscall_desc *d;
-	const uint8_t *data;
-	struct sxdr x;
-	struct fwd f;
-	uint32_t got;
-	long r;
-
-	if (syscall_lookup((uint32_t)nr, &d) == -1)
-		return -ENOSYS;
-	if ((r = encode(&x, d, a, &f)) < 0 || (r = transact(&x)) < 0)
-		return r;
-	data = sxdr_get_opaque(&x, n, &got);
-	if (x.err || got != (uint32_t)r)
-		return -EIO;
-	if ((r = remote_copy_out(p, data, got)) == (long)got)
-		return r;
-	/* The buffer ends early or is read-only: as the kernel does, keep
-	 * what fitted and leave the offset after it. */
-	if (r < 0)
-		r = 0;
-	if (nr == SYS_read) {
-		const long back[6] = { fd, (long)r - (long)got, SEEK_CUR };
-
-		forward(SYS_lseek, back);
-	} else if (nr == SYS_getdents64)
-		return -EFAULT;
-	return r > 0 ? r : -EFAULT;
-}
-
 /* ---------------------------------------------------------------- */
 /* Streams: a large read or write as pieces in flight. */
 
@@ -499,15 +465,19 @@ rx_u32(uint32_t at)
  * Read N bytes of a reply's data into the program's memory at USER (or,
  * when USER is 0, drop them): how many reached the program.  A buffer
  * that ends early, or is read-only, takes what fitted, as the kernel's
- * read does; the rest is dropped.  -1 when the connection is lost.
+ * read does, and the rest is dropped: the socket refuses a copy that
+ * faults with nothing taken, so from there the data goes through BUF
+ * and remote_copy_out, which copies up to the fault.  -1 when the
+ * connection is lost.
  */
 static long
 rx_data(uint8_t *user, uint32_t n)
 {
 	uint32_t got = 0, part;
-	long r;
+	int faulted = user == 0;
+	long r, c;
 
-	while (user != 0 && got < n) {
+	while (!faulted && got < n) {
 		r = condor_sys6(SYS_recvfrom, remote_syscall_fd, user + got,
 		    n - got, MSG_WAITALL, 0, 0);
 		if (r == -EINTR)
@@ -518,7 +488,6 @@ rx_data(uint8_t *user, uint32_t n)
 			return -1;
 		got += (uint32_t)r;
 	}
-	/* A fault mid-way: the rest goes nowhere. */
 	for (part = got; part < n; part += (uint32_t)r) {
 		r = condor_sys3(SYS_read, remote_syscall_fd, buf,
 		    n - part < sizeof(buf) ? n - part : sizeof(buf));
@@ -528,8 +497,15 @@ rx_data(uint8_t *user, uint32_t n)
 		}
 		if (r <= 0)
 			return -1;
+		if (faulted)
+			continue;
+		c = remote_copy_out(user + part, buf, (size_t)r);
+		if (c > 0)
+			got += (uint32_t)c;
+		if (c != r)
+			faulted = 1;
 	}
-	return user != 0 ? (long)got : 0;
+	return (long)got;
 }
 
 /*
@@ -541,7 +517,7 @@ rx_data(uint8_t *user, uint32_t n)
 static int
 piece_reply(int data, uint8_t *user, uint32_t n, long *res, long *copied)
 {
-	uint32_t len, dlen, pad;
+	uint32_t len, dlen;
 	long r;
 
 	*copied = 0;
@@ -562,18 +538,136 @@ piece_reply(int data, uint8_t *user, uint32_t n, long *res, long *copied)
 	if (rx_fill(16) == -1)
 		return -1;
 	dlen = rx_u32(12);
-	pad = (4 - (dlen & 3)) & 3;
-	if ((unsigned long)r != dlen || dlen > n || len != 12 + dlen + pad)
+	if ((unsigned long)r != dlen || dlen > n || len != 12 + dlen)
 		return -1;
 	rx_take(16);
-	/* Nothing past the header was read: the data is next. */
+	/* Nothing past the header was read: the data (raw) is next. */
 	if (rx_have != 0 || (*copied = rx_data(user, dlen)) == -1)
 		return -1;
-	if (pad > 0) {
-		if (rx_data(0, pad) == -1)
-			return -1;
-	}
 	return 0;
+}
+
+/*
+ * The reply to a read sent alone with SYSCALL_PROTO_RAW_DATA: the header
+ * into RX and the data (at most N bytes) straight into the program's
+ * memory at USER, in one readv when all has come (nothing else is in
+ * flight, so nothing past the reply can land there).  *RES gets the
+ * result, *COPIED the bytes that reached USER.  0, or -1 when the
+ * connection is lost or the reply garbled.
+ */
+static int
+recv_raw(uint8_t *user, uint32_t n, long *res, long *copied)
+{
+	struct iovec iov[2];
+	uint32_t len = 0, dlen, data = 0;
+	int whole = 1;		/* the data in the same readv */
+	long k;
+
+	*copied = 0;
+	if (rx_have != 0)
+		return -1;
+	while (rx_have < PIECE_HEADER) {
+		iov[0].iov_base = rx + rx_have;
+		iov[0].iov_len = PIECE_HEADER - rx_have;
+		iov[1].iov_base = user;
+		iov[1].iov_len = n;
+		k = condor_sys3(SYS_readv, remote_syscall_fd, iov,
+		    whole ? 2 : 1);
+		if (k == -EINTR)
+			continue;
+		if (k == -EFAULT && whole) {
+			/* The program's buffer faults, and the socket took
+			 * nothing: the header alone, then rx_data. */
+			whole = 0;
+			continue;
+		}
+		if (k <= 0)
+			return -1;
+		if ((unsigned long)k > iov[0].iov_len) {
+			data = (uint32_t)k - (uint32_t)iov[0].iov_len;
+			rx_have = PIECE_HEADER;
+		} else
+			rx_have += (uint32_t)k;
+		if (rx_have < 12)
+			continue;
+		len = rx_u32(0);
+		if (!(len & SYSCALL_PROTO_LAST_FRAG))
+			return -1;
+		len &= ~SYSCALL_PROTO_LAST_FRAG;
+		if (len == 8)
+			break;
+	}
+	*res = (long)((uint64_t)rx_u32(4) << 32 | rx_u32(8));
+	if (len == 8) {
+		k = rx_have == 12 && *res < 0 ? 0 : -1;
+		rx_have = 0;
+		return (int)k;
+	}
+	dlen = rx_u32(12);
+	rx_have = 0;
+	if (*res < 0 || (unsigned long)*res != dlen || dlen > n ||
+	    len != 12 + dlen || data > dlen)
+		return -1;
+	if (data < dlen && (k = rx_data(user + data, dlen - data)) == -1)
+		return -1;
+	*copied = data < dlen ? data + k : data;
+	return 0;
+}
+
+/* One read or pread request of at most CHUNK bytes into P. */
+static long
+read_once(long nr, int fd, uint8_t *p, uint32_t n, long long off)
+{
+	const long a[6] = { fd, (long)p, n, off, 0, 0 };
+	const struct syscall_desc *d;
+	struct sxdr x;
+	struct fwd f;
+	long r, copied;
+
+	if (broken || remote_syscall_fd < 0)
+		return -EIO;
+	if (syscall_lookup((uint32_t)nr, &d) == -1)
+		return -ENOSYS;
+	if ((r = encode_at(&x, buf, sizeof(buf), d,
+	    (uint32_t)nr | SYSCALL_PROTO_RAW_DATA, a, &f)) < 0)
+		return r;
+	req_mark(&x);
+	if (io_all(1, buf, 4 + x.pos) == -1 ||
+	    recv_raw(p, n, &r, &copied) == -1)
+		return lost();
+	if (r < 0 || copied == r)
+		return r;
+	/* The buffer ends early or is read-only: as the kernel does, keep
+	 * what fitted and leave the offset after it. */
+	if (nr == SYS_read) {
+		const long back[6] = { fd, copied - r, SEEK_CUR };
+
+		forward(SYS_lseek, back);
+	}
+	return copied > 0 ? copied : -EFAULT;
+}
+
+/* One getdents64 request of at most CHUNK bytes into P. */
+static long
+getdents_once(int fd, uint8_t *p, uint32_t n)
+{
+	const long a[6] = { fd, (long)p, n, 0, 0, 0 };
+	const struct syscall_desc *d;
+	const uint8_t *data;
+	struct sxdr x;
+	struct fwd f;
+	uint32_t got;
+	long r;
+
+	if (syscall_lookup(SYS_getdents64, &d) == -1)
+		return -ENOSYS;
+	if ((r = encode(&x, d, a, &f)) < 0 || (r = transact(&x)) < 0)
+		return r;
+	data = sxdr_get_opaque(&x, n, &got);
+	if (x.err || got != (uint32_t)r)
+		return -EIO;
+	/* A record cut short cannot be given back: EFAULT. */
+	return remote_copy_out(p, data, got) == (long)got ? r : -EFAULT;
 }
 
 /* Append the request for a piece of a read to SREQ at *AT: 0 or -1. */
@@ -586,7 +680,7 @@ piece_read_req(uint32_t *at, uint32_t nr, int fd, uint8_t *p, uint32_t n,
 	struct sxdr x;
 	struct fwd f;
 
-	if (syscall_lookup(nr & ~SYSCALL_PROTO_CHAINED, &d) == -1 ||
+	if (syscall_lookup(nr & ~SYSCALL_PROTO_FLAGS, &d) == -1 ||
 	    encode_at(&x, sreq + *at, (uint32_t)sizeof(sreq) - *at, d, nr, a,
 	    &f) < 0)
 		return -1;
@@ -630,6 +724,7 @@ r_stream(long nr, int fd, uint8_t *p, unsigned long n, long long off)
 				len = n - at < piece ? (uint32_t)(n - at) : piece;
 				if (reading) {
 					if (piece_read_req(&pos, (uint32_t)nr |
+					    SYSCALL_PROTO_RAW_DATA |
 					    (sent > 0 ? SYSCALL_PROTO_CHAINED : 0),
 					    fd, p + at, len, off +
 					    (long long)at) == -1)
@@ -715,7 +810,7 @@ static long
 r_chunked(long nr, int fd, uint8_t *p, unsigned long n, long long off)
 {
 	if (nr == SYS_read || nr == SYS_pread64) {
-		if (n <= STREAM_MIN)
+		if (n <= STREAM_MIN && n <= chunk)
 			return read_once(nr, fd, p, (uint32_t)n, off);
 	} else if (n <= chunk) {
 		const long a[6] = { fd, (long)p, (long)n, off, 0, 0 };
@@ -843,8 +938,8 @@ remote_call(long nr, const long a[6])
 		return forward(SYS_openat, w);
 	}
 	case SYS_getdents64:
-		return read_once(nr, (int)a[0], (uint8_t *)a[1],
-		    (unsigned long)a[2] > chunk ? chunk : (uint32_t)a[2], 0);
+		return getdents_once((int)a[0], (uint8_t *)a[1],
+		    (unsigned long)a[2] > chunk ? chunk : (uint32_t)a[2]);
 	case SYS_read:
 	case SYS_pread64:
 	case SYS_write:

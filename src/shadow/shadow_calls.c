@@ -494,7 +494,8 @@ decode(const struct syscall_desc *d, struct sxdr *in, struct call_arg *a)
  * its SC_COUNT (bounded) or its data's length, else -1 (any result).
  */
 static long long
-serve(uint32_t nr, struct sxdr *in, struct sxdr *o, long long *count)
+serve(uint32_t nr, struct sxdr *in, struct sxdr *o, long long *count,
+    int raw)
 {
 	static struct call_arg a[SYSCALL_MAX_FIELDS];
 	static struct call_reply rp;
@@ -535,6 +536,8 @@ serve(uint32_t nr, struct sxdr *in, struct sxdr *o, long long *count)
 		/* Shrink the opaque to what the call gave. */
 		o->pos = at;
 		sxdr_put_opaque_room(o, (uint32_t)r);
+		if (raw && d->reply == SC_R_DATA)	/* no padding */
+			o->pos = at + 4 + (uint32_t)r;
 		return d->reply == SC_R_STRING ? r + 1 : r;
 	case SC_R_STAT:
 		syscall_put_stat(o, &rp.st);
@@ -568,7 +571,8 @@ calls_serve(const uint8_t *req, uint32_t len, uint8_t *rep, uint32_t replen)
 	else if ((nr & SYSCALL_PROTO_CHAINED) && !chain_ok)
 		r = -ECANCELED;		/* the call ended before this piece */
 	else
-		r = serve(nr & ~SYSCALL_PROTO_CHAINED, &in, &out, &count);
+		r = serve(nr & ~SYSCALL_PROTO_FLAGS, &in, &out, &count,
+		    (nr & SYSCALL_PROTO_RAW_DATA) != 0);
 	if (out.err)
 		r = -EIO;
 	chain_ok = r >= 0 && (count < 0 || r == count);
