@@ -20,9 +20,10 @@
  *  - keeps the job's descriptor table, whose numbers 0, 1, 2 are its
  *    In, Out and Err (/dev/null when it has none), and performs each
  *    call (shadow_calls.c);
- *  - answers one request at a time, in order, with the kernel's result
- *    and errno; a malformed or oversized request gets -EIO and the
- *    service goes on.
+ *  - answers the requests one at a time, in order, with the kernel's
+ *    result and errno, reading those the job streams several at once
+ *    and writing their replies together (server_loop); a malformed or
+ *    oversized request gets -EIO and the service goes on.
  *
  * When the job closes the connection (it exited, or was killed), the
  * server writes its counts (calls, bytes each way) and its own CPU time
