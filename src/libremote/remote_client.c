@@ -13,7 +13,7 @@
  * keeps the job's descriptor table.
  *
  * A call costs one write and, mostly, one read on the socket.  Reads
- * and writes larger than a page are streamed (r_stream): cut into
+ * and writes larger than one piece are streamed (r_stream): cut into
  * pieces of at most REMOTE_IO_CHUNK bytes (and STREAM_PIECE), up to
  * STREAM_WINDOW of them in flight, each after the first chained to the
  * one before (include/syscall_proto.h), so that the shadow performs
@@ -46,7 +46,6 @@
 #define AT_REMOVEDIR	0x200
 #endif
 
-#define STREAM_MIN	4096		/* bytes: a larger read is streamed */
 #define STREAM_PIECE	(256 * 1024)	/* bytes per piece, at most */
 #define STREAM_WINDOW	16		/* pieces in flight, at most */
 /* A streamed piece's reply header: mark, result, data length. */
@@ -810,7 +809,7 @@ static long
 r_chunked(long nr, int fd, uint8_t *p, unsigned long n, long long off)
 {
 	if (nr == SYS_read || nr == SYS_pread64) {
-		if (n <= STREAM_MIN && n <= chunk)
+		if (n <= chunk && n <= STREAM_PIECE)
 			return read_once(nr, fd, p, (uint32_t)n, off);
 	} else if (n <= chunk) {
 		const long a[6] = { fd, (long)p, (long)n, off, 0, 0 };

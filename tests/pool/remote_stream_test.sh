@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/pool/remote_stream_test.sh: the streamed path of remote I/O.  A
-# standard-universe job's read or write larger than a page goes to its
-# shadow as pieces in flight (src/libremote/remote_client.c, r_stream),
+# standard-universe job's read or write larger than one piece (at most
+# REMOTE_IO_CHUNK and 256 KiB) goes to its shadow as pieces in flight
+# (src/libremote/remote_client.c, r_stream),
 # each chained to the one before (include/syscall_proto.h); what the
 # program sees must be what it sees natively.  tests/programs/
 # remote_stream.c runs natively (cc -static) and relinked with condor_cc
