@@ -167,6 +167,7 @@ UNIT_OBJ_mail := obj/src/shadow/shadow_mail.o
 UNIT_OBJ_negotiator_match := obj/src/negotiator/negotiator_matchmaker.o
 UNIT_OBJ_negotiator_pslot := obj/src/negotiator/negotiator_matchmaker.o
 UNIT_OBJ_negotiator_updown := obj/src/negotiator/negotiator_updown.o
+UNIT_OBJ_shadow_calls := obj/src/shadow/shadow_calls.o
 UNIT_OBJ_startd_policy := obj/src/startd/startd_owner.o
 UNIT_OBJ_starter_owner := obj/src/starter/starter_owner.o
 UNIT_OBJ_summary := obj/src/tools/summary.o

@@ -16,9 +16,27 @@
  * x86-64 system-call number as an unsigned int, then that call's
  * fields; a reply is the result as a hyper, a negative errno on failure
  * exactly as the kernel returns it, then the call's reply data when it
- * succeeded.  One request, one reply, in order.  Which calls go, with
- * which fields and replies, is written once, in
+ * succeeded.  One reply per request, in the order of the requests.
+ * Which calls go, with which fields and replies, is written once, in
  * include/syscall_table.h; condor_syscalls(7) is printed from it.
+ *
+ * Several requests may be in flight: the job may send requests before
+ * the replies to its earlier ones have come (a large read or write goes
+ * as a stream of pieces), and the shadow serves them one at a time, in
+ * order.  A request whose call number has SYSCALL_PROTO_CHAINED set is
+ * one piece of the same call as the request before it: the shadow
+ * performs it only when that request was complete (its result not
+ * negative and, for a call with a count or data, equal to the count or
+ * the data's length), and otherwise answers -ECANCELED without
+ * performing it, and so for every chained request after it.  A short
+ * or failed piece thus ends its call at the shadow as it would in the
+ * kernel: nothing after it is read or written.
+ *
+ * A request whose call number has SYSCALL_PROTO_RAW_DATA set gets the
+ * data of its reply (SC_R_DATA) without XDR's padding: the record ends
+ * with the data's last byte.  The job then receives the data straight
+ * into the program's buffer, and no byte past those the call returns
+ * lands there.
  *
  * Descriptors in requests are the job's own numbers: the shadow keeps
  * the job's descriptor table (which of its files each number is), so
@@ -39,6 +57,11 @@
 #define SYSCALL_PROTO_MAX_RECORD (SYSCALL_PROTO_MAX_DATA + \
 				  2 * SYSCALL_PROTO_MAX_PATH + 1024)
 #define SYSCALL_PROTO_LAST_FRAG	0x80000000U
+/* In a request's call number (above): a piece of the call before it;
+ * its reply's data unpadded. */
+#define SYSCALL_PROTO_CHAINED	0x80000000U
+#define SYSCALL_PROTO_RAW_DATA	0x40000000U
+#define SYSCALL_PROTO_FLAGS	(SYSCALL_PROTO_CHAINED | SYSCALL_PROTO_RAW_DATA)
 
 struct sxdr {
 	uint8_t		*buf;

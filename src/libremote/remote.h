@@ -66,8 +66,10 @@ int	remote_outer_install(void);
  * read-only one for remote_copy_out), or -EFAULT when none could be.
  * remote_copy_string: the NUL-terminated string at USER into DST of
  * SIZE bytes: its length, -EFAULT, or -ENAMETOOLONG when it does not
- * fit.  remote_user.c.
+ * fit.  remote_user_init: read the pid the copies name (at start and
+ * at restart).  remote_user.c.
  */
+void	remote_user_init(void);
 long	remote_copy_in(void *dst, const void *user, size_t n);
 long	remote_copy_out(void *user, const void *src, size_t n);
 long	remote_copy_string(char *dst, const char *user, size_t size);

@@ -12,6 +12,9 @@
  * touched by the handler itself.  The outer filter (remote_outer.c)
  * allows these two calls to this process only.
  *
+ * The pid is read once (remote_user_init, at start and at restart:
+ * the remote mode refuses fork, so it cannot change in between).
+ *
  * Cost: one system call per copy instead of a memcpy, about 1 us for a
  * small one (pinning the pages); for large buffers the copy runs at
  * memcpy speed, and it replaces the memcpy rather than adding to it.
@@ -27,6 +30,13 @@
 #define PAGE	4096UL	/* bytes; only the probing step of strings */
 
 static int	vm_broken;
+static long	self;	/* our pid: the copies name it */
+
+void
+remote_user_init(void)
+{
+	self = condor_sys0(SYS_getpid);
+}
 
 static long
 vm_copy(int out, void *user, void *mine, size_t n)
@@ -37,9 +47,10 @@ vm_copy(int out, void *user, void *mine, size_t n)
 	if (n == 0)
 		return 0;
 	if (!vm_broken) {
+		if (self <= 0)
+			remote_user_init();
 		got = condor_sys6(out ? SYS_process_vm_writev :
-		    SYS_process_vm_readv, condor_sys0(SYS_getpid), &l, 1, &r,
-		    1, 0);
+		    SYS_process_vm_readv, self, &l, 1, &r, 1, 0);
 		if (got >= 0 || got == -EFAULT)
 			return got;
 		vm_broken = 1;

@@ -155,7 +155,10 @@ void	syscall_report_attrs(struct ad *);
  * REAL (owned from then on); calls_close_all: close them all.
  * calls_serve: serve the request body REQ of LEN bytes (after its
  * record mark) into REP of REPLEN bytes (at least 8): the reply body's
- * length.  A malformed request gets -EIO, an unknown call -ENOSYS.
+ * length.  A malformed request gets -EIO, an unknown call -ENOSYS, a
+ * chained piece after an incomplete request -ECANCELED
+ * (include/syscall_proto.h); calls_break_chain: the last request was
+ * not served (malformed), so a chained one after it is not either.
  * calls_limit_writes: the job may write BYTES more (-1: no limit);
  * beyond them its writes fail with EDQUOT.
  */
@@ -165,6 +168,7 @@ void	shadow_hold_soon(const char *reason);
 void	calls_limit_writes(long long bytes);
 void	calls_set_fd(int fd, int real);
 void	calls_close_all(void);
+void	calls_break_chain(void);
 uint32_t calls_serve(const uint8_t *req, uint32_t len, uint8_t *rep,
 	    uint32_t replen);
 

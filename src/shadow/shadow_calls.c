@@ -45,6 +45,12 @@ struct jfd {
 
 static struct jfd	jfds[JOB_MAXFD];
 
+/*
+ * Was the last request complete (include/syscall_proto.h): a chained
+ * request after one that was not is answered -ECANCELED unperformed.
+ */
+static int		chain_ok = 1;
+
 /* One decoded field. */
 struct call_arg {
 	long long	 v;	/* the number; SC_FD, SC_DIRFD: the job's */
@@ -77,6 +83,13 @@ calls_init(void)
 		jfds[i].fd = -1;
 		jfds[i].cloexec = 0;
 	}
+	chain_ok = 1;
+}
+
+void
+calls_break_chain(void)
+{
+	chain_ok = 0;
 }
 
 static int
@@ -477,10 +490,12 @@ decode(const struct syscall_desc *d, struct sxdr *in, struct call_arg *a)
 /*
  * Serve one request IN (after the call number NR) into O (after the
  * result): the result, >= 0 or -errno; O's data counts only when the
- * result is not negative.
+ * result is not negative.  *COUNT gets what a complete call returns:
+ * its SC_COUNT (bounded) or its data's length, else -1 (any result).
  */
 static long long
-serve(uint32_t nr, struct sxdr *in, struct sxdr *o)
+serve(uint32_t nr, struct sxdr *in, struct sxdr *o, long long *count,
+    int raw)
 {
 	static struct call_arg a[SYSCALL_MAX_FIELDS];
 	static struct call_reply rp;
@@ -493,6 +508,10 @@ serve(uint32_t nr, struct sxdr *in, struct sxdr *o)
 		return -ENOSYS;
 	if ((r = decode(d, in, a)) < 0)
 		return r;
+	for (i = 0; d->field[i] != SC_END; i++)
+		if (d->field[i] == SC_COUNT || d->field[i] == SC_LEN)
+			*count = a[i].v > SYSCALL_PROTO_MAX_DATA ?
+			    SYSCALL_PROTO_MAX_DATA : a[i].v;
 	at = o->pos;
 	rp.room = NULL;
 	rp.room_len = 0;
@@ -517,6 +536,8 @@ serve(uint32_t nr, struct sxdr *in, struct sxdr *o)
 		/* Shrink the opaque to what the call gave. */
 		o->pos = at;
 		sxdr_put_opaque_room(o, (uint32_t)r);
+		if (raw && d->reply == SC_R_DATA)	/* no padding */
+			o->pos = at + 4 + (uint32_t)r;
 		return d->reply == SC_R_STRING ? r + 1 : r;
 	case SC_R_STAT:
 		syscall_put_stat(o, &rp.st);
@@ -539,15 +560,22 @@ calls_serve(const uint8_t *req, uint32_t len, uint8_t *rep, uint32_t replen)
 {
 	struct sxdr in, out;
 	uint32_t nr, keep;
-	long long r;
+	long long r, count = -1;
 
 	sxdr_init(&in, (uint8_t *)req, len);
 	nr = sxdr_get_u32(&in);
 	sxdr_init(&out, rep, replen);
 	sxdr_put_i64(&out, 0);
-	r = in.err ? -EIO : serve(nr, &in, &out);
+	if (in.err)
+		r = -EIO;
+	else if ((nr & SYSCALL_PROTO_CHAINED) && !chain_ok)
+		r = -ECANCELED;		/* the call ended before this piece */
+	else
+		r = serve(nr & ~SYSCALL_PROTO_FLAGS, &in, &out, &count,
+		    (nr & SYSCALL_PROTO_RAW_DATA) != 0);
 	if (out.err)
 		r = -EIO;
+	chain_ok = r >= 0 && (count < 0 || r == count);
 	if (r < 0)
 		out.pos = 8;		/* the result alone */
 	/* The result, in front of the data. */

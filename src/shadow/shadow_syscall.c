@@ -20,9 +20,10 @@
  *  - keeps the job's descriptor table, whose numbers 0, 1, 2 are its
  *    In, Out and Err (/dev/null when it has none), and performs each
  *    call (shadow_calls.c);
- *  - answers one request at a time, in order, with the kernel's result
- *    and errno; a malformed or oversized request gets -EIO and the
- *    service goes on.
+ *  - answers the requests one at a time, in order, with the kernel's
+ *    result and errno, reading those the job streams several at once
+ *    and writing their replies together (server_loop); a malformed or
+ *    oversized request gets -EIO and the service goes on.
  *
  * When the job closes the connection (it exited, or was killed), the
  * server writes its counts (calls, bytes each way) and its own CPU time
@@ -90,25 +91,105 @@ static struct syscall_counts	counts;
 /* ---------------------------------------------------------------- */
 /* The server process (the calls themselves: shadow_calls.c). */
 
-static uint8_t		*req_buf, *rep_buf;
+/*
+ * Requests are read as they come, several at once when the job streams
+ * them (a large read or write goes as pieces in flight), so a small
+ * request costs one read and no more; a large record's data is read on
+ * its own, up to its end and no further, so nothing large is ever
+ * moved in the buffer.  Replies are gathered while the next request is
+ * already here, and written together before the server could wait.
+ */
+#define IN_SLACK	65536	/* bytes a read may take past a record */
+#define IN_CAP		(4 + SYSCALL_PROTO_MAX_RECORD + IN_SLACK)
+#define OUT_BATCH	65536	/* bytes of small replies gathered */
+#define OUT_CAP		(4 + SYSCALL_PROTO_MAX_RECORD + OUT_BATCH)
 
-/* The reply's record mark goes first. */
-#define RESULT_AT	4
+static uint8_t		*in_buf, *out_buf;
+static size_t		 in_pos, in_end, out_len;
+
+/* The record at in_pos: its length, or -1 when its mark is not here. */
+static long long
+in_record(void)
+{
+	uint32_t mark;
+
+	if (in_end - in_pos < 4)
+		return -1;
+	memcpy(&mark, in_buf + in_pos, 4);
+	return ntohl(mark) & ~SYSCALL_PROTO_LAST_FRAG;
+}
+
+/* Is a whole well-formed request waiting in the buffer? */
+static int
+in_has_request(void)
+{
+	long long len = in_record();
+
+	return len >= 0 && len <= SYSCALL_PROTO_MAX_RECORD &&
+	    in_end - in_pos >= 4 + (size_t)len;
+}
+
+/*
+ * Have N bytes (at most IN_CAP) from in_pos in the buffer: 0, or -1
+ * when the job hung up.  Reads take what has come, up to IN_SLACK
+ * bytes past N.
+ */
+static int
+in_fill(int sock, size_t n)
+{
+	size_t want;
+	ssize_t r;
+
+	if (in_pos == in_end)
+		in_pos = in_end = 0;
+	else if (IN_CAP - in_pos < n) {
+		memmove(in_buf, in_buf + in_pos, in_end - in_pos);
+		in_end -= in_pos;
+		in_pos = 0;
+	}
+	while (in_end - in_pos < n) {
+		want = n - (in_end - in_pos) + IN_SLACK;
+		if (want > IN_CAP - in_end)
+			want = IN_CAP - in_end;
+		r = read(sock, in_buf + in_end, want);
+		if (r == -1 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		in_end += (size_t)r;
+	}
+	return 0;
+}
 
 /* Read and drop N bytes of a request we will not serve. */
 static int
 drain(int sock, uint32_t n)
 {
-	uint32_t chunk;
+	size_t part;
 
 	while (n > 0) {
-		chunk = n < SYSCALL_PROTO_MAX_RECORD ? n :
-		    SYSCALL_PROTO_MAX_RECORD;
-		if (fd_read_full(sock, req_buf, chunk) == -1)
-			return -1;
-		n -= chunk;
+		part = in_end - in_pos;
+		if (part == 0) {
+			if (in_fill(sock, 1) == -1)
+				return -1;
+			continue;
+		}
+		if (part > n)
+			part = n;
+		in_pos += part;
+		n -= (uint32_t)part;
 	}
 	return 0;
+}
+
+/* Write the gathered replies: 0 or -1. */
+static int
+out_flush(int sock)
+{
+	int r = out_len > 0 ? fd_write_full(sock, out_buf, out_len) : 0;
+
+	out_len = 0;
+	return r;
 }
 
 /* Serve the job on SOCK until it hangs up; never returns. */
@@ -118,35 +199,47 @@ server_loop(int sock, int report)
 	struct syscall_counts c;
 	struct rusage ru;
 	struct sxdr out;
-	uint32_t mark, len;
+	uint32_t mark, len, body;
+	long long rec;
 
 	memset(&c, 0, sizeof(c));
 	for (;;) {
-		if (fd_read_full(sock, &mark, 4) == -1)
+		/* Never wait for the job while it waits for replies. */
+		if (!in_has_request() && out_flush(sock) == -1)
 			break;
+		if (in_fill(sock, 4) == -1)
+			break;
+		rec = in_record();
+		memcpy(&mark, in_buf + in_pos, 4);
 		mark = ntohl(mark);
-		len = mark & ~SYSCALL_PROTO_LAST_FRAG;
+		len = (uint32_t)rec;
+		in_pos += 4;
 		c.calls++;
 		c.bytes_in += 4 + (long long)len;
+		/* Room for the largest reply after those gathered. */
+		if (OUT_CAP - out_len < 4 + SYSCALL_PROTO_MAX_RECORD &&
+		    out_flush(sock) == -1)
+			break;
 		if (!(mark & SYSCALL_PROTO_LAST_FRAG) ||
 		    len > SYSCALL_PROTO_MAX_RECORD || len < 4) {
 			/* Fragments are not used by this protocol. */
 			if (drain(sock, len) == -1)
 				break;
-			sxdr_init(&out, rep_buf + RESULT_AT,
-			    SYSCALL_PROTO_MAX_RECORD);
+			calls_break_chain();
+			sxdr_init(&out, out_buf + out_len + 4, 8);
 			sxdr_put_i64(&out, -EIO);
+			body = out.pos;
 		} else {
-			if (fd_read_full(sock, req_buf, len) == -1)
+			if (in_fill(sock, len) == -1)
 				break;
-			out.pos = calls_serve(req_buf, len, rep_buf + RESULT_AT,
-			    SYSCALL_PROTO_MAX_RECORD);
+			body = calls_serve(in_buf + in_pos, len,
+			    out_buf + out_len + 4, SYSCALL_PROTO_MAX_RECORD);
+			in_pos += len;
 		}
-		mark = htonl(SYSCALL_PROTO_LAST_FRAG | out.pos);
-		memcpy(rep_buf, &mark, 4);
-		if (fd_write_full(sock, rep_buf, RESULT_AT + out.pos) == -1)
-			break;
-		c.bytes_out += RESULT_AT + (long long)out.pos;
+		mark = htonl(SYSCALL_PROTO_LAST_FRAG | body);
+		memcpy(out_buf + out_len, &mark, 4);
+		out_len += 4 + body;
+		c.bytes_out += 4 + (long long)body;
 	}
 	if (getrusage(RUSAGE_SELF, &ru) == 0) {
 		c.user_cpu = (double)ru.ru_utime.tv_sec +
@@ -291,8 +384,8 @@ server_start(int sock, int report, int as_root)
 			close_range((unsigned)lo, (unsigned)low - 1, 0);
 		lo = low + 1;
 	}
-	req_buf = xmalloc(SYSCALL_PROTO_MAX_RECORD);
-	rep_buf = xmalloc(SYSCALL_PROTO_MAX_RECORD + 64);
+	in_buf = xmalloc(IN_CAP);
+	out_buf = xmalloc(OUT_CAP);
 	server_loop(sock, report);
 }
 
