@@ -197,6 +197,10 @@ void	condor_ckpt_startup(int argc, char **argv, char **envp);
 int	condor_ckpt_main_args(int argc, char **argv, char **envp);
 /* Called by the trap before exit_group: finish a checkpoint in flight. */
 void	condor_ckpt_before_exit(void);
+/* The kernel's id of the thread the program knows as TID (they differ
+ * for a thread a restart made again: ckpt_threads.c); the trap's
+ * tgkill and tkill use it. */
+int	condor_ckpt_tid(int tid);
 
 /* Small string and memory helpers safe on every path (no libc). */
 size_t	cj_strlen(const char *);

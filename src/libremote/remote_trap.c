@@ -235,8 +235,10 @@ static const struct sc_entry sc_table[SC_MAX] = {
 	[SYS_ptrace] = REFUSED(EPERM),
 	/* raise() and abort(): to itself only (h_kill). */
 	[SYS_kill] = { SC_DEFAULT, SC_LOCAL, 0, 0, h_kill },
-	[SYS_tgkill] = { SC_DEFAULT, SC_LOCAL, 0, 0, h_kill },
-	[SYS_tkill] = { SC_DEFAULT, SC_LOCAL, 0, 0, h_kill },
+	/* Both modes: a thread's id as the program knows it (a restart
+	 * made the thread again) becomes the kernel's. */
+	[SYS_tgkill] = { SC_LOCAL, SC_LOCAL, 0, 0, h_kill },
+	[SYS_tkill] = { SC_LOCAL, SC_LOCAL, 0, 0, h_kill },
 	/* Every remote file is ready at once (remote_poll.c); epoll_wait
 	 * and epoll_ctl stay ENOSYS, as epoll_create is. */
 	[SYS_poll] = { SC_DEFAULT, SC_LOCAL, SCF_BLOCKS, 0, h_poll },
@@ -708,9 +710,11 @@ h_getrusage(struct sc_call *c)
 
 /*
  * kill, tkill, tgkill.  Under Condor a job may signal itself (raise,
- * abort, a program's own kill(getpid(), sig)) and nobody else: another
- * process, its process group (0) or every process (-1) is refused with
- * EPERM, as the outer filter refuses it from the gate.  The signal is
+ * abort, a program's own kill(getpid(), sig)) and its own threads
+ * (pthread_kill), nobody else: another process, its process group (0)
+ * or every process (-1) is refused with EPERM, as the outer filter
+ * refuses it from the gate.  Everywhere, a thread id the program knows
+ * from before a restart becomes the kernel's (condor_ckpt_tid).  The signal is
  * pending while the handler runs and arrives when it returns.
  */
 static long
@@ -719,20 +723,21 @@ h_kill(struct sc_call *c)
 	long pid = condor_sys0(SYS_getpid);
 	int self;
 
+	if (c->nr == SYS_tgkill)
+		c->a[1] = condor_ckpt_tid((int)c->a[1]);
+	else if (c->nr == SYS_tkill)
+		c->a[0] = condor_ckpt_tid((int)c->a[0]);
 	if (mode != REMOTE_MODE_REMOTE)
-		return sc_gate(c);	/* CONDOR_TRAP_ALL */
-	switch (c->nr) {
-	case SYS_kill:
-		self = (int)c->a[0] == pid;
-		break;
-	case SYS_tgkill:
-		self = (int)c->a[0] == pid &&
-		    (int)c->a[1] == condor_sys0(SYS_gettid);
-		break;
-	default:
-		self = (int)c->a[0] == condor_sys0(SYS_gettid);
-		break;
+		return sc_gate(c);	/* outside Condor */
+	if (c->nr == SYS_tkill) {
+		/* As tgkill in this process: the kernel refuses a thread of
+		 * another one (ESRCH), and the outer filter lets it by. */
+		c->nr = SYS_tgkill;
+		c->a[2] = c->a[1];
+		c->a[1] = c->a[0];
+		c->a[0] = pid;
 	}
+	self = (int)c->a[0] == pid;	/* kill's pid, tgkill's tgid */
 	return self ? sc_gate(c) : -EPERM;
 }
 
