@@ -128,8 +128,8 @@ void	remote_trap_restored(enum remote_mode, int trap_all);
 extern struct ksigaction remote_virtual_action[3];	/* SYS, USR2, TSTP */
 extern uint64_t	remote_virtual_blocked;
 
-/* Nonzero while the trap handler is running. */
-extern volatile int remote_in_call;
+/* Nonzero while the trap handler is running (in this thread). */
+extern __thread volatile int remote_in_call;
 /*
  * Calls that may wait (open of a FIFO, a lock, sigsuspend) run inside
  * the trap handler with the program's signal mask, so a checkpoint
@@ -137,10 +137,11 @@ extern volatile int remote_in_call;
  * If it comes after the call completed but before the handler did its
  * bookkeeping (a new descriptor not yet in the file table), CKPT() must
  * not take the checkpoint: it stores the signal in remote_deferred_sig
- * and returns, and the handler raises it again once it is done.
+ * and returns, and the handler raises it again once it is done.  Both
+ * are the calling thread's own.
  */
-extern volatile int remote_unblocked;
-extern volatile int remote_deferred_sig;
+extern __thread volatile int remote_unblocked;
+extern __thread volatile int remote_deferred_sig;
 
 /* ---------------------------------------------------------------- */
 /* The open-file table (src/libremote/remote_files.c). */

@@ -193,7 +193,7 @@ void	ckpt_threads_restarted(void);
 uint64_t ckpt_start_brk(void);
 
 /*
- * /proc under Condor (ckpt_proc.c): /proc/self/maps, stat and exe,
+ * /proc under Condor (ckpt_proc.c): /proc/self/maps, stat, exe, task,
  * opened before the sandbox's outer filter from the starter's
  * CONDOR_PROC_FD (the job's own procfs) and kept.  ckpt_proc_cache
  * opens them into FDS (-1 each when there is no CONDOR_PROC_FD);
@@ -201,7 +201,7 @@ uint64_t ckpt_start_brk(void);
  * caller closes it), from the cache when it has PATH, else opened by
  * name.
  */
-#define CKPT_PROC_N		3
+#define CKPT_PROC_N		4
 #define CKPT_PROC_FD_LOW	900
 extern long	ckpt_proc_fds[CKPT_PROC_N];
 void	ckpt_proc_cache(char **envp, long fds[CKPT_PROC_N]);

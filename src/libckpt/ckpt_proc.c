@@ -2,7 +2,7 @@
  * ckpt_proc.c: the library's own files in /proc under Condor.
  *
  * A checkpoint reads /proc/self/maps, /proc/self/stat and
- * /proc/self/exe.  Under Condor the job's root is its execute directory
+ * /proc/self/exe, and lists /proc/self/task (the threads to stop).  Under Condor the job's root is its execute directory
  * (no /proc there) and the outer seccomp filter refuses every open made
  * through the gate, so the start-up code (and a restart, before it
  * installs the filter) opens them once, relative to the /proc directory
@@ -22,9 +22,10 @@
 
 static const char *const proc_names[CKPT_PROC_N] = {
 	"/proc/self/maps", "/proc/self/stat", "/proc/self/exe",
+	"/proc/self/task",
 };
 
-long	ckpt_proc_fds[CKPT_PROC_N] = { -1, -1, -1 };
+long	ckpt_proc_fds[CKPT_PROC_N] = { -1, -1, -1, -1 };
 
 /* Keep FD above the descriptors a program normally uses. */
 static long

@@ -27,9 +27,17 @@
  * pthread_join waits on it); the new thread sets its robust-mutex list
  * and its mask and jumps into its slot's context, where it waits for the
  * release like the others.  The descriptors keep the ids the program
- * knows (tid_map below).  A thread that was waiting in futex() re-enters the call
- * after sigreturn (SA_RESTART) and sees the futex word as the restored
- * memory has it; glibc's loops treat an early return as spurious.
+ * knows (tid_map below).  A thread that was waiting in futex()
+ * re-enters the call after sigreturn (SA_RESTART) and sees the futex
+ * word as the restored memory has it; glibc's loops treat an early
+ * return as spurious.
+ *
+ * Under Condor the same: the starter's and the job's filters let a
+ * thread be made and signalled (box_filter.c), the thread list is read
+ * from the job's own procfs (ckpt_proc.c), futex waits run with the
+ * program's mask so the stop request reaches them (remote_trap.c), and
+ * the threads' remote calls take turns on the channel
+ * (remote_client.c).
  *
  * Where the tid and robust-list fields are in glibc's struct pthread is
  * learnt at start-up from the main thread (its tid is the pid; the

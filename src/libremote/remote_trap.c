@@ -42,6 +42,12 @@
  *
  * The handler runs with every signal blocked except the synchronous
  * faults; it uses a spin lock around the table for threaded programs.
+ *
+ * Threads under Condor: clone with the flags of glibc's pthread_create
+ * is let through (the new thread must not start inside this handler),
+ * clone3 is refused with ENOSYS (glibc then uses clone), every other
+ * clone is refused; remote calls take turns on the one channel to the
+ * shadow (remote_client.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -59,6 +65,7 @@
 #include <sys/syscall.h>
 #include <ucontext.h>
 
+#include "box_filter.h"
 #include "condor_job.h"
 #include "remote.h"
 #include "syscall_table.h"
@@ -256,11 +263,25 @@ never_trapped_locally(long nr)
 	    nr == SYS_clone3 || nr == SYS_vfork;
 }
 
+/*
+ * Calls performed here that may wait long (a futex: pthread_join, a
+ * mutex or condition variable of a program's threads), run with the
+ * program's mask like SCF_BLOCKS calls: a checkpoint stopping the
+ * threads must reach a thread waiting in one.
+ */
+static int
+may_wait(long nr)
+{
+	return nr == SYS_futex || nr == SYS_nanosleep ||
+	    nr == SYS_clock_nanosleep || nr == SYS_pause;
+}
+
 static enum remote_mode	mode;
 static int		trap_all;
-volatile int		remote_in_call;
-volatile int		remote_unblocked;
-volatile int		remote_deferred_sig;
+/* Per thread: each thread of a program is in its own call. */
+__thread volatile int	remote_in_call;
+__thread volatile int	remote_unblocked;
+__thread volatile int	remote_deferred_sig;
 struct ksigaction	remote_virtual_action[3];
 uint64_t		remote_virtual_blocked;
 static volatile int	table_lock;
@@ -932,7 +953,7 @@ sigsys_handler(int sig, siginfo_t *si, void *ucv)
 			r = e->fn(&c);
 			break;
 		}
-		r = sc_do_mask(&c, trap_all);
+		r = sc_do_mask(&c, trap_all || may_wait(c.nr));
 		break;
 	case SC_LOCAL:
 		r = e->fn != 0 ? e->fn(&c) : sc_gate(&c);
@@ -979,6 +1000,8 @@ emit(uint16_t code, uint8_t jt, uint8_t jf, uint32_t k)
 #define OFF_ARCH	offsetof(struct seccomp_data, arch)
 #define OFF_IP_LO	offsetof(struct seccomp_data, instruction_pointer)
 #define OFF_IP_HI	(offsetof(struct seccomp_data, instruction_pointer) + 4)
+#define OFF_ARG_LO(i)	offsetof(struct seccomp_data, args[i])
+#define OFF_ARG_HI(i)	(offsetof(struct seccomp_data, args[i]) + 4)
 
 /* The executable part of our own program: [lo, hi). */
 static void
@@ -1016,6 +1039,23 @@ build_filter(void)
 	JEQ(AUDIT_ARCH_X86_64, 1, 0);
 	RET(mode == REMOTE_MODE_LOCAL ? SECCOMP_RET_ALLOW : SECCOMP_RET_TRAP);
 	LD(OFF_NR);
+	if (mode == REMOTE_MODE_REMOTE) {
+		/*
+		 * A thread (glibc's pthread_create) starts where clone
+		 * returns, never inside a signal handler: let it through
+		 * (the outer filter allows these flags alone); any other
+		 * clone goes on as any call (the number loaded again):
+		 * trapped and refused, or from the gate the outer filter's
+		 * EPERM.
+		 */
+		JEQ(SYS_clone, 0, 6);
+		LD(OFF_ARG_HI(0));
+		JEQ(0, 0, 3);
+		LD(OFF_ARG_LO(0));
+		JEQ(BOX_CLONE_THREAD, 0, 1);
+		RET(SECCOMP_RET_ALLOW);
+		LD(OFF_NR);
+	}
 	if (mode == REMOTE_MODE_LOCAL && !trap_all) {
 		for (nr = 0; nr < SC_MAX; nr++) {
 			if (sc_table[nr].local == SC_DEFAULT ||

@@ -8,8 +8,11 @@
  * with AT_EMPTY_PATH), and nothing beside them (execveat of the right
  * descriptor without AT_EMPTY_PATH, or of another one), and so does
  * the restore's (a process made by clone with no flags).  The job's own
- * copy shuts every door.
- * checks: 18
+ * copy shuts every door.  Both let a thread be made (pthread_create:
+ * clone3 answers ENOSYS, clone with glibc's flags goes through), and no
+ * other clone; a signal with data (rt_tgsigqueueinfo, how a checkpoint
+ * stops a job's threads) goes to the process itself only.
+ * checks: 25
  */
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -21,6 +24,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,8 +40,42 @@
 
 enum {
 	T_OPEN, T_OPENAT, T_SOCKET, T_FORK, T_EXECVE, T_KILL_OTHER,
-	T_KILL_SELF, T_PROC, T_EXECAT_FLAGS, T_EXECAT_OTHER, T_CLONE0, T_N
+	T_KILL_SELF, T_PROC, T_EXECAT_FLAGS, T_EXECAT_OTHER, T_CLONE0,
+	T_THREAD, T_CLONE3, T_CLONE_OTHER, T_SIGQ_SELF, T_SIGQ_OTHER, T_N
 };
+
+static void *
+thread_main(void *arg)
+{
+	return arg;
+}
+
+/* A thread made and joined: 0, or the error. */
+static int
+make_thread(void)
+{
+	pthread_t t;
+	void *ret = NULL;
+	int e;
+
+	if ((e = pthread_create(&t, NULL, thread_main, &e)) != 0)
+		return e;
+	if ((e = pthread_join(t, &ret)) != 0)
+		return e;
+	return ret == &e ? 0 : EINVAL;
+}
+
+static long
+sigqueue_to(pid_t pid)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	si.si_code = SI_QUEUE;
+	si.si_pid = getpid();
+	si.si_uid = getuid();
+	return syscall(SYS_rt_tgsigqueueinfo, pid, pid, 0, &si);
+}
 
 /* In a child: install the filter (the starter's copy if STARTER), try
  * each call, write the errnos (0: it worked) to FD, then, the
@@ -77,6 +115,13 @@ child(int fd, int starter, pid_t parent)
 	TRY(T_CLONE0, syscall(SYS_clone, 0, 0, 0, 0, 0));
 	if (rc == 0)
 		_exit(0);
+	r[T_THREAD] = make_thread();
+	TRY(T_CLONE3, syscall(SYS_clone3, NULL, 0));
+	/* Refused by the filter (EPERM), else by the kernel (EINVAL:
+	 * CLONE_THREAD wants CLONE_SIGHAND): never a new task. */
+	TRY(T_CLONE_OTHER, syscall(SYS_clone, CLONE_THREAD, 0, 0, 0, 0));
+	TRY(T_SIGQ_SELF, sigqueue_to(getpid()));
+	TRY(T_SIGQ_OTHER, sigqueue_to(parent));
 	TRY(T_EXECVE, syscall(SYS_execve, "/bin/true", argv, envp));
 	TRY(T_KILL_OTHER, syscall(SYS_kill, parent, 0));
 	TRY(T_KILL_SELF, syscall(SYS_kill, getpid(), 0));
@@ -132,6 +177,15 @@ main(void)
 	    r[T_PROC] == 0);
 	CHECK("starter's: a process of its own for the restore (clone, no "
 	    "flags) is allowed", r[T_CLONE0] == 0);
+	CHECK("starter's: a thread is made (pthread_create)",
+	    r[T_THREAD] == 0);
+	CHECK("starter's: clone3 answers ENOSYS", r[T_CLONE3] == ENOSYS);
+	CHECK("starter's: clone with other flags is refused",
+	    r[T_CLONE_OTHER] == EPERM);
+	CHECK("starter's: rt_tgsigqueueinfo to itself is allowed",
+	    r[T_SIGQ_SELF] == 0);
+	CHECK("starter's: rt_tgsigqueueinfo to another process is refused",
+	    r[T_SIGQ_OTHER] == EPERM);
 	CHECK("starter's: execveat of the door without AT_EMPTY_PATH is "
 	    "refused", r[T_EXECAT_FLAGS] == EPERM);
 	CHECK("starter's: execveat of another descriptor is refused",
@@ -153,5 +207,9 @@ main(void)
 	CHECK("job's own: fork is refused", r[T_FORK] == EPERM);
 	CHECK("job's own: clone with no flags is refused",
 	    r[T_CLONE0] == EPERM);
+	CHECK("job's own: a thread is made (pthread_create)",
+	    r[T_THREAD] == 0);
+	CHECK("job's own: clone with other flags is refused",
+	    r[T_CLONE_OTHER] == EPERM);
 	return test_failures != 0;
 }
