@@ -12,6 +12,13 @@
 
 #define BOX_FILTER_MAX	256
 
+/* The clone flags of glibc's pthread_create (and of a restart making a
+ * job's threads again): CLONE_VM | CLONE_FS | CLONE_FILES |
+ * CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM | CLONE_SETTLS |
+ * CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID.  The only clone either
+ * filter lets a job make besides the restore's helper. */
+#define BOX_CLONE_THREAD	0x3d0f00U
+
 /* What the starter's copy lets through that the job's own does not. */
 struct box_filter_extra {
 	/* execveat(exec_fd, "", ..., AT_EMPTY_PATH): the starter's exec of

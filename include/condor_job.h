@@ -128,8 +128,8 @@ void	remote_trap_restored(enum remote_mode, int trap_all);
 extern struct ksigaction remote_virtual_action[3];	/* SYS, USR2, TSTP */
 extern uint64_t	remote_virtual_blocked;
 
-/* Nonzero while the trap handler is running. */
-extern volatile int remote_in_call;
+/* Nonzero while the trap handler is running (in this thread). */
+extern __thread volatile int remote_in_call;
 /*
  * Calls that may wait (open of a FIFO, a lock, sigsuspend) run inside
  * the trap handler with the program's signal mask, so a checkpoint
@@ -137,10 +137,11 @@ extern volatile int remote_in_call;
  * If it comes after the call completed but before the handler did its
  * bookkeeping (a new descriptor not yet in the file table), CKPT() must
  * not take the checkpoint: it stores the signal in remote_deferred_sig
- * and returns, and the handler raises it again once it is done.
+ * and returns, and the handler raises it again once it is done.  Both
+ * are the calling thread's own.
  */
-extern volatile int remote_unblocked;
-extern volatile int remote_deferred_sig;
+extern __thread volatile int remote_unblocked;
+extern __thread volatile int remote_deferred_sig;
 
 /* ---------------------------------------------------------------- */
 /* The open-file table (src/libremote/remote_files.c). */
@@ -197,6 +198,10 @@ void	condor_ckpt_startup(int argc, char **argv, char **envp);
 int	condor_ckpt_main_args(int argc, char **argv, char **envp);
 /* Called by the trap before exit_group: finish a checkpoint in flight. */
 void	condor_ckpt_before_exit(void);
+/* The kernel's id of the thread the program knows as TID (they differ
+ * for a thread a restart made again: ckpt_threads.c); the trap's
+ * tgkill and tkill use it. */
+int	condor_ckpt_tid(int tid);
 
 /* Small string and memory helpers safe on every path (no libc). */
 size_t	cj_strlen(const char *);

@@ -3,9 +3,12 @@
  * box_filter.h, and src/libremote/remote_outer.c for why it has the
  * shape it has).
  *
- * Opening files, sockets, new processes or threads, exec, ptrace,
- * signals to other processes, mounts and namespaces, module and kernel
- * loading all fail with EPERM.  What the library needs locally (memory,
+ * Opening files, sockets, new processes, exec, ptrace, signals to other
+ * processes, mounts and namespaces, module and kernel loading all fail
+ * with EPERM.  Threads may be made (clone with the flags of glibc's
+ * pthread_create, BOX_CLONE_THREAD; clone3 answers ENOSYS, so that
+ * glibc falls back on clone): they share everything the process has
+ * and gain nothing.  What the library needs locally (memory,
  * time, its socket to the shadow, signals to itself) stays allowed,
  * bounded by the chroot and the account the starter gave the job.
  *
@@ -40,9 +43,9 @@ static const int denied[] = {
 	SYS_chroot, SYS_mknod, SYS_mknodat, SYS_openat2,
 	SYS_socket, SYS_socketpair, SYS_connect, SYS_bind, SYS_listen,
 	SYS_accept, SYS_accept4,
-	SYS_fork, SYS_vfork, SYS_clone3, SYS_execve,
+	SYS_fork, SYS_vfork, SYS_execve,
 	SYS_ptrace, SYS_unshare, SYS_setns,
-	SYS_rt_sigqueueinfo, SYS_rt_tgsigqueueinfo, SYS_pidfd_open,
+	SYS_rt_sigqueueinfo, SYS_pidfd_open,
 	SYS_pidfd_send_signal, SYS_pidfd_getfd,
 	SYS_init_module, SYS_finit_module, SYS_delete_module,
 	SYS_kexec_load, SYS_kexec_file_load, SYS_bpf, SYS_perf_event_open,
@@ -123,6 +126,10 @@ box_filter_build(struct sock_filter *f, uint32_t pid,
 		JEQ((uint32_t)denied[i], 0, 1);
 		RET(DENY);
 	}
+	/* clone3: ENOSYS, so that glibc's pthread_create falls back on
+	 * clone, whose flags a filter can read. */
+	JEQ(SYS_clone3, 0, 1);
+	RET(SECCOMP_RET_ERRNO | (ENOSYS & SECCOMP_RET_DATA));
 	if (extra == NULL || !extra->allow_restore) {
 		if (extra != NULL && extra->allow_uffd_wp)
 			allow_if(p, SYS_userfaultfd, 0, BOX_UFFD_WP_FLAGS, -1,
@@ -131,10 +138,25 @@ box_filter_build(struct sock_filter *f, uint32_t pid,
 			JEQ(SYS_userfaultfd, 0, 1);
 			RET(DENY);
 		}
-		JEQ(SYS_clone, 0, 1);
+		/* clone: a thread, with glibc's flags, and nothing else. */
+		JEQ(SYS_clone, 0, 6);
+		LD(OFF_ARG_HI(0));
+		JEQ(0, 0, 3);
+		LD(OFF_ARG_LO(0));
+		JEQ(BOX_CLONE_THREAD, 0, 1);
+		RET(SECCOMP_RET_ALLOW);
 		RET(DENY);
-	} else
-		allow_if(p, SYS_clone, 0, 0, -1, 0);
+	} else {
+		/* A thread, or the restore's helper (no flags). */
+		JEQ(SYS_clone, 0, 7);
+		LD(OFF_ARG_HI(0));
+		JEQ(0, 0, 4);
+		LD(OFF_ARG_LO(0));
+		JEQ(BOX_CLONE_THREAD, 1, 0);
+		JEQ(0, 0, 1);
+		RET(SECCOMP_RET_ALLOW);
+		RET(DENY);
+	}
 	if (exec_fd >= 0)
 		allow_if(p, SYS_execveat, 0, (uint32_t)exec_fd, 4,
 		    AT_EMPTY_PATH);
@@ -148,12 +170,14 @@ box_filter_build(struct sock_filter *f, uint32_t pid,
 		JEQ(SYS_openat, 0, 1);
 		RET(DENY);
 	}
-	/* kill, tkill, tgkill: only to this process; process_vm_readv and
-	 * process_vm_writev too (the library copies the program's buffers
-	 * with them, the kernel checking its pointers). */
-	JEQ(SYS_kill, 4, 0);
-	JEQ(SYS_tkill, 3, 0);
-	JEQ(SYS_tgkill, 2, 0);
+	/* kill, tkill, tgkill, rt_tgsigqueueinfo (how a checkpoint stops
+	 * the job's other threads): only to this process; process_vm_readv
+	 * and process_vm_writev too (the library copies the program's
+	 * buffers with them, the kernel checking its pointers). */
+	JEQ(SYS_kill, 5, 0);
+	JEQ(SYS_tkill, 4, 0);
+	JEQ(SYS_tgkill, 3, 0);
+	JEQ(SYS_rt_tgsigqueueinfo, 2, 0);
 	JEQ(SYS_process_vm_readv, 1, 0);
 	JEQ(SYS_process_vm_writev, 0, 6);
 	LD(OFF_ARG_HI(0));

@@ -29,6 +29,10 @@
  * goes on: hold_until_shipped),
  * "failed REASON" otherwise.
  *
+ * In a program running several threads, the thread the signal reached
+ * first stops every other one in this handler (ckpt_threads.c); a
+ * periodic checkpoint lets them go on once its writer is forked.
+ *
  * Incremental checkpoints (CONDOR_CKPT_INCREMENTAL=1; ckpt_incr.c): a
  * periodic checkpoint of a program that checkpointed before writes only
  * what changed since, a delta (include/ckptfile.h), to TARGET.deltaN
@@ -76,6 +80,7 @@ struct out {
 	int	err;
 	const struct ckpt_head *h;
 	uint64_t written, flushed;	/* bytes; writeback started */
+	uint64_t live_lo, live_hi;	/* the region the writer runs on */
 };
 
 /* Start writeback every WB_STEP bytes, so that the final fsync finds
@@ -104,7 +109,25 @@ out_exe_read(void *arg, uint64_t off, void *buf, size_t len)
  * Memory is written from where it is, except the stack: the writer's own
  * frames live below CKPT()'s, and change between the checksum and the
  * write, so stack chunks are copied first and both taken from the copy.
+ * The same for the stack of a thread other than the main one, when that
+ * thread took the checkpoint (live_lo, live_hi).
  */
+/* The region of H holding the caller's stack into O. */
+static void
+out_live_stack(struct out *o, const struct ckpt_head *h)
+{
+	const struct ckpt_region *r = CKPT_REGIONS(h);
+	uint64_t sp = (uint64_t)__builtin_frame_address(0);
+	uint32_t i;
+
+	o->live_lo = o->live_hi = 0;
+	for (i = 0; i < h->nregions; i++)
+		if (sp >= r[i].start && sp < r[i].end) {
+			o->live_lo = r[i].start;
+			o->live_hi = r[i].end;
+		}
+}
+
 static const void *
 out_data(void *arg, const struct ckpt_extent *e, uint64_t off, void *buf,
     size_t len, int *err)
@@ -113,7 +136,8 @@ out_data(void *arg, const struct ckpt_extent *e, uint64_t off, void *buf,
 	const void *p = (const void *)(uintptr_t)(e->addr + off);
 
 	(void)err;
-	if (CKPT_REGIONS(o->h)[e->region].kind == CKPT_R_STACK) {
+	if (CKPT_REGIONS(o->h)[e->region].kind == CKPT_R_STACK ||
+	    (e->addr < o->live_hi && e->addr + e->len > o->live_lo)) {
 		cj_memcpy(buf, p, len);
 		return buf;
 	}
@@ -277,7 +301,7 @@ static int
 write_to_fd(struct ckpt_build *b, ucontext_t *uc, const char *target,
     const char **why)
 {
-	struct out o = { 0, -1, 0, 0, 0, 0 };
+	struct out o = { 0, -1, 0, 0, 0, 0, 0, 0 };
 	struct ckpt_io io = { out_exe_read, out_data, out_write, &o };
 	const char *p;
 	int rc = -1;
@@ -300,6 +324,7 @@ write_to_fd(struct ckpt_build *b, ucontext_t *uc, const char *target,
 		*why = "cannot read /proc/self/exe";
 	else {
 		o.h = b->packed;
+		out_live_stack(&o, b->packed);
 		rc = ckpt_write(b->packed, &io, b->iobuf, CB_IOBUF, why) < 0 ?
 		    -1 : 0;
 		condor_sys1(SYS_close, o.exe_fd);
@@ -321,7 +346,7 @@ write_image(struct ckpt_build *b, ucontext_t *uc, const char **why)
 	static char dname[PATH_MAX + 32];
 	const char *target = ckpt_g.core_target[0] != '\0' ?
 	    ckpt_g.core_target : ckpt_g.target;
-	struct out o = { -1, -1, 0, 0, 0, 0 };
+	struct out o = { -1, -1, 0, 0, 0, 0, 0, 0 };
 	int64_t total;
 	int rc = -1;
 
@@ -348,6 +373,7 @@ write_image(struct ckpt_build *b, ucontext_t *uc, const char **why)
 		struct ckpt_io io = { out_exe_read, out_data, out_write, &o };
 
 		o.h = b->packed;
+		out_live_stack(&o, b->packed);
 		if (b->delta)
 			total = ckpt_write_delta(b->packed, &io, b->iobuf,
 			    CB_IOBUF, why);
@@ -553,6 +579,7 @@ after_restart(void)
 
 	for (i = 0; i < 4; i++)
 		remote_prior_usage[i] = usage_saved[i];
+	ckpt_threads_restarted();	/* all off the restart's stacks */
 	if (ckpt_g.scratch_addr != 0)
 		condor_sys2(SYS_munmap, ckpt_g.scratch_addr,
 		    ckpt_g.scratch_len);
@@ -576,7 +603,11 @@ ckpt_handler(int sig, siginfo_t *si, void *ucv)
 	volatile int sync = ckpt_g.sync_request;
 	long pid;
 
-	(void)si;
+	/* Another thread takes a checkpoint: stop here until it is done. */
+	if (ckpt_threads_is_stop(sig, si)) {
+		ckpt_threads_park();
+		return;
+	}
 	/* A trapped call that has just completed, its bookkeeping not done:
 	 * later (condor_job.h, remote_unblocked). */
 	if (remote_unblocked > 0 &&
@@ -587,7 +618,15 @@ ckpt_handler(int sig, siginfo_t *si, void *ucv)
 	ckpt_g.sync_request = 0;
 	(void)wait_writer();	/* one checkpoint at a time */
 	ckpt_lazy_finish();	/* all the memory back first */
+	/* Every other thread parked (ckpt_threads.c) before anything is
+	 * saved, and released on every way out. */
+	if (ckpt_threads_stop(&why) == -1) {
+		say_failed(why);
+		ckpt_g.last_result = -1;
+		return;
+	}
 	if (ckpt_build_init(&b, &why) == -1) {
+		ckpt_threads_release();
 		say_failed(why);
 		ckpt_g.last_result = -1;
 		return;
@@ -595,6 +634,7 @@ ckpt_handler(int sig, siginfo_t *si, void *ucv)
 	save_usage();
 	if (ckpt_ctx_save(&ctx) != 0) {
 		after_restart();
+		ckpt_threads_release();
 		return;
 	}
 	if (ckpt_build_process(&b, sig, uc, &ctx, &why) == -1)
@@ -618,6 +658,7 @@ ckpt_handler(int sig, siginfo_t *si, void *ucv)
 			}
 			condor_sys1(SYS_exit_group, 0);
 		}
+		ckpt_threads_release();	/* the writer has the image */
 		ckpt_build_free(&b);
 		if (pid < 0) {
 			why = "cannot start the checkpoint writer";
@@ -635,12 +676,14 @@ ckpt_handler(int sig, siginfo_t *si, void *ucv)
 	}
 	ckpt_build_free(&b);
 	ckpt_g.last_result = 0;
+	if (sig == CONDOR_SIG_VACATE)	/* the other threads stay parked */
+		condor_sys1(SYS_exit_group, CONDOR_VACATE_STATUS);
+	ckpt_threads_release();
 	if (must_hold(sig, sync))
 		hold_until_shipped();
-	if (sig == CONDOR_SIG_VACATE)
-		condor_sys1(SYS_exit_group, CONDOR_VACATE_STATUS);
 	return;
 fail:
+	ckpt_threads_release();
 	ckpt_build_free(&b);
 	say_failed(why);
 	ckpt_g.last_result = -1;

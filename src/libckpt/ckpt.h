@@ -10,6 +10,8 @@
  *			a restart state (ckptfile.h)
  *	ckpt_core.c	writing an ELF core instead of a checkpoint
  *	ckpt_restart.c	resuming from a checkpoint
+ *	ckpt_threads.c	a program's other threads: stopped before a
+ *			checkpoint, made again by a restart
  *	ckpt_lazy.c	memory brought back on demand after a restart
  *	ckpt_incr.c	the pages written since the last checkpoint
  *			(incremental checkpoints)
@@ -19,6 +21,7 @@
 #define CONDOR_CKPT_PRIVATE_H
 
 #include <limits.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <ucontext.h>
@@ -208,11 +211,34 @@ void	ckpt_set_target(const char *path);
 /* Write all of BUF to FD through the gate; 0 or -errno. */
 int	ckpt_out_write(long fd, const void *buf, size_t len);
 
+/*
+ * Several threads (ckpt_threads.c).  ckpt_threads_init at first start,
+ * in the main thread.  In CKPT(): ckpt_threads_is_stop tells a
+ * coordinator's request to stop, on which the thread calls
+ * ckpt_threads_park; otherwise the thread that takes the checkpoint
+ * calls ckpt_threads_stop first (how many threads it parked, or -1 and
+ * *why) and ckpt_threads_release once they may go on (on every path,
+ * the restarted one too).  In a restart, with the memory back,
+ * ckpt_threads_restart makes them again (0, or -1 and *why; it does
+ * not return when the coordinator was not the main thread: the restart's
+ * thread resumes the main one), and the coordinator, back in CKPT(), calls
+ * ckpt_threads_restarted before it releases them.
+ */
+#define CKPT_MAX_THREADS	1024
+void	ckpt_threads_init(void);
+int	ckpt_threads_is_stop(int sig, const siginfo_t *si);
+void	ckpt_threads_park(void);
+int	ckpt_threads_stop(const char **why);
+void	ckpt_threads_release(void);
+int	ckpt_threads_restart(const struct ckpt_head *h, const char **why);
+void	ckpt_threads_restarted(void);
+
 /* start_brk from /proc/self/stat; 0 if unknown. */
 uint64_t ckpt_start_brk(void);
 
 /*
- * /proc under Condor (ckpt_proc.c): /proc/self/maps, stat, exe and pagemap,
+ * /proc under Condor (ckpt_proc.c): /proc/self/maps, stat, exe, pagemap,
+ * task,
  * opened before the sandbox's outer filter from the starter's
  * CONDOR_PROC_FD (the job's own procfs) and kept.  ckpt_proc_cache
  * opens them into FDS (-1 each when there is no CONDOR_PROC_FD);
@@ -220,7 +246,7 @@ uint64_t ckpt_start_brk(void);
  * caller closes it), from the cache when it has PATH, else opened by
  * name.
  */
-#define CKPT_PROC_N		4	/* maps, stat, exe, pagemap */
+#define CKPT_PROC_N		5	/* maps, stat, exe, pagemap, task */
 #define CKPT_PROC_FD_LOW	900
 extern long	ckpt_proc_fds[CKPT_PROC_N];
 void	ckpt_proc_cache(char **envp, long fds[CKPT_PROC_N]);

@@ -61,6 +61,38 @@ ckpt_call_on_stack:
 	.size	ckpt_call_on_stack, . - ckpt_call_on_stack
 
 /*
+ * ckpt_thread_start: where a thread a restart makes again begins
+ * (ckpt_threads.c).  The gate's `ret` brought it here on its temporary
+ * stack, its slot above; ckpt_thread_setup gives its kernel state back
+ * and returns the context to resume.  Counted off the temporary stack
+ * (which the coordinator then frees) only once nothing here touches it.
+ * ckpt_thread_resume(ctx) is that last part alone, for the thread that
+ * runs the restart and resumes the main thread.
+ */
+	.globl	ckpt_thread_start
+	.type	ckpt_thread_start, @function
+	.p2align 4
+ckpt_thread_start:
+	movq	(%rsp), %rdi
+	andq	$-16, %rsp
+	callq	ckpt_thread_setup
+	movq	%rax, %rdi
+	/* ckpt_thread_resume(ctx): counted, then into CTX, returning 1 */
+	.globl	ckpt_thread_resume
+ckpt_thread_resume:
+	lock incl ckpt_threads_started(%rip)
+	movq	0(%rdi), %rbx
+	movq	8(%rdi), %rbp
+	movq	16(%rdi), %r12
+	movq	24(%rdi), %r13
+	movq	32(%rdi), %r14
+	movq	40(%rdi), %r15
+	movq	48(%rdi), %rsp
+	movl	$1, %eax
+	jmpq	*56(%rdi)
+	.size	ckpt_thread_start, . - ckpt_thread_start
+
+/*
  * condor_ckpt_entry: a checkpoint file's entry point (its ELF header's
  * e_entry; a program's stays _start).  Before anything of libc runs from
  * the file's text, ckpt_entry_check() verifies the executable part's

@@ -2,8 +2,10 @@
  * ckpt_proc.c: the library's own files in /proc under Condor.
  *
  * A checkpoint reads /proc/self/maps, /proc/self/stat and
- * /proc/self/exe, and an incremental one /proc/self/pagemap.  Under
- * Condor the job's root is its execute directory (no /proc there) and the outer seccomp filter refuses every open made
+ * /proc/self/exe, an incremental one /proc/self/pagemap, and it lists
+ * /proc/self/task (the threads to stop).  Under Condor the job's root
+ * is its execute directory (no /proc there) and the outer seccomp
+ * filter refuses every open made
  * through the gate, so the start-up code (and a restart, before it
  * installs the filter) opens them once, relative to the /proc directory
  * the starter hands over in CONDOR_PROC_FD (a procfs of the job's own,
@@ -22,10 +24,10 @@
 
 static const char *const proc_names[CKPT_PROC_N] = {
 	"/proc/self/maps", "/proc/self/stat", "/proc/self/exe",
-	"/proc/self/pagemap",
+	"/proc/self/pagemap", "/proc/self/task",
 };
 
-long	ckpt_proc_fds[CKPT_PROC_N] = { -1, -1, -1, -1 };
+long	ckpt_proc_fds[CKPT_PROC_N] = { -1, -1, -1, -1, -1 };
 
 /* Keep FD above the descriptors a program normally uses. */
 static long

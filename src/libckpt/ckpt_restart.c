@@ -1297,5 +1297,14 @@ restart_main(void *arg)
 		if (pending & SIGBIT(sig))
 			condor_sys3(SYS_tgkill, pid, tid, sig);
 	condor_sys1(SYS_close, rs->exe_fd);
+	/* The other threads are made again, each waiting in CKPT() for the
+	 * one that took the checkpoint; this one resumes that one, or the
+	 * main thread (ckpt_threads.c). */
+	{
+		const char *why = 0;
+
+		if (ckpt_threads_restart(h, &why) < 0)
+			refuse(why, 0);
+	}
 	ckpt_ctx_jump(&h->ctx, 1);
 }

@@ -245,6 +245,7 @@ first_start(char **envp)
 	if (fix.uffd_dev >= 0)		/* for restarts only */
 		condor_sys1(SYS_close, fix.uffd_dev);
 
+	ckpt_threads_init();
 	remote_client_init(envp);	/* under Condor? */
 	remote_files_init();
 	for (i = 0; i < CKPT_PROC_N; i++)

@@ -244,30 +244,6 @@ refuse_fd(int fd, const char *what, char *buf, size_t len)
 	return buf;
 }
 
-static int
-count_threads(void)
-{
-	static char buf[4096];
-	long dfd, n, pos;
-	int count = 0;
-
-	dfd = condor_sys3(SYS_open, "/proc/self/task",
-	    O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-	if (dfd < 0)
-		return 1;
-	while ((n = condor_sys3(SYS_getdents64, dfd, buf, sizeof(buf))) > 0)
-		for (pos = 0; pos < n;) {
-			unsigned short reclen = *(unsigned short *)(buf + pos + 16);
-			const char *name = buf + pos + 19;
-
-			if (name[0] >= '0' && name[0] <= '9')
-				count++;
-			pos += reclen;
-		}
-	condor_sys1(SYS_close, dfd);
-	return count;
-}
-
 /*
  * The library's own descriptors, which the program never sees: the
  * notification descriptor as a restart moved it (out of the program's
@@ -499,11 +475,6 @@ ckpt_build_process(struct ckpt_build *b, int sig, ucontext_t *uc,
 		h->itimers[i].interval_usec = itv.it_interval.tv_usec;
 		h->itimers[i].value_sec = itv.it_value.tv_sec;
 		h->itimers[i].value_usec = itv.it_value.tv_usec;
-	}
-	if (count_threads() > 1) {
-		*why = "the program runs several threads; only one can be "
-		    "checkpointed";
-		return -1;
 	}
 	return build_files(b, why);
 }

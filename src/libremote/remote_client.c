@@ -52,6 +52,7 @@
 #define PIECE_HEADER	16
 
 int		remote_syscall_fd = -1;
+static long	remote_call_unlocked(long, const long[6]);
 static uint32_t	chunk = REMOTE_CHUNK_DEFAULT;
 static int	broken;
 /* One request or one reply at a time, record mark included. */
@@ -877,7 +878,7 @@ r_mmap_file(const long a[6])
 
 	if (len == 0 || (off & (long long)(MAP_PAGE - 1)) != 0 || off < 0)
 		return -EINVAL;
-	if ((fl = remote_call(SYS_fcntl, g)) < 0)
+	if ((fl = remote_call_unlocked(SYS_fcntl, g)) < 0)
 		return fl;
 	if ((fl & O_ACCMODE) == O_WRONLY)
 		return -EACCES;
@@ -909,8 +910,8 @@ r_mmap_file(const long a[6])
  * registers differ from their line in the table: each as that line's
  * call, with its registers rearranged.
  */
-long
-remote_call(long nr, const long a[6])
+static long
+remote_call_unlocked(long nr, const long a[6])
 {
 	/* The old calls' arguments after an AT_FDCWD. */
 	long w[6] = { AT_FDCWD, a[0], a[1], a[2], a[3], a[4] };
@@ -1003,6 +1004,26 @@ remote_call(long nr, const long a[6])
 	}
 	/* The rest are their lines in the table as they stand. */
 	return forward(nr, a);
+}
+
+/*
+ * One channel to the shadow, one request and reply at a time in static
+ * buffers: the threads of a program take turns, each call whole.  The
+ * holder runs with every signal blocked (in the trap's handler), so it
+ * is never stopped halfway by a checkpoint.
+ */
+static volatile int	channel_lock;
+
+long
+remote_call(long nr, const long a[6])
+{
+	long r;
+
+	while (__atomic_exchange_n(&channel_lock, 1, __ATOMIC_ACQUIRE))
+		condor_sys0(SYS_sched_yield);
+	r = remote_call_unlocked(nr, a);
+	__atomic_store_n(&channel_lock, 0, __ATOMIC_RELEASE);
+	return r;
 }
 
 void

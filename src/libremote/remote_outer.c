@@ -13,9 +13,9 @@
  *    forwarded to the shadow, performed locally or refused as the table
  *    says;
  *  - a call from the gate meets this filter: opening files, sockets,
- *    new processes or threads, exec, ptrace, signals to other processes,
- *    mounts and namespaces, module and kernel loading fail with EPERM,
- *    whoever asks.  What the library needs locally (memory, time, its
+ *    new processes (threads alone may be made), exec, ptrace, signals
+ *    to other processes, mounts and namespaces, module and kernel
+ *    loading fail with EPERM, whoever asks.  What the library needs locally (memory, time, its
  *    socket to the shadow, signals to itself) stays allowed, bounded by
  *    the chroot and the unprivileged user the starter gave the job.
  *

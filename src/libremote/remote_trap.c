@@ -42,6 +42,12 @@
  *
  * The handler runs with every signal blocked except the synchronous
  * faults; it uses a spin lock around the table for threaded programs.
+ *
+ * Threads under Condor: clone with the flags of glibc's pthread_create
+ * is let through (the new thread must not start inside this handler),
+ * clone3 is refused with ENOSYS (glibc then uses clone), every other
+ * clone is refused; remote calls take turns on the one channel to the
+ * shadow (remote_client.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -60,6 +66,7 @@
 #include <sys/syscall.h>
 #include <ucontext.h>
 
+#include "box_filter.h"
 #include "condor_job.h"
 #include "remote.h"
 #include "syscall_table.h"
@@ -242,8 +249,10 @@ static const struct sc_entry sc_table[SC_MAX] = {
 	[SYS_ptrace] = REFUSED(EPERM),
 	/* raise() and abort(): to itself only (h_kill). */
 	[SYS_kill] = { SC_DEFAULT, SC_LOCAL, 0, 0, h_kill },
-	[SYS_tgkill] = { SC_DEFAULT, SC_LOCAL, 0, 0, h_kill },
-	[SYS_tkill] = { SC_DEFAULT, SC_LOCAL, 0, 0, h_kill },
+	/* Both modes: a thread's id as the program knows it (a restart
+	 * made the thread again) becomes the kernel's. */
+	[SYS_tgkill] = { SC_LOCAL, SC_LOCAL, 0, 0, h_kill },
+	[SYS_tkill] = { SC_LOCAL, SC_LOCAL, 0, 0, h_kill },
 	/* Every remote file is ready at once (remote_poll.c); epoll_wait
 	 * and epoll_ctl stay ENOSYS, as epoll_create is. */
 	[SYS_poll] = { SC_DEFAULT, SC_LOCAL, SCF_BLOCKS, 0, h_poll },
@@ -261,11 +270,25 @@ never_trapped_locally(long nr)
 	    nr == SYS_clone3 || nr == SYS_vfork;
 }
 
+/*
+ * Calls performed here that may wait long (a futex: pthread_join, a
+ * mutex or condition variable of a program's threads), run with the
+ * program's mask like SCF_BLOCKS calls: a checkpoint stopping the
+ * threads must reach a thread waiting in one.
+ */
+static int
+may_wait(long nr)
+{
+	return nr == SYS_futex || nr == SYS_nanosleep ||
+	    nr == SYS_clock_nanosleep || nr == SYS_pause;
+}
+
 static enum remote_mode	mode;
 static int		trap_all;
-volatile int		remote_in_call;
-volatile int		remote_unblocked;
-volatile int		remote_deferred_sig;
+/* Per thread: each thread of a program is in its own call. */
+__thread volatile int	remote_in_call;
+__thread volatile int	remote_unblocked;
+__thread volatile int	remote_deferred_sig;
 struct ksigaction	remote_virtual_action[3];
 uint64_t		remote_virtual_blocked;
 static volatile int	table_lock;
@@ -775,9 +798,11 @@ h_times(struct sc_call *c)
 
 /*
  * kill, tkill, tgkill.  Under Condor a job may signal itself (raise,
- * abort, a program's own kill(getpid(), sig)) and nobody else: another
- * process, its process group (0) or every process (-1) is refused with
- * EPERM, as the outer filter refuses it from the gate.  The signal is
+ * abort, a program's own kill(getpid(), sig)) and its own threads
+ * (pthread_kill), nobody else: another process, its process group (0)
+ * or every process (-1) is refused with EPERM, as the outer filter
+ * refuses it from the gate.  Everywhere, a thread id the program knows
+ * from before a restart becomes the kernel's (condor_ckpt_tid).  The signal is
  * pending while the handler runs and arrives when it returns.
  */
 static long
@@ -786,20 +811,21 @@ h_kill(struct sc_call *c)
 	long pid = condor_sys0(SYS_getpid);
 	int self;
 
+	if (c->nr == SYS_tgkill)
+		c->a[1] = condor_ckpt_tid((int)c->a[1]);
+	else if (c->nr == SYS_tkill)
+		c->a[0] = condor_ckpt_tid((int)c->a[0]);
 	if (mode != REMOTE_MODE_REMOTE)
-		return sc_gate(c);	/* CONDOR_TRAP_ALL */
-	switch (c->nr) {
-	case SYS_kill:
-		self = (int)c->a[0] == pid;
-		break;
-	case SYS_tgkill:
-		self = (int)c->a[0] == pid &&
-		    (int)c->a[1] == condor_sys0(SYS_gettid);
-		break;
-	default:
-		self = (int)c->a[0] == condor_sys0(SYS_gettid);
-		break;
+		return sc_gate(c);	/* outside Condor */
+	if (c->nr == SYS_tkill) {
+		/* As tgkill in this process: the kernel refuses a thread of
+		 * another one (ESRCH), and the outer filter lets it by. */
+		c->nr = SYS_tgkill;
+		c->a[2] = c->a[1];
+		c->a[1] = c->a[0];
+		c->a[0] = pid;
 	}
+	self = (int)c->a[0] == pid;	/* kill's pid, tgkill's tgid */
 	return self ? sc_gate(c) : -EPERM;
 }
 
@@ -993,7 +1019,7 @@ sigsys_handler(int sig, siginfo_t *si, void *ucv)
 			r = e->fn(&c);
 			break;
 		}
-		r = sc_do_mask(&c, trap_all);
+		r = sc_do_mask(&c, trap_all || may_wait(c.nr));
 		break;
 	case SC_LOCAL:
 		r = e->fn != 0 ? e->fn(&c) : sc_gate(&c);
@@ -1040,6 +1066,8 @@ emit(uint16_t code, uint8_t jt, uint8_t jf, uint32_t k)
 #define OFF_ARCH	offsetof(struct seccomp_data, arch)
 #define OFF_IP_LO	offsetof(struct seccomp_data, instruction_pointer)
 #define OFF_IP_HI	(offsetof(struct seccomp_data, instruction_pointer) + 4)
+#define OFF_ARG_LO(i)	offsetof(struct seccomp_data, args[i])
+#define OFF_ARG_HI(i)	(offsetof(struct seccomp_data, args[i]) + 4)
 
 /* The executable part of our own program: [lo, hi). */
 static void
@@ -1077,6 +1105,23 @@ build_filter(void)
 	JEQ(AUDIT_ARCH_X86_64, 1, 0);
 	RET(mode == REMOTE_MODE_LOCAL ? SECCOMP_RET_ALLOW : SECCOMP_RET_TRAP);
 	LD(OFF_NR);
+	if (mode == REMOTE_MODE_REMOTE) {
+		/*
+		 * A thread (glibc's pthread_create) starts where clone
+		 * returns, never inside a signal handler: let it through
+		 * (the outer filter allows these flags alone); any other
+		 * clone goes on as any call (the number loaded again):
+		 * trapped and refused, or from the gate the outer filter's
+		 * EPERM.
+		 */
+		JEQ(SYS_clone, 0, 6);
+		LD(OFF_ARG_HI(0));
+		JEQ(0, 0, 3);
+		LD(OFF_ARG_LO(0));
+		JEQ(BOX_CLONE_THREAD, 0, 1);
+		RET(SECCOMP_RET_ALLOW);
+		LD(OFF_NR);
+	}
 	if (mode == REMOTE_MODE_LOCAL && !trap_all) {
 		for (nr = 0; nr < SC_MAX; nr++) {
 			if (sc_table[nr].local == SC_DEFAULT ||

@@ -6,7 +6,8 @@
  *	              fails (the driver sets a file size limit) and returns
  *	              -1; resumed from the first, ckpt() returns 1
  *	api unlinked  an open file that was deleted: ckpt() refuses
- *	api threads   a second thread: ckpt() refuses
+ *	api threads   a second thread, asleep: ckpt() takes the checkpoint
+ *	              (every thread stopped, then let go), the thread joins
  *	api environ   the environment as the program sees it (also built
  *	              natively: the start-up code must leave no trace)
  */
@@ -24,7 +25,7 @@ extern char **environ;
 static void *
 sleeper(void *arg)
 {
-	sleep(5);
+	sleep(1);
 	return arg;
 }
 
@@ -77,9 +78,13 @@ main(int argc, char **argv)
 	if (strcmp(mode, "threads") == 0) {
 		pthread_t t;
 
-		pthread_create(&t, NULL, sleeper, NULL);
+		void *ret = NULL;
+
+		pthread_create(&t, NULL, sleeper, &r);
 		r = ckpt();
 		printf("ckpt with two threads returned %d\n", r);
+		if (pthread_join(t, &ret) == 0 && ret == &r)
+			printf("the second thread joined\n");
 		return 0;
 	}
 #endif

@@ -10,8 +10,12 @@
  * the restore's (a process made by clone with no flags).  The job's own
  * copy shuts every door.  A fresh job's copy under INCREMENTAL_CHECKPOINTS
  * lets through a user-mode-only userfaultfd and nothing else of the
- * restore's: no other userfaultfd, no clone.
- * checks: 23
+ * restore's: no other userfaultfd, no clone.  Both copies let a thread
+ * be made (pthread_create: clone3 answers ENOSYS, clone with glibc's
+ * flags goes through), and no other clone; a signal with data
+ * (rt_tgsigqueueinfo, how a checkpoint stops a job's threads) goes to
+ * the process itself only.
+ * checks: 30
  */
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -23,6 +27,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,8 +44,42 @@
 enum {
 	T_OPEN, T_OPENAT, T_SOCKET, T_FORK, T_EXECVE, T_KILL_OTHER,
 	T_KILL_SELF, T_PROC, T_EXECAT_FLAGS, T_EXECAT_OTHER, T_CLONE0,
-	T_UFFD_WP, T_UFFD_KERNEL, T_N
+	T_UFFD_WP, T_UFFD_KERNEL, T_THREAD, T_CLONE3, T_CLONE_OTHER,
+	T_SIGQ_SELF, T_SIGQ_OTHER, T_N
 };
+
+static void *
+thread_main(void *arg)
+{
+	return arg;
+}
+
+/* A thread made and joined: 0, or the error. */
+static int
+make_thread(void)
+{
+	pthread_t t;
+	void *ret = NULL;
+	int e;
+
+	if ((e = pthread_create(&t, NULL, thread_main, &e)) != 0)
+		return e;
+	if ((e = pthread_join(t, &ret)) != 0)
+		return e;
+	return ret == &e ? 0 : EINVAL;
+}
+
+static long
+sigqueue_to(pid_t pid)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	si.si_code = SI_QUEUE;
+	si.si_pid = getpid();
+	si.si_uid = getuid();
+	return syscall(SYS_rt_tgsigqueueinfo, pid, pid, 0, &si);
+}
 
 /* In a child: install the filter (the starter's copy if STARTER: 1 for a
  * resuming job, 2 for a fresh one with INCREMENTAL_CHECKPOINTS), try
@@ -84,6 +123,13 @@ child(int fd, int starter, pid_t parent)
 		_exit(0);
 	TRY(T_UFFD_WP, syscall(SYS_userfaultfd, BOX_UFFD_WP_FLAGS));
 	TRY(T_UFFD_KERNEL, syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK));
+	r[T_THREAD] = make_thread();
+	TRY(T_CLONE3, syscall(SYS_clone3, NULL, 0));
+	/* Refused by the filter (EPERM), else by the kernel (EINVAL:
+	 * CLONE_THREAD wants CLONE_SIGHAND): never a new task. */
+	TRY(T_CLONE_OTHER, syscall(SYS_clone, CLONE_THREAD, 0, 0, 0, 0));
+	TRY(T_SIGQ_SELF, sigqueue_to(getpid()));
+	TRY(T_SIGQ_OTHER, sigqueue_to(parent));
 	TRY(T_EXECVE, syscall(SYS_execve, "/bin/true", argv, envp));
 	TRY(T_KILL_OTHER, syscall(SYS_kill, parent, 0));
 	TRY(T_KILL_SELF, syscall(SYS_kill, getpid(), 0));
@@ -139,6 +185,15 @@ main(void)
 	    r[T_PROC] == 0);
 	CHECK("starter's: a process of its own for the restore (clone, no "
 	    "flags) is allowed", r[T_CLONE0] == 0);
+	CHECK("starter's: a thread is made (pthread_create)",
+	    r[T_THREAD] == 0);
+	CHECK("starter's: clone3 answers ENOSYS", r[T_CLONE3] == ENOSYS);
+	CHECK("starter's: clone with other flags is refused",
+	    r[T_CLONE_OTHER] == EPERM);
+	CHECK("starter's: rt_tgsigqueueinfo to itself is allowed",
+	    r[T_SIGQ_SELF] == 0);
+	CHECK("starter's: rt_tgsigqueueinfo to another process is refused",
+	    r[T_SIGQ_OTHER] == EPERM);
 	CHECK("starter's: execveat of the door without AT_EMPTY_PATH is "
 	    "refused", r[T_EXECAT_FLAGS] == EPERM);
 	CHECK("starter's: execveat of another descriptor is refused",
@@ -162,6 +217,10 @@ main(void)
 	    r[T_CLONE0] == EPERM);
 	CHECK("job's own: a userfaultfd is refused",
 	    r[T_UFFD_WP] == EPERM && r[T_UFFD_KERNEL] == EPERM);
+	CHECK("job's own: a thread is made (pthread_create)",
+	    r[T_THREAD] == 0);
+	CHECK("job's own: clone with other flags is refused",
+	    r[T_CLONE_OTHER] == EPERM);
 
 	(void)run(2, r);
 	CHECK("fresh, incremental: a user-mode-only userfaultfd is allowed",
