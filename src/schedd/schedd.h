@@ -258,6 +258,8 @@ void	 submit_many(uid_t caller, submit_many_x *arg, submit_many_res_x *res);
 void	 submit_flush_events(int cluster);
 /* Write the submit events of procs FIRST to END-1 of CLUSTER soon. */
 void	 submit_events_range(int cluster, int first, int end);
+/* After a restart: the submit events the last schedd left unwritten. */
+void	 submit_events_recover(void);
 int	 submit_events_pending(int cluster);
 void	 submit_init(void);
 

@@ -2554,6 +2554,7 @@ queue_open(char *err, size_t errlen)
 	qlog_set_group(schedd_queue, 1);
 	recover();
 	queue_flush(NULL);
+	submit_events_recover();
 	factory_recover();
 	spool_cleanup();
 	if (qlog_should_compact(schedd_queue,

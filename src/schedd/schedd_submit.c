@@ -1037,6 +1037,29 @@ events_write(struct pending_events *pe, int max)
 	return done;
 }
 
+/*
+ * How far a cluster's submit events are known written: SUBMIT_EVENTS_DONE
+ * on its cluster ad, procs 0 to it less one.  Written after the events,
+ * in a transaction of its own (a timer's: no other is open then), and
+ * not durable: a crash that loses it only makes the next schedd look in
+ * the user log (submit_events_recover) for what it already holds.
+ */
+#define SUBMIT_EVENTS_DONE	"SubmitEventsDone"
+
+static void
+events_done(int cluster, int through)
+{
+	long long old;
+
+	if (qlog_ad(schedd_queue, cluster, -1) == NULL ||
+	    (ad_get_int(qlog_ad(schedd_queue, cluster, -1),
+	    SUBMIT_EVENTS_DONE, &old) == 0 && old >= through))
+		return;
+	qlog_begin(schedd_queue);
+	qlog_set_int(schedd_queue, cluster, -1, SUBMIT_EVENTS_DONE, through);
+	queue_commit(0);
+}
+
 static void
 events_tick(void *arg)
 {
@@ -1046,6 +1069,7 @@ events_tick(void *arg)
 	events_timer = 0;
 	while ((pe = events) != NULL && budget > 0) {
 		budget -= events_write(pe, budget);
+		events_done(pe->cluster, pe->next_proc);
 		if (pe->next_proc < pe->nprocs)
 			break;
 		events = pe->next;
@@ -1055,6 +1079,124 @@ events_tick(void *arg)
 	}
 	if (events != NULL)
 		events_timer = event_timer_add(0, events_tick, NULL);
+}
+
+/*
+ * The procs of CLUSTER whose submit event is in the user log at PATH
+ * (read as UID/GID), as flags in SEEN[0..N); -1 if the log cannot be
+ * read (then nothing is known).
+ */
+static int
+events_seen(const char *path, uid_t uid, gid_t gid, int cluster,
+    unsigned char *seen, int n)
+{
+	char line[256];
+	FILE *fp;
+	int fd, c, p, as_user = 0;
+
+	if (getuid() == 0 && (as_user = priv_as_user(uid, gid) == 0) == 0)
+		return -1;
+	fd = fd_open_user(path, O_RDONLY, 0);
+	if (as_user)
+		priv_restore();
+	if (fd == -1 || (fp = fdopen(fd, "r")) == NULL) {
+		if (fd != -1)
+			close(fd);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), fp) != NULL)
+		if (sscanf(line, "000 (%d.%d.", &c, &p) == 2 &&
+		    c == cluster && p >= 0 && p < n)
+			seen[p] = 1;
+	fclose(fp);
+	return 0;
+}
+
+/*
+ * After a restart: the submit events a killed schedd committed jobs for
+ * but had not written yet.  For each cluster whose queued procs go past
+ * its SUBMIT_EVENTS_DONE, its user log says which of them have theirs;
+ * the others are written again, in order, as after a submit.  Exactly
+ * one event a job, whenever the last schedd died.
+ */
+struct ev_job {
+	int	cluster, proc;
+};
+
+static int
+ev_job_cmp(const void *a, const void *b)
+{
+	const struct ev_job *x = a, *y = b;
+
+	if (x->cluster != y->cluster)
+		return x->cluster < y->cluster ? -1 : 1;
+	return x->proc < y->proc ? -1 : x->proc > y->proc;
+}
+
+void
+submit_events_recover(void)
+{
+	const struct qlog_entry *e;
+	const struct ad *cad;
+	struct ev_job *v = NULL;
+	unsigned char *seen;
+	long long done;
+	struct job j;
+	size_t n = 0, cap = 0, i, k;
+	char *path;
+	uid_t uid;
+	gid_t gid;
+	int redone = 0;
+
+	/* The queued procs past their cluster's SUBMIT_EVENTS_DONE. */
+	for (e = qlog_first(schedd_queue); e != NULL; e = qlog_next(e)) {
+		if (qlog_entry_proc(e) < 0)
+			continue;
+		cad = qlog_ad(schedd_queue, qlog_entry_cluster(e), -1);
+		if (cad == NULL || ad_get_int(cad, SUBMIT_EVENTS_DONE,
+		    &done) != 0)
+			done = 0;
+		if (qlog_entry_proc(e) < done)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			v = xreallocarray(v, cap, sizeof(*v));
+		}
+		v[n].cluster = qlog_entry_cluster(e);
+		v[n++].proc = qlog_entry_proc(e);
+	}
+	if (n > 0)
+		qsort(v, n, sizeof(*v), ev_job_cmp);
+	/* A cluster at a time: its user log says which have theirs. */
+	for (i = 0; i < n; i = k) {
+		for (k = i; k < n && v[k].cluster == v[i].cluster; k++)
+			;
+		if (job_find(v[i].cluster, v[i].proc, &j) != 0 ||
+		    (path = job_userlog_path(&j)) == NULL)
+			continue;
+		if (job_owner_ids(&j, &uid, &gid) == -1) {
+			uid = getuid();
+			gid = getgid();
+		}
+		seen = xcalloc((size_t)v[k - 1].proc + 1, 1);
+		if (events_seen(path, uid, gid, v[i].cluster, seen,
+		    v[k - 1].proc + 1) == 0) {
+			size_t m;
+
+			for (m = i; m < k; m++)
+				if (!seen[v[m].proc]) {
+					submit_events_range(v[m].cluster,
+					    v[m].proc, v[m].proc + 1);
+					redone++;
+				}
+		}
+		free(seen);
+		free(path);
+	}
+	free(v);
+	if (redone > 0)
+		log_info("%d submit event(s) the last schedd had not written "
+		    "yet: written now", redone);
 }
 
 void
