@@ -1290,21 +1290,32 @@ merge_data(void *arg, const struct ckpt_extent *e, uint64_t off, void *buf,
 	return buf;
 }
 
-/* Writeback is started every 32 MiB so the final fsync is short. */
+/*
+ * Write LEN bytes of BUF to FD, WRITTEN counting them; writeback is
+ * started every 32 MiB (FLUSHED: how far) so the final fsync is short.
+ * 0, or -errno.
+ */
+static int
+write_flushing(int fd, const void *buf, size_t len, uint64_t *written,
+    uint64_t *flushed)
+{
+	if (fd_write_full(fd, buf, len) == -1)
+		return -errno;
+	*written += len;
+	if (*written - *flushed >= (32u << 20)) {
+		(void)sync_file_range(fd, (off_t)*flushed,
+		    (off_t)(*written - *flushed), SYNC_FILE_RANGE_WRITE);
+		*flushed = *written;
+	}
+	return 0;
+}
+
 static int
 merge_write(void *arg, const void *buf, size_t len)
 {
 	struct merge_io *m = arg;
 
-	if (fd_write_full(m->out_fd, buf, len) == -1)
-		return -errno;
-	m->written += len;
-	if (m->written - m->flushed >= (32u << 20)) {
-		(void)sync_file_range(m->out_fd, (off_t)m->flushed,
-		    (off_t)(m->written - m->flushed), SYNC_FILE_RANGE_WRITE);
-		m->flushed = m->written;
-	}
-	return 0;
+	return write_flushing(m->out_fd, buf, len, &m->written, &m->flushed);
 }
 
 /* The GNU build id of an ELF file; its length or 0. */
@@ -1588,15 +1599,7 @@ fold_write(void *arg, const void *buf, size_t len)
 {
 	struct fold *f = arg;
 
-	if (fd_write_full(f->out_fd, buf, len) == -1)
-		return -errno;
-	f->written += len;
-	if (f->written - f->flushed >= (32u << 20)) {
-		(void)sync_file_range(f->out_fd, (off_t)f->flushed,
-		    (off_t)(f->written - f->flushed), SYNC_FILE_RANGE_WRITE);
-		f->flushed = f->written;
-	}
-	return 0;
+	return write_flushing(f->out_fd, buf, len, &f->written, &f->flushed);
 }
 
 /* Read and check a delta: its header, state, every extent's checksum. */

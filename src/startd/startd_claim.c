@@ -1052,6 +1052,27 @@ spawn_starter(struct claim *c, claim_x *cx, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Start C's starter for JOB with the rest of the claim ARG (JOB as the
+ * claim's ad, with the GPUs C was given as AssignedGPUs).  0, or -1
+ * with ERR.
+ */
+static int
+spawn_job(struct claim *c, const claim_x *arg, struct ad *job, char *err,
+    size_t errlen)
+{
+	claim_x cx = *arg;
+	int r;
+
+	memset(&cx.job, 0, sizeof(cx.job));
+	if (c->gpus[0] != '\0')
+		ad_set_string(job, "AssignedGPUs", c->gpus);
+	ad_to_xdr(job, &cx.job);
+	r = spawn_starter(c, &cx, err, errlen);
+	ad_x_free(&cx.job);
+	return r;
+}
+
 /* Is TEXT a plausible capability: long enough, printable, no space? */
 static int
 capability_valid(const char *text)
@@ -1199,7 +1220,6 @@ claim_activate(struct claim *c, claim_x *arg, struct ad *job, char *owner,
 	struct ad *my = NULL;
 	long long ngpus = 0;
 	const char *what;
-	claim_x cx;
 	char err[512], name[256], why[256];
 
 	if (active(c)) {
@@ -1274,19 +1294,12 @@ claim_activate(struct claim *c, claim_x *arg, struct ad *job, char *owner,
 			goto out;
 		}
 	}
-	cx = *arg;
-	memset(&cx.job, 0, sizeof(cx.job));
-	if (c->gpus[0] != '\0')
-		ad_set_string(job, "AssignedGPUs", c->gpus);
-	ad_to_xdr(job, &cx.job);
-	if (spawn_starter(c, &cx, err, sizeof(err)) == -1) {
-		ad_x_free(&cx.job);
+	if (spawn_job(c, arg, job, err, sizeof(err)) == -1) {
 		log_warnx("claim for job %s: %s", jobid, err);
 		rpc_status(res, EAGAIN, "%s", err);
 		claim_end(c, "no starter could be started");
 		goto out;
 	}
-	ad_x_free(&cx.job);
 	event_timer_cancel(c->idle_timer);
 	c->idle_timer = 0;
 	c->kept = 0;
@@ -1326,7 +1339,6 @@ startd_request_claim_1_svc(claim_x *arg, status_x *res, struct svc_req *req)
 	long long cluster, proc, ngpus = 0;
 	struct ad *job;
 	struct claim *c;
-	claim_x cx;
 	const char *what;
 	char from[64], err[512], jobid[32], name[256], *owner = NULL;
 	int idx;
@@ -1420,19 +1432,12 @@ startd_request_claim_1_svc(claim_x *arg, status_x *res, struct svc_req *req)
 		memset(&c->res, 0, sizeof(c->res));
 		goto out;
 	}
-	cx = *arg;
-	memset(&cx.job, 0, sizeof(cx.job));
-	if (c->gpus[0] != '\0')
-		ad_set_string(job, "AssignedGPUs", c->gpus);
-	ad_to_xdr(job, &cx.job);
-	if (spawn_starter(c, &cx, err, sizeof(err)) == -1) {
-		ad_x_free(&cx.job);
+	if (spawn_job(c, arg, job, err, sizeof(err)) == -1) {
 		log_warnx("claim for job %s: %s", jobid, err);
 		claim_clear(c);
 		rpc_status(res, EAGAIN, "%s", err);
 		goto out;
 	}
-	ad_x_free(&cx.job);
 	c->capability = xstrdup(arg->capability);
 	c->owner = owner;
 	owner = NULL;
