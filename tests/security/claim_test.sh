@@ -156,6 +156,7 @@ as $ATTACKER /usr/bin/python3 -c '
 import socket, sys
 s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(4)
+s.settimeout(900)	# never outlives the test for long, whatever stops it
 c, _ = s.accept()
 open(sys.argv[2], "w").write("a starter called\n")
 ' "$port" "$POOL/home.$ATTACKER/caught" >/dev/null 2>&1 &
