@@ -218,10 +218,12 @@ negotiate_claim_next(const struct ad *slot, const struct claim_user *u,
 		fits = ad_lookup(full, "Requirements") == NULL ||
 		    value_is_true(&v);
 		value_free(&v);
-		if (fits && dslot > 0)
+		/* Its requests must be numbers against this slot, as at
+		 * a match; a dynamic slot must hold them too. */
+		if (fits)
 			fits = slot_request(full, slot, &want, why,
-			    sizeof(why)) == 0 && slot_fits(&room, &want, NULL,
-			    0);
+			    sizeof(why)) == 0 && (dslot <= 0 ||
+			    slot_fits(&room, &want, NULL, 0));
 		ad_free(full);
 		if (fits) {
 			*next = j;

@@ -90,6 +90,7 @@ struct pending_events {
 	int			 cluster;
 	int			 next_proc;
 	int			 nprocs;
+	int			 logged;	/* an event was written */
 	struct pending_events	*next;
 };
 
@@ -1021,6 +1022,7 @@ events_write(struct pending_events *pe, int max)
 			}
 		}
 		node = job_string(&j, "DAGNodeName");
+		pe->logged = 1;
 		if (userlog_submit(path, pe->cluster, proc, schedd_addr,
 		    node) == -1 && (last_path == NULL ||
 		    strcmp(last_path, path) != 0))
@@ -1069,7 +1071,9 @@ events_tick(void *arg)
 	events_timer = 0;
 	while ((pe = events) != NULL && budget > 0) {
 		budget -= events_write(pe, budget);
-		events_done(pe->cluster, pe->next_proc);
+		/* (A cluster without a user log has nothing to recover.) */
+		if (pe->logged)
+			events_done(pe->cluster, pe->next_proc);
 		if (pe->next_proc < pe->nprocs)
 			break;
 		events = pe->next;
