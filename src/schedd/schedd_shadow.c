@@ -290,19 +290,24 @@ spawn(int cluster, int proc, char *const *args, const char *startd_addr,
 	posix_spawn_file_actions_addclosefrom_np(&fa, key_pipe[0] != -1 ? 4 :
 	    3);
 	{
-		char **env;
+		char **env, parent[48];
 		size_t k = 0;
 
 		n = 0;
 		while (environ[n] != NULL)
 			n++;
-		env = xcalloc(n + 2, sizeof(*env));
+		env = xcalloc(n + 3, sizeof(*env));
 		for (i = 0; i < n; i++)
 			if (strncmp(environ[i], "CONDOR_CLAIM_KEY_FD=",
-			    20) != 0)
+			    20) != 0 && strncmp(environ[i],
+			    "CONDOR_SHADOW_PARENT=", 21) != 0)
 				env[k++] = environ[i];
 		if (key_pipe[0] != -1)
 			env[k++] = (char *)"CONDOR_CLAIM_KEY_FD=3";
+		/* Who its parent is, should we die before it asks. */
+		snprintf(parent, sizeof(parent), "CONDOR_SHADOW_PARENT=%d",
+		    (int)getpid());
+		env[k++] = parent;
 		env[k] = NULL;
 		rc = posix_spawn(&pid, exe, &fa, &attr, argv, env);
 		free(env);

@@ -1361,7 +1361,14 @@ main(int argc, char **argv)
 	long c, p, fencing = 0;
 	int gone, reconnecting = 0, tries;
 
-	shadow_parent = getppid();
+	/* The schedd names itself: one killed as it started us would
+	 * make getppid() a reaper's, and our orphaned end go unheard. */
+	if ((end = getenv("CONDOR_SHADOW_PARENT")) != NULL &&
+	    (p = strtol(end, &end, 10)) > 1 && *end == '\0')
+		shadow_parent = (pid_t)p;
+	else
+		shadow_parent = getppid();
+	unsetenv("CONDOR_SHADOW_PARENT");
 	/* The shadow acts for the job's owner: it never holds the pool key,
 	 * so neither does the system-call server it forks for the job. */
 	auth_client_acts_for_user();
