@@ -585,6 +585,20 @@ reconnect_expired(void *arg)
 	starter_lost(why);
 }
 
+/* While disconnected: whether the claim's startd now says the starter
+ * is gone (then the job goes back to the queue), every 5 s. */
+static void
+alive_tick(void *arg)
+{
+	if (finished || !disconnected)
+		return;
+	if (claim_alive() == 0) {
+		starter_lost("its startd says the starter is gone");
+		return;
+	}
+	event_timer_add(5.0, alive_tick, NULL);
+}
+
 /*
  * The starter hung up, or has been silent too long.  Without a lease
  * the job is lost.  With one, unless its startd says the starter is
@@ -616,6 +630,11 @@ starter_gone(const char *why)
 	    "for the starter to reconnect%s", sj.id, why, lease, alive < 0 ?
 	    " (its startd does not answer either)" : "");
 	report_disconnected(why);
+	/* A startd out of reach now may answer later that its starter is
+	 * gone (killed, or its host restarted): asked again while we
+	 * wait, not only when the lease is over. */
+	if (alive < 0)
+		event_timer_add(5.0, alive_tick, NULL);
 	event_timer_cancel(lease_timer);
 	lease_timer = event_timer_add((double)lease +
 	    (double)timeout_param("RPC_TIMEOUT", 20) + 5.0, reconnect_expired,
